@@ -1,0 +1,245 @@
+package run
+
+// EventType names what an event says. The list is open: add what an agent
+// needs and document it in DESIGN.md §4.
+type EventType string
+
+const (
+	EventRunStarted       EventType = "run.started"
+	EventStatus           EventType = "status"
+	EventMessageUser      EventType = "message.user"
+	EventTokenDelta       EventType = "token.delta"
+	EventReasoningDelta   EventType = "reasoning.delta"
+	EventReasoningDone    EventType = "reasoning.done"
+	EventProgress         EventType = "progress"
+	EventPlanUpdated      EventType = "plan.updated"
+	EventToolStarted      EventType = "tool.started"
+	EventToolUpdated      EventType = "tool.updated"
+	EventToolDone         EventType = "tool.done"
+	EventFileChanged      EventType = "file.changed"
+	EventApprovalRequest  EventType = "approval.requested"
+	EventApprovalResolved EventType = "approval.resolved"
+	EventClarifyRequest   EventType = "clarify.requested"
+	EventClarifyResolved  EventType = "clarify.resolved"
+	EventCommandsUpdated  EventType = "commands.updated"
+	EventModeUpdated      EventType = "mode.updated"
+	EventModelUpdated     EventType = "model.updated"
+	EventTitleUpdated     EventType = "title.updated"
+	EventUsageUpdated     EventType = "usage.updated"
+	EventUsageFinal       EventType = "usage.final"
+	EventError            EventType = "error"
+	EventDone             EventType = "done"
+	// EventCompacted replaces a terminal run's token-level events when
+	// retention compacts them (DESIGN.md §5); its payload is Compacted.
+	EventCompacted EventType = "compacted"
+)
+
+// KnownEventTypes lists every type this build understands.
+var KnownEventTypes = []EventType{
+	EventRunStarted, EventStatus, EventMessageUser, EventTokenDelta,
+	EventReasoningDelta, EventReasoningDone, EventProgress, EventPlanUpdated,
+	EventToolStarted, EventToolUpdated, EventToolDone, EventFileChanged,
+	EventApprovalRequest, EventApprovalResolved, EventClarifyRequest,
+	EventClarifyResolved, EventCommandsUpdated, EventModeUpdated,
+	EventModelUpdated, EventTitleUpdated, EventUsageUpdated, EventUsageFinal,
+	EventError, EventDone, EventCompacted,
+}
+
+// Known reports whether t is in KnownEventTypes.
+func (t EventType) Known() bool {
+	for _, k := range KnownEventTypes {
+		if k == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Payloads. Each event type's payload is one of these, JSON-encoded.
+// Field names are the wire contract shared with the frontend.
+
+// RunStarted opens a run.
+type RunStarted struct {
+	Agent           string `json:"agent"`
+	Model           string `json:"model,omitempty"`
+	Workspace       string `json:"workspace,omitempty"`
+	NativeSessionID string `json:"native_session_id,omitempty"`
+	Pid             int    `json:"pid,omitempty"`
+}
+
+// StatusChanged is the payload of "status".
+type StatusChanged struct {
+	Status Status `json:"status"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// MessageUser echoes the user's message into the run's stream.
+type MessageUser struct {
+	MessageID string `json:"message_id"`
+	Text      string `json:"text"`
+}
+
+// TextDelta is the payload of token.delta and reasoning.delta.
+type TextDelta struct {
+	Text string `json:"text"`
+}
+
+// TextDone is the payload of reasoning.done: the assembled block.
+type TextDone struct {
+	Text string `json:"text"`
+}
+
+// Progress is a free-form progress note.
+type Progress struct {
+	Message string  `json:"message"`
+	Percent float64 `json:"percent,omitempty"`
+}
+
+// PlanEntry is one step of an agent's plan.
+type PlanEntry struct {
+	Content  string `json:"content"`
+	Status   string `json:"status"`             // pending, in_progress, completed
+	Priority string `json:"priority,omitempty"` // high, medium, low
+}
+
+// PlanUpdated replaces the whole plan.
+type PlanUpdated struct {
+	Entries []PlanEntry `json:"entries"`
+}
+
+// ToolStarted opens a tool call card.
+type ToolStarted struct {
+	ToolCallID string `json:"tool_call_id"`
+	Name       string `json:"name"`
+	Title      string `json:"title,omitempty"`
+	Kind       string `json:"kind,omitempty"` // read, edit, execute, search, fetch, think, other
+	// Input is the sanitized arguments, as JSON.
+	Input     any      `json:"input,omitempty"`
+	Locations []string `json:"locations,omitempty"`
+}
+
+// ToolUpdated carries live output or a changed title/status.
+type ToolUpdated struct {
+	ToolCallID string `json:"tool_call_id"`
+	Title      string `json:"title,omitempty"`
+	Status     string `json:"status,omitempty"`
+	Output     string `json:"output,omitempty"` // appended output chunk
+}
+
+// ToolDone closes a tool call card.
+type ToolDone struct {
+	ToolCallID string `json:"tool_call_id"`
+	Status     string `json:"status"` // completed, failed, denied, cancelled
+	Output     string `json:"output,omitempty"`
+	ExitCode   *int   `json:"exit_code,omitempty"`
+	DurationMs int64  `json:"duration_ms,omitempty"`
+	Error      string `json:"error,omitempty"`
+}
+
+// FileChanged reports a file the agent wrote, relative to the workspace.
+type FileChanged struct {
+	Path   string `json:"path"`
+	Action string `json:"action,omitempty"` // created, modified, deleted
+	Diff   string `json:"diff,omitempty"`
+}
+
+// ApprovalOption is one button the agent offers.
+type ApprovalOption struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	// Kind is allow_once, allow_always, reject_once or reject_always (ACP).
+	Kind string `json:"kind,omitempty"`
+}
+
+// ApprovalRequested asks the person to allow or deny an action.
+type ApprovalRequested struct {
+	ApprovalID  string           `json:"approval_id"`
+	ToolCallID  string           `json:"tool_call_id,omitempty"`
+	Title       string           `json:"title"`
+	Description string           `json:"description,omitempty"`
+	Command     string           `json:"command,omitempty"`
+	Options     []ApprovalOption `json:"options"`
+}
+
+// ApprovalResolved records the answer; committed before the agent is told.
+type ApprovalResolved struct {
+	ApprovalID string `json:"approval_id"`
+	Choice     string `json:"choice"`
+	By         string `json:"by,omitempty"` // user, timeout, cancel
+}
+
+// ClarifyRequested asks the person a question.
+type ClarifyRequested struct {
+	ClarifyID string   `json:"clarify_id"`
+	Question  string   `json:"question"`
+	Choices   []string `json:"choices,omitempty"`
+}
+
+// ClarifyResolved records the answer; committed before the agent is told.
+type ClarifyResolved struct {
+	ClarifyID string `json:"clarify_id"`
+	Answer    string `json:"answer"`
+}
+
+// Command is a slash command the agent offers.
+type Command struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// CommandsUpdated replaces the list of available commands.
+type CommandsUpdated struct {
+	Commands []Command `json:"commands"`
+}
+
+// ModeUpdated reports the agent's current mode.
+type ModeUpdated struct {
+	Mode string `json:"mode"`
+}
+
+// ModelUpdated reports the model now in use.
+type ModelUpdated struct {
+	Model string `json:"model"`
+}
+
+// TitleUpdated gives the session a title.
+type TitleUpdated struct {
+	Title string `json:"title"`
+}
+
+// Usage counts tokens and cost.
+type Usage struct {
+	InputTokens     int64   `json:"input_tokens,omitempty"`
+	OutputTokens    int64   `json:"output_tokens,omitempty"`
+	ReasoningTokens int64   `json:"reasoning_tokens,omitempty"`
+	CachedTokens    int64   `json:"cached_tokens,omitempty"`
+	CostUSD         float64 `json:"cost_usd,omitempty"`
+}
+
+// ErrorInfo is the payload of "error": a safe message for people.
+type ErrorInfo struct {
+	Message string `json:"message"`
+	Code    string `json:"code,omitempty"`
+	// Detail is extra diagnostic text (e.g. the tail of a log), redacted.
+	Detail string `json:"detail,omitempty"`
+}
+
+// Done is the payload of the one terminal event of every run.
+type Done struct {
+	Status     Status `json:"status"`
+	Error      string `json:"error,omitempty"`
+	ExitCode   *int   `json:"exit_code,omitempty"`
+	Usage      *Usage `json:"usage,omitempty"`
+	DurationMs int64  `json:"duration_ms,omitempty"`
+	// StopReason is the agent's own reason (end_turn, max_tokens, refusal…).
+	StopReason string `json:"stop_reason,omitempty"`
+}
+
+// Compacted stands in for a terminal run's compacted token-level events.
+type Compacted struct {
+	FromSeq   int64  `json:"from_seq"`
+	ToSeq     int64  `json:"to_seq"`
+	Text      string `json:"text,omitempty"`
+	Reasoning string `json:"reasoning,omitempty"`
+	Events    int    `json:"events"`
+}

@@ -1,0 +1,3 @@
+module github.com/hermesdesk/hermesdesk
+
+go 1.24
