@@ -8,9 +8,11 @@ cd "$(dirname "$0")/.."
 # Packages to build and run the desktop app.
 pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev)
 # Packages the tests need on top: a virtual display, a private D-Bus bus,
-# window tools, screenshots and a browser for end-to-end tests.
+# window tools, screenshots and a browser for end-to-end tests. The desktop
+# test runs a real window manager (openbox) so that closing a window sends
+# WM_DELETE_WINDOW and minimising works as on a desktop; wmctrl asks it to.
 if [ "$mode" = test ]; then
-  pkgs+=(xvfb xauth dbus-x11 x11-utils xdotool imagemagick chromium)
+  pkgs+=(xvfb xauth dbus-x11 x11-utils xdotool imagemagick chromium openbox wmctrl)
 fi
 
 missing=()
@@ -29,7 +31,10 @@ command -v npm >/dev/null || { echo "deps: Node.js 20+ and npm are required"; ex
 
 # The pinned Wails CLI (the proxy's @latest resolves to an older one).
 gobin=$(go env GOPATH)/bin
-if ! "$gobin/wails" version 2>/dev/null | grep -q v2.16.0; then
+# (Output captured first: with pipefail, grep -q closing the pipe early would
+# fail the check and reinstall every time.)
+wv=$("$gobin/wails" version 2>/dev/null || true)
+if [[ $wv != *v2.16.0* ]]; then
   echo "deps: installing wails v2.16.0"
   go install github.com/wailsapp/wails/v2/cmd/wails@v2.16.0
 fi

@@ -31,6 +31,9 @@ var (
 	ErrAgentExited = errors.New("adapter: agent exited")
 	// ErrBusy: a turn is already in flight on this connection.
 	ErrBusy = errors.New("adapter: a turn is already running")
+	// ErrInvalidAnswer: the answer is not one of the options offered; the
+	// request stays pending.
+	ErrInvalidAnswer = errors.New("adapter: not one of the offered options")
 )
 
 // Capabilities say which controls and features an agent supports; the UI

@@ -214,6 +214,10 @@ type Usage struct {
 	ReasoningTokens int64   `json:"reasoning_tokens,omitempty"`
 	CachedTokens    int64   `json:"cached_tokens,omitempty"`
 	CostUSD         float64 `json:"cost_usd,omitempty"`
+	// ContextTokens and ContextWindow say how full the model's context is
+	// (ACP usage_update: used / size).
+	ContextTokens int64 `json:"context_tokens,omitempty"`
+	ContextWindow int64 `json:"context_window,omitempty"`
 }
 
 // ErrorInfo is the payload of "error": a safe message for people.

@@ -104,6 +104,10 @@ type Message struct {
 	Content   string    `json:"content"`
 	RunID     string    `json:"run_id,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
+	// RunStatus and Error describe an assistant message's run, so a
+	// transcript shows an interrupted or failed turn without another read.
+	RunStatus Status `json:"run_status,omitempty"`
+	Error     string `json:"error,omitempty"`
 }
 
 // Turn is the write-ahead record of one user submission.
@@ -181,6 +185,8 @@ type ControlResult struct {
 	Status   ControlStatus `json:"status"`
 	EventID  string        `json:"event_id,omitempty"`
 	Message  string        `json:"message,omitempty"`
+	// RunID names the new run a queue control created.
+	RunID string `json:"run_id,omitempty"`
 }
 
 // EventID formats the envelope id "<run_id>:<seq>".

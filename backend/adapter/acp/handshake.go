@@ -1,0 +1,119 @@
+package acp
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	acpsdk "github.com/coder/acp-go-sdk"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/version"
+)
+
+// handshakeTimeout bounds initialize + session setup when the caller's ctx
+// has no deadline; Node-based agents can take several seconds to boot.
+const handshakeTimeout = 60 * time.Second
+
+func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, handshakeTimeout)
+		defer cancel()
+	}
+	var init struct {
+		ProtocolVersion   int `json:"protocolVersion"`
+		AgentCapabilities struct {
+			LoadSession bool `json:"loadSession"`
+		} `json:"agentCapabilities"`
+		AgentInfo *struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"agentInfo"`
+	}
+	err := c.rpc.call(ctx, "initialize", acpsdk.InitializeRequest{
+		ProtocolVersion: acpsdk.ProtocolVersionNumber,
+		ClientCapabilities: acpsdk.ClientCapabilities{
+			Fs:       acpsdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
+			Terminal: terminalSupported,
+		},
+		ClientInfo: &acpsdk.Implementation{Name: "hermesdesk", Title: acpsdk.Ptr("Hermes Desk"), Version: version.Version},
+	}, &init)
+	if err != nil {
+		return c.startErr("initialize", err)
+	}
+	c.loadable = init.AgentCapabilities.LoadSession
+	if init.AgentInfo != nil {
+		c.log.Info("acp: initialized", "agent_name", init.AgentInfo.Name, "agent_version", init.AgentInfo.Version, "protocol", init.ProtocolVersion, "load_session", c.loadable)
+	}
+
+	var sess struct {
+		SessionID string `json:"sessionId"`
+		Models    *struct {
+			CurrentModelID string `json:"currentModelId"`
+		} `json:"models"`
+		Modes *struct {
+			CurrentModeID string `json:"currentModeId"`
+		} `json:"modes"`
+	}
+	loaded := false
+	if req.NativeSessionID != "" && c.loadable {
+		// The agent replays the history as updates: not this run's output.
+		err = c.rpc.callHook(ctx, "session/load", acpsdk.LoadSessionRequest{
+			SessionId: acpsdk.SessionId(req.NativeSessionID), Cwd: c.ws.dir, McpServers: []acpsdk.McpServer{},
+		}, &sess, func(id int64) { c.loadID.Store(id) })
+		c.loadID.Store(0)
+		if err == nil {
+			loaded, sess.SessionID = true, req.NativeSessionID
+		} else if gone(err) || ctx.Err() != nil {
+			return c.startErr("session/load", err)
+		} else {
+			// The agent forgot the session (deleted, other machine): a new
+			// one beats failing; the caller sees the new id.
+			c.log.Warn("acp: could not load the session; starting a new one", "native_session_id", req.NativeSessionID, "err", err)
+		}
+	} else if req.NativeSessionID != "" {
+		c.log.Warn("acp: agent cannot load sessions; starting a new one", "native_session_id", req.NativeSessionID)
+	}
+	if !loaded {
+		err = c.rpc.call(ctx, "session/new", acpsdk.NewSessionRequest{Cwd: c.ws.dir, McpServers: []acpsdk.McpServer{}}, &sess)
+		if err != nil {
+			return c.startErr("session/new", err)
+		}
+		if sess.SessionID == "" {
+			return fmt.Errorf("acp: %s returned no session id", c.a.display)
+		}
+	}
+	c.sessionID = sess.SessionID
+	c.models = sess.Models != nil
+	// The reader may be queueing between-turn updates concurrently.
+	c.mu.Lock()
+	if sess.Models != nil && sess.Models.CurrentModelID != "" {
+		c.model = sess.Models.CurrentModelID
+		c.keepPending(Out{run.EventModelUpdated, run.ModelUpdated{Model: sess.Models.CurrentModelID}})
+	}
+	if sess.Modes != nil && sess.Modes.CurrentModeID != "" {
+		c.keepPending(Out{run.EventModeUpdated, run.ModeUpdated{Mode: sess.Modes.CurrentModeID}})
+	}
+	c.mu.Unlock()
+	if req.Model != "" && req.Model != c.currentModel() {
+		if err := c.SetModel(ctx, req.Model); err != nil {
+			c.log.Warn("acp: could not select the requested model", "model", req.Model, "err", err)
+		}
+	}
+	return nil
+}
+
+// startErr explains a failed handshake step, distinguishing an agent that
+// died (ErrAgentExited, with its exit code) from one that answered badly.
+func (c *conn) startErr(step string, err error) error {
+	if gone(err) {
+		code, ok := c.exitCode(3 * time.Second)
+		if ok {
+			return fmt.Errorf("acp: %s exited during %s (exit code %d): %w", c.a.display, step, code, adapter.ErrAgentExited)
+		}
+		return fmt.Errorf("acp: %s closed its output during %s: %w", c.a.display, step, adapter.ErrAgentExited)
+	}
+	return fmt.Errorf("acp: %s failed %s: %w", c.a.display, step, err)
+}

@@ -1,0 +1,374 @@
+package acp
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// Out is one normalized event produced by the mapper.
+type Out struct {
+	Type    run.EventType
+	Payload any
+}
+
+// Mapper turns one turn's ACP session/update payloads into normalized
+// events. It is deterministic and does no I/O; its only state is what ACP
+// leaves implicit: the open reasoning block (ACP has no "thought ended"
+// update) and which tool calls are open. Not safe for concurrent use.
+type Mapper struct {
+	thought   strings.Builder
+	inThought bool
+	tools     map[string]*toolState
+	toolOrder []string
+	Unknown   map[string]int // update kinds we do not know, by kind
+	Malformed int            // updates that did not decode
+	Ignored   int            // known kinds with nothing to show (user echo, config)
+}
+
+type toolState struct {
+	done   bool
+	denied bool
+}
+
+// maxThought caps one assembled reasoning block; the deltas are all
+// emitted, only reasoning.done's copy is clipped.
+const maxThought = 1 << 20
+
+// NewMapper returns a mapper for one turn.
+func NewMapper() *Mapper {
+	return &Mapper{tools: map[string]*toolState{}, Unknown: map[string]int{}}
+}
+
+// wireUpdate is the union of the session/update variants we read. Decoded
+// leniently by hand rather than through the SDK's strict unions, so an
+// agent's extra fields or a newer protocol's kinds never lose the frame.
+type wireUpdate struct {
+	Kind              string          `json:"sessionUpdate"`
+	Content           json.RawMessage `json:"content"`
+	ToolCallID        string          `json:"toolCallId"`
+	Title             *string         `json:"title"`
+	ToolKind          string          `json:"kind"`
+	Status            string          `json:"status"`
+	RawInput          json.RawMessage `json:"rawInput"`
+	RawOutput         json.RawMessage `json:"rawOutput"`
+	Locations         []wireLocation  `json:"locations"`
+	Entries           []wirePlanEntry `json:"entries"`
+	AvailableCommands []wireCommand   `json:"availableCommands"`
+	CurrentModeID     string          `json:"currentModeId"`
+	Used              int64           `json:"used"`
+	Size              int64           `json:"size"`
+	Cost              *struct {
+		Amount   float64 `json:"amount"`
+		Currency string  `json:"currency"`
+	} `json:"cost"`
+}
+
+type wireLocation struct {
+	Path string `json:"path"`
+}
+
+type wirePlanEntry struct {
+	Content  string `json:"content"`
+	Status   string `json:"status"`
+	Priority string `json:"priority"`
+}
+
+type wireCommand struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// wireBlock is an ACP ContentBlock.
+type wireBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+	URI  string `json:"uri"`
+	Name string `json:"name"`
+}
+
+// wireToolContent is an ACP ToolCallContent.
+type wireToolContent struct {
+	Type    string          `json:"type"` // content, diff, terminal
+	Content json.RawMessage `json:"content"`
+	Path    string          `json:"path"`
+	OldText *string         `json:"oldText"`
+}
+
+// Update maps one session/update "update" object.
+func (m *Mapper) Update(raw json.RawMessage) []Out {
+	var u wireUpdate
+	if err := json.Unmarshal(raw, &u); err != nil {
+		m.Malformed++
+		return nil
+	}
+	var out []Out
+	if u.Kind != "agent_thought_chunk" {
+		out = m.endThought(out)
+	}
+	switch u.Kind {
+	case "agent_message_chunk":
+		if t, ok := blockText(u.Content); ok && t != "" {
+			out = append(out, Out{run.EventTokenDelta, run.TextDelta{Text: t}})
+		} else if !ok {
+			m.Malformed++
+		}
+	case "agent_thought_chunk":
+		if t, ok := blockText(u.Content); ok && t != "" {
+			m.inThought = true
+			if m.thought.Len() < maxThought {
+				m.thought.WriteString(t)
+			}
+			out = append(out, Out{run.EventReasoningDelta, run.TextDelta{Text: t}})
+		} else if !ok {
+			m.Malformed++
+		}
+	case "tool_call":
+		if u.ToolCallID == "" {
+			m.Malformed++
+			break
+		}
+		if _, seen := m.tools[u.ToolCallID]; seen {
+			out = m.toolUpdate(out, u) // some agents re-send tool_call to update it
+			break
+		}
+		out = m.toolStart(out, u)
+		if isFinal(u.Status) {
+			out = m.toolUpdate(out, u)
+		}
+	case "tool_call_update":
+		if u.ToolCallID == "" {
+			m.Malformed++
+			break
+		}
+		if _, seen := m.tools[u.ToolCallID]; !seen {
+			// Gemini updates tool calls it never announced (after a
+			// permission prompt); open the card so it can be closed.
+			out = m.toolStart(out, u)
+		}
+		out = m.toolUpdate(out, u)
+	case "plan":
+		entries := make([]run.PlanEntry, 0, len(u.Entries))
+		for _, e := range u.Entries {
+			entries = append(entries, run.PlanEntry{Content: e.Content, Status: e.Status, Priority: e.Priority})
+		}
+		out = append(out, Out{run.EventPlanUpdated, run.PlanUpdated{Entries: entries}})
+	case "available_commands_update":
+		cmds := make([]run.Command, 0, len(u.AvailableCommands))
+		for _, c := range u.AvailableCommands {
+			cmds = append(cmds, run.Command{Name: c.Name, Description: c.Description})
+		}
+		out = append(out, Out{run.EventCommandsUpdated, run.CommandsUpdated{Commands: cmds}})
+	case "current_mode_update":
+		out = append(out, Out{run.EventModeUpdated, run.ModeUpdated{Mode: u.CurrentModeID}})
+	case "session_info_update":
+		if u.Title != nil && *u.Title != "" {
+			out = append(out, Out{run.EventTitleUpdated, run.TitleUpdated{Title: *u.Title}})
+		} else {
+			m.Ignored++
+		}
+	case "usage_update":
+		us := run.Usage{ContextTokens: u.Used, ContextWindow: u.Size}
+		if u.Cost != nil && strings.EqualFold(u.Cost.Currency, "USD") {
+			us.CostUSD = u.Cost.Amount
+		}
+		out = append(out, Out{run.EventUsageUpdated, us})
+	case "user_message_chunk", "config_option_update":
+		m.Ignored++
+	default:
+		m.Unknown[u.Kind]++
+	}
+	return out
+}
+
+func (m *Mapper) toolStart(out []Out, u wireUpdate) []Out {
+	m.tools[u.ToolCallID] = &toolState{}
+	m.toolOrder = append(m.toolOrder, u.ToolCallID)
+	title := ""
+	if u.Title != nil {
+		title = *u.Title
+	}
+	var locs []string
+	for _, l := range u.Locations {
+		if l.Path != "" {
+			locs = append(locs, l.Path)
+		}
+	}
+	var input any
+	if len(u.RawInput) > 0 && string(u.RawInput) != "null" {
+		input = json.RawMessage(u.RawInput)
+	}
+	return append(out, Out{run.EventToolStarted, run.ToolStarted{
+		ToolCallID: u.ToolCallID, Name: toolName(title, u.ToolKind), Title: title,
+		Kind: u.ToolKind, Input: input, Locations: locs,
+	}})
+}
+
+// toolName: ACP tool calls carry a title and a kind but no name; the title
+// is what agents intend people to read.
+func toolName(title, kind string) string {
+	switch {
+	case title != "":
+		return title
+	case kind != "":
+		return kind
+	}
+	return "tool"
+}
+
+func (m *Mapper) toolUpdate(out []Out, u wireUpdate) []Out {
+	st := m.tools[u.ToolCallID]
+	if st.done {
+		m.Ignored++
+		return out
+	}
+	text := toolText(u.Content, u.RawOutput)
+	if isFinal(u.Status) {
+		st.done = true
+		d := run.ToolDone{ToolCallID: u.ToolCallID, Status: u.Status, Output: text}
+		if u.Status == "failed" {
+			d.Error = firstLine(text)
+		}
+		return append(out, Out{run.EventToolDone, d})
+	}
+	title := ""
+	if u.Title != nil {
+		title = *u.Title
+	}
+	if title == "" && u.Status == "" && text == "" {
+		m.Ignored++
+		return out
+	}
+	return append(out, Out{run.EventToolUpdated, run.ToolUpdated{ToolCallID: u.ToolCallID, Title: title, Status: u.Status, Output: text}})
+}
+
+// ToolSeen opens a tool card for a permission prompt's tool call when the
+// agent has not announced it (Gemini asks before it announces).
+func (m *Mapper) ToolSeen(toolCall json.RawMessage) []Out {
+	var u wireUpdate
+	if err := json.Unmarshal(toolCall, &u); err != nil || u.ToolCallID == "" {
+		return nil
+	}
+	if _, seen := m.tools[u.ToolCallID]; seen {
+		return nil
+	}
+	return m.toolStart(m.endThought(nil), u)
+}
+
+// Denied marks a tool call whose permission was refused, so Finish closes
+// it as "denied" if the agent does not.
+func (m *Mapper) Denied(toolCallID string) {
+	if st, ok := m.tools[toolCallID]; ok {
+		st.denied = true
+	}
+}
+
+// Finish ends the turn: it closes an open reasoning block and every tool
+// call the agent left open, so each tool.started has its tool.done.
+func (m *Mapper) Finish(cancelled bool) []Out {
+	out := m.endThought(nil)
+	for _, id := range m.toolOrder {
+		st := m.tools[id]
+		if st.done {
+			continue
+		}
+		st.done = true
+		d := run.ToolDone{ToolCallID: id}
+		switch {
+		case st.denied:
+			d.Status = "denied"
+		case cancelled:
+			d.Status = "cancelled"
+		default:
+			d.Status, d.Error = "failed", "the agent ended the turn without reporting a result"
+		}
+		out = append(out, Out{run.EventToolDone, d})
+	}
+	return out
+}
+
+func (m *Mapper) endThought(out []Out) []Out {
+	if !m.inThought {
+		return out
+	}
+	m.inThought = false
+	text := m.thought.String()
+	m.thought.Reset()
+	return append(out, Out{run.EventReasoningDone, run.TextDone{Text: text}})
+}
+
+// UnknownKinds lists the unknown kinds seen, sorted (for logs).
+func (m *Mapper) UnknownKinds() []string {
+	kinds := make([]string, 0, len(m.Unknown))
+	for k := range m.Unknown {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	return kinds
+}
+
+func isFinal(status string) bool { return status == "completed" || status == "failed" }
+
+// blockText reads a ContentBlock; ok is false when it does not decode.
+// Non-text blocks (images, audio) have no text and are not an error.
+func blockText(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 {
+		return "", false
+	}
+	var b wireBlock
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return "", false
+	}
+	switch b.Type {
+	case "text":
+		return b.Text, true
+	case "resource_link":
+		return "[" + orStr(b.Name, b.URI) + "](" + b.URI + ")", true
+	}
+	return "", true
+}
+
+// toolText flattens tool call content into readable output: text blocks
+// as they are, diffs and terminals as a one-line note. rawOutput is used
+// only when there is no content and it is a plain string.
+func toolText(content, rawOutput json.RawMessage) string {
+	var items []wireToolContent
+	var parts []string
+	if len(content) > 0 && json.Unmarshal(content, &items) == nil {
+		for _, it := range items {
+			switch it.Type {
+			case "content":
+				if t, ok := blockText(it.Content); ok && t != "" {
+					parts = append(parts, t)
+				}
+			case "diff":
+				if it.OldText == nil || *it.OldText == "" {
+					parts = append(parts, "Created "+it.Path)
+				} else {
+					parts = append(parts, "Edited "+it.Path)
+				}
+			}
+		}
+	}
+	if len(parts) == 0 && len(rawOutput) > 0 {
+		var s string
+		if json.Unmarshal(rawOutput, &s) == nil {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func orStr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

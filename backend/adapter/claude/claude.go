@@ -1,0 +1,148 @@
+// Package claude drives Claude Code headless: `claude -p` with stream-json
+// on stdin and stdout and the stdio permission-prompt tool, so tool
+// approvals arrive as control requests we answer through the same pipe.
+package claude
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
+)
+
+// Name is the agent id.
+const Name = "claude"
+
+// InstallHint is shown when the CLI is missing.
+const InstallHint = "Claude Code not found — install with npm i -g @anthropic-ai/claude-code"
+
+// Adapter is the Claude Code adapter.
+type Adapter struct{}
+
+var _ adapter.Adapter = Adapter{}
+
+// New returns the adapter.
+func New() Adapter { return Adapter{} }
+
+// Name implements adapter.Adapter.
+func (Adapter) Name() string { return Name }
+
+// DisplayName implements adapter.Adapter.
+func (Adapter) DisplayName() string { return "Claude Code" }
+
+// Capabilities implements adapter.Adapter.
+func (Adapter) Capabilities() adapter.Capabilities {
+	return adapter.Capabilities{Streaming: true, Approvals: true, Resume: true, Cancel: true, Models: true}
+}
+
+// Health implements adapter.Adapter.
+func (Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
+	path, err := locate.Find(cfg.Command, "claude")
+	if err != nil {
+		return adapter.Health{Message: InstallHint}
+	}
+	h := adapter.Health{Installed: true, Path: path}
+	if v := locate.NPMVersion(path, "@anthropic-ai/claude-code"); v != "" {
+		h.Version, h.OK = v, true
+		return h
+	}
+	v, err := locate.Version(ctx, Env(cfg), path, "--version")
+	if err != nil {
+		h.Message = "Claude Code is installed but did not start: " + err.Error()
+		return h
+	}
+	h.Version, h.OK = v, true
+	return h
+}
+
+// Env is the child's environment for cfg: this process's, made quiet and
+// offline-friendly, then the configured model endpoint and cfg.Env.
+func Env(cfg adapter.Config) []string {
+	env := append(os.Environ(),
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_AUTOUPDATER=1",
+	)
+	if cfg.Home != "" {
+		env = append(env, "CLAUDE_CONFIG_DIR="+cfg.Home)
+	}
+	if cfg.BaseURL != "" {
+		env = append(env, "ANTHROPIC_BASE_URL="+cfg.BaseURL)
+	}
+	if cfg.APIKey != "" {
+		env = append(env, "ANTHROPIC_API_KEY="+cfg.APIKey)
+	}
+	return append(env, cfg.Env...)
+}
+
+// Args is the command line after the program for req.
+func Args(req adapter.StartRequest, sessionID string, resume bool) []string {
+	args := []string{"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+		"--include-partial-messages", "--permission-prompt-tool", "stdio"}
+	if resume {
+		args = append(args, "--resume", sessionID)
+	} else {
+		args = append(args, "--session-id", sessionID)
+	}
+	if req.Model != "" {
+		args = append(args, "--model", req.Model)
+	}
+	return args
+}
+
+// startTimeout bounds the initialize handshake.
+const startTimeout = 30 * time.Second
+
+// Start implements adapter.Adapter.
+func (Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
+	cfg := req.Config
+	path, err := locate.Find(cfg.Command, "claude")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", InstallHint, adapter.ErrNotInstalled)
+	}
+	sid, resume := req.NativeSessionID, req.NativeSessionID != ""
+	if !resume {
+		// Choosing the id ourselves makes it known at Start, before the
+		// CLI's init frame (which only comes with the first message).
+		sid = uuid.NewString()
+	}
+	args := append(append([]string{}, cfg.Command[min(1, len(cfg.Command)):]...), Args(req, sid, resume)...)
+	proc, err := host.Launcher.Launch(ctx, adapter.ProcSpec{Path: path, Args: args, Dir: req.Workspace, Env: Env(cfg)})
+	if err != nil {
+		return nil, fmt.Errorf("claude: launch: %w", err)
+	}
+	c := newConn(proc, sid, req.Workspace, host.Log)
+	go c.read()
+	ictx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	if err := c.control(ictx, map[string]any{"subtype": "initialize"}); err != nil {
+		_ = c.Close()
+		return nil, fmt.Errorf("claude: initialize: %w", err)
+	}
+	return c, nil
+}
+
+// logf writes a diagnostic line to the run's log.
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, "claude: "+format+"\n", args...)
+	}
+}
+
+var errClosed = errors.New("claude: connection closed")
+
+func trimErr(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 500 {
+		s = s[:500] + "…"
+	}
+	return s
+}

@@ -1,0 +1,221 @@
+// Package codex drives OpenAI Codex through `codex app-server`: JSON-RPC
+// over stdio with threads, turns and items, where command and file-change
+// approvals arrive as requests we answer.
+package codex
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
+	"github.com/hermesdesk/hermesdesk/backend/version"
+)
+
+// Name is the agent id.
+const Name = "codex"
+
+// InstallHint is shown when the CLI is missing.
+const InstallHint = "Codex not found — install with npm i -g @openai/codex"
+
+// Metadata keys of adapter.StartRequest this adapter reads.
+const (
+	// MetaSandbox: read-only, workspace-write (default) or danger-full-access.
+	// Codex's bubblewrap sandbox needs user namespaces and refuses a
+	// CODEX_HOME under the temp dir; where it cannot run, use
+	// danger-full-access and rely on approvals.
+	MetaSandbox = "sandbox"
+	// MetaApprovalPolicy: untrusted (default: ask before anything not
+	// known-safe), on-request, on-failure, never.
+	MetaApprovalPolicy = "approval_policy"
+)
+
+// DefaultModel is used with a custom endpoint when none is configured: codex
+// needs a slug it knows to pick its tools and prompts.
+const DefaultModel = "gpt-5.5"
+
+// apiKeyEnv carries Config.APIKey to the custom provider.
+const apiKeyEnv = "HERMESDESK_CODEX_API_KEY"
+
+// Adapter is the Codex adapter.
+type Adapter struct{}
+
+var _ adapter.Adapter = Adapter{}
+
+// New returns the adapter.
+func New() Adapter { return Adapter{} }
+
+// Name implements adapter.Adapter.
+func (Adapter) Name() string { return Name }
+
+// DisplayName implements adapter.Adapter.
+func (Adapter) DisplayName() string { return "Codex" }
+
+// Capabilities implements adapter.Adapter.
+func (Adapter) Capabilities() adapter.Capabilities {
+	return adapter.Capabilities{Streaming: true, Approvals: true, Resume: true, Cancel: true, Models: true}
+}
+
+// Health implements adapter.Adapter.
+func (Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
+	path, err := locate.Find(cfg.Command, "codex")
+	if err != nil {
+		return adapter.Health{Message: InstallHint}
+	}
+	h := adapter.Health{Installed: true, Path: path}
+	if v := locate.NPMVersion(path, "@openai/codex"); v != "" {
+		h.Version, h.OK = v, true
+		return h
+	}
+	v, err := locate.Version(ctx, Env(cfg), path, "--version")
+	if err != nil {
+		h.Message = "Codex is installed but did not start: " + err.Error()
+		return h
+	}
+	h.Version, h.OK = v, true
+	return h
+}
+
+// Env is the child's environment for cfg.
+func Env(cfg adapter.Config) []string {
+	env := os.Environ()
+	if cfg.Home != "" {
+		env = append(env, "CODEX_HOME="+cfg.Home)
+	}
+	if cfg.APIKey != "" {
+		env = append(env, apiKeyEnv+"="+cfg.APIKey)
+	}
+	return append(env, cfg.Env...)
+}
+
+// ConfigTOML is the config.toml that points codex at an OpenAI Responses
+// endpoint (baseURL is the server root or its /v1) with no retries, update
+// checks, analytics or telemetry — quiet and fast to fail offline.
+func ConfigTOML(baseURL, model string) string {
+	if model == "" {
+		model = DefaultModel
+	}
+	base := strings.TrimRight(baseURL, "/")
+	if !strings.HasSuffix(base, "/v1") {
+		base += "/v1"
+	}
+	return fmt.Sprintf(`model = %q
+model_provider = "hermesdesk"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[otel]
+exporter = "none"
+trace_exporter = "none"
+
+[features]
+plugins = false
+apps = false
+unbounded_connection_retries = false
+
+[model_providers.hermesdesk]
+name = "Hermes Desk endpoint"
+base_url = %q
+wire_api = "responses"
+env_key = %q
+request_max_retries = 0
+stream_max_retries = 0
+`, model, base, apiKeyEnv)
+}
+
+// WriteConfig writes ConfigTOML into a private CODEX_HOME. It never touches
+// a person's own ~/.codex: the adapter calls it only for a configured Home
+// with a BaseURL.
+func WriteConfig(home, baseURL, model string) error {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("codex: config dir: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(ConfigTOML(baseURL, model)), 0o600); err != nil {
+		return fmt.Errorf("codex: write config: %w", err)
+	}
+	return nil
+}
+
+const startTimeout = 30 * time.Second
+
+// Start implements adapter.Adapter.
+func (Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
+	cfg := req.Config
+	path, err := locate.Find(cfg.Command, "codex")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", InstallHint, adapter.ErrNotInstalled)
+	}
+	if cfg.Home != "" && cfg.BaseURL != "" {
+		if err := WriteConfig(cfg.Home, cfg.BaseURL, req.Model); err != nil {
+			return nil, err
+		}
+	}
+	args := append(append([]string{}, cfg.Command[min(1, len(cfg.Command)):]...), "app-server")
+	proc, err := host.Launcher.Launch(ctx, adapter.ProcSpec{Path: path, Args: args, Dir: req.Workspace, Env: Env(cfg)})
+	if err != nil {
+		return nil, fmt.Errorf("codex: launch: %w", err)
+	}
+	c := newConn(proc, req.Workspace, host.Log)
+	go c.read()
+	sctx, cancel := context.WithTimeout(ctx, startTimeout)
+	defer cancel()
+	if err := c.open(sctx, req); err != nil {
+		_ = c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// open performs the handshake and starts or resumes the thread.
+func (c *conn) open(ctx context.Context, req adapter.StartRequest) error {
+	if _, err := c.call(ctx, "initialize", map[string]any{
+		"clientInfo": map[string]any{"name": "hermesdesk", "title": "Hermes Desk", "version": version.Version},
+	}); err != nil {
+		return fmt.Errorf("codex: initialize: %w", err)
+	}
+	if err := c.notify("initialized", nil); err != nil {
+		return err
+	}
+	params := map[string]any{"cwd": req.Workspace, "approvalPolicy": meta(req, MetaApprovalPolicy, "untrusted"),
+		"sandbox": meta(req, MetaSandbox, "workspace-write")}
+	if req.Model != "" {
+		params["model"] = req.Model
+	}
+	method := "thread/start"
+	if req.NativeSessionID != "" {
+		method, params["threadId"] = "thread/resume", req.NativeSessionID
+	}
+	var res struct {
+		Thread struct {
+			ID string `json:"id"`
+		} `json:"thread"`
+	}
+	if err := c.callInto(ctx, method, params, &res); err != nil {
+		return fmt.Errorf("codex: %s: %w", method, err)
+	}
+	if res.Thread.ID == "" {
+		return fmt.Errorf("codex: %s returned no thread id", method)
+	}
+	c.threadID = res.Thread.ID
+	return nil
+}
+
+func meta(req adapter.StartRequest, key, def string) string {
+	if v := req.Metadata[key]; v != "" {
+		return v
+	}
+	return def
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, "codex: "+format+"\n", args...)
+	}
+}

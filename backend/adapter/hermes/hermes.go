@@ -1,0 +1,149 @@
+// Package hermes is the fallback way to run Hermes Agent when its ACP server
+// is not wanted or not available: one `hermes chat -q` process per turn,
+// resumed with --resume <session id>. Releases with `--format stream-json`
+// give structured frames (text, tool_use, tool_result, result); older ones
+// (0.19.0, on PyPI for Python 3.11) only have quiet mode, whose stdout is
+// the final answer. Hermes' primary adapter is ACP (`hermes acp`).
+package hermes
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
+)
+
+// Name is the agent id (plain "hermes" is the ACP adapter).
+const Name = "hermes-chat"
+
+// InstallHint is shown when the CLI is missing.
+const InstallHint = `Hermes Agent not found — install with pip install "hermes-agent[acp]"`
+
+// MetaYolo, set to "1" in StartRequest.Metadata, passes --yolo: under -q
+// Hermes denies dangerous commands (approvals.single_query_mode), and this
+// protocol has no way to ask.
+const MetaYolo = "yolo"
+
+// Adapter is the Hermes chat fallback adapter.
+type Adapter struct{}
+
+var _ adapter.Adapter = Adapter{}
+
+// New returns the adapter.
+func New() Adapter { return Adapter{} }
+
+// Name implements adapter.Adapter.
+func (Adapter) Name() string { return Name }
+
+// DisplayName implements adapter.Adapter.
+func (Adapter) DisplayName() string { return "Hermes Agent (one-shot chat)" }
+
+// Capabilities implements adapter.Adapter.
+func (Adapter) Capabilities() adapter.Capabilities {
+	return adapter.Capabilities{Resume: true, Cancel: true, Models: true}
+}
+
+// Health implements adapter.Adapter.
+func (Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
+	path, err := locate.Find(cfg.Command, "hermes")
+	if err != nil {
+		return adapter.Health{Message: InstallHint}
+	}
+	h := adapter.Health{Installed: true, Path: path}
+	v, err := locate.Version(ctx, Env(cfg), path, "--version")
+	if err != nil {
+		h.Message = "Hermes Agent is installed but did not start: " + err.Error()
+		return h
+	}
+	h.Version, h.OK = v, true
+	return h
+}
+
+// Env is the child's environment: HERMES_HOME selects the profile.
+func Env(cfg adapter.Config) []string {
+	env := os.Environ()
+	if cfg.Home != "" {
+		env = append(env, "HERMES_HOME="+cfg.Home)
+	}
+	return append(env, cfg.Env...)
+}
+
+// HomeConfig is a profile config.yaml pointing Hermes at an
+// OpenAI-compatible endpoint (baseURL is the server root or its /v1). It
+// also turns off what would reach for the network on every start: the
+// tirith scanner download and lazy pip installs of optional tools.
+func HomeConfig(baseURL, apiKey, model string) string {
+	if model == "" {
+		model = "fake-model"
+	}
+	base := strings.TrimRight(baseURL, "/")
+	if !strings.HasSuffix(base, "/v1") {
+		base += "/v1"
+	}
+	return fmt.Sprintf(`model:
+  provider: custom
+  default: %q
+  base_url: %q
+  api_key: %q
+  context_length: 128000
+security:
+  tirith_enabled: false
+  allow_lazy_installs: false
+`, model, base, apiKey)
+}
+
+// WriteHome writes HomeConfig into a private HERMES_HOME (never a person's
+// ~/.hermes: the adapter calls it only for a configured Home with a BaseURL).
+func WriteHome(home, baseURL, apiKey, model string) error {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return fmt.Errorf("hermes: home: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(HomeConfig(baseURL, apiKey, model)), 0o600); err != nil {
+		return fmt.Errorf("hermes: write config: %w", err)
+	}
+	return nil
+}
+
+// streamJSON caches, per program path, whether `hermes chat` has
+// --format stream-json.
+var streamJSON sync.Map
+
+func supportsStreamJSON(ctx context.Context, env []string, path string) bool {
+	if v, ok := streamJSON.Load(path); ok {
+		return v.(bool)
+	}
+	out, _ := locate.Output(ctx, env, path, "chat", "--help")
+	ok := strings.Contains(out, "--format")
+	streamJSON.Store(path, ok)
+	return ok
+}
+
+// Start implements adapter.Adapter. Nothing runs until the first turn.
+func (Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
+	cfg := req.Config
+	path, err := locate.Find(cfg.Command, "hermes")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", InstallHint, adapter.ErrNotInstalled)
+	}
+	if cfg.Home != "" && cfg.BaseURL != "" {
+		if err := WriteHome(cfg.Home, cfg.BaseURL, cfg.APIKey, req.Model); err != nil {
+			return nil, err
+		}
+	}
+	c := &conn{path: path, prefix: cfg.Command[min(1, len(cfg.Command)):], env: Env(cfg), home: cfg.Home, req: req, host: host,
+		sid: req.NativeSessionID, model: req.Model, done: make(chan struct{})}
+	c.structured = supportsStreamJSON(ctx, c.env, path)
+	return c, nil
+}
+
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, "hermes: "+format+"\n", args...)
+	}
+}

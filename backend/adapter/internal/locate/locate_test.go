@@ -1,0 +1,43 @@
+package locate
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestNPMVersion(t *testing.T) {
+	root := t.TempDir()
+	pkg := filepath.Join(root, "node_modules", "@x", "cli")
+	bin := filepath.Join(root, "node_modules", ".bin")
+	for _, d := range []string{filepath.Join(pkg, "dist"), bin} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"@x/cli","version":"1.2.3"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "dist", "index.js"), nil, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../@x/cli/dist/index.js", filepath.Join(bin, "x")); err != nil {
+		t.Fatal(err)
+	}
+	if v := NPMVersion(filepath.Join(bin, "x"), "@x/cli"); v != "1.2.3" {
+		t.Fatalf("version %q", v)
+	}
+	if v := NPMVersion(filepath.Join(bin, "x"), "@other/cli"); v != "" {
+		t.Fatalf("another package's version: %q", v)
+	}
+}
+
+func TestFindPrefersConfiguredCommand(t *testing.T) {
+	if _, err := Find([]string{"/no/such/program"}, "sh"); err == nil {
+		t.Fatal("a missing configured program must not fall back to a search")
+	}
+	p, err := Find([]string{"sh"}, "ignored")
+	if err != nil || filepath.Base(p) != "sh" {
+		t.Fatalf("%q %v", p, err)
+	}
+}

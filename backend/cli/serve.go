@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
+	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/service/stack"
+)
+
+const serveUsage = "hermesdesk serve [--addr 127.0.0.1:8765] [--allow-remote] [--host NAME]... [--frontend DIR]"
+
+// Serve is `hermesdesk serve`; frontend is the built web app (nil: none).
+func Serve(args []string, frontend fs.FS) int { return Default().Serve(args, frontend) }
+
+type hostList []string
+
+func (h *hostList) String() string     { return strings.Join(*h, ",") }
+func (h *hostList) Set(v string) error { *h = append(*h, v); return nil }
+
+// Serve runs the API and the web app over TCP until Ctrl-C. It becomes
+// the data dir's supervisor; if the desktop app (or another serve)
+// already is, it serves as a front for that one's local API instead.
+func (e *Env) Serve(args []string, frontend fs.FS) int {
+	fset := newFlags("serve", e, serveUsage)
+	addr := fset.String("addr", "127.0.0.1:8765", "address to listen on")
+	allowRemote := fset.Bool("allow-remote", false, "allow a non-loopback address (anyone with the token then controls agents on this machine)")
+	var hosts hostList
+	fset.Var(&hosts, "host", "a host name browsers may use to reach this server (repeatable; needed for names other than localhost)")
+	feDir := fset.String("frontend", "", "serve the web app from this folder instead of the built-in one")
+	pos, err := parse(fset, args)
+	if err != nil || len(pos) > 0 {
+		if err == nil {
+			fset.Usage()
+		}
+		return exitUsage
+	}
+	host, _, err := net.SplitHostPort(*addr)
+	if err != nil {
+		e.errorf("bad --addr %q: %v", *addr, err)
+		return exitUsage
+	}
+	loopback := isLoopback(host)
+	if !loopback && !*allowRemote {
+		e.errorf("refusing to listen on %s: it is not a loopback address. Pass --allow-remote to expose Hermes Desk to your network.", *addr)
+		return exitUsage
+	}
+	if *feDir != "" {
+		if st, err := os.Stat(*feDir); err != nil || !st.IsDir() {
+			e.errorf("--frontend %s is not a folder", *feDir)
+			return exitUsage
+		}
+		frontend = os.DirFS(*feDir)
+	}
+	if frontend != nil {
+		if _, err := fs.Stat(frontend, "index.html"); err != nil {
+			frontend = nil // a build without the web app: serve the API only
+		}
+	}
+
+	dataDir, err := e.dataDir()
+	if err == nil {
+		err = paths.Ensure(dataDir)
+	}
+	if err != nil {
+		e.errorf("%v", err)
+		return exitFail
+	}
+	token, err := httpapi.LoadOrCreateToken(dataDir)
+	if err != nil {
+		e.errorf("%v", err)
+		return exitFail
+	}
+	ctx, cancel := context.WithCancel(e.ctx())
+	defer cancel()
+	sigs, stop := e.signals()
+	defer stop()
+	go func() {
+		select {
+		case <-sigs:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+
+	log := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	cfg := httpapi.Config{Token: token, AllowedHosts: hosts, Frontend: frontend, Log: log}
+	var handler http.Handler
+	sock := httpapi.SocketPath(dataDir)
+	st, err := stack.Open(ctx, stack.Options{DataDir: dataDir, Executable: e.Executable, Log: log})
+	switch {
+	case errors.Is(err, stack.ErrAlreadyRunning):
+		if httpapi.NewLocalClient(sock).Ping(ctx) != nil {
+			e.errorf("Hermes Desk is already running for %s, but its local API (%s) does not answer. Quit the other instance and try again.", dataDir, sock)
+			return exitFail
+		}
+		fmt.Fprintf(e.Stderr, "Hermes Desk is already running for this data folder; serving it through its local API (%s).\n", sock)
+		handler = httpapi.NewProxy(sock, cfg)
+	case err != nil:
+		e.errorf("cannot start: %v", err)
+		return exitFail
+	default:
+		defer st.Close()
+		h := httpapi.New(st.Service, cfg)
+		stopLocal, err := httpapi.StartLocal(ctx, dataDir, h)
+		if err != nil {
+			e.errorf("%v", err)
+			return exitFail
+		}
+		defer stopLocal()
+		handler = h
+	}
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		e.errorf("cannot listen on %s: %v", *addr, err)
+		return exitFail
+	}
+	url := "http://" + displayAddr(ln.Addr()) + "/?token=" + token
+	if !loopback {
+		fmt.Fprintf(e.Stderr, "WARNING: listening on %s, beyond this machine. Anyone who can reach it and has the token can run agents as you. There is no TLS: use it only on a network you trust.\n", ln.Addr())
+	}
+	fmt.Fprintf(e.Stdout, "Hermes Desk is serving %s\n\n  Open: %s\n\nThe link logs a browser in; keep it private. Press Ctrl-C to stop (running agents go on).\n", dataDir, url)
+	if e.Ready != nil {
+		e.Ready(url)
+	}
+	if err := httpapi.ServeTCP(ctx, ln, handler); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		e.errorf("server: %v", err)
+		return exitFail
+	}
+	return exitOK
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// displayAddr turns a wildcard listen address into one a browser on this
+// machine can open.
+func displayAddr(a net.Addr) string {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok {
+		return a.String()
+	}
+	if ta.IP == nil || ta.IP.IsUnspecified() {
+		return net.JoinHostPort("127.0.0.1", fmt.Sprint(ta.Port))
+	}
+	return ta.String()
+}

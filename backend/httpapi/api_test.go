@@ -1,0 +1,376 @@
+package httpapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+func TestSecurityRefusals(t *testing.T) {
+	e := newEnv(t, httpapi.Config{AllowedHosts: []string{"desk.lan"}})
+	host := strings.TrimPrefix(e.srv.URL, "http://")
+	tests := []struct {
+		name   string
+		method string
+		path   string
+		hdr    map[string]string
+		status int
+		code   string
+	}{
+		{"no token", "GET", "/api/projects", map[string]string{"Authorization": ""}, 401, "unauthorized"},
+		{"wrong token", "GET", "/api/projects", map[string]string{"Authorization": "Bearer nope"}, 401, "unauthorized"},
+		{"token prefix only", "GET", "/api/projects", map[string]string{"Authorization": "Bearer " + testToken[:10]}, 401, "unauthorized"},
+		{"basic auth", "GET", "/api/projects", map[string]string{"Authorization": "Basic " + testToken}, 401, "unauthorized"},
+		{"right token", "GET", "/api/projects", nil, 200, ""},
+		{"lowercase bearer", "GET", "/api/projects", map[string]string{"Authorization": "bearer " + testToken}, 200, ""},
+		{"plain health needs nothing", "GET", "/api/health", map[string]string{"Authorization": ""}, 200, ""},
+		{"deep health needs the token", "GET", "/api/health?deep=1", map[string]string{"Authorization": ""}, 401, "unauthorized"},
+		{"deep health", "GET", "/api/health?deep=1", nil, 200, ""},
+		{"events need the token", "GET", "/api/runs/r1/events", map[string]string{"Authorization": "", "Accept": "application/json"}, 401, "unauthorized"},
+		{"cross-origin", "GET", "/api/projects", map[string]string{"Origin": "http://evil.example"}, 403, "forbidden"},
+		{"cross-origin other port", "GET", "/api/projects", map[string]string{"Origin": "http://127.0.0.1:1"}, 403, "forbidden"},
+		{"null origin", "POST", "/api/projects", map[string]string{"Origin": "null"}, 403, "forbidden"},
+		{"fetch metadata cross-site", "GET", "/api/projects", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, "forbidden"},
+		{"same origin", "GET", "/api/projects", map[string]string{"Origin": "http://" + host, "Sec-Fetch-Site": "same-origin"}, 200, ""},
+		{"dns rebinding host", "GET", "/api/projects", map[string]string{"Host": "evil.example:80"}, 403, "forbidden"},
+		{"dns rebinding even for health", "GET", "/api/health", map[string]string{"Host": "evil.example"}, 403, "forbidden"},
+		{"localhost host", "GET", "/api/projects", map[string]string{"Host": "localhost:1234"}, 200, ""},
+		{"configured host", "GET", "/api/projects", map[string]string{"Host": "DESK.lan:8765"}, 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, body := e.do(t, tt.method, tt.path, "", tt.hdr)
+			if status != tt.status {
+				t.Fatalf("status = %d (%s), want %d", status, body, tt.status)
+			}
+			if tt.code != "" && errCode(t, body) != tt.code {
+				t.Fatalf("code = %s, want %s", errCode(t, body), tt.code)
+			}
+		})
+	}
+	// Plain health says only "ok".
+	if _, body := e.do(t, "GET", "/api/health", "", map[string]string{"Authorization": ""}); body != "ok\n" {
+		t.Fatalf("plain health = %q", body)
+	}
+}
+
+func TestEmptyTokenRefusesEverything(t *testing.T) {
+	m := newEnv(t, httpapi.Config{})
+	h := httpapi.New(m.svc, httpapi.Config{Log: quiet}) // no token configured
+	req, _ := http.NewRequest("GET", "/api/projects", nil)
+	req.Host = "127.0.0.1"
+	req.Header.Set("Authorization", "Bearer ")
+	rec := &recorder{h: http.Header{}}
+	h.ServeHTTP(rec, req)
+	if rec.status != 401 {
+		t.Fatalf("status = %d, want 401 with no token configured", rec.status)
+	}
+}
+
+type recorder struct {
+	h      http.Header
+	status int
+}
+
+func (r *recorder) Header() http.Header { return r.h }
+func (r *recorder) WriteHeader(s int) {
+	if r.status == 0 {
+		r.status = s
+	}
+}
+func (r *recorder) Write(b []byte) (int, error) { r.WriteHeader(200); return len(b), nil }
+
+func TestBadInput(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	e.mem.AddRun("run_ok")
+	huge := `{"name":"` + strings.Repeat("x", httpapi.MaxBodyBytes) + `"}`
+	tests := []struct {
+		name, method, path, body string
+		hdr                      map[string]string
+		status                   int
+		code                     string
+	}{
+		{"malformed JSON", "POST", "/api/projects", `{"workspace":`, nil, 400, "bad_request"},
+		{"not an object", "POST", "/api/projects", `[1,2]`, nil, 400, "bad_request"},
+		{"wrong type", "POST", "/api/projects", `{"workspace":5}`, nil, 400, "bad_request"},
+		{"trailing data", "POST", "/api/projects", `{"workspace":"/"} {}`, nil, 400, "bad_request"},
+		{"empty body", "POST", "/api/sessions", ``, nil, 400, "bad_request"},
+		{"huge body", "POST", "/api/projects", huge, nil, 413, "too_large"},
+		{"huge control body", "POST", "/api/runs/run_ok/queue", huge, nil, 413, "too_large"},
+		{"not JSON content", "POST", "/api/projects", `{}`, map[string]string{"Content-Type": "text/plain"}, 415, "bad_request"},
+		{"relative workspace", "POST", "/api/projects", `{"workspace":"rel"}`, nil, 400, "bad_request"},
+		{"unknown session", "GET", "/api/sessions/ses_nope", ``, nil, 404, "not_found"},
+		{"unknown session patch", "PATCH", "/api/sessions/ses_nope", `{"title":"x"}`, nil, 404, "not_found"},
+		{"unknown session delete", "DELETE", "/api/sessions/ses_nope", ``, nil, 404, "not_found"},
+		{"unknown run", "GET", "/api/runs/run_nope", ``, nil, 404, "not_found"},
+		{"unknown run events page", "GET", "/api/runs/run_nope/events", ``, map[string]string{"Accept": "application/json"}, 404, "not_found"},
+		{"unknown run events stream", "GET", "/api/runs/run_nope/events", ``, nil, 404, "not_found"},
+		{"unknown run cancel", "POST", "/api/runs/run_nope/cancel", ``, nil, 404, "not_found"},
+		{"unknown run approve", "POST", "/api/runs/run_nope/approvals/a1", `{"choice":"allow"}`, nil, 404, "not_found"},
+		{"malformed approve", "POST", "/api/runs/run_ok/approvals/a1", `{"choice":`, nil, 400, "bad_request"},
+		{"start on unknown session", "POST", "/api/runs", `{"session_id":"ses_nope","message":"hi","client_request_id":"c"}`, nil, 404, "not_found"},
+		{"start with empty message", "POST", "/api/runs", `{"session_id":"ses_nope","message":" ","client_request_id":"c"}`, nil, 400, "bad_request"},
+		{"bad status filter", "GET", "/api/runs?status=weird", ``, nil, 400, "bad_request"},
+		{"unknown API route", "GET", "/api/nope", ``, nil, 404, "not_found"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hdr := map[string]string{"Content-Type": "application/json"}
+			for k, v := range tt.hdr {
+				hdr[k] = v
+			}
+			status, body := e.do(t, tt.method, tt.path, tt.body, hdr)
+			if status != tt.status {
+				t.Fatalf("status = %d (%s), want %d", status, body, tt.status)
+			}
+			if got := errCode(t, body); got != tt.code {
+				t.Fatalf("code = %s, want %s", got, tt.code)
+			}
+		})
+	}
+}
+
+func TestFlowAndControls(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	ws := t.TempDir()
+	status, body := e.do(t, "POST", "/api/projects", `{"workspace":`+jsonString(ws)+`}`, nil)
+	if status != 201 {
+		t.Fatalf("create project: %d %s", status, body)
+	}
+	var p run.Project
+	mustJSON(t, body, &p)
+	status, body = e.do(t, "POST", "/api/sessions", `{"project_id":"`+p.ID+`","agent":"demo"}`, nil)
+	if status != 201 {
+		t.Fatalf("create session: %d %s", status, body)
+	}
+	var ses run.Session
+	mustJSON(t, body, &ses)
+	start := `{"session_id":"` + ses.ID + `","message":"hello","client_request_id":"c1"}`
+	status, body = e.do(t, "POST", "/api/runs", start, nil)
+	if status != 202 {
+		t.Fatalf("start: %d %s", status, body)
+	}
+	var sr run.StartResult
+	mustJSON(t, body, &sr)
+	if _, again := e.do(t, "POST", "/api/runs", start, nil); again != body {
+		t.Fatalf("idempotent start gave %s, want %s", again, body)
+	}
+	if status, body := e.do(t, "POST", "/api/runs", strings.Replace(start, "hello", "bye", 1), nil); status != 409 || errCode(t, body) != "conflict" {
+		t.Fatalf("same id, other body: %d %s", status, body)
+	}
+	// Controls on an existing run are 200 with a ControlResult, whatever it says.
+	for _, c := range []struct{ path, body, want string }{
+		{"/cancel", ``, "not-active"},
+		{"/cancel", `{}`, "not-active"},
+		{"/approvals/ap_unknown", `{"choice":"allow_once"}`, "not-active"},
+		{"/clarify/cl_unknown", `{"answer":"yes"}`, "not-active"},
+		{"/queue", `{"message":"next","client_request_id":"c2"}`, "not-active"},
+		{"/model", `{"model":"m2"}`, "unsupported"},
+	} {
+		status, body := e.do(t, "POST", "/api/runs/"+sr.RunID+c.path, c.body, nil)
+		var cr run.ControlResult
+		if status != 200 {
+			t.Fatalf("%s: %d %s", c.path, status, body)
+		}
+		mustJSON(t, body, &cr)
+		if string(cr.Status) != c.want {
+			t.Fatalf("%s: status %q, want %q", c.path, cr.Status, c.want)
+		}
+	}
+	status, body = e.do(t, "GET", "/api/sessions/"+ses.ID, "", nil)
+	var d struct {
+		ID       string `json:"id"`
+		Messages []struct {
+			Role string   `json:"role"`
+			Run  *run.Run `json:"run"`
+		} `json:"messages"`
+	}
+	mustJSON(t, body, &d)
+	if status != 200 || d.ID != ses.ID || len(d.Messages) != 2 || d.Messages[1].Run == nil || d.Messages[1].Run.ID != sr.RunID {
+		t.Fatalf("session detail: %d %s", status, body)
+	}
+	status, body = e.do(t, "GET", "/api/runs?status=active&session_id="+ses.ID, "", nil)
+	var rs []run.Run
+	mustJSON(t, body, &rs)
+	if status != 200 || len(rs) != 1 || rs[0].ID != sr.RunID {
+		t.Fatalf("active runs: %d %s", status, body)
+	}
+	status, body = e.do(t, "PUT", "/api/settings", `{"cancel_grace_s":5}`, nil)
+	if status != 200 || !strings.Contains(body, `"cancel_grace_s":5`) {
+		t.Fatalf("settings: %d %s", status, body)
+	}
+}
+
+func TestEventsJSONPage(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	e.mem.AddRun("r1")
+	for range 5 {
+		e.mem.Append("r1", run.EventTokenDelta, text("x"))
+	}
+	status, body := e.do(t, "GET", "/api/runs/r1/events?after=2&limit=2", "", map[string]string{"Accept": "application/json"})
+	var page struct {
+		Events   []run.Event `json:"events"`
+		LastSeq  int64       `json:"last_seq"`
+		Terminal bool        `json:"terminal"`
+		More     bool        `json:"more"`
+	}
+	mustJSON(t, body, &page)
+	if status != 200 || len(page.Events) != 2 || page.Events[0].Seq != 3 || page.LastSeq != 5 || page.Terminal || !page.More {
+		t.Fatalf("page: %d %s", status, body)
+	}
+	// A cursor of another run replays from the start, never skips.
+	_, body = e.do(t, "GET", "/api/runs/r1/events?after=r9:4", "", map[string]string{"Accept": "application/json"})
+	mustJSON(t, body, &page)
+	if len(page.Events) != 5 || page.More {
+		t.Fatalf("foreign cursor page: %s", body)
+	}
+}
+
+func TestDoInProcess(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	e.mem.AddRun("r1")
+	e.mem.Append("r1", run.EventTokenDelta, text("x"))
+	e.mem.Append("r1", run.EventDone, run.Done{Status: run.StatusCompleted})
+	status, body := e.h.Do("GET", "/api/projects", "")
+	if status != 200 || strings.TrimSpace(body) != "[]" {
+		t.Fatalf("projects: %d %q", status, body)
+	}
+	status, body = e.h.Do("GET", "/api/runs/r1/events?after=0", "")
+	if status != 200 || !strings.Contains(body, `"terminal":true`) || !strings.HasPrefix(body, `{"events":[`) {
+		t.Fatalf("events via Do must be a JSON page: %d %q", status, body)
+	}
+	if status, body := e.h.Do("POST", "/api/projects", `{"workspace":`); status != 400 || errCode(t, body) != "bad_request" {
+		t.Fatalf("malformed: %d %q", status, body)
+	}
+	if status, _ := e.h.Do("GET", "/index.html", ""); status != 404 {
+		t.Fatalf("non-API path via Do: %d", status)
+	}
+	if status, body := e.h.Do("GET", "/api/health?deep=1", ""); status != 200 || !strings.Contains(body, `"database":"ok"`) {
+		t.Fatalf("deep health via Do: %d %q", status, body)
+	}
+}
+
+func TestStaticFrontendWithCSP(t *testing.T) {
+	fe := fstest.MapFS{
+		"index.html":    {Data: []byte("<!doctype html><title>Hermes Desk</title>")},
+		"assets/app.js": {Data: []byte("console.log(1)")},
+	}
+	e := newEnv(t, httpapi.Config{Frontend: fe})
+	for _, path := range []string{"/", "/?token=" + testToken, "/sessions/abc", "/assets/app.js"} {
+		res, err := http.Get(e.srv.URL + path) // no token: static files are public
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("%s: %d", path, res.StatusCode)
+		}
+		csp := res.Header.Get("Content-Security-Policy")
+		if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") || !strings.Contains(csp, "frame-ancestors 'none'") {
+			t.Fatalf("%s: CSP %q", path, csp)
+		}
+		if res.Header.Get("Referrer-Policy") != "no-referrer" {
+			t.Fatalf("%s: a login link could leak its token via Referer", path)
+		}
+		want := "Hermes Desk"
+		if path == "/assets/app.js" {
+			want = "console.log"
+		}
+		if !strings.Contains(string(b), want) {
+			t.Fatalf("%s: body %q", path, b)
+		}
+	}
+	if res, _ := http.Get(e.srv.URL + "/assets/missing.js"); res.StatusCode != 404 {
+		t.Fatalf("missing asset: %d", res.StatusCode)
+	}
+	none := newEnv(t, httpapi.Config{})
+	if res, _ := http.Get(none.srv.URL + "/"); res.StatusCode != 404 {
+		t.Fatalf("no frontend built: %d", res.StatusCode)
+	}
+}
+
+func TestLocalSocketTrustsOwnUser(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	dir, err := os.MkdirTemp("", "hd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "rt", httpapi.SocketName)
+	if err := os.MkdirAll(filepath.Dir(sock), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(sock, nil, 0o600) // a stale file is replaced
+	ln, err := httpapi.ListenLocal(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- httpapi.ServeLocal(ctx, ln, e.h) }()
+	defer func() { cancel(); <-done }()
+	for p, want := range map[string]os.FileMode{sock: 0o600, filepath.Dir(sock): 0o700} {
+		st, err := os.Stat(p)
+		if err != nil || st.Mode().Perm() != want {
+			t.Fatalf("%s mode = %v (%v), want %v", p, st.Mode().Perm(), err, want)
+		}
+	}
+	c := &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, "unix", sock)
+	}}}
+	res, err := c.Get("http://hermesdesk/api/projects") // no token, any Host
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("local socket: %d", res.StatusCode)
+	}
+}
+
+func TestLoadOrCreateToken(t *testing.T) {
+	dir := t.TempDir()
+	a, err := httpapi.LoadOrCreateToken(dir)
+	if err != nil || len(a) < 40 {
+		t.Fatalf("token %q, %v", a, err)
+	}
+	path := filepath.Join(dir, httpapi.TokenFile)
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Fatalf("token mode %v", st.Mode().Perm())
+	}
+	os.Chmod(path, 0o644)
+	b, err := httpapi.LoadOrCreateToken(dir)
+	if err != nil || b != a {
+		t.Fatalf("second load %q, %v; want %q", b, err, a)
+	}
+	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
+		t.Fatalf("loose token file not tightened: %v", st.Mode().Perm())
+	}
+	os.WriteFile(path, []byte("short\n"), 0o600)
+	if _, err := httpapi.LoadOrCreateToken(dir); err == nil {
+		t.Fatal("a damaged token file was accepted")
+	}
+}
+
+func mustJSON(t testing.TB, body string, v any) {
+	t.Helper()
+	if err := json.Unmarshal([]byte(body), v); err != nil {
+		t.Fatalf("decode %q: %v", body, err)
+	}
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -1,0 +1,104 @@
+// Package httpapi serves the service over HTTP + SSE (DESIGN.md §7): the
+// routes of the API, the embedded frontend, and the security around them
+// (bearer token, Origin and Host checks, body limits, CSP). The same
+// Handler serves `hermesdesk serve` over TCP, the supervisor's local unix
+// socket (trusted by peer uid, no token) and the desktop app in-process
+// (Do). Handlers are thin: decode, call the service, encode.
+package httpapi
+
+import (
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/service"
+)
+
+// MaxBodyBytes limits every request body; attachments travel by path.
+const MaxBodyBytes = 1 << 20
+
+const defaultHeartbeat = 15 * time.Second
+
+func defaultLog() *slog.Logger { return slog.Default() }
+
+// Config configures a Handler.
+type Config struct {
+	// Token is the bearer token TCP clients must send. Empty refuses every
+	// untrusted API request (never "no auth").
+	Token string
+	// AllowedHosts are Host names accepted besides loopback names and IP
+	// literals (which DNS rebinding cannot forge), e.g. a LAN host name
+	// for --allow-remote.
+	AllowedHosts []string
+	// Frontend is the built web app (index.html at its root); nil serves a
+	// short page saying it was not built.
+	Frontend fs.FS
+	// Heartbeat is the SSE keep-alive comment interval (default 15 s).
+	Heartbeat time.Duration
+	// Rings feeds Doorbells (the desktop app's live updates); nil: the
+	// service's own (every live event of every active run).
+	Rings RingSource
+	Log   *slog.Logger
+}
+
+// Handler is the HTTP API. It is safe for concurrent use.
+type Handler struct {
+	svc  *service.Service
+	cfg  Config
+	log  *slog.Logger
+	mux  *http.ServeMux
+	root http.Handler
+}
+
+var _ http.Handler = (*Handler)(nil)
+
+// New returns the API handler over svc.
+func New(svc *service.Service, cfg Config) *Handler {
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = defaultHeartbeat
+	}
+	if cfg.Rings == nil {
+		cfg.Rings = svc.Rings
+	}
+	h := &Handler{svc: svc, cfg: cfg, log: cfg.Log, mux: http.NewServeMux()}
+	if h.log == nil {
+		h.log = defaultLog()
+	}
+	h.routes()
+	h.root = h.guard(h.mux)
+	return h
+}
+
+func (h *Handler) routes() {
+	m := h.mux
+	m.HandleFunc("POST /api/projects", h.createProject)
+	m.HandleFunc("GET /api/projects", h.listProjects)
+	m.HandleFunc("POST /api/sessions", h.createSession)
+	m.HandleFunc("GET /api/sessions", h.listSessions)
+	m.HandleFunc("GET /api/sessions/{id}", h.getSession)
+	m.HandleFunc("PATCH /api/sessions/{id}", h.patchSession)
+	m.HandleFunc("DELETE /api/sessions/{id}", h.deleteSession)
+	m.HandleFunc("POST /api/runs", h.startRun)
+	m.HandleFunc("GET /api/runs", h.listRuns)
+	m.HandleFunc("GET /api/runs/{id}", h.getRun)
+	m.HandleFunc("GET /api/runs/{id}/events", h.events)
+	m.HandleFunc("POST /api/runs/{id}/cancel", h.cancel)
+	m.HandleFunc("POST /api/runs/{id}/approvals/{approval_id}", h.approve)
+	m.HandleFunc("POST /api/runs/{id}/clarify/{clarify_id}", h.clarify)
+	m.HandleFunc("POST /api/runs/{id}/queue", h.queue)
+	m.HandleFunc("POST /api/runs/{id}/model", h.setModel)
+	m.HandleFunc("GET /api/search", h.search)
+	m.HandleFunc("GET /api/settings", h.getSettings)
+	m.HandleFunc("PUT /api/settings", h.putSettings)
+	m.HandleFunc("GET /api/agents", h.agents)
+	m.HandleFunc("GET /api/audit", h.audit)
+	m.HandleFunc("GET /api/health", h.health)
+	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, service.CodeNotFound, "no such API route")
+	})
+	m.Handle("/", h.static())
+}
+
+// ServeHTTP applies the security checks, then routes.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.root.ServeHTTP(w, r) }

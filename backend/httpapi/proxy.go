@@ -1,0 +1,62 @@
+package httpapi
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"path/filepath"
+
+	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/service"
+)
+
+// SocketPath is the local API socket of a data dir's supervisor.
+func SocketPath(dataDir string) string {
+	return filepath.Join(paths.RuntimeDir(dataDir), SocketName)
+}
+
+// NewProxy is `serve` beside a running app: it serves the frontend and
+// forwards /api/ to the supervisor's local socket, behind the same guard
+// (token, Host, Origin) as the direct handler. SSE streams pass through
+// unbuffered. Its Do and Doorbells work too, so a desktop app started
+// while `serve` owns the data dir can run as this proxy's client.
+func NewProxy(socket string, cfg Config) *Handler {
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = defaultHeartbeat
+	}
+	if cfg.Rings == nil {
+		cfg.Rings = NewLocalClient(socket).Rings
+	}
+	h := &Handler{cfg: cfg, log: cfg.Log, mux: http.NewServeMux()}
+	if h.log == nil {
+		h.log = defaultLog()
+	}
+	rp := &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.Out.URL.Scheme, pr.Out.URL.Host, pr.Out.Host = "http", "hermesdesk", "hermesdesk"
+			pr.Out.Header.Del("Authorization") // the socket trusts by uid
+			pr.Out.Header.Del("Cookie")
+		},
+		Transport:     unixTransport(socket),
+		FlushInterval: -1,
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			h.log.Warn("httpapi: proxy to the local API failed", "err", err)
+			writeError(w, http.StatusBadGateway, service.CodeUnavailable, "Hermes Desk is not answering; is it still running?")
+		},
+	}
+	h.mux.Handle("/api/", http.MaxBytesHandler(rp, MaxBodyBytes))
+	h.mux.Handle("/", h.static())
+	h.root = h.guard(h.mux)
+	return h
+}
+
+func unixTransport(socket string) *http.Transport {
+	return &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, "unix", socket)
+		},
+		MaxIdleConns:      16,
+		DisableKeepAlives: false,
+	}
+}

@@ -1,0 +1,70 @@
+package httpapi
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// TokenFile is the serve token's file name in the data dir.
+const TokenFile = "serve.token"
+
+// LoadOrCreateToken returns the bearer token stored in dataDir, creating
+// it (32 random bytes, 0600) on first use. A token file readable by others
+// is tightened to 0600: it is a password.
+func LoadOrCreateToken(dataDir string) (string, error) {
+	path := filepath.Join(dataDir, TokenFile)
+	b, err := os.ReadFile(path)
+	if err == nil {
+		tok := strings.TrimSpace(string(b))
+		if len(tok) < 32 {
+			return "", fmt.Errorf("token file %s is damaged; delete it to make a new token", path)
+		}
+		if st, err := os.Stat(path); err == nil && st.Mode().Perm()&0o077 != 0 {
+			if err := os.Chmod(path, 0o600); err != nil {
+				return "", fmt.Errorf("token file %s is readable by others and cannot be fixed: %w", path, err)
+			}
+		}
+		return tok, nil
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("read token: %w", err)
+	}
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", fmt.Errorf("make token: %w", err)
+	}
+	tok := base64.RawURLEncoding.EncodeToString(raw[:])
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return "", fmt.Errorf("make token: %w", err)
+	}
+	tmp, err := os.CreateTemp(dataDir, ".serve-token-*")
+	if err != nil {
+		return "", fmt.Errorf("write token: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("write token: %w", err)
+	}
+	if _, err := tmp.WriteString(tok + "\n"); err != nil {
+		tmp.Close()
+		return "", fmt.Errorf("write token: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return "", fmt.Errorf("write token: %w", err)
+	}
+	// Link, not rename: if another process made the token meanwhile, keep
+	// theirs so both agree.
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return LoadOrCreateToken(dataDir)
+		}
+		return "", fmt.Errorf("write token: %w", err)
+	}
+	return tok, nil
+}

@@ -1,0 +1,284 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// CreateProject adds a project (a folder a person works in).
+func (s *Store) CreateProject(ctx context.Context, name, workspace string) (run.Project, error) {
+	name, workspace = strings.TrimSpace(name), strings.TrimSpace(workspace)
+	if name == "" || workspace == "" {
+		return run.Project{}, fmt.Errorf("journal: create project: name and workspace are required: %w", ErrInvalid)
+	}
+	p := run.Project{ID: newID(prefixProject), Name: name, Workspace: workspace}
+	at := nowNanos()
+	p.CreatedAt = fromNanos(at)
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO projects (id, name, workspace, created_at) VALUES (?, ?, ?, ?)`,
+		p.ID, p.Name, p.Workspace, at); err != nil {
+		return run.Project{}, s.wrap("create project", err)
+	}
+	return p, nil
+}
+
+// ListProjects returns every project, oldest first.
+func (s *Store) ListProjects(ctx context.Context) ([]run.Project, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, name, workspace, created_at FROM projects ORDER BY created_at, id`)
+	if err != nil {
+		return nil, s.wrap("list projects", err)
+	}
+	defer rows.Close()
+	var out []run.Project
+	for rows.Next() {
+		var p run.Project
+		var at int64
+		if err := rows.Scan(&p.ID, &p.Name, &p.Workspace, &at); err != nil {
+			return nil, s.wrap("list projects", err)
+		}
+		p.CreatedAt = fromNanos(at)
+		out = append(out, p)
+	}
+	return out, s.wrap("list projects", rows.Err())
+}
+
+// GetProject returns one project or ErrNotFound.
+func (s *Store) GetProject(ctx context.Context, id string) (run.Project, error) {
+	p := run.Project{ID: id}
+	var at int64
+	err := s.db.QueryRowContext(ctx, `SELECT name, workspace, created_at FROM projects WHERE id = ?`, id).
+		Scan(&p.Name, &p.Workspace, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return run.Project{}, fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return run.Project{}, s.wrap("get project "+id, err)
+	}
+	p.CreatedAt = fromNanos(at)
+	return p, nil
+}
+
+// CreateSession adds a conversation to a project. ID and times are
+// generated when empty.
+func (s *Store) CreateSession(ctx context.Context, ses run.Session) (run.Session, error) {
+	if ses.ProjectID == "" {
+		return run.Session{}, fmt.Errorf("journal: create session: project_id is required: %w", ErrInvalid)
+	}
+	if ses.ID == "" {
+		ses.ID = newID(prefixSession)
+	}
+	at := nowNanos()
+	if ses.CreatedAt.IsZero() {
+		ses.CreatedAt = fromNanos(at)
+	}
+	if ses.UpdatedAt.IsZero() {
+		ses.UpdatedAt = ses.CreatedAt
+	}
+	res, err := s.db.ExecContext(ctx, `INSERT INTO sessions (id, project_id, title, agent, model, profile, archived,
+		native_session_id, created_at, updated_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM projects WHERE id = ?)`,
+		ses.ID, ses.ProjectID, ses.Title, ses.Agent, ses.Model, ses.Profile, ses.Archived, ses.NativeSessionID,
+		ses.CreatedAt.UnixNano(), ses.UpdatedAt.UnixNano(), ses.ProjectID)
+	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE") {
+			return run.Session{}, fmt.Errorf("journal: create session %s: %w: id exists", ses.ID, ErrConflict)
+		}
+		return run.Session{}, s.wrap("create session", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return run.Session{}, fmt.Errorf("journal: create session: project %s: %w", ses.ProjectID, ErrNotFound)
+	}
+	return s.GetSession(ctx, ses.ID)
+}
+
+const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at`
+
+func scanSession(sc interface{ Scan(...any) error }) (run.Session, error) {
+	var ses run.Session
+	var c, u int64
+	err := sc.Scan(&ses.ID, &ses.ProjectID, &ses.Title, &ses.Agent, &ses.Model, &ses.Profile, &ses.Archived,
+		&ses.NativeSessionID, &c, &u)
+	ses.CreatedAt, ses.UpdatedAt = fromNanos(c), fromNanos(u)
+	return ses, err
+}
+
+// GetSession returns one session or ErrNotFound.
+func (s *Store) GetSession(ctx context.Context, id string) (run.Session, error) {
+	ses, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return run.Session{}, fmt.Errorf("journal: session %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return run.Session{}, s.wrap("get session "+id, err)
+	}
+	return ses, nil
+}
+
+// ListSessions returns a project's sessions ("" = all projects), most
+// recent meaningful activity first.
+func (s *Store) ListSessions(ctx context.Context, projectID string) ([]run.Session, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions
+		WHERE ? = '' OR project_id = ? ORDER BY updated_at DESC, id`, projectID, projectID)
+	if err != nil {
+		return nil, s.wrap("list sessions", err)
+	}
+	defer rows.Close()
+	var out []run.Session
+	for rows.Next() {
+		ses, err := scanSession(rows)
+		if err != nil {
+			return nil, s.wrap("list sessions", err)
+		}
+		out = append(out, ses)
+	}
+	return out, s.wrap("list sessions", rows.Err())
+}
+
+// SessionUpdate changes some of a session's fields; nil fields stay.
+type SessionUpdate struct {
+	Title    *string
+	Archived *bool
+	// NativeSessionID is maintenance (the agent's resume id): it does not
+	// move updated_at.
+	NativeSessionID *string
+}
+
+// UpdateSession applies u. A title or archive change is the person's
+// activity and moves updated_at; NativeSessionID alone does not.
+func (s *Store) UpdateSession(ctx context.Context, id string, u SessionUpdate) (run.Session, error) {
+	var sets []string
+	var args []any
+	if u.Title != nil {
+		sets, args = append(sets, "title = ?"), append(args, strings.TrimSpace(*u.Title))
+	}
+	if u.Archived != nil {
+		sets, args = append(sets, "archived = ?"), append(args, *u.Archived)
+	}
+	if u.Title != nil || u.Archived != nil {
+		sets, args = append(sets, "updated_at = ?"), append(args, nowNanos())
+	}
+	if u.NativeSessionID != nil {
+		sets, args = append(sets, "native_session_id = ?"), append(args, *u.NativeSessionID)
+	}
+	if len(sets) > 0 {
+		res, err := s.db.ExecContext(ctx, `UPDATE sessions SET `+strings.Join(sets, ", ")+` WHERE id = ?`, append(args, id)...)
+		if err != nil {
+			return run.Session{}, s.wrap("update session "+id, err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return run.Session{}, fmt.Errorf("journal: session %s: %w", id, ErrNotFound)
+		}
+	}
+	return s.GetSession(ctx, id)
+}
+
+// DeleteSession removes a session with its messages, turns, runs, events
+// and search entries. A session with an active run is refused
+// (ErrConflict): cancel it first.
+func (s *Store) DeleteSession(ctx context.Context, id string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap("delete session "+id, err)
+	}
+	defer tx.Rollback()
+	var active int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM runs WHERE session_id = ? AND terminal = 0`, id).Scan(&active); err != nil {
+		return s.wrap("delete session "+id, err)
+	}
+	if active > 0 {
+		return fmt.Errorf("journal: delete session %s: %w: it has %d active run(s)", id, ErrConflict, active)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_docs WHERE session_id = ?)`, id); err != nil {
+		return s.wrap("delete session "+id, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM search_docs WHERE session_id = ?`, id); err != nil {
+		return s.wrap("delete session "+id, err)
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id)
+	if err != nil {
+		return s.wrap("delete session "+id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("journal: session %s: %w", id, ErrNotFound)
+	}
+	return s.wrap("delete session "+id, tx.Commit())
+}
+
+// Messages returns a session's transcript in order. An assistant message
+// whose run is still going is assembled from the run's token deltas; once
+// the run ended, its stored content is used.
+func (s *Store) Messages(ctx context.Context, sessionID string) ([]run.Message, error) {
+	if _, err := s.GetSession(ctx, sessionID); err != nil {
+		return nil, err
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT m.id, m.role, m.content, m.run_id, m.created_at,
+		COALESCE(r.status, ''), COALESCE(r.terminal, 1), COALESCE(r.error, '')
+		FROM messages m LEFT JOIN runs r ON r.id = m.run_id AND m.role = 'assistant'
+		WHERE m.session_id = ? ORDER BY m.created_at, m.rowid`, sessionID)
+	if err != nil {
+		return nil, s.wrap("read messages of "+sessionID, err)
+	}
+	var out []run.Message
+	var live []int
+	for rows.Next() {
+		m := run.Message{SessionID: sessionID}
+		var at int64
+		var role, status string
+		var terminal bool
+		if err := rows.Scan(&m.ID, &role, &m.Content, &m.RunID, &at, &status, &terminal, &m.Error); err != nil {
+			rows.Close()
+			return nil, s.wrap("read messages of "+sessionID, err)
+		}
+		m.Role, m.CreatedAt, m.RunStatus = run.Role(role), fromNanos(at), run.Status(status)
+		if m.Role == run.RoleAssistant && !terminal {
+			live = append(live, len(out))
+		}
+		out = append(out, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap("read messages of "+sessionID, err)
+	}
+	for _, i := range live {
+		text, _, err := assembleText(ctx, s.db, out[i].RunID)
+		if err != nil {
+			return nil, s.wrap("assemble message "+out[i].ID, err)
+		}
+		out[i].Content = text
+	}
+	return out, nil
+}
+
+// GetSettings returns every stored setting.
+func (s *Store) GetSettings(ctx context.Context) (map[string]json.RawMessage, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT key, value FROM settings ORDER BY key`)
+	if err != nil {
+		return nil, s.wrap("read settings", err)
+	}
+	defer rows.Close()
+	out := map[string]json.RawMessage{}
+	for rows.Next() {
+		var k string
+		var v []byte
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, s.wrap("read settings", err)
+		}
+		out[k] = v
+	}
+	return out, s.wrap("read settings", rows.Err())
+}
+
+// PutSetting stores one setting; value must be valid JSON.
+func (s *Store) PutSetting(ctx context.Context, key string, value json.RawMessage) error {
+	if strings.TrimSpace(key) == "" || !json.Valid(value) {
+		return fmt.Errorf("journal: setting %q: key required and value must be JSON: %w", key, ErrInvalid)
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+		key, string(value), nowNanos())
+	return s.wrap("put setting "+key, err)
+}

@@ -1,0 +1,36 @@
+// Package journal is Hermes Desk's memory: one SQLite database (WAL,
+// synchronous=FULL) holding projects, sessions, messages, turns, runs and
+// every run's events (DESIGN.md §3–5).
+//
+// Events are appended through a Writer (one per run) into a group-commit
+// queue drained by one goroutine per Store: each drained batch of up to
+// Options.MaxBatch events, across all runs of the process, is one
+// BEGIN IMMEDIATE transaction that reuses one prepared INSERT. Several
+// processes (the app and its shims) may write the same file; a busy timeout
+// absorbs their lock contention so SQLITE_BUSY never reaches a caller.
+//
+// The database itself enforces the envelope invariants that matter after a
+// bug or a crash: per-run seq is gapless (a trigger), there is at most one
+// `done` per run (a partial unique index) and nothing is appended after it.
+package journal
+
+import "errors"
+
+// Sentinel errors callers branch on. Returned errors wrap them with %w and
+// name what failed.
+var (
+	ErrNotFound     = errors.New("journal: not found")
+	ErrConflict     = errors.New("journal: conflict")
+	ErrRunTerminal  = errors.New("journal: run already ended")
+	ErrSchemaTooNew = errors.New("journal: database schema is newer than this program")
+	ErrNotDatabase  = errors.New("journal: file is not a Hermes Desk database")
+	ErrDiskFull     = errors.New("journal: disk full")
+	ErrReadOnly     = errors.New("journal: database is read-only")
+	ErrInvalidEvent = errors.New("journal: invalid event")
+	// ErrInvalid: a bad argument (empty name, invalid JSON setting).
+	ErrInvalid = errors.New("journal: invalid argument")
+	// ErrWriterBusy: another Writer of this process already owns the run.
+	ErrWriterBusy = errors.New("journal: run already has a writer in this process")
+	// ErrClosed: the Store (or Writer) was closed.
+	ErrClosed = errors.New("journal: closed")
+)

@@ -1,0 +1,231 @@
+package journal
+
+import (
+	"context"
+
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// migration is one forward-only schema step. Steps only add (tables,
+// columns, indexes): older shims may still be writing while a newer app
+// migrates (DESIGN §5).
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+var migrations = []migration{
+	{1, "core", `
+CREATE TABLE projects (
+	id         TEXT PRIMARY KEY,
+	name       TEXT NOT NULL,
+	workspace  TEXT NOT NULL,
+	created_at INTEGER NOT NULL
+);
+CREATE TABLE sessions (
+	id                TEXT PRIMARY KEY,
+	project_id        TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+	title             TEXT NOT NULL DEFAULT '',
+	agent             TEXT NOT NULL DEFAULT '',
+	model             TEXT NOT NULL DEFAULT '',
+	profile           TEXT NOT NULL DEFAULT '',
+	archived          INTEGER NOT NULL DEFAULT 0,
+	native_session_id TEXT NOT NULL DEFAULT '',
+	created_at        INTEGER NOT NULL,
+	updated_at        INTEGER NOT NULL
+);
+CREATE INDEX sessions_by_project ON sessions(project_id, updated_at DESC);
+CREATE TABLE messages (
+	id          TEXT PRIMARY KEY,
+	session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+	role        TEXT NOT NULL,
+	content     TEXT NOT NULL DEFAULT '',
+	run_id      TEXT NOT NULL DEFAULT '',
+	attachments TEXT NOT NULL DEFAULT '',
+	created_at  INTEGER NOT NULL
+);
+CREATE INDEX messages_by_session ON messages(session_id, created_at);
+CREATE TABLE turns (
+	id                   TEXT PRIMARY KEY,
+	session_id           TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+	run_id               TEXT NOT NULL,
+	user_message_id      TEXT NOT NULL,
+	assistant_message_id TEXT NOT NULL,
+	client_request_id    TEXT NOT NULL DEFAULT '',
+	request_hash         TEXT NOT NULL DEFAULT '',
+	state                TEXT NOT NULL,
+	outcome              TEXT NOT NULL DEFAULT '',
+	note                 TEXT NOT NULL DEFAULT '',
+	created_at           INTEGER NOT NULL,
+	updated_at           INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX turns_by_client_request ON turns(client_request_id) WHERE client_request_id <> '';
+CREATE INDEX turns_by_session ON turns(session_id);
+CREATE TABLE runs (
+	id                   TEXT PRIMARY KEY,
+	project_id           TEXT NOT NULL,
+	session_id           TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+	turn_id              TEXT NOT NULL,
+	user_message_id      TEXT NOT NULL,
+	assistant_message_id TEXT NOT NULL,
+	agent                TEXT NOT NULL DEFAULT '',
+	model                TEXT NOT NULL DEFAULT '',
+	status               TEXT NOT NULL,
+	last_seq             INTEGER NOT NULL DEFAULT 0,
+	terminal             INTEGER NOT NULL DEFAULT 0,
+	pending_approval_id  TEXT NOT NULL DEFAULT '',
+	pending_clarify_id   TEXT NOT NULL DEFAULT '',
+	exit_code            INTEGER,
+	error                TEXT NOT NULL DEFAULT '',
+	created_at           INTEGER NOT NULL,
+	started_at           INTEGER,
+	ended_at             INTEGER
+);
+CREATE INDEX runs_by_session ON runs(session_id, created_at);
+CREATE INDEX runs_active ON runs(terminal, created_at);
+-- WITHOUT ROWID: rows live in the (run_id, seq) b-tree, so replaying a run
+-- is one sequential range scan.
+CREATE TABLE events (
+	run_id     TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	seq        INTEGER NOT NULL CHECK (seq > 0),
+	type       TEXT NOT NULL,
+	created_at REAL NOT NULL,
+	payload    BLOB NOT NULL,
+	PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+-- Exactly one terminal event per run, whoever writes it. (Gaps and
+-- events after done are checked once per run per batch by the writer,
+-- inside the same BEGIN IMMEDIATE transaction: a per-row trigger tripled
+-- the cost of an append.)
+CREATE UNIQUE INDEX events_one_done ON events(run_id) WHERE type = 'done';
+`},
+	{2, "search", `
+CREATE TABLE search_docs (
+	id         INTEGER PRIMARY KEY,
+	kind       TEXT NOT NULL,
+	session_id TEXT NOT NULL,
+	run_id     TEXT NOT NULL DEFAULT '',
+	message_id TEXT NOT NULL DEFAULT '',
+	seq        INTEGER NOT NULL DEFAULT 0,
+	created_at INTEGER NOT NULL
+);
+CREATE INDEX search_docs_by_session ON search_docs(session_id);
+CREATE VIRTUAL TABLE search_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO search_docs(kind, session_id, run_id, message_id, created_at)
+	SELECT role, session_id, run_id, id, created_at FROM messages WHERE content <> '' ORDER BY rowid;
+INSERT INTO search_fts(rowid, body)
+	SELECT d.id, m.content FROM search_docs d JOIN messages m ON m.id = d.message_id;
+`},
+	{3, "settings", `
+CREATE TABLE settings (
+	key        TEXT PRIMARY KEY,
+	value      TEXT NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+`},
+}
+
+// SchemaVersion is the newest schema this build knows.
+var SchemaVersion = migrations[len(migrations)-1].version
+
+// migrateTo brings the schema to version target. Tests use lower targets
+// to build databases of every earlier version.
+func (s *Store) migrateTo(ctx context.Context, target int) error {
+	var v int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return s.wrap("read schema version", err)
+	}
+	if v > SchemaVersion {
+		return fmt.Errorf("journal: %s has schema version %d but this Hermes Desk understands up to %d; install a newer Hermes Desk (the database was not touched): %w",
+			s.path, v, SchemaVersion, ErrSchemaTooNew)
+	}
+	if v >= target {
+		return nil
+	}
+	if v > 0 {
+		if err := s.backup(ctx, v); err != nil {
+			return err
+		}
+	}
+	for _, m := range migrations {
+		if m.version > target {
+			break
+		}
+		if err := s.applyMigration(ctx, m); err != nil {
+			return err
+		}
+	}
+	if v > 0 {
+		slog.Info("journal: migrated", "path", s.path, "from", v, "to", target)
+	}
+	return nil
+}
+
+func (s *Store) applyMigration(ctx context.Context, m migration) error {
+	tx, err := s.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE (DSN _txlock)
+	if err != nil {
+		return s.wrap("begin migration", err)
+	}
+	defer tx.Rollback()
+	// Another process may have migrated while we waited for the lock.
+	var v int
+	if err := tx.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return s.wrap("read schema version", err)
+	}
+	if v >= m.version {
+		return nil
+	}
+	if v != m.version-1 {
+		return fmt.Errorf("journal: %s: schema version %d cannot be migrated to %d", s.path, v, m.version)
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		if strings.Contains(err.Error(), "no such module: fts5") {
+			return fmt.Errorf("journal: migration %d (%s): this binary was built without the sqlite_fts5 tag: %w", m.version, m.name, err)
+		}
+		return s.wrap(fmt.Sprintf("migration %d (%s)", m.version, m.name), err)
+	}
+	if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(m.version)); err != nil {
+		return s.wrap("set schema version", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return s.wrap(fmt.Sprintf("commit migration %d", m.version), err)
+	}
+	return nil
+}
+
+// backup copies the database (consistently, WAL included) next to it
+// before a migration touches it.
+func (s *Store) backup(ctx context.Context, from int) error {
+	dst := fmt.Sprintf("%s.v%d-%s.bak", s.path, from, time.Now().UTC().Format("20060102T150405.000000000"))
+	if _, err := os.Stat(dst); err == nil {
+		return nil
+	}
+	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", dst); err != nil {
+		return s.wrap("back up before migrating to "+dst, err)
+	}
+	slog.Info("journal: backed up before migrating", "path", dst, "from_version", from)
+	return nil
+}
+
+// BackupFiles lists backups taken before migrations, oldest first.
+func BackupFiles(path string) ([]string, error) {
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return nil, err
+	}
+	base := filepath.Base(path) + ".v"
+	var out []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), base) && strings.HasSuffix(e.Name(), ".bak") {
+			out = append(out, filepath.Join(filepath.Dir(path), e.Name()))
+		}
+	}
+	return out, nil
+}

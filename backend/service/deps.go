@@ -1,0 +1,118 @@
+// Package service is Hermes Desk's transport-neutral API (DESIGN.md §7):
+// projects, sessions and messages, runs and their events, controls, agents,
+// search, settings, audit and health. The Wails bindings, the HTTP+SSE API
+// and the command line are thin doors onto it; no logic lives in them.
+//
+// The service depends on small consumer interfaces (Store, Runner, Agents)
+// rather than on the journal and supervisor packages, so it is tested with
+// function-field fakes and wired to the real ones in a few lines.
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// Store is what the service reads and writes directly in the journal. Runs
+// are created by the Runner (which owns the turn write-ahead), never here.
+type Store interface {
+	CreateProject(ctx context.Context, name, workspace string) (run.Project, error)
+	Projects(ctx context.Context) ([]run.Project, error)
+	Project(ctx context.Context, id string) (run.Project, error)
+
+	CreateSession(ctx context.Context, s run.Session) (run.Session, error)
+	// Sessions lists a project's sessions (all projects when projectID is
+	// empty), most meaningful activity first.
+	Sessions(ctx context.Context, projectID string) ([]run.Session, error)
+	Session(ctx context.Context, id string) (run.Session, error)
+	Messages(ctx context.Context, sessionID string) ([]run.Message, error)
+	UpdateSession(ctx context.Context, id string, p SessionPatch) (run.Session, error)
+	DeleteSession(ctx context.Context, id string) error
+
+	Run(ctx context.Context, id string) (run.Run, error)
+	Runs(ctx context.Context, f RunFilter) ([]run.Run, error)
+	// Events returns up to limit events of runID with seq > after, in seq order.
+	Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error)
+
+	Search(ctx context.Context, q string, limit int) ([]SearchHit, error)
+	Settings(ctx context.Context) (map[string]json.RawMessage, error)
+	PutSettings(ctx context.Context, s map[string]json.RawMessage) error
+	Audit(ctx context.Context) (any, error)
+	// Ping touches the database (deep health).
+	Ping(ctx context.Context) error
+}
+
+// Runner is what the service needs from the supervisor.
+type Runner interface {
+	// Start submits one user message (idempotent by ClientRequestID).
+	Start(ctx context.Context, req run.StartRequest) (run.StartResult, error)
+	Cancel(ctx context.Context, runID string) (run.ControlResult, error)
+	Approve(ctx context.Context, runID, approvalID, choice string) (run.ControlResult, error)
+	Clarify(ctx context.Context, runID, clarifyID, answer string) (run.ControlResult, error)
+	// Queue submits a follow-up in the run's session that starts when the
+	// run ends; the result names the new run.
+	Queue(ctx context.Context, runID, message, clientRequestID string) (run.ControlResult, error)
+	SetModel(ctx context.Context, runID, model string) (run.ControlResult, error)
+	// Watch replays the run's events with seq > after and then follows live
+	// ones (snapshot-then-stream: no gap, no duplicate at the seam). The
+	// channel is closed after the terminal event, when ctx ends, or when the
+	// watcher is dropped for falling behind.
+	Watch(ctx context.Context, runID string, after int64) (<-chan run.Event, error)
+}
+
+// Agents is what the service needs from the agent registry.
+type Agents interface {
+	// List reports installed agents with versions and health.
+	List(ctx context.Context) ([]AgentInfo, error)
+	// Known reports whether name is an agent this build can run.
+	Known(name string) bool
+}
+
+// SessionPatch changes a session; nil fields stay as they are.
+type SessionPatch struct {
+	Title    *string `json:"title,omitempty"`
+	Archived *bool   `json:"archived,omitempty"`
+}
+
+// RunFilter selects runs. Zero fields match everything.
+type RunFilter struct {
+	ActiveOnly bool
+	ProjectID  string
+	SessionID  string
+	Limit      int
+}
+
+// SearchHit is one match across messages and tool output.
+type SearchHit struct {
+	Kind      string    `json:"kind"` // message, reasoning, tool, …
+	SessionID string    `json:"session_id"`
+	RunID     string    `json:"run_id,omitempty"`
+	MessageID string    `json:"message_id,omitempty"`
+	Seq       int64     `json:"seq,omitempty"`
+	Snippet   string    `json:"snippet"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// AgentInfo describes one agent for the agent picker.
+type AgentInfo struct {
+	Name         string `json:"name"`
+	DisplayName  string `json:"display_name"`
+	Installed    bool   `json:"installed"`
+	OK           bool   `json:"ok"`
+	Version      string `json:"version,omitempty"`
+	Path         string `json:"path,omitempty"`
+	Message      string `json:"message,omitempty"`
+	Capabilities any    `json:"capabilities,omitempty"`
+}
+
+// ShimInfo is one active run (each is served by a shim), for deep health.
+type ShimInfo struct {
+	RunID     string     `json:"run_id"`
+	SessionID string     `json:"session_id"`
+	Agent     string     `json:"agent"`
+	Status    run.Status `json:"status"`
+	LastSeq   int64      `json:"last_seq"`
+}

@@ -1,0 +1,152 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+)
+
+// Code is a stable, machine-readable error class. Transports map it to
+// their own status (HTTP 404, 409, …); clients branch on it.
+type Code string
+
+const (
+	CodeBadRequest  Code = "bad_request"
+	CodeNotFound    Code = "not_found"
+	CodeConflict    Code = "conflict"
+	CodeTooLarge    Code = "too_large"
+	CodeUnavailable Code = "unavailable"
+	CodeInternal    Code = "internal"
+	// CodeUnauthorized and CodeForbidden are the transports' refusals
+	// (missing token; foreign Host or Origin).
+	CodeUnauthorized Code = "unauthorized"
+	CodeForbidden    Code = "forbidden"
+	// CodeTooSlow ends an event stream whose reader could not keep up.
+	CodeTooSlow Code = "too_slow"
+)
+
+// Error is what every service method returns on failure: a stable code and
+// a message safe to show a person. The underlying error (paths, SQL, …)
+// stays in Err for logs and errors.Is, never in Message.
+type Error struct {
+	Code    Code
+	Message string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Message + ": " + e.Err.Error()
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Sentinels for errors.Is on a service error's class.
+var (
+	ErrNotFound    = &Error{Code: CodeNotFound, Message: "not found"}
+	ErrConflict    = &Error{Code: CodeConflict, Message: "conflict"}
+	ErrBadRequest  = &Error{Code: CodeBadRequest, Message: "bad request"}
+	ErrUnavailable = &Error{Code: CodeUnavailable, Message: "unavailable"}
+)
+
+// Is makes errors.Is(err, ErrNotFound) match any Error of the same code:
+// a target without an underlying error stands for its whole class.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Err == nil && t.Code == e.Code
+}
+
+// CodeOf returns err's code; CodeInternal for anything unclassified.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return CodeInternal
+}
+
+// MessageOf returns the safe message of err.
+func MessageOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}
+
+func badRequest(format string, args ...any) error {
+	return &Error{Code: CodeBadRequest, Message: fmt.Sprintf(format, args...)}
+}
+
+func notFound(what string) error {
+	return &Error{Code: CodeNotFound, Message: what + " not found"}
+}
+
+// classify turns a dependency's error into an *Error, logging the detail
+// (which may hold paths or SQL) and keeping only a safe message. what names
+// the object for not-found messages ("run", "session").
+func (s *Service) classify(ctx context.Context, op, what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	out := &Error{Code: CodeInternal, Message: "internal error", Err: err}
+	switch {
+	case errors.Is(err, ErrDepNotFound):
+		out.Code, out.Message = CodeNotFound, what+" not found"
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		out.Code, out.Message = CodeUnavailable, "request cancelled or timed out"
+		return out // the caller went away or gave up: nothing to log
+	default:
+		for _, m := range s.errMap {
+			if errors.Is(err, m.Err) {
+				out.Code, out.Message = m.Code, m.Message
+				if m.Code == CodeNotFound || m.Message == "" {
+					out.Message = defaultMessage(m.Code, what)
+				}
+				break
+			}
+		}
+	}
+	level := slog.LevelWarn
+	if out.Code == CodeInternal || out.Code == CodeUnavailable {
+		level = slog.LevelError
+	}
+	if out.Code != CodeNotFound {
+		s.log.Log(ctx, level, "service: "+op+" failed", "code", string(out.Code), "err", err)
+	}
+	return out
+}
+
+// ErrDepNotFound lets a dependency without sentinels of its own (a fake,
+// a thin adapter) say "no such object"; real ones map theirs through
+// Options.Errors.
+var ErrDepNotFound = errors.New("not found")
+
+// ErrorMapping classifies a dependency's sentinel (e.g. the supervisor's)
+// into a code with a safe message.
+type ErrorMapping struct {
+	Err     error
+	Code    Code
+	Message string
+}
+
+func defaultMessage(c Code, what string) string {
+	switch c {
+	case CodeNotFound:
+		return what + " not found"
+	case CodeConflict:
+		return "conflicts with the current state of the " + what
+	case CodeBadRequest:
+		return "invalid " + what
+	case CodeUnavailable:
+		return "temporarily unavailable"
+	}
+	return "internal error"
+}

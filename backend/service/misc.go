@@ -1,0 +1,98 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hermesdesk/hermesdesk/backend/version"
+)
+
+// Agents, search, settings, audit and health.
+
+// Agents lists installed agents with versions and health.
+func (s *Service) Agents(ctx context.Context) ([]AgentInfo, error) {
+	as, err := s.agents.List(ctx)
+	return nonNil(as), s.classify(ctx, "list agents", "agent", err)
+}
+
+// MaxQueryBytes bounds a search query.
+const MaxQueryBytes = 1024
+
+// Search finds text across messages and tool output.
+func (s *Service) Search(ctx context.Context, q string, limit int) ([]SearchHit, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return []SearchHit{}, nil
+	}
+	if len(q) > MaxQueryBytes || !utf8.ValidString(q) {
+		return nil, badRequest("query must be valid text of at most %d bytes", MaxQueryBytes)
+	}
+	if limit <= 0 || limit > 200 {
+		limit = 50
+	}
+	hs, err := s.store.Search(ctx, q, limit)
+	return nonNil(hs), s.classify(ctx, "search", "search", err)
+}
+
+// Settings returns every setting.
+func (s *Service) Settings(ctx context.Context) (map[string]json.RawMessage, error) {
+	m, err := s.store.Settings(ctx)
+	if m == nil {
+		m = map[string]json.RawMessage{}
+	}
+	return m, s.classify(ctx, "read settings", "settings", err)
+}
+
+// PutSettings stores the given settings (others stay) and returns them all.
+func (s *Service) PutSettings(ctx context.Context, in map[string]json.RawMessage) (map[string]json.RawMessage, error) {
+	for k := range in {
+		if k == "" || len(k) > MaxNameBytes {
+			return nil, badRequest("setting names must be non-empty and short")
+		}
+	}
+	if err := s.store.PutSettings(ctx, in); err != nil {
+		return nil, s.classify(ctx, "write settings", "settings", err)
+	}
+	return s.Settings(ctx)
+}
+
+// Audit lists pending, interrupted and malformed items from recovery.
+func (s *Service) Audit(ctx context.Context) (any, error) {
+	a, err := s.store.Audit(ctx)
+	return a, s.classify(ctx, "audit", "audit", err)
+}
+
+// Health is GET /api/health?deep=1.
+type Health struct {
+	OK       bool       `json:"ok"`
+	Version  string     `json:"version"`
+	UptimeS  int64      `json:"uptime_s"`
+	Database string     `json:"database"` // "ok" or a safe reason
+	Shims    []ShimInfo `json:"shims"`
+	Error    string     `json:"error,omitempty"`
+}
+
+// Health touches the database and lists the active runs, each served by a
+// shim the supervisor follows.
+func (s *Service) Health(ctx context.Context) Health {
+	h := Health{OK: true, Version: version.Version, UptimeS: int64(time.Since(s.started).Seconds()),
+		Database: "ok", Shims: []ShimInfo{}}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	if err := s.store.Ping(ctx); err != nil {
+		h.OK = false
+		h.Database = MessageOf(s.classify(ctx, "ping database", "database", err))
+	}
+	active, err := s.store.Runs(ctx, RunFilter{ActiveOnly: true, Limit: MaxPage})
+	if err != nil {
+		h.OK = false
+		h.Error = "cannot list active runs: " + MessageOf(s.classify(ctx, "list active runs", "run", err))
+	}
+	for _, r := range active {
+		h.Shims = append(h.Shims, ShimInfo{RunID: r.ID, SessionID: r.SessionID, Agent: r.Agent, Status: r.Status, LastSeq: r.LastSeq})
+	}
+	return h
+}

@@ -1,0 +1,238 @@
+package service
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// Limits on what a caller may send. Attachments travel by path, so a
+// message is text a person typed or pasted.
+const (
+	MaxMessageBytes = 256 << 10
+	MaxTitleBytes   = 512
+	MaxNameBytes    = 256
+	DefaultPage     = 500
+	MaxPage         = 5000
+)
+
+// Options tune a Service. The zero value is sensible.
+type Options struct {
+	Log *slog.Logger
+	// Errors classifies the dependencies' sentinel errors (the journal's
+	// not-found and conflict, the supervisor's …) into codes with safe
+	// messages; anything unmapped is an internal error.
+	Errors []ErrorMapping
+	// Follow tunes event streams (see FollowOptions).
+	Follow FollowOptions
+}
+
+// Service is the API. It is safe for concurrent use.
+type Service struct {
+	store   Store
+	runner  Runner
+	agents  Agents
+	log     *slog.Logger
+	errMap  []ErrorMapping
+	follow  FollowOptions
+	started time.Time
+	kick    chan struct{} // a run was started: Rings looks for it now
+}
+
+// New returns a service over the journal, the supervisor and the agents.
+func New(store Store, runner Runner, agents Agents, opts Options) *Service {
+	s := &Service{store: store, runner: runner, agents: agents, log: opts.Log,
+		follow: opts.Follow.withDefaults(), started: time.Now(), kick: make(chan struct{}, 1)}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	s.errMap = opts.Errors
+	return s
+}
+
+// --- projects ---
+
+// CreateProjectRequest is POST /api/projects.
+type CreateProjectRequest struct {
+	Name      string `json:"name"`
+	Workspace string `json:"workspace"`
+}
+
+// CreateProject adds a project for an existing folder. A folder already
+// used by a project gives that project back: one project per folder.
+func (s *Service) CreateProject(ctx context.Context, req CreateProjectRequest) (run.Project, error) {
+	ws, err := checkWorkspace(req.Workspace)
+	if err != nil {
+		return run.Project{}, err
+	}
+	name := strings.TrimSpace(req.Name)
+	if name == "" {
+		name = filepath.Base(ws)
+	}
+	if len(name) > MaxNameBytes || !utf8.ValidString(name) {
+		return run.Project{}, badRequest("name must be valid text of at most %d bytes", MaxNameBytes)
+	}
+	existing, err := s.store.Projects(ctx)
+	if err != nil {
+		return run.Project{}, s.classify(ctx, "list projects", "project", err)
+	}
+	for _, p := range existing {
+		if filepath.Clean(p.Workspace) == ws {
+			return p, nil
+		}
+	}
+	p, err := s.store.CreateProject(ctx, name, ws)
+	return p, s.classify(ctx, "create project", "project", err)
+}
+
+// checkWorkspace accepts only an existing absolute directory, cleaned.
+func checkWorkspace(ws string) (string, error) {
+	if ws == "" {
+		return "", badRequest("workspace is required")
+	}
+	if !filepath.IsAbs(ws) {
+		return "", badRequest("workspace must be an absolute path")
+	}
+	ws = filepath.Clean(ws)
+	st, err := os.Stat(ws)
+	if err != nil {
+		return "", badRequest("workspace %q does not exist", ws)
+	}
+	if !st.IsDir() {
+		return "", badRequest("workspace %q is not a folder", ws)
+	}
+	return ws, nil
+}
+
+// Projects lists every project.
+func (s *Service) Projects(ctx context.Context) ([]run.Project, error) {
+	ps, err := s.store.Projects(ctx)
+	return nonNil(ps), s.classify(ctx, "list projects", "project", err)
+}
+
+// --- sessions ---
+
+// CreateSessionRequest is POST /api/sessions.
+type CreateSessionRequest struct {
+	ProjectID string `json:"project_id"`
+	Title     string `json:"title,omitempty"`
+	Agent     string `json:"agent"`
+	Model     string `json:"model,omitempty"`
+	Profile   string `json:"profile,omitempty"`
+}
+
+// CreateSession opens a conversation with a known agent in a project.
+func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (run.Session, error) {
+	if req.ProjectID == "" {
+		return run.Session{}, badRequest("project_id is required")
+	}
+	if req.Agent == "" {
+		return run.Session{}, badRequest("agent is required")
+	}
+	if !s.agents.Known(req.Agent) {
+		return run.Session{}, badRequest("unknown agent %q", req.Agent)
+	}
+	if err := checkTitle(req.Title); err != nil {
+		return run.Session{}, err
+	}
+	if _, err := s.store.Project(ctx, req.ProjectID); err != nil {
+		return run.Session{}, s.classify(ctx, "get project", "project", err)
+	}
+	ses, err := s.store.CreateSession(ctx, run.Session{
+		ProjectID: req.ProjectID, Title: strings.TrimSpace(req.Title),
+		Agent: req.Agent, Model: req.Model, Profile: req.Profile,
+	})
+	return ses, s.classify(ctx, "create session", "session", err)
+}
+
+func checkTitle(t string) error {
+	if len(t) > MaxTitleBytes || !utf8.ValidString(t) {
+		return badRequest("title must be valid text of at most %d bytes", MaxTitleBytes)
+	}
+	return nil
+}
+
+// Sessions lists a project's sessions, most meaningful activity first.
+func (s *Service) Sessions(ctx context.Context, projectID string) ([]run.Session, error) {
+	ss, err := s.store.Sessions(ctx, projectID)
+	return nonNil(ss), s.classify(ctx, "list sessions", "session", err)
+}
+
+// MessageView is a message with its run's metadata, if it has a run.
+type MessageView struct {
+	run.Message
+	Run *run.Run `json:"run,omitempty"`
+}
+
+// SessionDetail is GET /api/sessions/{id}.
+type SessionDetail struct {
+	run.Session
+	Messages []MessageView `json:"messages"`
+}
+
+// Session returns a session with its messages and their runs' metadata.
+func (s *Service) Session(ctx context.Context, id string) (SessionDetail, error) {
+	ses, err := s.store.Session(ctx, id)
+	if err != nil {
+		return SessionDetail{}, s.classify(ctx, "get session", "session", err)
+	}
+	msgs, err := s.store.Messages(ctx, id)
+	if err != nil {
+		return SessionDetail{}, s.classify(ctx, "list messages", "session", err)
+	}
+	d := SessionDetail{Session: ses, Messages: make([]MessageView, 0, len(msgs))}
+	for _, m := range msgs {
+		v := MessageView{Message: m}
+		if m.RunID != "" {
+			r, err := s.store.Run(ctx, m.RunID)
+			if err != nil {
+				return SessionDetail{}, s.classify(ctx, "get run", "run", err)
+			}
+			v.Run = &r
+		}
+		d.Messages = append(d.Messages, v)
+	}
+	return d, nil
+}
+
+// UpdateSession renames or (un)archives a session.
+func (s *Service) UpdateSession(ctx context.Context, id string, p SessionPatch) (run.Session, error) {
+	if p.Title != nil {
+		if err := checkTitle(*p.Title); err != nil {
+			return run.Session{}, err
+		}
+		t := strings.TrimSpace(*p.Title)
+		p.Title = &t
+	}
+	ses, err := s.store.UpdateSession(ctx, id, p)
+	return ses, s.classify(ctx, "update session", "session", err)
+}
+
+// DeleteSession removes a session; one with an active run is a conflict
+// (stop it first): deleting must never orphan a running agent.
+func (s *Service) DeleteSession(ctx context.Context, id string) error {
+	if _, err := s.store.Session(ctx, id); err != nil {
+		return s.classify(ctx, "get session", "session", err)
+	}
+	active, err := s.store.Runs(ctx, RunFilter{ActiveOnly: true, SessionID: id})
+	if err != nil {
+		return s.classify(ctx, "list runs", "session", err)
+	}
+	if len(active) > 0 {
+		return &Error{Code: CodeConflict, Message: "the session has a running agent; stop it first"}
+	}
+	return s.classify(ctx, "delete session", "session", s.store.DeleteSession(ctx, id))
+}
+
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
+}

@@ -1,0 +1,126 @@
+package stack
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/journal"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
+	"github.com/hermesdesk/hermesdesk/backend/supervisor"
+)
+
+type adapterConfig = adapter.Config
+
+var (
+	_ service.Store  = Journal{}
+	_ service.Runner = (*supervisor.Supervisor)(nil)
+	_ service.Agents = Agents{}
+)
+
+// Journal adapts a journal.Store to service.Store.
+type Journal struct{ J *journal.Store }
+
+func (j Journal) CreateProject(ctx context.Context, name, ws string) (run.Project, error) {
+	return j.J.CreateProject(ctx, name, ws)
+}
+func (j Journal) Projects(ctx context.Context) ([]run.Project, error) { return j.J.ListProjects(ctx) }
+func (j Journal) Project(ctx context.Context, id string) (run.Project, error) {
+	return j.J.GetProject(ctx, id)
+}
+func (j Journal) CreateSession(ctx context.Context, s run.Session) (run.Session, error) {
+	return j.J.CreateSession(ctx, s)
+}
+func (j Journal) Sessions(ctx context.Context, projectID string) ([]run.Session, error) {
+	return j.J.ListSessions(ctx, projectID)
+}
+func (j Journal) Session(ctx context.Context, id string) (run.Session, error) {
+	return j.J.GetSession(ctx, id)
+}
+func (j Journal) Messages(ctx context.Context, sessionID string) ([]run.Message, error) {
+	return j.J.Messages(ctx, sessionID)
+}
+func (j Journal) UpdateSession(ctx context.Context, id string, p service.SessionPatch) (run.Session, error) {
+	return j.J.UpdateSession(ctx, id, journal.SessionUpdate{Title: p.Title, Archived: p.Archived})
+}
+func (j Journal) DeleteSession(ctx context.Context, id string) error {
+	return j.J.DeleteSession(ctx, id)
+}
+func (j Journal) Run(ctx context.Context, id string) (run.Run, error) { return j.J.GetRun(ctx, id) }
+func (j Journal) Runs(ctx context.Context, f service.RunFilter) ([]run.Run, error) {
+	return j.J.ListRuns(ctx, journal.RunFilter{Active: f.ActiveOnly, ProjectID: f.ProjectID, SessionID: f.SessionID, Limit: f.Limit})
+}
+func (j Journal) Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error) {
+	return j.J.Events(ctx, runID, after, limit)
+}
+func (j Journal) Search(ctx context.Context, q string, limit int) ([]service.SearchHit, error) {
+	hs, err := j.J.Search(ctx, q, limit)
+	out := make([]service.SearchHit, len(hs))
+	for i, h := range hs {
+		out[i] = service.SearchHit(h)
+	}
+	return out, err
+}
+func (j Journal) Settings(ctx context.Context) (map[string]json.RawMessage, error) {
+	return j.J.GetSettings(ctx)
+}
+func (j Journal) PutSettings(ctx context.Context, in map[string]json.RawMessage) error {
+	for k, v := range in {
+		if err := j.J.PutSetting(ctx, k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+func (j Journal) Audit(ctx context.Context) (any, error) { return j.J.Audit(ctx) }
+
+// Ping reads the schema table: it touches the file, not just the pool.
+func (j Journal) Ping(ctx context.Context) error {
+	var n int
+	return j.J.DB().QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n)
+}
+
+// Agents adapts the adapter registry to service.Agents, checking each
+// agent's health with its resolved config, all at once, each bounded.
+type Agents struct {
+	Registry *adapter.Registry
+	Setting  agents.SettingFunc
+}
+
+func (a Agents) Known(name string) bool {
+	_, err := a.Registry.Get(name)
+	return err == nil
+}
+
+func (a Agents) List(ctx context.Context) ([]service.AgentInfo, error) {
+	names := a.Registry.Names()
+	out := make([]service.AgentInfo, len(names))
+	var wg sync.WaitGroup
+	for i, n := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ad, err := a.Registry.Get(n)
+			if err != nil {
+				return
+			}
+			info := service.AgentInfo{Name: n, DisplayName: ad.DisplayName(), Capabilities: ad.Capabilities()}
+			cfg, err := agents.Resolve(ctx, n, a.Setting)
+			if err != nil {
+				info.Message = "the agent's settings are invalid"
+				out[i] = info
+				return
+			}
+			hctx, cancel := context.WithTimeout(ctx, adapter.HealthTimeout)
+			defer cancel()
+			h := ad.Health(hctx, cfg)
+			info.Installed, info.OK, info.Version, info.Path, info.Message = h.Installed, h.OK, h.Version, h.Path, h.Message
+			out[i] = info
+		}()
+	}
+	wg.Wait()
+	return out, nil
+}

@@ -1,0 +1,113 @@
+// Package stack assembles the whole backend for one data dir — journal,
+// supervisor, agent registry and service — so the desktop app and
+// `hermesdesk serve` wire it identically, in one call.
+package stack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/journal"
+	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/service"
+	"github.com/hermesdesk/hermesdesk/backend/supervisor"
+)
+
+// DBFile is the journal's file name in the data dir.
+const DBFile = "hermesdesk.db"
+
+// ErrAlreadyRunning: another process (the app or `serve`) is this data
+// dir's supervisor; talk to it over its local socket instead.
+var ErrAlreadyRunning = supervisor.ErrAlreadyRunning
+
+// Options configure Open.
+type Options struct {
+	DataDir string
+	// Executable is the hermesdesk binary (shims, the demo agent);
+	// default the running program.
+	Executable string
+	Log        *slog.Logger
+	// Follow tunes event streams (tests make them tiny).
+	Follow service.FollowOptions
+}
+
+// Stack is an open backend. Close it to release the supervisor lock; runs
+// go on in their shims.
+type Stack struct {
+	Journal    *journal.Store
+	Supervisor *supervisor.Supervisor
+	Service    *service.Service
+	DataDir    string
+}
+
+// Open opens the journal, becomes the data dir's supervisor (or returns
+// ErrAlreadyRunning), re-adopts live runs and closes dead ones, and
+// returns the service over them.
+func Open(ctx context.Context, o Options) (*Stack, error) {
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.Executable == "" {
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("own executable: %w", err)
+		}
+		o.Executable = exe
+	}
+	if err := paths.Ensure(o.DataDir); err != nil {
+		return nil, err
+	}
+	dbPath := filepath.Join(o.DataDir, DBFile)
+	j, err := journal.Open(dbPath, journal.Options{})
+	if err != nil {
+		return nil, err
+	}
+	js := supervisor.JournalStore{J: j}
+	sup, err := supervisor.New(supervisor.Config{
+		DataDir: o.DataDir, DBPath: dbPath, Store: js, Executable: o.Executable, Log: o.Log,
+		AgentConfig: func(ctx context.Context, agent string) (adapterConfig, error) {
+			return agents.Resolve(ctx, agent, js.Setting)
+		},
+	})
+	if err != nil {
+		j.Close()
+		return nil, err
+	}
+	if err := sup.Recover(ctx); err != nil {
+		o.Log.Warn("stack: recovery", "err", err)
+	}
+	reg := agents.Default(agents.Config{Executable: o.Executable})
+	svc := service.New(Journal{J: j}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
+		Log: o.Log, Errors: ErrorMappings(), Follow: o.Follow,
+	})
+	return &Stack{Journal: j, Supervisor: sup, Service: svc, DataDir: o.DataDir}, nil
+}
+
+// Close stops following runs (they go on) and closes the journal.
+func (s *Stack) Close() error {
+	return errors.Join(s.Supervisor.Close(), s.Journal.Close())
+}
+
+// ErrorMappings classifies the journal's and supervisor's sentinels for
+// the service: a stable code and a message safe to show.
+func ErrorMappings() []service.ErrorMapping {
+	nf := func(e error) service.ErrorMapping { return service.ErrorMapping{Err: e, Code: service.CodeNotFound} }
+	return []service.ErrorMapping{
+		nf(journal.ErrNotFound), nf(supervisor.ErrNotFound), nf(supervisor.ErrStoreNotFound),
+		{Err: journal.ErrConflict, Code: service.CodeConflict, Message: "conflicts with an earlier request (same client_request_id, different message)"},
+		{Err: supervisor.ErrConflict, Code: service.CodeConflict, Message: "conflicts with an earlier request (same client_request_id, different message)"},
+		{Err: supervisor.ErrStoreConflict, Code: service.CodeConflict, Message: "conflicts with an earlier request (same client_request_id, different message)"},
+		{Err: journal.ErrRunTerminal, Code: service.CodeConflict, Message: "the run has already ended"},
+		{Err: supervisor.ErrStoreRunTerminal, Code: service.CodeConflict, Message: "the run has already ended"},
+		{Err: journal.ErrInvalid, Code: service.CodeBadRequest, Message: "invalid request"},
+		{Err: journal.ErrDiskFull, Code: service.CodeUnavailable, Message: "the disk is full"},
+		{Err: journal.ErrReadOnly, Code: service.CodeUnavailable, Message: "the data folder is read-only"},
+		{Err: journal.ErrClosed, Code: service.CodeUnavailable, Message: "shutting down"},
+		{Err: supervisor.ErrClosed, Code: service.CodeUnavailable, Message: "shutting down"},
+	}
+}

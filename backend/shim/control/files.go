@@ -1,0 +1,216 @@
+// Package control is what a shim and its supervisor share: the files in a
+// run's directory (spec, bootstrap, lock, log), the JSON-lines control
+// protocol spoken on the shim's unix socket, and a client for it.
+//
+// It is deliberately free of the journal and of adapters so the supervisor
+// (and a CLI) can talk to shims without pulling the shim's whole runtime in.
+package control
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+)
+
+// ProtocolVersion is the control protocol this build speaks. Bump it only
+// with a compatible reader for the previous one: shims of an older binary may
+// be alive when a newer main starts (DESIGN.md §5).
+const ProtocolVersion = 1
+
+// Names of the files in a run's directory, <datadir>/runs/<run_id>/.
+const (
+	SpecFile      = "spec.json"
+	BootstrapFile = "bootstrap.json"
+	LockFile      = "lock"
+	LogFile       = "shim.log"
+)
+
+// ErrNoBootstrap: the shim has not written its bootstrap file (yet).
+var ErrNoBootstrap = errors.New("control: no bootstrap file")
+
+// RunDir is where a run's spec, lock, bootstrap and log live.
+func RunDir(dataDir, runID string) string {
+	return filepath.Join(dataDir, "runs", runID)
+}
+
+// Spec is everything a shim needs to serve one run, written 0600 by the
+// supervisor. It may carry an API key (Config.APIKey), hence the mode.
+type Spec struct {
+	RunID           string         `json:"run_id"`
+	SessionID       string         `json:"session_id"`
+	TurnID          string         `json:"turn_id,omitempty"`
+	UserMessageID   string         `json:"user_message_id,omitempty"`
+	Agent           string         `json:"agent"`
+	Config          adapter.Config `json:"config"`
+	Workspace       string         `json:"workspace"`
+	Message         string         `json:"message"`
+	Attachments     []string       `json:"attachments,omitempty"`
+	Model           string         `json:"model,omitempty"`
+	Profile         string         `json:"profile,omitempty"`
+	NativeSessionID string         `json:"native_session_id,omitempty"`
+	DataDir         string         `json:"data_dir"`
+	DBPath          string         `json:"db_path"`
+	// CancelGraceMs is the wait between SIGTERM and SIGKILL on cancel.
+	CancelGraceMs int64 `json:"cancel_grace_ms,omitempty"`
+	// CreatedAt helps a person reading the directory; nothing branches on it.
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// CancelGrace returns the grace period, defaulting to 5 s (DESIGN.md §7).
+func (s Spec) CancelGrace() time.Duration {
+	if s.CancelGraceMs <= 0 {
+		return 5 * time.Second
+	}
+	return time.Duration(s.CancelGraceMs) * time.Millisecond
+}
+
+// Validate reports a spec that cannot be served.
+func (s Spec) Validate() error {
+	switch {
+	case s.RunID == "":
+		return errors.New("spec: run_id is empty")
+	case s.SessionID == "":
+		return errors.New("spec: session_id is empty")
+	case s.Agent == "":
+		return errors.New("spec: agent is empty")
+	case s.DataDir == "" || !filepath.IsAbs(s.DataDir):
+		return errors.New("spec: data_dir must be an absolute path")
+	case s.DBPath == "":
+		return errors.New("spec: db_path is empty")
+	}
+	return nil
+}
+
+// Bootstrap is what a live shim publishes about itself, written atomically
+// (0600) once its control socket listens, and again once the agent has a pid.
+type Bootstrap struct {
+	ProtocolVersion int       `json:"protocol_version"`
+	RunID           string    `json:"run_id"`
+	Pid             int       `json:"pid"`
+	StartTime       time.Time `json:"start_time"`
+	Socket          string    `json:"socket"`
+	Token           string    `json:"token"`
+	// AgentPid is also the agent's process group id (0 until spawned). A
+	// supervisor that fences a dead shim kills this group.
+	AgentPid int `json:"agent_pid,omitempty"`
+}
+
+// WriteJSONAtomic writes v to path with mode 0600 through a temp file and a
+// rename, so a reader sees the old file or the new one, never half of one.
+func WriteJSONAtomic(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", filepath.Base(path), err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	_, werr := f.Write(append(data, '\n'))
+	// CreateTemp already makes 0600 files; Chmod states the intent.
+	cerr := f.Chmod(0o600)
+	serr := f.Sync()
+	clerr := f.Close()
+	if err := errors.Join(werr, cerr, serr, clerr); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+func readJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("parse %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteSpec writes spec into its run directory, creating it (0700).
+func WriteSpec(spec Spec) (string, error) {
+	if err := spec.Validate(); err != nil {
+		return "", err
+	}
+	dir := RunDir(spec.DataDir, spec.RunID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create run dir: %w", err)
+	}
+	path := filepath.Join(dir, SpecFile)
+	return path, WriteJSONAtomic(path, spec)
+}
+
+// ReadSpec reads and validates a spec file.
+func ReadSpec(path string) (Spec, error) {
+	var s Spec
+	if err := readJSON(path, &s); err != nil {
+		return Spec{}, fmt.Errorf("read spec: %w", err)
+	}
+	return s, s.Validate()
+}
+
+// ReadBootstrap reads a run's bootstrap file; ErrNoBootstrap if absent.
+func ReadBootstrap(dataDir, runID string) (Bootstrap, error) {
+	var b Bootstrap
+	err := readJSON(filepath.Join(RunDir(dataDir, runID), BootstrapFile), &b)
+	if errors.Is(err, os.ErrNotExist) {
+		return Bootstrap{}, fmt.Errorf("run %s: %w", runID, ErrNoBootstrap)
+	}
+	if err != nil {
+		return Bootstrap{}, fmt.Errorf("read bootstrap: %w", err)
+	}
+	return b, nil
+}
+
+// NewToken returns 32 random bytes, hex-encoded.
+func NewToken() (string, error) {
+	var b [32]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("token: %w", err)
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+// TailFile returns up to max bytes from the end of path, starting at a line
+// boundary where one is near: the reason shown when a shim died.
+func TailFile(path string, max int64) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	off := st.Size() - max
+	if off < 0 {
+		off = 0
+	}
+	buf := make([]byte, st.Size()-off)
+	n, _ := f.ReadAt(buf, off)
+	buf = buf[:n]
+	if off > 0 {
+		for i, c := range buf {
+			if c == '\n' {
+				buf = buf[i+1:]
+				break
+			}
+		}
+	}
+	return string(buf)
+}

@@ -1,0 +1,341 @@
+package shim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"syscall"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/shim/control"
+)
+
+// emitter is what the adapter writes normalized events into. It records
+// pending approvals and clarify prompts before their events commit, so a
+// client that sees the event can always answer it.
+type emitter struct{ r *runner }
+
+var _ adapter.Emitter = emitter{}
+
+func (e emitter) Emit(t run.EventType, payload any) error {
+	r := e.r
+	r.mu.Lock()
+	if r.ended {
+		r.mu.Unlock()
+		return ErrRunTerminal
+	}
+	if jerr := r.journalErr; jerr != nil {
+		r.mu.Unlock()
+		return jerr
+	}
+	var next run.Status
+	switch t {
+	case run.EventApprovalRequest:
+		if a, ok := decode[run.ApprovalRequested](payload); ok && a.ApprovalID != "" {
+			r.approvals[a.ApprovalID] = &pending{options: a.Options}
+			next = run.StatusAwaitingApproval
+		}
+	case run.EventClarifyRequest:
+		if c, ok := decode[run.ClarifyRequested](payload); ok && c.ClarifyID != "" {
+			r.clarifies[c.ClarifyID] = &pending{}
+			next = run.StatusAwaitingClarify
+		}
+	}
+	if next != "" {
+		// The journal derives the same status from the event itself.
+		r.status = next
+	}
+	r.mu.Unlock()
+	if _, err := r.w.Append(t, payload); err != nil {
+		if !isRunTerminal(err) {
+			r.journalFailed(err)
+		}
+		return err
+	}
+	return nil
+}
+
+// handle answers one control request (the server calls it).
+func (r *runner) handle(ctx context.Context, req control.Request) control.Response {
+	var res run.ControlResult
+	var err error
+	switch req.Op {
+	case control.OpStatus:
+		st := r.state()
+		return control.Response{State: &st}
+	case control.OpCancel:
+		res, err = r.cancel(ctx)
+	case control.OpApproval:
+		res, err = r.resolve(ctx, req.ApprovalID, req.Choice, true)
+	case control.OpClarify:
+		res, err = r.resolve(ctx, req.ClarifyID, req.Answer, false)
+	case control.OpModel:
+		res, err = r.setModel(ctx, req.Model)
+	case control.OpQueue:
+		// A follow-up is a new turn with its own run, created by the
+		// supervisor in the journal; a shim serves exactly one run.
+		res = result(run.ControlUnsupported, "follow-ups are queued by the supervisor, not the run's shim")
+	default:
+		return control.Response{Code: control.CodeBadRequest, Error: fmt.Sprintf("unknown op %q", req.Op)}
+	}
+	if err != nil {
+		r.log.Error("control failed", "op", req.Op, "err", err)
+		return control.Response{Code: control.CodeInternal, Error: "the control could not be recorded"}
+	}
+	return control.Response{Result: &res}
+}
+
+func result(st run.ControlStatus, msg string) run.ControlResult {
+	return run.ControlResult{Accepted: st == run.ControlAccepted, Status: st, Message: msg}
+}
+
+func accepted(ev run.Event) run.ControlResult {
+	return run.ControlResult{Accepted: true, Status: run.ControlAccepted, EventID: ev.EventID}
+}
+
+func (r *runner) state() control.State {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := control.State{RunID: r.spec.RunID, Status: r.status, LastSeq: r.hub.last(), AgentPid: r.agentPid, Subscribers: r.hub.count()}
+	for id, p := range r.approvals {
+		if !p.resolved {
+			st.PendingApprovalID = id
+		}
+	}
+	for id, p := range r.clarifies {
+		if !p.resolved {
+			st.PendingClarifyID = id
+		}
+	}
+	return st
+}
+
+// cancel: status{cancelling} is committed, then the ladder runs: protocol
+// cancel, SIGTERM to the agent's group, SIGKILL after the grace period.
+// The run then ends with exactly one done{cancelled}.
+func (r *runner) cancel(ctx context.Context) (run.ControlResult, error) {
+	r.ctlMu.Lock()
+	defer r.ctlMu.Unlock()
+	r.mu.Lock()
+	if r.ended {
+		r.mu.Unlock()
+		return result(run.ControlNotActive, "the run has already ended"), nil
+	}
+	if r.cancelled {
+		r.mu.Unlock()
+		return result(run.ControlNotActive, "the run is already being cancelled"), nil
+	}
+	r.cancelled = true
+	r.status = run.StatusCancelling
+	r.mu.Unlock()
+	ev, err := r.w.AppendSync(ctx, run.EventStatus, run.StatusChanged{Status: run.StatusCancelling})
+	if err != nil && !isRunTerminal(err) {
+		// The cancel still happens: a person asked to stop.
+		r.journalFailed(err)
+	}
+	r.closePendingOnCancel(ctx)
+	go r.stopAgent()
+	if err != nil {
+		return result(run.ControlAccepted, "cancelling"), nil
+	}
+	return accepted(ev), nil
+}
+
+// closePendingOnCancel records that open prompts were withdrawn, so no
+// client keeps offering buttons for them.
+func (r *runner) closePendingOnCancel(ctx context.Context) {
+	r.mu.Lock()
+	var approvals, clarifies []string
+	for id, p := range r.approvals {
+		if !p.resolved {
+			p.resolved, p.withdrawn = true, true
+			approvals = append(approvals, id)
+		}
+	}
+	for id, p := range r.clarifies {
+		if !p.resolved {
+			p.resolved, p.withdrawn = true, true
+			clarifies = append(clarifies, id)
+		}
+	}
+	r.mu.Unlock()
+	for _, id := range approvals {
+		r.append(run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: "cancelled", By: "cancel"})
+	}
+	for _, id := range clarifies {
+		r.append(run.EventClarifyResolved, run.ClarifyResolved{ClarifyID: id})
+	}
+}
+
+// stopAgent runs the cancel ladder until the adapter gives the turn back.
+// A cancel and a journal failure may both ask; the ladder runs once.
+func (r *runner) stopAgent() {
+	r.stopOnce.Do(r.runLadder)
+}
+
+func (r *runner) runLadder() {
+	r.mu.Lock()
+	conn, startCancel := r.conn, r.startCancel
+	r.mu.Unlock()
+	if startCancel != nil {
+		startCancel() // an agent still starting stops starting
+	}
+	if conn != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), r.tm.protocolCancel)
+		if err := conn.Cancel(cctx); err != nil {
+			r.log.Warn("protocol cancel", "err", err)
+		}
+		cancel()
+	}
+	if r.waitSettled(r.tm.protocolCancel) {
+		return
+	}
+	r.log.Info("agent still busy after protocol cancel; SIGTERM to its group")
+	r.killAgent(syscall.SIGTERM)
+	if r.waitSettled(r.spec.CancelGrace()) {
+		return
+	}
+	r.log.Warn("agent ignored SIGTERM; SIGKILL to its group", "grace", r.spec.CancelGrace())
+	r.killAgent(syscall.SIGKILL)
+	if r.waitSettled(r.tm.abandon) {
+		return
+	}
+	r.log.Error("adapter did not return after the agent was killed; ending the run")
+	r.abandonOnce.Do(func() { close(r.abandon) })
+}
+
+func (r *runner) waitSettled(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-r.settled:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// resolve answers an approval (isApproval) or a clarify prompt: the
+// resolution event is committed before the agent is told (DESIGN.md §3).
+func (r *runner) resolve(ctx context.Context, id, answer string, isApproval bool) (run.ControlResult, error) {
+	r.ctlMu.Lock()
+	defer r.ctlMu.Unlock()
+	kind, table := "clarify prompt", r.clarifies
+	if isApproval {
+		kind, table = "approval", r.approvals
+	}
+	r.mu.Lock()
+	p := table[id]
+	ended, conn, caps := r.ended, r.conn, r.caps
+	switch {
+	case ended:
+		r.mu.Unlock()
+		return result(run.ControlNotActive, "the run has already ended"), nil
+	case p == nil:
+		r.mu.Unlock()
+		if isApproval && !caps.Approvals || !isApproval && !caps.Clarify {
+			return result(run.ControlUnsupported, fmt.Sprintf("this agent does not ask for a %s", kind)), nil
+		}
+		return result(run.ControlNotActive, fmt.Sprintf("no %s with that id is waiting", kind)), nil
+	case p.withdrawn:
+		r.mu.Unlock()
+		return result(run.ControlNotActive, fmt.Sprintf("the %s was withdrawn when the run was cancelled", kind)), nil
+	case p.resolved && p.answer == answer:
+		r.mu.Unlock()
+		return result(run.ControlNotActive, fmt.Sprintf("the %s was already answered", kind)), nil
+	case p.resolved:
+		r.mu.Unlock()
+		return result(run.ControlConflict, fmt.Sprintf("the %s was already answered differently", kind)), nil
+	}
+	optionID := answer
+	if isApproval {
+		var ok bool
+		if optionID, ok = matchOption(p.options, answer); !ok {
+			r.mu.Unlock()
+			return result(run.ControlNotActive, fmt.Sprintf("%q is not one of the offered choices", answer)), nil
+		}
+	}
+	r.mu.Unlock()
+
+	var ev run.Event
+	var err error
+	if isApproval {
+		ev, err = r.w.AppendSync(ctx, run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: "user"})
+	} else {
+		ev, err = r.w.AppendSync(ctx, run.EventClarifyResolved, run.ClarifyResolved{ClarifyID: id, Answer: answer})
+	}
+	if isRunTerminal(err) {
+		return result(run.ControlNotActive, "the run has already ended"), nil
+	}
+	if err != nil {
+		return run.ControlResult{}, fmt.Errorf("record %s answer: %w", kind, err)
+	}
+	r.mu.Lock()
+	p.resolved, p.answer = true, answer
+	if r.status == run.StatusAwaitingApproval || r.status == run.StatusAwaitingClarify {
+		r.status = run.StatusRunning // as the journal derives it
+	}
+	r.mu.Unlock()
+	if conn != nil {
+		if isApproval {
+			err = conn.RespondApproval(ctx, id, optionID)
+		} else {
+			err = conn.RespondClarify(ctx, id, answer)
+		}
+		if err != nil {
+			// Recorded and accepted: the agent withdrew the prompt in the
+			// meantime (turn ended, cancelled). Nothing is resumed twice.
+			r.log.Warn("agent did not take the answer", "kind", kind, "id", id, "err", err)
+		}
+	}
+	return accepted(ev), nil
+}
+
+// matchOption accepts an option id or an option kind (allow_once, …).
+func matchOption(opts []run.ApprovalOption, choice string) (string, bool) {
+	for _, o := range opts {
+		if o.ID == choice {
+			return o.ID, true
+		}
+	}
+	for _, o := range opts {
+		if o.Kind != "" && o.Kind == choice {
+			return o.ID, true
+		}
+	}
+	return "", false
+}
+
+func (r *runner) setModel(ctx context.Context, model string) (run.ControlResult, error) {
+	r.ctlMu.Lock()
+	defer r.ctlMu.Unlock()
+	r.mu.Lock()
+	ended, conn := r.ended, r.conn
+	r.mu.Unlock()
+	if ended {
+		return result(run.ControlNotActive, "the run has already ended"), nil
+	}
+	if model == "" {
+		return result(run.ControlNotActive, "no model given"), nil
+	}
+	if conn == nil {
+		return result(run.ControlNotActive, "the agent is still starting"), nil
+	}
+	if err := conn.SetModel(ctx, model); err != nil {
+		if errors.Is(err, adapter.ErrUnsupported) {
+			return result(run.ControlUnsupported, "this agent cannot switch models"), nil
+		}
+		return run.ControlResult{}, fmt.Errorf("set model: %w", err)
+	}
+	// The agent confirmed the switch; record it.
+	ev, err := r.w.AppendSync(ctx, run.EventModelUpdated, run.ModelUpdated{Model: model})
+	if isRunTerminal(err) {
+		return result(run.ControlNotActive, "the run has already ended"), nil
+	}
+	if err != nil {
+		return run.ControlResult{}, fmt.Errorf("record model: %w", err)
+	}
+	return accepted(ev), nil
+}

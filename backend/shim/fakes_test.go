@@ -1,0 +1,249 @@
+package shim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/shim/control"
+)
+
+// memJournal is an in-memory Journal + Writer: seqs, one done, OnCommit.
+type memJournal struct {
+	mu       sync.Mutex
+	events   []run.Event
+	ended    bool
+	onCommit func([]run.Event)
+	// fail, when set, decides whether an append of t fails.
+	fail   func(t run.EventType, sync bool) error
+	native string
+}
+
+var (
+	_ Journal = (*memJournal)(nil)
+	_ Writer  = (*memJournal)(nil)
+)
+
+func (m *memJournal) GetRun(context.Context, string) (run.Run, error) {
+	return run.Run{ID: "run_1", Status: run.StatusQueued}, nil
+}
+func (m *memJournal) OpenWriter(context.Context, string) (Writer, error) { return m, nil }
+func (m *memJournal) SetNativeSessionID(_ context.Context, _, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.native = id
+	return nil
+}
+func (m *memJournal) Close() error                                     { return nil }
+func (m *memJournal) Flush(context.Context) error                      { return nil }
+func (m *memJournal) Append(t run.EventType, p any) (run.Event, error) { return m.add(t, p, false) }
+func (m *memJournal) AppendSync(_ context.Context, t run.EventType, p any) (run.Event, error) {
+	return m.add(t, p, true)
+}
+
+func (m *memJournal) add(t run.EventType, p any, sync bool) (run.Event, error) {
+	m.mu.Lock()
+	if m.ended {
+		m.mu.Unlock()
+		return run.Event{}, ErrRunTerminal
+	}
+	if m.fail != nil {
+		if err := m.fail(t, sync); err != nil {
+			m.mu.Unlock()
+			return run.Event{}, err
+		}
+	}
+	raw, _ := json.Marshal(p)
+	seq := int64(len(m.events) + 1)
+	ev := run.Event{EventID: run.EventID("run_1", seq), Seq: seq, RunID: "run_1", Type: t, Payload: raw, Terminal: t == run.EventDone}
+	m.events = append(m.events, ev)
+	m.ended = t == run.EventDone
+	cb := m.onCommit
+	m.mu.Unlock()
+	if cb != nil {
+		cb([]run.Event{ev})
+	}
+	return ev, nil
+}
+
+func (m *memJournal) all() []run.Event {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]run.Event(nil), m.events...)
+}
+
+func (m *memJournal) has(t run.EventType) bool {
+	for _, ev := range m.all() {
+		if ev.Type == t {
+			return true
+		}
+	}
+	return false
+}
+
+// fakeAdapter and fakeConn are made of function fields.
+type fakeAdapter struct {
+	caps   adapter.Capabilities
+	start  func(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error)
+	health func(ctx context.Context, cfg adapter.Config) adapter.Health
+}
+
+var _ adapter.Adapter = (*fakeAdapter)(nil)
+
+func (a *fakeAdapter) Name() string                       { return "fake" }
+func (a *fakeAdapter) DisplayName() string                { return "Fake agent" }
+func (a *fakeAdapter) Capabilities() adapter.Capabilities { return a.caps }
+func (a *fakeAdapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
+	if a.health != nil {
+		return a.health(ctx, cfg)
+	}
+	return adapter.Health{}
+}
+func (a *fakeAdapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
+	return a.start(ctx, req, host)
+}
+
+type fakeConn struct {
+	turn            func(ctx context.Context, req adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult
+	cancel          func(ctx context.Context) error
+	respondApproval func(ctx context.Context, id, option string) error
+	respondClarify  func(ctx context.Context, id, answer string) error
+	setModel        func(ctx context.Context, model string) error
+	nativeID        string
+	done            chan struct{}
+	closeOnce       sync.Once
+}
+
+var _ adapter.Conn = (*fakeConn)(nil)
+
+func (c *fakeConn) NativeSessionID() string { return c.nativeID }
+func (c *fakeConn) Pid() int                { return 0 }
+func (c *fakeConn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+	return c.turn(ctx, req, emit)
+}
+func (c *fakeConn) Cancel(ctx context.Context) error {
+	if c.cancel == nil {
+		return nil
+	}
+	return c.cancel(ctx)
+}
+func (c *fakeConn) RespondApproval(ctx context.Context, id, option string) error {
+	if c.respondApproval == nil {
+		return adapter.ErrNotPending
+	}
+	return c.respondApproval(ctx, id, option)
+}
+func (c *fakeConn) RespondClarify(ctx context.Context, id, answer string) error {
+	if c.respondClarify == nil {
+		return adapter.ErrNotPending
+	}
+	return c.respondClarify(ctx, id, answer)
+}
+func (c *fakeConn) SetModel(ctx context.Context, model string) error {
+	if c.setModel == nil {
+		return adapter.ErrUnsupported
+	}
+	return c.setModel(ctx, model)
+}
+func (c *fakeConn) Close() error {
+	c.closeOnce.Do(func() {
+		if c.done != nil {
+			close(c.done)
+		}
+	})
+	return nil
+}
+func (c *fakeConn) Done() <-chan struct{} { return c.done }
+
+// harness runs one run on fakes.
+type harness struct {
+	t      *testing.T
+	j      *memJournal
+	r      *runner
+	ended  chan struct{}
+	cancel context.CancelFunc
+}
+
+func startHarness(t *testing.T, a *fakeAdapter, j *memJournal) *harness {
+	t.Helper()
+	if j == nil {
+		j = &memJournal{}
+	}
+	h := newHub(0)
+	j.onCommit = h.publish
+	dir := t.TempDir()
+	spec := control.Spec{RunID: "run_1", SessionID: "ses_1", Agent: "fake", Message: "hi", DataDir: dir, DBPath: dir + "/db", CancelGraceMs: 20}
+	reg := adapter.NewRegistry(a)
+	r := newRunner(spec, j, j, h, reg, slog.New(slog.DiscardHandler), io.Discard, nil)
+	r.tm = timings{protocolCancel: 20 * time.Millisecond, abandon: 50 * time.Millisecond, doneRetries: 3, doneBackoff: time.Millisecond}
+	ctx, cancel := context.WithCancel(context.Background())
+	hs := &harness{t: t, j: j, r: r, ended: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(hs.ended)
+		r.run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		hs.wait()
+	})
+	return hs
+}
+
+func (h *harness) wait() {
+	h.t.Helper()
+	select {
+	case <-h.ended:
+	case <-time.After(10 * time.Second):
+		h.t.Fatal("run did not end")
+	}
+}
+
+func (h *harness) control(req control.Request) run.ControlResult {
+	h.t.Helper()
+	resp := h.r.handle(context.Background(), req)
+	if resp.Result == nil {
+		h.t.Fatalf("%s: no result: %+v", req.Op, resp)
+	}
+	return *resp.Result
+}
+
+// done returns the one done payload, failing if there is not exactly one.
+func (h *harness) done() run.Done {
+	h.t.Helper()
+	var d run.Done
+	n := 0
+	evs := h.j.all()
+	for i, ev := range evs {
+		if ev.Type == run.EventDone {
+			n++
+			json.Unmarshal(ev.Payload, &d)
+			if i != len(evs)-1 {
+				h.t.Fatalf("done is not the last event")
+			}
+		}
+	}
+	if n != 1 {
+		h.t.Fatalf("%d done events", n)
+	}
+	return d
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+var errBoom = errors.New("boom")

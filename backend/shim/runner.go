@@ -1,0 +1,425 @@
+package shim
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/shim/control"
+)
+
+// timings of the cancel ladder and of ending a run. The grace period
+// between SIGTERM and SIGKILL is the spec's (a setting); the rest are
+// fixed in production and shortened by unit tests.
+type timings struct {
+	// protocolCancel is how long a protocol cancel gets before the
+	// agent's group is sent SIGTERM.
+	protocolCancel time.Duration
+	// abandon is how long the shim waits for the adapter to notice a
+	// SIGKILLed agent before it writes the terminal event regardless.
+	abandon time.Duration
+	// doneRetries × doneBackoff bounds retrying the terminal event on a
+	// failing journal (full disk): it is the one write that must land.
+	doneRetries int
+	doneBackoff time.Duration
+}
+
+var defaultTimings = timings{
+	protocolCancel: 2 * time.Second,
+	abandon:        3 * time.Second,
+	doneRetries:    8,
+	doneBackoff:    250 * time.Millisecond,
+}
+
+// pending is one approval or clarify prompt the agent is waiting on.
+type pending struct {
+	options   []run.ApprovalOption // approvals only
+	resolved  bool
+	withdrawn bool // closed by a cancel, not by an answer
+	answer    string
+}
+
+// runner drives one run: it starts the agent through its adapter, records
+// what happens, answers controls and writes the one terminal event.
+type runner struct {
+	spec     control.Spec
+	j        Journal
+	w        Writer
+	hub      *hub
+	reg      *adapter.Registry
+	log      *slog.Logger
+	logw     io.Writer
+	onPid    func(int) // publishes the agent's pid (bootstrap)
+	began    time.Time
+	settled  chan struct{} // closed when Start failed or Turn returned
+	abandon  chan struct{} // closed when waiting for the adapter is pointless
+	shutdown chan struct{} // closed when the shim must end the run now (signal)
+	tm       timings
+
+	// ctlMu serializes controls with each other and with the terminal
+	// event, so "check pending, commit resolution" is atomic and nothing is
+	// resolved after done.
+	ctlMu sync.Mutex
+
+	mu           sync.Mutex
+	status       run.Status
+	conn         adapter.Conn
+	caps         adapter.Capabilities
+	agentPid     int
+	cancelled    bool
+	ended        bool
+	journalErr   error
+	approvals    map[string]*pending
+	clarifies    map[string]*pending
+	startCancel  context.CancelFunc
+	gone         atomic.Bool // the data dir disappeared
+	settleOnce   sync.Once
+	abandonOnce  sync.Once
+	shutdownOnce sync.Once
+	stopOnce     sync.Once
+}
+
+func newRunner(spec control.Spec, j Journal, w Writer, h *hub, reg *adapter.Registry, log *slog.Logger, logw io.Writer, onPid func(int)) *runner {
+	return &runner{
+		spec: spec, j: j, w: w, hub: h, reg: reg, log: log, logw: logw, onPid: onPid,
+		began:     time.Now(),
+		tm:        defaultTimings,
+		settled:   make(chan struct{}),
+		abandon:   make(chan struct{}),
+		shutdown:  make(chan struct{}),
+		status:    run.StatusQueued,
+		approvals: map[string]*pending{},
+		clarifies: map[string]*pending{},
+	}
+}
+
+// outcome is how the run ends.
+type outcome struct {
+	status     run.Status
+	message    string // safe, for people; empty on success
+	detail     string // diagnostics (log tail)
+	code       string
+	exitCode   *int
+	usage      *run.Usage
+	stopReason string
+}
+
+// run serves the run to its end and returns once `done` is committed (or
+// could not be, after retries).
+func (r *runner) run(ctx context.Context) {
+	r.opening(ctx)
+	o := r.drive(ctx)
+	r.finish(ctx, o)
+}
+
+func (r *runner) opening(ctx context.Context) {
+	s := r.spec
+	r.append(run.EventRunStarted, run.RunStarted{Agent: s.Agent, Model: s.Model, Workspace: s.Workspace, NativeSessionID: s.NativeSessionID})
+	r.append(run.EventMessageUser, run.MessageUser{MessageID: s.UserMessageID, Text: s.Message})
+	r.setStatus(run.StatusRunning, "starting agent")
+	// The journal derives the turn's progress (worker_started, …,
+	// completed) from these events in the same transaction.
+	if err := r.w.Flush(ctx); err != nil {
+		r.journalFailed(err)
+	}
+}
+
+// drive starts the agent and plays the turn; it returns how the run ends.
+func (r *runner) drive(ctx context.Context) outcome {
+	defer r.settle()
+	ad, err := r.reg.Get(r.spec.Agent)
+	if err != nil {
+		return outcome{status: run.StatusFailed, code: "agent_unknown", message: fmt.Sprintf("Unknown agent %q.", r.spec.Agent)}
+	}
+	startCtx, cancelStart := context.WithCancel(ctx)
+	defer cancelStart()
+	r.mu.Lock()
+	r.startCancel = cancelStart
+	r.caps = ad.Capabilities()
+	r.mu.Unlock()
+
+	type started struct {
+		conn adapter.Conn
+		err  error
+	}
+	sc := make(chan started, 1)
+	go func() {
+		conn, err := ad.Start(startCtx, adapter.StartRequest{
+			SessionID:       r.spec.SessionID,
+			NativeSessionID: r.spec.NativeSessionID,
+			Workspace:       r.spec.Workspace,
+			Profile:         r.spec.Profile,
+			Model:           r.spec.Model,
+			Config:          r.spec.Config,
+		}, adapter.Host{Launcher: newLauncher(r.logw, r.setAgentPid), Log: r.logw})
+		sc <- started{conn, err}
+	}()
+	var st started
+	select {
+	case st = <-sc:
+	case <-r.abandon:
+		go func() { // reap a late Start so its agent does not linger
+			if late := <-sc; late.conn != nil {
+				late.conn.Close()
+			}
+		}()
+		return r.abandoned()
+	case <-r.shutdown:
+		return r.stopped()
+	}
+	if st.err != nil {
+		if r.isCancelled() {
+			return outcome{status: run.StatusCancelled}
+		}
+		return r.startFailed(ad, st.err)
+	}
+	conn := st.conn
+	r.mu.Lock()
+	r.conn = conn
+	if pid := conn.Pid(); pid > 0 && r.agentPid == 0 {
+		r.agentPid = pid
+	}
+	cancelled := r.cancelled
+	r.mu.Unlock()
+	if cancelled { // cancel arrived while the agent was starting
+		conn.Close()
+		return outcome{status: run.StatusCancelled}
+	}
+	if nid := conn.NativeSessionID(); nid != "" && nid != r.spec.NativeSessionID {
+		if err := r.j.SetNativeSessionID(ctx, r.spec.SessionID, nid); err != nil {
+			r.log.Warn("store native session id", "err", err)
+		}
+	}
+	r.setStatus(run.StatusRunning, "")
+
+	tc := make(chan adapter.TurnResult, 1)
+	go func() {
+		tc <- conn.Turn(ctx, adapter.TurnRequest{
+			RunID: r.spec.RunID, Message: r.spec.Message,
+			Attachments: r.spec.Attachments, Model: r.spec.Model,
+		}, emitter{r})
+	}()
+	var res adapter.TurnResult
+	select {
+	case res = <-tc:
+	case <-r.abandon:
+		return r.abandoned()
+	case <-r.shutdown:
+		return r.stopped()
+	}
+	return r.turnOutcome(res)
+}
+
+func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
+	r.log.Error("agent start failed", "err", err)
+	o := outcome{status: run.StatusFailed, code: "agent_start", detail: r.logTail()}
+	if errors.Is(err, adapter.ErrNotInstalled) {
+		o.code = "agent_not_installed"
+		o.message = fmt.Sprintf("%s is not installed.", ad.DisplayName())
+		// The health check says what is wrong and how to fix it.
+		ctx, cancel := context.WithTimeout(context.Background(), adapter.HealthTimeout)
+		if h := ad.Health(ctx, r.spec.Config); h.Message != "" {
+			o.message = h.Message
+		}
+		cancel()
+		o.detail = err.Error()
+	} else {
+		o.message = fmt.Sprintf("%s could not be started: %v", ad.DisplayName(), err)
+	}
+	return o
+}
+
+func (r *runner) turnOutcome(res adapter.TurnResult) outcome {
+	o := outcome{exitCode: res.ExitCode, usage: res.Usage, stopReason: res.StopReason}
+	r.mu.Lock()
+	cancelled, jerr := r.cancelled, r.journalErr
+	r.mu.Unlock()
+	switch {
+	case jerr != nil:
+		o.status, o.code = run.StatusFailed, "journal"
+		o.message = "The run could not be recorded: " + safeJournalReason(jerr)
+	case cancelled || res.Cancelled:
+		o.status = run.StatusCancelled
+	case res.Err != nil:
+		o.status, o.code = run.StatusFailed, "agent"
+		o.detail = r.logTail()
+		if errors.Is(res.Err, adapter.ErrAgentExited) {
+			o.message = "The agent exited unexpectedly"
+			if res.ExitCode != nil {
+				o.message += fmt.Sprintf(" (exit code %d)", *res.ExitCode)
+			}
+			o.message += "."
+		} else {
+			o.message = "The agent failed: " + res.Err.Error()
+		}
+	default:
+		o.status = run.StatusCompleted
+	}
+	return o
+}
+
+// abandoned: the cancel ladder ran to SIGKILL and the adapter still did not
+// return; the run ends anyway.
+func (r *runner) abandoned() outcome {
+	if r.isCancelled() {
+		return outcome{status: run.StatusCancelled, detail: "the agent did not stop and was killed"}
+	}
+	return outcome{status: run.StatusFailed, code: "journal", message: "The run could not be recorded: " + safeJournalReason(r.journalError())}
+}
+
+// stopped: the shim itself was told to stop (SIGTERM/SIGINT).
+func (r *runner) stopped() outcome {
+	r.killAgent(syscall.SIGKILL)
+	return outcome{status: run.StatusInterrupted, code: "shim_stopped", message: "The run was stopped because its host process was terminated."}
+}
+
+func (r *runner) finish(ctx context.Context, o outcome) {
+	r.ctlMu.Lock()
+	defer r.ctlMu.Unlock()
+	r.mu.Lock()
+	r.ended = true
+	conn := r.conn
+	if r.cancelled && o.status == run.StatusCompleted {
+		// A cancel accepted while the turn was finishing: the answer it
+		// got ("accepted") stands; the output is kept either way.
+		o.status = run.StatusCancelled
+	}
+	r.mu.Unlock()
+
+	if o.message != "" {
+		// Synchronous: after a failed commit only a synchronous append
+		// resynchronizes the writer, and the reason must not be lost.
+		if _, err := r.w.AppendSync(context.WithoutCancel(ctx), run.EventError, run.ErrorInfo{Message: o.message, Code: o.code, Detail: o.detail}); err != nil {
+			r.log.Warn("error event not written", "err", err)
+		}
+	}
+	done := run.Done{
+		Status: o.status, Error: o.message, ExitCode: o.exitCode, Usage: o.usage,
+		DurationMs: time.Since(r.began).Milliseconds(), StopReason: o.stopReason,
+	}
+	if o.status == run.StatusCancelled && done.Error == "" && o.detail != "" {
+		done.Error = o.detail
+	}
+	r.writeDone(ctx, done)
+	r.mu.Lock()
+	r.status = o.status
+	r.mu.Unlock()
+	if conn != nil {
+		conn.Close()
+	}
+	// Whatever the agent left in its group (tool subprocesses) goes too.
+	r.killAgent(syscall.SIGKILL)
+	r.log.Info("run ended", "status", o.status, "reason", o.message)
+}
+
+// writeDone commits the terminal event, retrying through a transient
+// journal failure (a full disk that frees up): it must land.
+func (r *runner) writeDone(ctx context.Context, done run.Done) {
+	ctx = context.WithoutCancel(ctx)
+	for attempt := 1; ; attempt++ {
+		_, err := r.w.AppendSync(ctx, run.EventDone, done)
+		if err == nil {
+			return
+		}
+		if attempt >= r.tm.doneRetries || isRunTerminal(err) || r.gone.Load() {
+			r.log.Error("terminal event not written", "attempt", attempt, "err", err)
+			return
+		}
+		r.log.Warn("terminal event write failed; retrying", "attempt", attempt, "err", err)
+		time.Sleep(time.Duration(attempt) * r.tm.doneBackoff)
+	}
+}
+
+func (r *runner) settle() { r.settleOnce.Do(func() { close(r.settled) }) }
+
+func (r *runner) isCancelled() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cancelled
+}
+
+func (r *runner) journalError() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.journalErr
+}
+
+func (r *runner) setAgentPid(pid int) {
+	r.mu.Lock()
+	r.agentPid = pid
+	r.mu.Unlock()
+	if r.onPid != nil {
+		r.onPid(pid)
+	}
+}
+
+func (r *runner) killAgent(sig syscall.Signal) {
+	r.mu.Lock()
+	pid := r.agentPid
+	r.mu.Unlock()
+	if err := killGroup(pid, sig); err != nil {
+		r.log.Warn("signal agent group", "pid", pid, "signal", sig, "err", err)
+	}
+}
+
+// append enqueues an event for group commit; a journal failure ends the run.
+func (r *runner) append(t run.EventType, payload any) {
+	if _, err := r.w.Append(t, payload); err != nil && !isRunTerminal(err) {
+		r.journalFailed(err)
+	}
+}
+
+func (r *runner) setStatus(s run.Status, detail string) {
+	r.mu.Lock()
+	r.status = s
+	r.mu.Unlock()
+	r.append(run.EventStatus, run.StatusChanged{Status: s, Detail: detail})
+}
+
+// journalFailed records the first journal failure and stops the agent: a
+// run that cannot be recorded ends `failed` with that reason.
+func (r *runner) journalFailed(err error) {
+	r.mu.Lock()
+	first := r.journalErr == nil && !r.ended
+	if first {
+		r.journalErr = err
+	}
+	r.mu.Unlock()
+	if first {
+		r.log.Error("journal write failed; ending the run", "err", err)
+		go r.stopAgent()
+	}
+}
+
+func (r *runner) logTail() string {
+	return control.TailFile(filepath.Join(control.RunDir(r.spec.DataDir, r.spec.RunID), control.LogFile), 2048)
+}
+
+// decode turns an adapter's payload (a value, a pointer or anything
+// JSON-shaped) into T.
+func decode[T any](payload any) (T, bool) {
+	switch p := payload.(type) {
+	case T:
+		return p, true
+	case *T:
+		if p != nil {
+			return *p, true
+		}
+	}
+	var v T
+	data, err := json.Marshal(payload)
+	if err != nil {
+		return v, false
+	}
+	return v, json.Unmarshal(data, &v) == nil
+}

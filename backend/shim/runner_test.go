@@ -1,0 +1,296 @@
+package shim
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/shim/control"
+)
+
+func connAdapter(caps adapter.Capabilities, c *fakeConn) *fakeAdapter {
+	return &fakeAdapter{caps: caps, start: func(context.Context, adapter.StartRequest, adapter.Host) (adapter.Conn, error) {
+		return c, nil
+	}}
+}
+
+func TestRunOpensAndCompletes(t *testing.T) {
+	c := &fakeConn{nativeID: "native-9", turn: func(_ context.Context, req adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+		emit.Emit(run.EventTokenDelta, run.TextDelta{Text: "hello " + req.Message})
+		return adapter.TurnResult{StopReason: "end_turn", Usage: &run.Usage{OutputTokens: 3}}
+	}}
+	h := startHarness(t, connAdapter(adapter.Capabilities{}, c), nil)
+	h.wait()
+	var types []run.EventType
+	for _, ev := range h.j.all() {
+		types = append(types, ev.Type)
+	}
+	want := []run.EventType{run.EventRunStarted, run.EventMessageUser, run.EventStatus, run.EventStatus, run.EventTokenDelta, run.EventDone}
+	if fmt.Sprint(types) != fmt.Sprint(want) {
+		t.Fatalf("events %v, want %v", types, want)
+	}
+	d := h.done()
+	if d.Status != run.StatusCompleted || d.StopReason != "end_turn" || d.Usage == nil || d.Usage.OutputTokens != 3 {
+		t.Fatalf("done %+v", d)
+	}
+	if h.j.native != "native-9" {
+		t.Fatalf("native session id not stored: %q", h.j.native)
+	}
+	if res := h.control(control.Request{Op: control.OpCancel}); res.Status != run.ControlNotActive {
+		t.Fatalf("cancel after the end: %+v", res)
+	}
+}
+
+// An approval: resolution committed before the agent hears it; answered
+// once; repeats not-active; a different answer conflict; unknown id and an
+// option that was not offered not-active.
+func TestApprovalResolution(t *testing.T) {
+	var j memJournal
+	answered := make(chan string, 4)
+	var told atomic.Int32
+	c := &fakeConn{}
+	c.turn = func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+		emit.Emit(run.EventApprovalRequest, &run.ApprovalRequested{ApprovalID: "a1", Title: "rm", Options: []run.ApprovalOption{
+			{ID: "yes", Label: "Allow", Kind: "allow_once"}, {ID: "no", Label: "Deny", Kind: "reject_once"}}})
+		choice := <-answered
+		emit.Emit(run.EventTokenDelta, run.TextDelta{Text: "got " + choice})
+		return adapter.TurnResult{}
+	}
+	c.respondApproval = func(_ context.Context, id, option string) error {
+		if !j.has(run.EventApprovalResolved) {
+			t.Error("the agent was told before the resolution was committed")
+		}
+		told.Add(1)
+		answered <- option
+		return nil
+	}
+	h := startHarness(t, connAdapter(adapter.Capabilities{Approvals: true}, c), &j)
+	waitUntil(t, "the approval", func() bool { return j.has(run.EventApprovalRequest) })
+	if st := h.r.state(); st.PendingApprovalID != "a1" || st.Status != run.StatusAwaitingApproval {
+		t.Fatalf("state %+v", st)
+	}
+	steps := []struct {
+		id, choice string
+		want       run.ControlStatus
+	}{
+		{"nope", "yes", run.ControlNotActive},
+		{"a1", "maybe", run.ControlNotActive},
+		{"a1", "allow_once", run.ControlAccepted}, // a kind picks its option
+		{"a1", "allow_once", run.ControlNotActive},
+		{"a1", "reject_once", run.ControlConflict},
+	}
+	for _, s := range steps {
+		res := h.control(control.Request{Op: control.OpApproval, ApprovalID: s.id, Choice: s.choice})
+		if res.Status != s.want || res.Accepted != (s.want == run.ControlAccepted) {
+			t.Fatalf("approve(%s, %s) = %+v, want %s", s.id, s.choice, res, s.want)
+		}
+		if s.want == run.ControlAccepted && res.EventID == "" {
+			t.Fatal("accepted without an event id")
+		}
+	}
+	h.wait()
+	if told.Load() != 1 {
+		t.Fatalf("the agent was told %d times", told.Load())
+	}
+	if d := h.done(); d.Status != run.StatusCompleted {
+		t.Fatalf("done %+v", d)
+	}
+	if !strings.Contains(string(h.j.all()[len(h.j.all())-2].Payload), "got yes") {
+		t.Fatal("the agent did not get the option id")
+	}
+}
+
+func TestClarifyUnsupportedAndUnknown(t *testing.T) {
+	block := make(chan struct{})
+	c := &fakeConn{turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+		<-block
+		return adapter.TurnResult{}
+	}}
+	h := startHarness(t, connAdapter(adapter.Capabilities{Approvals: true}, c), nil)
+	waitUntil(t, "running", func() bool { return h.r.state().Status == run.StatusRunning && h.j.has(run.EventStatus) })
+	if res := h.control(control.Request{Op: control.OpClarify, ClarifyID: "c", Answer: "x"}); res.Status != run.ControlUnsupported {
+		t.Fatalf("clarify on an agent without clarify: %+v", res)
+	}
+	if res := h.control(control.Request{Op: control.OpApproval, ApprovalID: "x", Choice: "y"}); res.Status != run.ControlNotActive {
+		t.Fatalf("unknown approval: %+v", res)
+	}
+	if res := h.control(control.Request{Op: control.OpModel, Model: "m"}); res.Status != run.ControlUnsupported {
+		t.Fatalf("model switch: %+v", res)
+	}
+	if res := h.control(control.Request{Op: control.OpQueue, Message: "m"}); res.Status != run.ControlUnsupported {
+		t.Fatalf("queue: %+v", res)
+	}
+	close(block)
+	h.wait()
+}
+
+// Cancel runs the ladder; an adapter that never gives the turn back is
+// abandoned after SIGKILL; the run still ends with one done{cancelled} and
+// keeps its partial output. Open prompts are withdrawn.
+func TestCancelAbandonsStuckAdapter(t *testing.T) {
+	var cancels atomic.Int32
+	c := &fakeConn{
+		turn: func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+			emit.Emit(run.EventTokenDelta, run.TextDelta{Text: "partial"})
+			emit.Emit(run.EventApprovalRequest, run.ApprovalRequested{ApprovalID: "a1", Options: []run.ApprovalOption{{ID: "ok"}}})
+			select {} // ignores cancel, never returns
+		},
+		cancel: func(context.Context) error { cancels.Add(1); return nil },
+	}
+	h := startHarness(t, connAdapter(adapter.Capabilities{Approvals: true, Cancel: true}, c), nil)
+	waitUntil(t, "the approval", func() bool { return h.j.has(run.EventApprovalRequest) })
+	if res := h.control(control.Request{Op: control.OpCancel}); !res.Accepted || res.EventID == "" {
+		t.Fatalf("cancel: %+v", res)
+	}
+	if res := h.control(control.Request{Op: control.OpCancel}); res.Status != run.ControlNotActive {
+		t.Fatalf("second cancel: %+v", res)
+	}
+	if res := h.control(control.Request{Op: control.OpApproval, ApprovalID: "a1", Choice: "ok"}); res.Status != run.ControlNotActive {
+		t.Fatalf("approval withdrawn by the cancel: %+v", res)
+	}
+	h.wait()
+	if d := h.done(); d.Status != run.StatusCancelled {
+		t.Fatalf("done %+v", d)
+	}
+	if cancels.Load() != 1 {
+		t.Fatalf("protocol cancel sent %d times", cancels.Load())
+	}
+	if !h.j.has(run.EventTokenDelta) || !h.j.has(run.EventApprovalResolved) {
+		t.Fatal("partial output or the withdrawal is missing")
+	}
+}
+
+func TestCancelWhileAgentStarts(t *testing.T) {
+	a := &fakeAdapter{start: func(ctx context.Context, _ adapter.StartRequest, _ adapter.Host) (adapter.Conn, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	h := startHarness(t, a, nil)
+	waitUntil(t, "starting", func() bool { return h.j.has(run.EventStatus) })
+	if res := h.control(control.Request{Op: control.OpCancel}); !res.Accepted {
+		t.Fatalf("cancel: %+v", res)
+	}
+	h.wait()
+	if d := h.done(); d.Status != run.StatusCancelled {
+		t.Fatalf("done %+v", d)
+	}
+}
+
+func TestStartFailures(t *testing.T) {
+	tests := []struct {
+		name   string
+		err    error
+		health string
+		want   string
+	}{
+		{"not installed, with a hint", fmt.Errorf("x: %w", adapter.ErrNotInstalled), "Fake not found — install it", "Fake not found — install it"},
+		{"not installed", adapter.ErrNotInstalled, "", "Fake agent is not installed."},
+		{"handshake failed", errBoom, "", "Fake agent could not be started: boom"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &fakeAdapter{
+				start: func(context.Context, adapter.StartRequest, adapter.Host) (adapter.Conn, error) { return nil, tc.err },
+				health: func(context.Context, adapter.Config) adapter.Health {
+					return adapter.Health{Message: tc.health}
+				},
+			}
+			h := startHarness(t, a, nil)
+			h.wait()
+			d := h.done()
+			if d.Status != run.StatusFailed || d.Error != tc.want {
+				t.Fatalf("done %+v, want failed %q", d, tc.want)
+			}
+			if !h.j.has(run.EventError) {
+				t.Fatal("no error event")
+			}
+		})
+	}
+}
+
+// A journal that stops accepting events (full disk) ends the run failed
+// with that reason; the terminal event is still written.
+func TestJournalFailureEndsRunFailed(t *testing.T) {
+	j := &memJournal{}
+	var tokens atomic.Int32
+	j.fail = func(t run.EventType, sync bool) error {
+		if t == run.EventTokenDelta && tokens.Add(1) > 3 {
+			return fmt.Errorf("insert: %w", ErrDiskFull)
+		}
+		return nil
+	}
+	stopped := make(chan struct{})
+	c := &fakeConn{
+		turn: func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+			for {
+				if err := emit.Emit(run.EventTokenDelta, run.TextDelta{Text: "x"}); err != nil {
+					<-stopped
+					return adapter.TurnResult{Cancelled: true}
+				}
+			}
+		},
+		cancel: func(context.Context) error { close(stopped); return nil },
+	}
+	h := startHarness(t, connAdapter(adapter.Capabilities{Cancel: true}, c), j)
+	h.wait()
+	d := h.done()
+	if d.Status != run.StatusFailed || !strings.Contains(d.Error, "disk is full") {
+		t.Fatalf("done %+v", d)
+	}
+}
+
+func TestShimStopInterrupts(t *testing.T) {
+	c := &fakeConn{turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult { select {} }}
+	h := startHarness(t, connAdapter(adapter.Capabilities{}, c), nil)
+	waitUntil(t, "running", func() bool { return h.j.has(run.EventStatus) })
+	h.r.triggerShutdown()
+	h.wait()
+	if d := h.done(); d.Status != run.StatusInterrupted {
+		t.Fatalf("done %+v", d)
+	}
+}
+
+func TestSetModel(t *testing.T) {
+	block := make(chan struct{})
+	var got string
+	c := &fakeConn{
+		turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+			<-block
+			return adapter.TurnResult{}
+		},
+		setModel: func(_ context.Context, m string) error { got = m; return nil },
+	}
+	h := startHarness(t, connAdapter(adapter.Capabilities{Models: true}, c), nil)
+	waitUntil(t, "the agent", func() bool { h.r.mu.Lock(); defer h.r.mu.Unlock(); return h.r.conn != nil })
+	if res := h.control(control.Request{Op: control.OpModel, Model: "big"}); !res.Accepted || got != "big" {
+		t.Fatalf("set model: %+v (agent got %q)", res, got)
+	}
+	if !h.j.has(run.EventModelUpdated) {
+		t.Fatal("model.updated not recorded")
+	}
+	close(block)
+	h.wait()
+}
+
+func TestDecodeAndMatch(t *testing.T) {
+	want := run.ApprovalRequested{ApprovalID: "a", Options: []run.ApprovalOption{{ID: "o1", Kind: "allow_once"}, {ID: "o2", Kind: "reject_once"}}}
+	for _, p := range []any{want, &want, map[string]any{"approval_id": "a", "options": []map[string]string{{"id": "o1", "kind": "allow_once"}, {"id": "o2", "kind": "reject_once"}}}} {
+		got, ok := decode[run.ApprovalRequested](p)
+		if !ok || got.ApprovalID != "a" || len(got.Options) != 2 {
+			t.Fatalf("decode(%T) = %+v, %v", p, got, ok)
+		}
+	}
+	if _, ok := decode[run.ApprovalRequested](func() {}); ok {
+		t.Fatal("decoded a func")
+	}
+	for choice, wantID := range map[string]string{"o2": "o2", "allow_once": "o1", "reject_once": "o2", "nope": ""} {
+		got, ok := matchOption(want.Options, choice)
+		if got != wantID || ok != (wantID != "") {
+			t.Errorf("matchOption(%q) = %q, %v", choice, got, ok)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package supervisor
+
+import (
+	"sync"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// watcherBuffer bounds how far one observer may lag the live stream before
+// it is switched back to journal catch-up (it never blocks the feed).
+const watcherBuffer = 4096
+
+// runHub fans one run's live events out to its observers, from memory.
+// Events arrive from the shim's subscription (and from the journal after
+// supervisor-side writes), deduplicated by seq.
+type runHub struct {
+	mu       sync.Mutex
+	lastSeq  int64
+	watchers map[*watcher]struct{}
+	refs     int
+}
+
+type watcher struct {
+	ch      chan run.Event
+	dropped bool // fell behind; ch was closed
+}
+
+// publish delivers ev to every watcher unless it is not newer than what
+// the hub already delivered; it reports whether ev was new.
+func (h *runHub) publish(ev run.Event) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if ev.Seq <= h.lastSeq {
+		return false
+	}
+	h.lastSeq = ev.Seq
+	for w := range h.watchers {
+		select {
+		case w.ch <- ev:
+		default:
+			w.dropped = true
+			delete(h.watchers, w)
+			close(w.ch)
+		}
+	}
+	return true
+}
+
+func (h *runHub) last() int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lastSeq
+}
+
+func (h *runHub) add() *watcher {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	w := &watcher{ch: make(chan run.Event, watcherBuffer)}
+	if h.watchers == nil {
+		h.watchers = map[*watcher]struct{}{}
+	}
+	h.watchers[w] = struct{}{}
+	return w
+}
+
+func (h *runHub) remove(w *watcher) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.watchers[w]; ok {
+		delete(h.watchers, w)
+		close(w.ch)
+	}
+}
+
+func (h *runHub) isDropped(w *watcher) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return w.dropped
+}
+
+func (h *runHub) closeAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for w := range h.watchers {
+		delete(h.watchers, w)
+		close(w.ch)
+	}
+}
+
+// hub returns runID's hub, creating it; ref counts a Watch holding it.
+func (s *Supervisor) hub(runID string, ref bool) *runHub {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.hubs[runID]
+	if h == nil {
+		h = &runHub{}
+		s.hubs[runID] = h
+	}
+	if ref {
+		h.refs++
+	}
+	return h
+}
+
+// releaseHub drops a Watch's reference; an idle hub of an untracked run is
+// forgotten (a later Watch starts from the journal again).
+func (s *Supervisor) releaseHub(runID string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.hubs[runID]
+	if h == nil {
+		return
+	}
+	h.refs--
+	if h.refs <= 0 && s.tracked[runID] == nil {
+		delete(s.hubs, runID)
+	}
+}

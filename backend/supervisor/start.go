@@ -1,0 +1,283 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/shim/control"
+)
+
+// Start submits one user message and starts its run now, or leaves it
+// queued until its session's active run ends and a slot frees. The same
+// ClientRequestID again returns the same run, never a second message.
+func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.StartResult, error) {
+	if s.isClosed() {
+		return run.StartResult{}, ErrClosed
+	}
+	ses, err := s.cfg.Store.GetSession(ctx, req.SessionID)
+	if err != nil {
+		return run.StartResult{}, s.storeErr("session", req.SessionID, err)
+	}
+	model := req.Model
+	if model == "" {
+		model = ses.Model
+	}
+	sub, err := s.cfg.Store.Submit(ctx, Submit{
+		SessionID: req.SessionID, Message: req.Message, ClientRequestID: req.ClientRequestID,
+		Agent: ses.Agent, Model: model, Attachments: req.Attachments,
+	})
+	if err != nil {
+		return run.StartResult{}, s.storeErr("session", req.SessionID, err)
+	}
+	r := sub.Run
+	// The spec carries the request to the shim. A resubmission writes it
+	// again only if it got lost (a crash between submit and spec).
+	if !sub.Existing || (r.Status == run.StatusQueued && !fileExists(s.specPath(r.ID))) {
+		spec := control.Spec{
+			RunID: r.ID, SessionID: r.SessionID, TurnID: sub.Turn.ID, UserMessageID: sub.Turn.UserMessageID,
+			Agent: ses.Agent, Message: req.Message, Attachments: req.Attachments, Model: model,
+			DataDir: s.cfg.DataDir, DBPath: s.cfg.DBPath, CreatedAt: time.Now().UTC(),
+		}
+		if spec.Agent == "" {
+			spec.Agent = r.Agent
+		}
+		if _, err := control.WriteSpec(spec); err != nil {
+			s.log.Error("write spec", "run", r.ID, "err", err)
+			s.endWithoutShim(ctx, r.ID, run.StatusFailed, "The run could not be prepared: "+err.Error(), "")
+		}
+	}
+	s.schedule()
+	if cur, err := s.cfg.Store.GetRun(ctx, r.ID); err == nil {
+		r = cur
+	}
+	return run.StartResult{
+		RunID: r.ID, SessionID: r.SessionID, UserMessageID: sub.Turn.UserMessageID,
+		AssistantMessageID: sub.Turn.AssistantMessageID, Status: r.Status,
+	}, nil
+}
+
+func (s *Supervisor) storeErr(what, id string, err error) error {
+	switch {
+	case errors.Is(err, ErrStoreNotFound):
+		return fmt.Errorf("%s %s: %w", what, id, ErrNotFound)
+	case errors.Is(err, ErrStoreConflict):
+		return fmt.Errorf("%w: %w", ErrConflict, err)
+	}
+	return err
+}
+
+func (s *Supervisor) runDir(runID string) string { return control.RunDir(s.cfg.DataDir, runID) }
+func (s *Supervisor) specPath(runID string) string {
+	return filepath.Join(s.runDir(runID), control.SpecFile)
+}
+func (s *Supervisor) lockPath(runID string) string {
+	return filepath.Join(s.runDir(runID), control.LockFile)
+}
+func (s *Supervisor) logPath(runID string) string {
+	return filepath.Join(s.runDir(runID), control.LogFile)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// schedule starts queued runs while slots are free: at most one active run
+// per session, at most MaxConcurrent running overall, oldest first.
+func (s *Supervisor) schedule() {
+	if s.isClosed() {
+		return
+	}
+	s.schedMu.Lock()
+	defer s.schedMu.Unlock()
+	ctx := s.ctx
+	runs, err := s.cfg.Store.ActiveRuns(ctx)
+	if err != nil {
+		s.log.Error("schedule: list active runs", "err", err)
+		return
+	}
+	busy := map[string]bool{}
+	n := 0
+	for _, r := range runs {
+		if s.lookup(r.ID) != nil || r.Status != run.StatusQueued {
+			busy[r.SessionID] = true
+			n++
+		}
+	}
+	for _, r := range runs {
+		if r.Status != run.StatusQueued || s.lookup(r.ID) != nil {
+			continue
+		}
+		if locked, _ := control.IsLocked(s.lockPath(r.ID)); locked {
+			// A shim already owns it (launched by a previous supervisor).
+			s.adopt(r)
+			busy[r.SessionID] = true
+			n++
+			continue
+		}
+		if n >= s.cfg.MaxConcurrent || busy[r.SessionID] {
+			continue
+		}
+		if !fileExists(s.specPath(r.ID)) {
+			s.interrupt(r.ID, "The run's start request was lost before it could start.", "")
+			continue
+		}
+		s.launch(r)
+		busy[r.SessionID] = true
+		n++
+	}
+}
+
+// launch starts r's shim in the background and follows it.
+func (s *Supervisor) launch(r run.Run) {
+	t := s.track(r)
+	if !s.go_(func() {
+		boot, err := s.startShim(r)
+		if err != nil {
+			s.startFailed(t, err)
+			return
+		}
+		t.setBoot(boot)
+		s.follow(t)
+	}) {
+		s.untrack(r.ID)
+	}
+}
+
+// errShimStart is what a shim that could not start is reported as.
+var errShimStart = errors.New("the run's process could not start")
+
+// startShim refreshes the spec with what is known now (the session's native
+// id from the previous run, the agent's config, the workspace), starts a
+// detached shim and waits for its bootstrap.
+func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
+	ctx := s.ctx
+	spec, err := control.ReadSpec(s.specPath(r.ID))
+	if err != nil {
+		return control.Bootstrap{}, fmt.Errorf("%w: %w", errShimStart, err)
+	}
+	ses, err := s.cfg.Store.GetSession(ctx, r.SessionID)
+	if err != nil {
+		return control.Bootstrap{}, fmt.Errorf("%w: session: %w", errShimStart, err)
+	}
+	proj, err := s.cfg.Store.GetProject(ctx, ses.ProjectID)
+	if err != nil {
+		return control.Bootstrap{}, fmt.Errorf("%w: project: %w", errShimStart, err)
+	}
+	cfg, err := s.cfg.AgentConfig(ctx, spec.Agent)
+	if err != nil {
+		return control.Bootstrap{}, fmt.Errorf("%w: agent settings: %w", errShimStart, err)
+	}
+	spec.Config, spec.Workspace, spec.Profile = cfg, proj.Workspace, ses.Profile
+	spec.NativeSessionID = ses.NativeSessionID
+	spec.CancelGraceMs = s.cfg.CancelGrace.Milliseconds()
+	specPath, err := control.WriteSpec(spec)
+	if err != nil {
+		return control.Bootstrap{}, fmt.Errorf("%w: %w", errShimStart, err)
+	}
+	logf, err := os.OpenFile(s.logPath(r.ID), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return control.Bootstrap{}, fmt.Errorf("%w: log: %w", errShimStart, err)
+	}
+	cmd := exec.Command(s.exe, "shim", "--spec", specPath)
+	cmd.Dir = s.runDir(r.ID)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = s.cfg.Env
+	cmd.SysProcAttr = detachedAttr()
+	err = cmd.Start()
+	logf.Close()
+	if err != nil {
+		return control.Bootstrap{}, fmt.Errorf("%w: %w", errShimStart, err)
+	}
+	exited := make(chan struct{})
+	// Reap it whenever it ends, even after Close (it is our child).
+	go func() { cmd.Wait(); close(exited) }()
+	s.log.Info("shim started", "run", r.ID, "pid", cmd.Process.Pid)
+	boot, err := s.waitBootstrap(r.ID, cmd.Process.Pid, exited)
+	if err != nil {
+		if errors.Is(err, errShimTimeout) {
+			cmd.Process.Kill()
+			<-exited
+		}
+		return control.Bootstrap{}, err
+	}
+	return boot, nil
+}
+
+var errShimTimeout = errors.New("the run's process did not start in time")
+
+// pollBootstrap is how often a starting shim's bootstrap file is checked.
+const pollBootstrap = 5 * time.Millisecond
+
+// waitBootstrap waits for the bootstrap of the shim with pid (0: any live
+// shim of the run, when adopting). A shim that exits first — or loses the
+// lock race to another shim of the same run — is reported.
+func (s *Supervisor) waitBootstrap(runID string, pid int, exited <-chan struct{}) (control.Bootstrap, error) {
+	deadline := time.NewTimer(s.cfg.StartTimeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(pollBootstrap)
+	defer tick.Stop()
+	for {
+		if b, err := control.ReadBootstrap(s.cfg.DataDir, runID); err == nil && (pid == 0 || b.Pid == pid) {
+			return b, nil
+		}
+		select {
+		case <-exited:
+			exited = nil
+			if locked, _ := control.IsLocked(s.lockPath(runID)); locked {
+				pid = 0 // another shim owns the run: follow that one
+				continue
+			}
+			return control.Bootstrap{}, fmt.Errorf("%w: it exited", errShimStart)
+		case <-deadline.C:
+			return control.Bootstrap{}, errShimTimeout
+		case <-s.ctx.Done():
+			return control.Bootstrap{}, ErrClosed
+		case <-tick.C:
+		}
+	}
+}
+
+// startFailed ends a run whose shim never came up, with a readable reason.
+func (s *Supervisor) startFailed(t *tracked, err error) {
+	if errors.Is(err, ErrClosed) {
+		return
+	}
+	s.log.Error("shim start failed", "run", t.runID, "err", err)
+	t.fail(err)
+	// err reads "the run's process could not start: <why>" or "… did not
+	// start in time": a sentence for people once capitalized.
+	msg := err.Error()
+	msg = strings.ToUpper(msg[:1]) + msg[1:] + "."
+	s.endWithoutShim(s.ctx, t.runID, run.StatusFailed, msg, control.TailFile(s.logPath(t.runID), 2048))
+	s.untrack(t.runID)
+	s.schedule()
+}
+
+// endWithoutShim ends a run no shim serves (never launched, or failed to
+// start) after fencing it: if a shim holds the lock after all, it is left
+// to that shim.
+func (s *Supervisor) endWithoutShim(ctx context.Context, runID string, st run.Status, reason, detail string) (run.Event, bool) {
+	lock, err := control.TryLock(s.lockPath(runID))
+	if err != nil {
+		s.log.Warn("end run: not fenced", "run", runID, "err", err)
+		return run.Event{}, false
+	}
+	defer lock.Unlock()
+	ev, err := s.cfg.Store.EndRun(context.WithoutCancel(ctx), runID, st, reason, detail)
+	if err != nil {
+		if !errors.Is(err, ErrStoreRunTerminal) {
+			s.log.Error("end run", "run", runID, "err", err)
+		}
+		return run.Event{}, false
+	}
+	s.publishFromJournal(runID)
+	return ev, true
+}

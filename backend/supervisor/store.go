@@ -1,0 +1,59 @@
+package supervisor
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// Store is what the supervisor needs from the journal. backend/journal's
+// Store satisfies it through JournalStore (journal_store.go); tests may use
+// function-field fakes.
+type Store interface {
+	// Submit records the user message, the submitted turn and the queued
+	// run in one synchronous transaction; idempotent by ClientRequestID.
+	Submit(ctx context.Context, req Submit) (Submission, error)
+	GetRun(ctx context.Context, runID string) (run.Run, error)
+	// ActiveRuns lists non-terminal runs, oldest first.
+	ActiveRuns(ctx context.Context) ([]run.Run, error)
+	GetSession(ctx context.Context, id string) (run.Session, error)
+	GetProject(ctx context.Context, id string) (run.Project, error)
+	// Events returns up to limit events with seq > after, in seq order.
+	Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error)
+	// InterruptRun writes the synthetic error + done{interrupted} once and
+	// closes the turn; written is false when the run had already ended.
+	InterruptRun(ctx context.Context, runID, reason, detail string) (written bool, err error)
+	// EndRun ends a run that has no shim (never started, or failed to
+	// start) with an error (when reason is set) and done{status}.
+	EndRun(ctx context.Context, runID string, status run.Status, reason, detail string) (run.Event, error)
+	// Setting returns a setting's raw JSON value; ok is false when unset.
+	Setting(ctx context.Context, key string) (value []byte, ok bool, err error)
+}
+
+// Submit is one user submission.
+type Submit struct {
+	SessionID       string
+	Message         string
+	ClientRequestID string
+	Agent           string
+	Model           string
+	Attachments     []string
+}
+
+// Submission is what Submit recorded (or found, when Existing).
+type Submission struct {
+	Turn     run.Turn
+	Run      run.Run
+	Existing bool
+}
+
+// Errors a Store implementation wraps so the supervisor can branch.
+var (
+	// ErrStoreNotFound: no such run, session or project.
+	ErrStoreNotFound = errors.New("supervisor: not found in journal")
+	// ErrStoreConflict: same client_request_id, different body.
+	ErrStoreConflict = errors.New("supervisor: conflicting submission")
+	// ErrStoreRunTerminal: the run already has its terminal event.
+	ErrStoreRunTerminal = errors.New("supervisor: run already ended")
+)

@@ -1,0 +1,205 @@
+// Package supervisor starts a shim per run, tracks it, routes controls to
+// it, fans its live events out to observers, and re-adopts live shims (or
+// fences and closes dead ones) when main starts and whenever a shim's
+// connection drops (DESIGN.md §1, §3, §5, §6).
+//
+// There is one supervisor per data dir, enforced by an exclusive lock on
+// <datadir>/supervisor.lock. Shims are detached: closing (or killing) the
+// supervisor never stops a run; only Cancel does.
+//
+// Use: New (takes the lock), Recover (adopts what outlived the previous
+// supervisor), then Start, Watch and the controls (Cancel, Approve,
+// Clarify, Queue, SetModel), which answer with run.ControlResult; Close
+// detaches from the shims without stopping them.
+//
+// Warm agents (a shim kept alive after its run for the session's next
+// one) are not implemented: every run gets a fresh shim, which resumes the
+// agent's own session through the native session id stored on the session.
+package supervisor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/shim/control"
+)
+
+// Sentinel errors callers branch on.
+var (
+	// ErrAlreadyRunning: another process is the supervisor of this data dir.
+	ErrAlreadyRunning = errors.New("supervisor: another supervisor owns this data dir")
+	// ErrNotFound: no such run (or session).
+	ErrNotFound = errors.New("supervisor: not found")
+	// ErrConflict: a client_request_id reused with a different message.
+	ErrConflict = errors.New("supervisor: conflicting request")
+	// ErrClosed: the supervisor was closed.
+	ErrClosed = errors.New("supervisor: closed")
+)
+
+// LockFile is the supervisor's lock in the data dir.
+const LockFile = "supervisor.lock"
+
+// AgentConfigFunc resolves an agent's adapter config (defaults merged with
+// the person's settings); backend/agents provides it.
+type AgentConfigFunc func(ctx context.Context, agent string) (adapter.Config, error)
+
+// Config configures a Supervisor. Zero durations take DESIGN.md §7's
+// defaults.
+type Config struct {
+	DataDir string
+	// DBPath is the journal the shims open (the Store's file).
+	DBPath string
+	Store  Store
+	// Executable is the hermesdesk binary to run shims from; default the
+	// running program. A per-version copy is made in <datadir>/bin/.
+	Executable string
+	// MaxConcurrent caps running runs across sessions (default 4); extra
+	// runs stay queued.
+	MaxConcurrent int
+	// AgentConfig resolves per-agent adapter config; nil gives each agent
+	// an empty Config (the adapter's defaults).
+	AgentConfig    AgentConfigFunc
+	StartTimeout   time.Duration // shim start-up (10 s)
+	ControlTimeout time.Duration // one control call (5 s)
+	CancelGrace    time.Duration // SIGTERM → SIGKILL (5 s)
+	// Env is the shims' environment; nil inherits this process's.
+	Env []string
+	Log *slog.Logger
+}
+
+func (c *Config) defaults() error {
+	if c.DataDir == "" || !filepath.IsAbs(c.DataDir) {
+		return errors.New("supervisor: DataDir must be an absolute path")
+	}
+	if c.Store == nil {
+		return errors.New("supervisor: Store is required")
+	}
+	if c.DBPath == "" {
+		return errors.New("supervisor: DBPath is required")
+	}
+	if c.MaxConcurrent <= 0 {
+		c.MaxConcurrent = 4
+	}
+	if c.StartTimeout <= 0 {
+		c.StartTimeout = 10 * time.Second
+	}
+	if c.ControlTimeout <= 0 {
+		c.ControlTimeout = 5 * time.Second
+	}
+	if c.CancelGrace <= 0 {
+		c.CancelGrace = 5 * time.Second
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.AgentConfig == nil {
+		c.AgentConfig = func(context.Context, string) (adapter.Config, error) { return adapter.Config{}, nil }
+	}
+	return nil
+}
+
+// Supervisor is the data dir's one run supervisor.
+type Supervisor struct {
+	cfg  Config
+	log  *slog.Logger
+	lock *control.Lock
+	exe  string
+
+	ctx    context.Context // ends at Close; parent of every follower
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	// schedMu serializes decisions that launch or end runs without a shim
+	// (scheduling, cancelling a queued run, recovery), so a run is never
+	// launched twice or ended while launching.
+	schedMu sync.Mutex
+
+	mu      sync.Mutex
+	tracked map[string]*tracked
+	hubs    map[string]*runHub
+	closed  bool
+}
+
+// New takes the data dir's supervisor lock and prepares the shim binary.
+// Call Recover next to adopt runs that outlived the previous supervisor.
+func New(cfg Config) (*Supervisor, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("supervisor: %w", err)
+	}
+	lock, err := control.TryLock(filepath.Join(cfg.DataDir, LockFile))
+	if errors.Is(err, control.ErrLocked) {
+		return nil, ErrAlreadyRunning
+	}
+	if err != nil {
+		return nil, fmt.Errorf("supervisor: %w", err)
+	}
+	exe := cfg.Executable
+	if exe == "" {
+		if exe, err = os.Executable(); err != nil {
+			lock.Unlock()
+			return nil, fmt.Errorf("supervisor: own executable: %w", err)
+		}
+	}
+	shimExe, err := versionedCopy(cfg.DataDir, exe)
+	if err != nil {
+		lock.Unlock()
+		return nil, fmt.Errorf("supervisor: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Supervisor{
+		cfg: cfg, log: cfg.Log, lock: lock, exe: shimExe,
+		ctx: ctx, cancel: cancel,
+		tracked: map[string]*tracked{}, hubs: map[string]*runHub{},
+	}, nil
+}
+
+// Close stops following shims and releases the lock. Shims and their runs
+// go on; the next supervisor re-adopts them.
+func (s *Supervisor) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+	s.mu.Lock()
+	for _, h := range s.hubs {
+		h.closeAll()
+	}
+	s.mu.Unlock()
+	return s.lock.Unlock()
+}
+
+func (s *Supervisor) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// go_ runs f as a tracked background task unless the supervisor is closed.
+func (s *Supervisor) go_(f func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+	return true
+}

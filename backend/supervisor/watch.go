@@ -1,0 +1,133 @@
+package supervisor
+
+import (
+	"context"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// eventPage is how many events one journal read returns.
+const eventPage = 512
+
+// idleCatchUp is how often an idle observer re-reads the journal after its
+// cursor: a safety net for events no stream delivered (a run whose shim is
+// not followed by this process). Live events come from memory.
+const idleCatchUp = time.Second
+
+// Watch streams a run's events with seq > afterSeq, then its live events,
+// without gaps or duplicates, and closes the channel after the terminal
+// event or when ctx ends. It subscribes to the live feed first, then reads
+// the journal after the cursor, filling any gap at the seam. Closing an
+// observer (ctx) never touches the run.
+func (s *Supervisor) Watch(ctx context.Context, runID string, afterSeq int64) (<-chan run.Event, error) {
+	if s.isClosed() {
+		return nil, ErrClosed
+	}
+	if _, err := s.getRun(ctx, runID); err != nil {
+		return nil, err
+	}
+	if afterSeq < 0 {
+		afterSeq = 0
+	}
+	out := make(chan run.Event, 64)
+	h := s.hub(runID, true)
+	if !s.go_(func() {
+		defer close(out)
+		defer s.releaseHub(runID)
+		s.watch(ctx, runID, afterSeq, h, out)
+	}) {
+		s.releaseHub(runID)
+		close(out)
+	}
+	return out, nil
+}
+
+func (s *Supervisor) watch(ctx context.Context, runID string, cursor int64, h *runHub, out chan<- run.Event) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(s.ctx, cancel)
+	defer stop()
+
+	send := func(ev run.Event) bool {
+		select {
+		case out <- ev:
+			cursor = ev.Seq
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	// catchUp reads the journal after the cursor; ended is true once the
+	// terminal event was sent or the observer went away.
+	catchUp := func(upTo int64) (ended bool) {
+		for {
+			evs, err := s.cfg.Store.Events(ctx, runID, cursor, eventPage)
+			if err != nil {
+				s.log.Warn("watch: journal read", "run", runID, "err", err)
+				return ctx.Err() != nil
+			}
+			for _, ev := range evs {
+				if !send(ev) {
+					return true
+				}
+				if ev.Terminal {
+					return true
+				}
+			}
+			if len(evs) < eventPage || (upTo > 0 && cursor >= upTo) {
+				return false
+			}
+		}
+	}
+
+	w := h.add()
+	defer func() { h.remove(w) }() // w changes after a drop
+	if catchUp(0) {
+		return
+	}
+	idle := time.NewTicker(idleCatchUp)
+	defer idle.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-idle.C:
+			if catchUp(0) {
+				return
+			}
+		case ev, ok := <-w.ch:
+			if !ok {
+				if !h.isDropped(w) {
+					return // the supervisor closed
+				}
+				// Fell behind: re-register, then catch up from the journal.
+				w = h.add()
+				if catchUp(0) {
+					return
+				}
+				continue
+			}
+			idle.Reset(idleCatchUp)
+			if ev.Seq <= cursor {
+				continue // already sent from the journal
+			}
+			if ev.Seq > cursor+1 {
+				if catchUp(ev.Seq - 1) {
+					return
+				}
+				if ev.Seq <= cursor {
+					continue
+				}
+				if ev.Seq > cursor+1 {
+					// The journal does not have the missing events yet
+					// (not possible once committed); never skip: wait for them.
+					continue
+				}
+			}
+			if !send(ev) || ev.Terminal {
+				return
+			}
+		}
+	}
+}

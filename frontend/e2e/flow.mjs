@@ -1,0 +1,103 @@
+// End-to-end flow against a running `hermesdesk serve` (browser transport,
+// real service, the fake "demo" agent): add a project, start the demo, watch
+// it stream to the end, answer an approval by keyboard, render the hostile
+// scenario. Screenshots go to e2e/out/flow-*.png.
+//
+//   hermesdesk serve --addr 127.0.0.1:8791     # prints the login link
+//   node e2e/flow.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, "out");
+mkdirSync(out, { recursive: true });
+const arg = (name) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const url = arg("--url");
+const project = arg("--project");
+if (!url || !project) {
+  console.error("usage: node e2e/flow.mjs --url LOGIN_URL --project DIR");
+  process.exit(2);
+}
+
+// The transcript is virtualized, so counting rows says little: ask the API
+// (with the tab's token) until no run is active, then check the header.
+async function idle() {
+  await page.waitForTimeout(300);
+  await page.waitForFunction(
+    async () => {
+      const token = sessionStorage.getItem("hermesdesk.token") ?? "";
+      const r = await fetch("/api/runs?status=active", { headers: { Authorization: `Bearer ${token}` } });
+      return r.ok && (await r.json()).length === 0;
+    },
+    null,
+    { timeout: 60_000, polling: 250 },
+  );
+  await page.locator(".main-head .badge", { hasText: "Completed" }).waitFor({ timeout: 10_000 });
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+const problems = [];
+let page;
+const step = (s) => console.log(`flow: ${s}`);
+try {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await ctx.newPage();
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(url, { waitUntil: "networkidle" });
+  if (new URL(page.url()).searchParams.has("token")) problems.push("token left in the address bar");
+
+  step("add project");
+  await page.getByRole("button", { name: "Add a project folder" }).click();
+  await page.getByLabel("Folder path").fill(project);
+  await page.getByRole("button", { name: "Add folder" }).click();
+
+  step("start the demo agent");
+  await page.getByRole("button", { name: /Try the demo agent/ }).click();
+  await page.locator(".done-line").first().waitFor({ timeout: 60_000 });
+  await page.screenshot({ path: join(out, "flow-demo.png") });
+
+  step("approval by keyboard");
+  await page.getByLabel("Message").fill("/scenario approval");
+  await page.keyboard.press("Enter");
+  await page.locator(".approval-card.pending").waitFor({ timeout: 30_000 });
+  await page.screenshot({ path: join(out, "flow-approval.png") });
+  await page.locator("body").click({ position: { x: 5, y: 790 } }); // focus off the composer
+  await page.keyboard.press("1");
+  await page.locator(".approval-result").waitFor({ timeout: 15_000 });
+  await idle();
+
+  step("hostile scenario");
+  await page.getByLabel("Message").fill("/scenario hostile");
+  await page.keyboard.press("Enter");
+  await idle();
+  await page.screenshot({ path: join(out, "flow-hostile.png") });
+  const bad = await page.evaluate(() => document.querySelectorAll(".md script, .md img, .md iframe, .md svg, .md [onerror], .md [onclick], .md a[href^='javascript']").length);
+  if (bad) problems.push(`${bad} live hostile elements in the transcript`);
+  const dialogs = [];
+  page.on("dialog", (d) => (dialogs.push(d.message()), d.dismiss()));
+  await page.waitForTimeout(500);
+  if (dialogs.length) problems.push(`alert() ran: ${dialogs.join(", ")}`);
+  await ctx.close();
+} catch (e) {
+  problems.push(String(e));
+  await page?.screenshot({ path: join(out, "flow-failure.png") }).catch(() => {});
+} finally {
+  await browser.close();
+}
+if (problems.length) {
+  console.error(`flow: FAILED\n  ${problems.join("\n  ")}`);
+  process.exit(1);
+}
+console.log("flow: ok");

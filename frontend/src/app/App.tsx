@@ -1,0 +1,239 @@
+import { PanelLeftOpen } from "lucide-react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { ComposerHandle } from "../components/Composer";
+import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/Dialogs";
+import { BackendOffline, PickProject, Unauthorized } from "../components/EmptyStates";
+import { NewSession } from "../components/NewSession";
+import { SessionView, STOP_EVENT } from "../components/SessionView";
+import { Sidebar } from "../components/Sidebar";
+import { RunStore } from "../store/runStore";
+import type { Transport } from "../transport/transport";
+import type { Session } from "../transport/types";
+import { basename, requestId } from "./ids";
+import { useTheme } from "./theme";
+import { useBackend } from "./useBackend";
+import { usePersisted } from "./usePersisted";
+
+type DialogName = "settings" | "about" | "shortcuts" | "quick" | null;
+
+function isTyping(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  return !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
+}
+
+export function App({ transport: t }: { transport: Transport }) {
+  const runs = useMemo(() => new RunStore(t), [t]);
+  const b = useBackend(t);
+  const [theme, setTheme] = useTheme();
+  const [projectId, setProjectId] = usePersisted<string>("hermesdesk.project", "");
+  const [sessionId, setSessionId] = usePersisted<string>("hermesdesk.session", "");
+  const [width, setWidth] = usePersisted<number>("hermesdesk.sidebarWidth", 264);
+  const [collapsed, setCollapsed] = usePersisted<boolean>("hermesdesk.sidebarCollapsed", false);
+  const [inspector, setInspector] = usePersisted<boolean>("hermesdesk.inspector", false);
+  const [seen, setSeen] = usePersisted<Record<string, string>>("hermesdesk.seen", {});
+  const [dialog, setDialog] = useState<DialogName>(null);
+  const [adding, setAdding] = useState(false);
+  const [note, setNote] = useState<string>();
+  const composer = useRef<ComposerHandle>(null);
+
+  const project = b.projects.find((p) => p.id === projectId);
+  const session: Session | undefined = project ? (b.sessions[project.id] ?? []).find((s) => s.id === sessionId) : undefined;
+
+  // Keep a valid selection as projects come and go.
+  useEffect(() => {
+    if (b.conn !== "connected") return;
+    if (!project && b.projects.length > 0) {
+      setProjectId(b.projects[0]!.id);
+      setSessionId("");
+    }
+  }, [b.conn, b.projects, project, setProjectId, setSessionId]);
+
+  const isUnread = useCallback((s: Session) => !!s.updated_at && !!seen[s.id] && s.updated_at > seen[s.id]!, [seen]);
+  const markSeen = useCallback(
+    (id: string) => {
+      const s = Object.values(b.sessions).flat().find((x) => x.id === id);
+      const at = s?.updated_at ?? new Date().toISOString();
+      setSeen((m) => (m[id] === at ? m : { ...m, [id]: at }));
+    },
+    [b.sessions, setSeen],
+  );
+
+  const selectSession = useCallback(
+    (s: Session) => {
+      setProjectId(s.project_id);
+      setSessionId(s.id);
+      setAdding(false);
+      setDialog(null);
+    },
+    [setProjectId, setSessionId],
+  );
+
+  const newSession = useCallback(
+    (pid?: string) => {
+      if (pid) setProjectId(pid);
+      setSessionId("");
+      setAdding(false);
+      requestAnimationFrame(() => composer.current?.focus());
+    },
+    [setProjectId, setSessionId],
+  );
+
+  const addProjectPath = useCallback(
+    async (path: string): Promise<string | undefined> => {
+      try {
+        const p = await t.api.createProject(basename(path), path);
+        await b.refresh();
+        setProjectId(p.id);
+        setSessionId("");
+        setAdding(false);
+        return undefined;
+      } catch (e) {
+        return e instanceof Error ? e.message : "Could not add that folder";
+      }
+    },
+    [t, b, setProjectId, setSessionId],
+  );
+
+  const pickFolder = useCallback(async () => {
+    if (!t.desktop) {
+      setAdding(true);
+      return;
+    }
+    try {
+      const path = await t.desktop.pickFolder("Choose a project folder");
+      if (path) {
+        const e = await addProjectPath(path);
+        if (e) setNote(e);
+      }
+    } catch {
+      setAdding(true); // no native picker: fall back to typing the path
+    }
+  }, [t, addProjectPath]);
+
+  const startSession = useCallback(
+    async (agent: string, text: string): Promise<boolean> => {
+      if (!project) return false;
+      try {
+        const title = text.split("\n")[0]!.slice(0, 60);
+        const s = await t.api.createSession({ project_id: project.id, agent, title });
+        await t.api.startRun({ session_id: s.id, message: text, client_request_id: requestId() });
+        await b.refresh();
+        selectSession(s);
+        return true;
+      } catch (e) {
+        setNote(e instanceof Error ? e.message : "Could not start the session");
+        return false;
+      }
+    },
+    [t, project, b, selectSession],
+  );
+
+  // Keyboard first: every action has a key (the sheet on ? lists them).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      if (!mod && e.key === "?" && !isTyping(e.target)) {
+        e.preventDefault();
+        setDialog("shortcuts");
+        return;
+      }
+      if (!mod || e.altKey) return;
+      const k = e.key.toLowerCase();
+      const act: Record<string, () => void> = {
+        k: () => setDialog("quick"),
+        n: () => newSession(projectId || b.projects[0]?.id),
+        b: () => setCollapsed((c) => !c),
+        i: () => setInspector((v) => !v),
+        ",": () => setDialog("settings"),
+        ".": () => window.dispatchEvent(new Event(STOP_EVENT)),
+      };
+      const f = act[k];
+      if (f) {
+        e.preventDefault();
+        f();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [newSession, projectId, b.projects, setCollapsed, setInspector]);
+
+  useEffect(() => t.desktop?.onSecondInstance(() => void b.refresh()), [t, b]);
+
+  const connected = b.conn === "connected";
+  const searchText = useCallback((q: string) => t.api.search(q), [t]);
+  let main;
+  if (b.conn === "connecting") {
+    main = <div className="wait-line center" role="status">Connecting to Hermes Desk…</div>;
+  } else if (b.conn === "offline") {
+    main = <BackendOffline inWails={t.kind === "wails"} onRetry={() => void b.refresh()} />;
+  } else if (b.conn === "unauthorized") {
+    main = <Unauthorized />;
+  } else if (adding || b.projects.length === 0) {
+    main = <PickProject canPickFolder={!!t.desktop && !adding} onPick={() => void pickFolder()} onAddPath={addProjectPath} />;
+  } else if (session) {
+    main = (
+      <SessionView
+        key={session.id}
+        ref={composer}
+        t={t}
+        runs={runs}
+        session={session}
+        project={project}
+        inspectorOpen={inspector}
+        onInspector={setInspector}
+        onChanged={() => void b.refresh()}
+        onSeen={markSeen}
+      />
+    );
+  } else if (project) {
+    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} onRecheck={() => void b.refresh()} />;
+  }
+
+  return (
+    <div className="app">
+      {!collapsed && (
+        <Sidebar
+          projects={b.projects}
+          sessions={b.sessions}
+          active={b.active}
+          selectedProject={projectId}
+          selectedSession={session?.id}
+          isUnread={isUnread}
+          onSelectProject={(id) => {
+            setProjectId(id);
+            setSessionId("");
+            setAdding(false);
+          }}
+          onSelectSession={selectSession}
+          onNewSession={newSession}
+          onAddProject={() => void pickFolder()}
+          onSettings={() => setDialog("settings")}
+          onCollapse={() => setCollapsed(true)}
+          width={width}
+          onWidth={(w) => setWidth(Math.max(200, Math.min(440, Math.round(w))))}
+          connected={connected}
+        />
+      )}
+      <main className="main">
+        {collapsed && (
+          <button type="button" className="icon-btn expand-sidebar" onClick={() => setCollapsed(false)} aria-label="Show sidebar" title="Show sidebar (Ctrl+B)">
+            <PanelLeftOpen size={16} />
+          </button>
+        )}
+        {note && (
+          <div className="banner" role="alert">
+            {note}
+            <button type="button" className="btn btn-ghost" onClick={() => setNote(undefined)}>Dismiss</button>
+          </div>
+        )}
+        {main}
+      </main>
+      {dialog === "settings" && (
+        <SettingsDialog theme={theme} onTheme={setTheme} desktop={t.desktop} onAbout={() => setDialog("about")} onClose={() => setDialog(null)} />
+      )}
+      {dialog === "about" && <AboutDialog desktop={t.desktop} onClose={() => setDialog(null)} />}
+      {dialog === "shortcuts" && <ShortcutSheet onClose={() => setDialog(null)} />}
+      {dialog === "quick" && <QuickSwitch projects={b.projects} sessions={b.sessions} onPick={selectSession} onClose={() => setDialog(null)} search={connected ? searchText : undefined} />}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { Check, Hand, X } from "lucide-react";
+import { memo, useEffect, useState } from "react";
+import type { ApprovalBlock } from "../store/model";
+
+/** The key that picks option i: 1–9 in the agent's order. */
+export function optionKey(i: number): string | undefined {
+  return i < 9 ? String(i + 1) : undefined;
+}
+
+function isTyping(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  return !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.isContentEditable);
+}
+
+export const ApprovalCard = memo(function ApprovalCard({
+  block,
+  active,
+  onChoose,
+}: {
+  block: ApprovalBlock;
+  /** Only the pending approval of a live run takes answers and keys. */
+  active: boolean;
+  onChoose: (approvalId: string, optionId: string) => Promise<string | undefined>;
+}) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [note, setNote] = useState<string | undefined>();
+  const pending = active && !block.resolved;
+
+  const choose = async (optionId: string) => {
+    if (!pending || busy) return;
+    setBusy(optionId);
+    setNote(await onChoose(block.approvalId, optionId));
+    setBusy(null);
+  };
+
+  useEffect(() => {
+    if (!pending) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      const i = block.options.findIndex((_, j) => optionKey(j) === e.key);
+      if (i >= 0) {
+        e.preventDefault();
+        void choose(block.options[i]!.id);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  const chosen = block.resolved ? block.options.find((o) => o.id === block.resolved!.choice) : undefined;
+  return (
+    <section className={`approval-card${pending ? " pending" : ""}`} aria-label="Approval request">
+      <header>
+        <Hand size={16} aria-hidden className="needs-icon" />
+        <h3>{block.title}</h3>
+      </header>
+      {block.description && <p className="approval-desc">{block.description}</p>}
+      {block.command && <pre className="mono approval-cmd">{block.command}</pre>}
+      {block.resolved ? (
+        <p className="approval-result">
+          {chosen?.kind?.startsWith("reject") ? <X size={14} aria-hidden /> : <Check size={14} aria-hidden />}
+          {chosen?.label ?? block.resolved.choice}
+          {block.resolved.by && block.resolved.by !== "user" ? ` (${block.resolved.by})` : ""}
+        </p>
+      ) : pending ? (
+        <div className="approval-options" role="group" aria-label="Choices">
+          {block.options.map((o, i) => (
+            <button
+              key={o.id}
+              type="button"
+              className={`btn ${o.kind?.startsWith("reject") ? "btn-secondary" : i === 0 ? "btn-primary" : "btn-secondary"}`}
+              disabled={busy !== null}
+              aria-keyshortcuts={optionKey(i)}
+              onClick={() => void choose(o.id)}
+            >
+              {o.label}
+              {optionKey(i) && <kbd>{optionKey(i)}</kbd>}
+            </button>
+          ))}
+        </div>
+      ) : (
+        <p className="quiet">No longer waiting for an answer.</p>
+      )}
+      {note && <p className="control-note" role="alert">{note}</p>}
+    </section>
+  );
+});

@@ -1,0 +1,111 @@
+import { Brain, ChevronRight, CircleCheck, Circle, CircleDashed, TriangleAlert } from "lucide-react";
+import { memo, useState } from "react";
+import type { Block, DoneBlock, PlanBlock, ReasoningBlock } from "../store/model";
+import { ApprovalCard } from "./ApprovalCard";
+import { ClarifyCard } from "./ClarifyCard";
+import { Markdown } from "./Markdown";
+import { statusLook } from "./StatusBadge";
+import { formatDuration, ToolCard } from "./ToolCard";
+
+export interface BlockActions {
+  approve(runId: string, approvalId: string, optionId: string): Promise<string | undefined>;
+  clarify(runId: string, clarifyId: string, answer: string): Promise<string | undefined>;
+}
+
+const Reasoning = memo(function Reasoning({ block }: { block: ReasoningBlock }) {
+  // Open while thinking, folded once done, unless the person chose.
+  const [chosen, setChosen] = useState<boolean | null>(null);
+  const shown = !block.done || (chosen ?? false);
+  return (
+    <div className="reasoning">
+      <button type="button" className="reasoning-toggle" aria-expanded={shown} onClick={() => setChosen(!shown)}>
+        <ChevronRight size={14} className="chev" aria-hidden />
+        <Brain size={14} aria-hidden />
+        {block.done ? "Thought" : "Thinking…"}
+      </button>
+      {shown && <div className="reasoning-text">{block.text}</div>}
+    </div>
+  );
+});
+
+function Plan({ block }: { block: PlanBlock }) {
+  return (
+    <section className="plan" aria-label="Plan">
+      <h4>Plan</h4>
+      <ol>
+        {block.entries.map((e, i) => (
+          <li key={i} className={`plan-${e.status}`}>
+            {e.status === "completed" ? (
+              <CircleCheck size={14} aria-label="done" />
+            ) : e.status === "in_progress" ? (
+              <CircleDashed size={14} aria-label="in progress" className="spin-slow" />
+            ) : (
+              <Circle size={14} aria-label="pending" />
+            )}
+            <span>{e.content}</span>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+function Done({ block }: { block: DoneBlock }) {
+  const l = statusLook(block.status, 14);
+  const u = block.usage;
+  const bits = [
+    formatDuration(block.durationMs),
+    u?.input_tokens || u?.output_tokens ? `${(u.input_tokens ?? 0).toLocaleString()} in · ${(u.output_tokens ?? 0).toLocaleString()} out` : "",
+    u?.cost_usd ? `$${u.cost_usd.toFixed(4)}` : "",
+  ].filter(Boolean);
+  return (
+    <div className={`done-line tone-${l.tone}`}>
+      {l.icon}
+      <span>{l.label}</span>
+      {block.error && <span className="done-error">— {block.error}</span>}
+      {bits.length > 0 && <span className="quiet">{bits.join(" · ")}</span>}
+    </div>
+  );
+}
+
+/** One transcript row. Memoized on the block object: only a changed block re-renders. */
+export const BlockView = memo(function BlockView({
+  runId,
+  block,
+  live,
+  actions,
+}: {
+  runId: string;
+  block: Block;
+  live: boolean;
+  actions: BlockActions;
+}) {
+  switch (block.kind) {
+    case "user":
+      return <div className="msg-user"><div className="bubble">{block.text}</div></div>;
+    case "text":
+      return <Markdown text={block.text} done={block.done} className="msg-assistant" />;
+    case "reasoning":
+      return <Reasoning block={block} />;
+    case "tool":
+      return <ToolCard block={block} />;
+    case "approval":
+      return <ApprovalCard block={block} active={live} onChoose={(a, o) => actions.approve(runId, a, o)} />;
+    case "clarify":
+      return <ClarifyCard block={block} active={live} onAnswer={(c, a) => actions.clarify(runId, c, a)} />;
+    case "plan":
+      return <Plan block={block} />;
+    case "error":
+      return (
+        <div className="error-block" role="alert">
+          <TriangleAlert size={14} aria-hidden />
+          <div>
+            <p>{block.message}</p>
+            {block.detail && <pre className="mono">{block.detail}</pre>}
+          </div>
+        </div>
+      );
+    case "done":
+      return <Done block={block} />;
+  }
+});

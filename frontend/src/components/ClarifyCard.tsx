@@ -1,0 +1,75 @@
+import { MessageCircleQuestion } from "lucide-react";
+import { memo, useState, type FormEvent, type KeyboardEvent } from "react";
+import type { ClarifyBlock } from "../store/model";
+
+export const ClarifyCard = memo(function ClarifyCard({
+  block,
+  active,
+  onAnswer,
+}: {
+  block: ClarifyBlock;
+  active: boolean;
+  onAnswer: (clarifyId: string, answer: string) => Promise<string | undefined>;
+}) {
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [note, setNote] = useState<string | undefined>();
+  const pending = active && block.answer === undefined;
+
+  const send = async (answer: string) => {
+    if (!pending || busy || !answer.trim()) return;
+    setBusy(true);
+    setNote(await onAnswer(block.clarifyId, answer.trim()));
+    setBusy(false);
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void send(text);
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send(text);
+    }
+  };
+  return (
+    <section className={`clarify-card${pending ? " pending" : ""}`} aria-label="Question from the agent">
+      <header>
+        <MessageCircleQuestion size={16} aria-hidden className="needs-icon" />
+        <h3>{block.question || "The agent has a question"}</h3>
+      </header>
+      {block.answer !== undefined ? (
+        <p className="clarify-answer">{block.answer}</p>
+      ) : pending ? (
+        <form onSubmit={submit}>
+          {block.choices.length > 0 && (
+            <div className="approval-options">
+              {block.choices.map((c) => (
+                <button key={c} type="button" className="btn btn-secondary" disabled={busy} onClick={() => void send(c)}>
+                  {c}
+                </button>
+              ))}
+            </div>
+          )}
+          <div className="clarify-row">
+            <textarea
+              aria-label="Your answer"
+              rows={1}
+              value={text}
+              placeholder="Type your answer…"
+              onChange={(e) => setText(e.target.value)}
+              onKeyDown={onKey}
+              disabled={busy}
+            />
+            <button type="submit" className="btn btn-primary" disabled={busy || !text.trim()}>
+              Answer
+            </button>
+          </div>
+        </form>
+      ) : (
+        <p className="quiet">No longer waiting for an answer.</p>
+      )}
+      {note && <p className="control-note" role="alert">{note}</p>}
+    </section>
+  );
+});

@@ -1,0 +1,75 @@
+import { ArrowUp, ListPlus } from "lucide-react";
+import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+
+export interface ComposerHandle {
+  focus(): void;
+}
+
+/**
+ * Enter sends, Shift+Enter adds a line. While a run is active the message
+ * becomes a queued follow-up that starts when the run ends.
+ */
+export const Composer = forwardRef<ComposerHandle, {
+  onSend(text: string): Promise<boolean>;
+  queueing: boolean;
+  disabled?: boolean;
+  placeholder?: string;
+}>(function Composer({ onSend, queueing, disabled, placeholder }, ref) {
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const ta = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(ref, () => ({ focus: () => ta.current?.focus() }), []);
+
+  // Grow with the text up to a cap, then scroll inside.
+  useLayoutEffect(() => {
+    const el = ta.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, 240)}px`;
+  }, [text]);
+
+  const send = async () => {
+    const t = text.trim();
+    if (!t || busy || disabled) return;
+    setBusy(true);
+    const ok = await onSend(t);
+    setBusy(false);
+    if (ok) setText("");
+    ta.current?.focus();
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+  return (
+    <div className="composer">
+      <div className={`composer-box${disabled ? " disabled" : ""}`}>
+        <textarea
+          ref={ta}
+          rows={1}
+          aria-label="Message"
+          placeholder={placeholder ?? (queueing ? "Queue a follow-up…" : "Message the agent…")}
+          value={text}
+          disabled={disabled}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={onKey}
+        />
+        <button
+          type="button"
+          className="btn btn-primary send-btn"
+          onClick={() => void send()}
+          disabled={!text.trim() || busy || disabled}
+          aria-label={queueing ? "Queue follow-up" : "Send"}
+          title={queueing ? "Queue follow-up (Enter)" : "Send (Enter)"}
+        >
+          {queueing ? <ListPlus size={16} aria-hidden /> : <ArrowUp size={16} aria-hidden />}
+        </button>
+      </div>
+      <p className="composer-hint">
+        <kbd>Enter</kbd> {queueing ? "queues it to run next" : "to send"} · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line
+      </p>
+    </div>
+  );
+});

@@ -1,0 +1,63 @@
+import { memo, useEffect, useMemo, useState, type MouseEvent } from "react";
+import { onHighlighterReady } from "../markdown/highlight";
+import { isSafeUrl, renderMarkdown } from "../markdown/render";
+import { openExternal } from "../app/external";
+
+/**
+ * Splits streaming text at its last blank line outside a code fence: the
+ * head no longer changes as tokens arrive, so only the tail is re-rendered
+ * each frame. (A finished block is rendered whole, so nothing that spans the
+ * split — a loose list, a late link reference — stays split.)
+ */
+export function splitStable(text: string): [head: string, tail: string] {
+  let inFence = false;
+  let cut = 0;
+  let pos = 0;
+  let prevBlank = false;
+  while (pos <= text.length) {
+    const nl = text.indexOf("\n", pos);
+    const end = nl === -1 ? text.length : nl;
+    const line = text.slice(pos, end);
+    if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
+    const blank = line.trim() === "";
+    if (blank && !inFence && !prevBlank && pos > 0 && nl !== -1) cut = pos;
+    prevBlank = blank;
+    if (nl === -1) break;
+    pos = nl + 1;
+  }
+  return [text.slice(0, cut), text.slice(cut)];
+}
+
+/** Streaming text: a settled head and a live tail, each memoized on its string. */
+export const Markdown = memo(function Markdown({ text, done, className }: { text: string; done: boolean; className?: string }) {
+  if (done) return <MarkdownHTML text={text} done className={className} />;
+  const [head, tail] = splitStable(text);
+  return (
+    <div className={`md-stream ${className ?? ""}`}>
+      {head && <MarkdownHTML text={head} done={false} />}
+      <MarkdownHTML text={tail} done={false} />
+    </div>
+  );
+});
+
+/**
+ * Sanitized Markdown (see markdown/render.ts). Links never navigate the
+ * webview: a click opens the URL in the system browser.
+ */
+const MarkdownHTML = memo(function MarkdownHTML({ text, done, className }: { text: string; done: boolean; className?: string }) {
+  const [hlTick, setHlTick] = useState(0);
+  useEffect(() => (done ? onHighlighterReady(() => setHlTick((t) => t + 1)) : undefined), [done]);
+  const html = useMemo(() => renderMarkdown(text, { highlight: done }), [text, done, hlTick]);
+  const onClick = (e: MouseEvent<HTMLDivElement>) => {
+    const a = (e.target as HTMLElement).closest("a");
+    if (!a) return;
+    e.preventDefault();
+    const href = a.getAttribute("href") ?? "";
+    if (isSafeUrl(href)) openExternal(href);
+  };
+  // Middle-click would open a new webview window: swallow it too.
+  const onAux = (e: MouseEvent<HTMLDivElement>) => {
+    if ((e.target as HTMLElement).closest("a")) e.preventDefault();
+  };
+  return <div className={`md ${className ?? ""}`} onClick={onClick} onAuxClick={onAux} dangerouslySetInnerHTML={{ __html: html }} />;
+});

@@ -1,0 +1,65 @@
+import { forwardRef, useEffect, useState } from "react";
+import type { AgentInfo, Project } from "../transport/types";
+import { Composer, type ComposerHandle } from "./Composer";
+import { isInstalled, NoAgent, TryDemo } from "./EmptyStates";
+
+/** A project with no session open: pick an agent and say what to do. */
+export const NewSession = forwardRef<ComposerHandle, {
+  project: Project;
+  agents: AgentInfo[] | null;
+  onStart(agent: string, text: string): Promise<boolean>;
+  onRecheck(): void;
+}>(function NewSession({ project, agents, onStart, onRecheck }, ref) {
+  const usable = (agents ?? []).filter(isInstalled);
+  const real = usable.filter((a) => a.name !== "demo");
+  const [agent, setAgent] = useState<string>("");
+  useEffect(() => {
+    if (!agent && usable.length > 0) setAgent((real[0] ?? usable[0])!.name);
+  }, [agent, usable, real]);
+
+  const demo = () => void onStart("demo", "Show me what you can do.");
+
+  if (agents !== null && real.length === 0) {
+    return (
+      <div className="main-col">
+        <header className="main-head"><div className="head-title"><h1>{project.name}</h1><span className="quiet mono ellipsis head-project">{project.workspace}</span></div></header>
+        <NoAgent onDemo={demo} onRecheck={onRecheck} />
+      </div>
+    );
+  }
+  return (
+    <div className="main-col">
+      <header className="main-head">
+        <div className="head-title">
+          <h1>New session</h1>
+          <span className="quiet mono ellipsis head-project" title={project.workspace}>{project.workspace}</span>
+        </div>
+        <span className="spacer" />
+        <label className="agent-pick">
+          <span className="quiet">Agent</span>
+          <select className="input" value={agent} onChange={(e) => setAgent(e.target.value)} disabled={usable.length === 0}>
+            {agents === null && <option value="">Looking for agents…</option>}
+            {usable.map((a) => (
+              <option key={a.name} value={a.name}>
+                {a.display_name ?? a.name}
+                {a.version ? ` ${a.version}` : ""}
+                {a.ok === false ? " — not ready" : ""}
+              </option>
+            ))}
+          </select>
+        </label>
+      </header>
+      <div className="session-empty">
+        <div className="empty">
+          {usable.find((a) => a.name === agent)?.ok === false && (
+            <p className="control-note" role="alert">{usable.find((a) => a.name === agent)?.message || `${agent} is installed but not ready.`}</p>
+          )}
+          <h2>What should the agent do in {project.name}?</h2>
+          <p>Runs keep going when you close the window; come back any time to see what happened.</p>
+          <TryDemo onDemo={demo} />
+        </div>
+      </div>
+      <Composer ref={ref} queueing={false} disabled={!agent} onSend={(text) => onStart(agent, text)} placeholder={agent ? `Message ${agent}…` : "Waiting for the agent list…"} />
+    </div>
+  );
+});

@@ -1,0 +1,104 @@
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { RunStore } from "../store/runStore";
+import { evts } from "../store/testEvents";
+import { ApiClient } from "../transport/api";
+import type { Transport, WatchHandlers } from "../transport/transport";
+import type { RunEvent } from "../transport/types";
+import { SessionView, waitText } from "./SessionView";
+
+const session = { id: "ses_1", project_id: "p1", title: "Fix it", agent: "claude", model: "sonnet" };
+
+function setup(journal: RunEvent[]) {
+  const calls: string[] = [];
+  const watchers: WatchHandlers[] = [];
+  const api = new ApiClient(async (m, p, b) => {
+    calls.push(`${m} ${p}${b ? ` ${b}` : ""}`);
+    if (p === "/api/sessions/ses_1") {
+      return {
+        status: 200,
+        body: JSON.stringify({
+          ...session,
+          messages: [
+            { id: "u1", session_id: "ses_1", role: "user", content: "please fix" },
+            { id: "a1", session_id: "ses_1", role: "assistant", content: "", run_id: "run_1", run: { id: "run_1", session_id: "ses_1", status: "running", last_seq: journal.length, terminal: false } },
+          ],
+        }),
+      };
+    }
+    const ev = /\/api\/runs\/run_1\/events\?after=(\d+)/.exec(p);
+    if (ev) return { status: 200, body: JSON.stringify({ events: journal.filter((e) => e.seq > Number(ev[1])) }) };
+    if (p.endsWith("/model")) return { status: 200, body: JSON.stringify({ accepted: false, status: "unsupported" }) };
+    if (p.endsWith("/cancel") || p.endsWith("/queue") || p.includes("/approvals/")) return { status: 200, body: JSON.stringify({ accepted: true, status: "accepted" }) };
+    return { status: 404, body: "{}" };
+  });
+  const t: Transport = { kind: "http", api, watchRun: (_id, _after, h) => (watchers.push(h), () => {}) };
+  const runs = new RunStore(t, { schedule: (cb) => cb() });
+  render(<SessionView t={t} runs={runs} session={session} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} />);
+  return { calls, watchers };
+}
+
+const R = "run_1";
+const live = evts(R, [
+  ["run.started", { agent: "claude", model: "sonnet" }],
+  ["message.user", { message_id: "u1", text: "please fix" }],
+  ["token.delta", { text: "Looking at it." }],
+  ["approval.requested", { approval_id: "ap1", title: "Run rm", command: "rm -rf build", options: [{ id: "ok", label: "Allow", kind: "allow_once" }, { id: "no", label: "Deny", kind: "reject_once" }] }],
+]);
+
+describe("SessionView", () => {
+  it("replays the run, shows the pending approval and answers it", async () => {
+    const { calls } = setup(live);
+    expect(await screen.findByText("Run rm")).toBeTruthy();
+    expect(screen.getByText("Looking at it.")).toBeTruthy();
+    // The user message is shown once (from the session, not again from the run).
+    expect(screen.getAllByText("please fix")).toHaveLength(1);
+    expect(screen.getByRole("status", { name: /needs approval/i })).toBeTruthy();
+    expect(screen.getByText("Waiting for your approval above")).toBeTruthy();
+    // virtua keeps rows hidden until measured, and jsdom never measures:
+    // find the button by its text rather than by accessible role.
+    fireEvent.click(screen.getByText("Allow").closest("button")!);
+    await waitFor(() => expect(calls).toContain('POST /api/runs/run_1/approvals/ap1 {"choice":"ok"}'));
+  });
+
+  it("queues a message sent while the run is active, and Stop cancels", async () => {
+    const { calls } = setup(live);
+    await screen.findByText("Run rm");
+    await userEvent.type(screen.getByLabelText("Message"), "also update docs{Enter}");
+    await waitFor(() => expect(calls.some((c) => c.startsWith("POST /api/runs/run_1/queue {\"message\":\"also update docs\""))).toBe(true));
+    await userEvent.click(screen.getByRole("button", { name: /Stop/ }));
+    expect(calls).toContain("POST /api/runs/run_1/cancel {}");
+  });
+
+  it("switches the model of a live run and says when the agent cannot", async () => {
+    const { calls } = setup(live);
+    await screen.findByText("Run rm");
+    await userEvent.click(screen.getByRole("button", { name: /switch model/i }));
+    const input = await screen.findByLabelText("Model");
+    await userEvent.clear(input);
+    await userEvent.type(input, "opus{Enter}");
+    await waitFor(() => expect(calls).toContain('POST /api/runs/run_1/model {"model":"opus"}'));
+    expect((await screen.findByText("This agent cannot do that.")).getAttribute("role")).toBe("alert");
+  });
+
+  it("follows live events and shows the end of the run", async () => {
+    const { watchers } = setup(live.slice(0, 3));
+    await screen.findByText("Looking at it.");
+    await waitFor(() => expect(watchers).toHaveLength(1));
+    const more = evts(R, [["token.delta", { text: " Fixed." }], ["done", { status: "completed" }]], 4);
+    watchers[0]!.onEvents(more);
+    expect(await screen.findByText("Looking at it. Fixed.")).toBeTruthy();
+    expect(screen.getAllByText("Completed").length).toBeGreaterThan(0);
+    expect(screen.queryByRole("button", { name: /Stop/ })).toBeNull();
+  });
+});
+
+describe("waitText", () => {
+  it("always says what a live run waits for", () => {
+    expect(waitText(undefined, "queued", "claude")).toMatch(/Queued/);
+    expect(waitText(undefined, "running", "claude")).toBe("Waiting for claude to respond…");
+    expect(waitText(undefined, "completed", "claude")).toBeUndefined();
+    expect(waitText(undefined, "cancelling", "codex")).toBe("Stopping codex…");
+  });
+});

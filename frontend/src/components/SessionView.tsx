@@ -1,0 +1,305 @@
+import { PanelRight, Square } from "lucide-react";
+import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { requestId } from "../app/ids";
+import type { RunStore } from "../store/runStore";
+import type { Block, RunView } from "../store/model";
+import { ApiError } from "../transport/api";
+import type { Transport } from "../transport/transport";
+import type { ControlResult, Project, Session, SessionDetail } from "../transport/types";
+import { isTerminalStatus } from "../transport/types";
+import type { BlockActions } from "./BlockView";
+import { Composer, type ComposerHandle } from "./Composer";
+import { ModelDialog } from "./Dialogs";
+import { Inspector } from "./Inspector";
+import { StatusBadge } from "./StatusBadge";
+import { Transcript, type Item } from "./Transcript";
+
+/** Window event that asks the open session to stop its run (Ctrl+.). */
+export const STOP_EVENT = "hermesdesk:stop";
+
+/** Runs of a session followed event by event; earlier turns show their saved text. */
+const ATTACH_LAST = 10;
+
+export function controlNote(r: ControlResult): string | undefined {
+  switch (r.status) {
+    case "accepted":
+      return undefined;
+    case "not-active":
+      return r.message || "Nothing is waiting for this answer any more.";
+    case "conflict":
+      return r.message || "A different answer was already given.";
+    case "unsupported":
+      return r.message || "This agent cannot do that.";
+    case "expired":
+      return r.message || "The question timed out.";
+  }
+}
+
+function errText(err: unknown): string {
+  return err instanceof Error ? err.message : "Something went wrong";
+}
+
+/** What the latest run waits for, in words (a spinner alone is not an answer). */
+export function waitText(v: RunView | undefined, status: string, agent: string): string | undefined {
+  if (isTerminalStatus(status)) return undefined;
+  switch (status) {
+    case "queued":
+      return "Queued — starts when the previous run in this session ends";
+    case "awaiting_approval":
+      return "Waiting for your approval above";
+    case "awaiting_clarify":
+      return "Waiting for your answer above";
+    case "cancelling":
+      return `Stopping ${agent}…`;
+    case "paused":
+      return `${agent} paused`;
+  }
+  if (v?.progress?.message) return v.progress.message;
+  const last = v?.blocks[v.blocks.length - 1];
+  if (!last || last.kind === "user") return `Waiting for ${agent} to respond…`;
+  if (last.kind === "tool" && last.status === "running") return `Waiting for ${last.name} to finish…`;
+  if (last.kind === "text" && !last.done) return undefined; // the text itself shows progress
+  return `${agent} is working…`;
+}
+
+export interface SessionViewProps {
+  t: Transport;
+  runs: RunStore;
+  session: Session;
+  project?: Project;
+  inspectorOpen: boolean;
+  onInspector(open: boolean): void;
+  onChanged(): void;
+  onSeen(sessionId: string): void;
+}
+
+export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function SessionView(p, composerRef) {
+  const { t, runs, session } = p;
+  const [detail, setDetail] = useState<SessionDetail | null>(null);
+  const [err, setErr] = useState<string>();
+  const [modelOpen, setModelOpen] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setDetail(await t.api.getSession(session.id));
+      setErr(undefined);
+    } catch (e) {
+      setErr(errText(e));
+    }
+  }, [t, session.id]);
+
+  useEffect(() => {
+    setDetail(null);
+    void load();
+  }, [load]);
+
+  const attached = useMemo(() => {
+    const ms = (detail?.messages ?? []).filter((m) => m.role === "assistant" && m.run_id);
+    return ms.slice(-ATTACH_LAST).map((m) => ({ id: m.run_id!, lastSeq: m.run?.last_seq }));
+  }, [detail]);
+  const attachedKey = attached.map((a) => a.id).join(",");
+
+  useEffect(() => {
+    for (const a of attached) void runs.attach(a.id, { sessionId: session.id, lastSeq: a.lastSeq });
+    return () => attached.forEach((a) => runs.detach(a.id));
+  }, [runs, attachedKey, session.id]);
+
+  // Re-render once per flushed frame when any of this session's runs moved.
+  const subscribe = useCallback(
+    (cb: () => void) => {
+      const ids = new Set(attachedKey.split(","));
+      return runs.subscribeAll((id) => ids.has(id) && cb());
+    },
+    [runs, attachedKey],
+  );
+  const snapshot = useCallback(() => attached.reduce((n, a) => n + runs.version(a.id), 0), [runs, attached]);
+  const tick = useSyncExternalStore(subscribe, snapshot);
+
+  const latestMsg = useMemo(() => [...(detail?.messages ?? [])].reverse().find((m) => m.run_id), [detail]);
+  const latestId = latestMsg?.run_id;
+  const latest = latestId ? runs.view(latestId) : undefined;
+  const status = latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
+  const active = !!latestId && status !== "idle" && !isTerminalStatus(status);
+  const agent = latest?.agent || session.agent;
+
+  // A run that ends may start a queued one and retitle the session.
+  const latestTerminal = latest?.terminal ?? false;
+  useEffect(() => {
+    if (latestTerminal) {
+      void load();
+      p.onChanged();
+    }
+  }, [latestTerminal, load]);
+
+  const onSeen = p.onSeen;
+  useEffect(() => onSeen(session.id), [tick, session.id, onSeen]);
+
+  // One item object per block object, so unchanged rows keep their identity
+  // and only the streaming row re-renders.
+  const itemCache = useRef(new WeakMap<object, Item>());
+  const items = useMemo<Item[]>(() => {
+    const out: Item[] = [];
+    for (const m of detail?.messages ?? []) {
+      if (m.role === "user") {
+        out.push({ key: `m:${m.id}`, kind: "user", text: m.content });
+        continue;
+      }
+      const v = m.run_id ? runs.view(m.run_id) : undefined;
+      if (!v || (v.blocks.length === 0 && m.content)) {
+        if (m.content) out.push({ key: `m:${m.id}`, kind: "static", text: m.content });
+        // An older turn that did not complete says so without its events.
+        const rs = m.run?.status ?? m.run_status;
+        if (rs && rs !== "completed" && isTerminalStatus(rs)) {
+          let it = itemCache.current.get(m);
+          if (!it) {
+            const block: Block = { kind: "done", key: `m:${m.id}:end`, seq: 0, status: rs, error: m.error ?? m.run?.error };
+            it = { key: block.key, kind: "block", runId: m.run_id ?? "", block, live: false };
+            itemCache.current.set(m, it);
+          }
+          out.push(it);
+        }
+        continue;
+      }
+      if (runs.hasOlder(v.runId)) out.push({ key: `older:${v.runId}`, kind: "older", runId: v.runId });
+      const live = !v.terminal;
+      for (const b of v.blocks) {
+        if (b.kind === "user") continue; // the session's own message is shown
+        let it = itemCache.current.get(b);
+        if (!it || (it.kind === "block" && it.live !== live)) {
+          it = { key: b.key, kind: "block", runId: v.runId, block: b, live };
+          itemCache.current.set(b, it);
+        }
+        out.push(it);
+      }
+    }
+    const w = active ? waitText(latest, status, agent) : undefined;
+    if (w) out.push({ key: `wait:${latestId}`, kind: "wait", text: w });
+    return out;
+  }, [detail, tick, active, status, agent]);
+
+  const actions = useMemo<BlockActions>(
+    () => ({
+      approve: async (runId, approvalId, optionId) => {
+        try {
+          return controlNote(await t.api.approve(runId, approvalId, optionId));
+        } catch (e) {
+          return errText(e);
+        }
+      },
+      clarify: async (runId, clarifyId, answer) => {
+        try {
+          return controlNote(await t.api.clarify(runId, clarifyId, answer));
+        } catch (e) {
+          return errText(e);
+        }
+      },
+    }),
+    [t],
+  );
+
+  const send = async (text: string): Promise<boolean> => {
+    try {
+      if (active && latestId) await t.api.queue(latestId, text, requestId());
+      else await t.api.startRun({ session_id: session.id, message: text, client_request_id: requestId() });
+      await load();
+      p.onChanged();
+      return true;
+    } catch (e) {
+      setErr(e instanceof ApiError ? e.message : errText(e));
+      return false;
+    }
+  };
+
+  const stop = async () => {
+    if (!latestId) return;
+    try {
+      const r = await t.api.cancel(latestId);
+      const note = controlNote(r);
+      if (note) setErr(note);
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
+
+  useEffect(() => {
+    const onStop = () => void stop();
+    window.addEventListener(STOP_EVENT, onStop);
+    return () => window.removeEventListener(STOP_EVENT, onStop);
+  });
+
+  const title = latest?.title || session.title || "Untitled session";
+  const model = latest?.model || session.model;
+  return (
+    <div className="session">
+      <div className="main-col">
+        <header className="main-head">
+          <div className="head-title">
+            <h1 className="ellipsis" title={title}>{title}</h1>
+            {p.project && <span className="quiet ellipsis head-project" title={p.project.workspace}>{p.project.name}</span>}
+          </div>
+          {active ? (
+            <button type="button" className="chip chip-btn" title="Switch model" aria-label={`${agent}, model ${model || "default"}: switch model`} onClick={() => setModelOpen(true)}>
+              {agent}
+              {model && <span className="chip-model mono">{model}</span>}
+            </button>
+          ) : (
+            <span className="chip" title="Agent and model">
+              {agent}
+              {model && <span className="chip-model mono">{model}</span>}
+            </span>
+          )}
+          {status !== "idle" && <StatusBadge status={status} />}
+          <span className="spacer" />
+          {active && (
+            <button type="button" className="btn btn-secondary btn-stop" onClick={() => void stop()} title="Stop the run (Ctrl+.)" disabled={status === "cancelling"}>
+              <Square size={14} aria-hidden /> Stop
+            </button>
+          )}
+          <button
+            type="button"
+            className={`icon-btn${p.inspectorOpen ? " on" : ""}`}
+            onClick={() => p.onInspector(!p.inspectorOpen)}
+            aria-pressed={p.inspectorOpen}
+            aria-label="Inspector"
+            title="Inspector (Ctrl+I)"
+          >
+            <PanelRight size={16} />
+          </button>
+        </header>
+        {err && (
+          <div className="banner" role="alert">
+            {err}
+            <button type="button" className="btn btn-ghost" onClick={() => setErr(undefined)}>Dismiss</button>
+          </div>
+        )}
+        {latestId && runs.error(latestId) && (
+          <div className="banner" role="alert">Cannot follow this run: {runs.error(latestId)}</div>
+        )}
+        {detail === null && !err ? (
+          <div className="wait-line center" role="status">Loading the session…</div>
+        ) : items.length === 0 ? (
+          <div className="session-empty">
+            <p>Say what you want {agent} to do in <strong>{p.project?.name ?? "this project"}</strong>.</p>
+          </div>
+        ) : (
+          <Transcript items={items} actions={actions} onOlder={(id) => void runs.loadOlder(id)} />
+        )}
+        <Composer ref={composerRef} onSend={send} queueing={active} />
+      </div>
+      {p.inspectorOpen && <Inspector view={latest} onClose={() => p.onInspector(false)} />}
+      {modelOpen && latestId && (
+        <ModelDialog
+          current={model}
+          onClose={() => setModelOpen(false)}
+          onSet={async (m) => {
+            try {
+              return controlNote(await t.api.setModel(latestId, m));
+            } catch (e) {
+              return errText(e);
+            }
+          }}
+        />
+      )}
+    </div>
+  );
+});

@@ -1,0 +1,244 @@
+import { describe, expect, it } from "vitest";
+import type { RunEvent } from "../transport/types";
+import { RunFeed } from "./feed";
+import type { Block } from "./model";
+import { evts } from "./testEvents";
+
+const R = "run_7f3";
+
+/** The rendered shape of a transcript, without keys and seqs. */
+function shape(blocks: Block[]): unknown[] {
+  return blocks.map((b) => {
+    switch (b.kind) {
+      case "text":
+      case "reasoning":
+        return [b.kind, b.text];
+      case "tool":
+        return ["tool", b.toolCallId, b.name, b.status, b.output, b.exitCode ?? null];
+      case "approval":
+        return ["approval", b.approvalId, b.options.map((o) => o.id), b.resolved?.choice ?? null];
+      case "clarify":
+        return ["clarify", b.clarifyId, b.answer ?? null];
+      case "user":
+        return ["user", b.text];
+      case "plan":
+        return ["plan", b.entries.map((e) => `${e.status}:${e.content}`)];
+      case "error":
+        return ["error", b.message];
+      case "done":
+        return ["done", b.status];
+    }
+  });
+}
+
+function fold(events: RunEvent[]): RunFeed {
+  const f = new RunFeed(R);
+  f.ingest(events, true);
+  return f;
+}
+
+const story = evts(R, [
+  ["run.started", { agent: "demo", model: "m1" }],
+  ["message.user", { message_id: "msg_u", text: "hi" }],
+  ["reasoning.delta", { text: "think" }],
+  ["reasoning.delta", { text: "ing" }],
+  ["reasoning.done", { text: "thinking" }],
+  ["token.delta", { text: "Hel" }],
+  ["token.delta", { text: "lo" }],
+  ["tool.started", { tool_call_id: "tc1", name: "bash", title: "ls", kind: "execute", input: { cmd: "ls" } }],
+  ["tool.updated", { tool_call_id: "tc1", output: "a\n" }],
+  ["tool.updated", { tool_call_id: "tc1", output: "b\n" }],
+  ["tool.done", { tool_call_id: "tc1", status: "completed", output: "a\nb\n", exit_code: 0, duration_ms: 12 }],
+  ["approval.requested", { approval_id: "ap1", title: "Run rm", command: "rm x", options: [{ id: "allow", label: "Allow", kind: "allow_once" }, { id: "deny", label: "Deny", kind: "reject_once" }] }],
+  ["approval.resolved", { approval_id: "ap1", choice: "allow", by: "user" }],
+  ["clarify.requested", { clarify_id: "c1", question: "Which?", choices: ["a", "b"] }],
+  ["clarify.resolved", { clarify_id: "c1", answer: "a" }],
+  ["plan.updated", { entries: [{ content: "step", status: "pending" }] }],
+  ["plan.updated", { entries: [{ content: "step", status: "completed" }] }],
+  ["token.delta", { text: " world" }],
+  ["file.changed", { path: "x.go", action: "modified" }],
+  ["usage.final", { input_tokens: 3, output_tokens: 4 }],
+  ["done", { status: "completed", usage: { input_tokens: 3, output_tokens: 4 } }],
+]);
+
+describe("fold", () => {
+  it("builds the transcript of a whole run", () => {
+    const v = fold(story).view;
+    expect(shape(v.blocks)).toEqual([
+      ["user", "hi"],
+      ["reasoning", "thinking"],
+      ["text", "Hello"],
+      ["tool", "tc1", "bash", "completed", "a\nb\n", 0],
+      ["approval", "ap1", ["allow", "deny"], "allow"],
+      ["clarify", "c1", "a"],
+      ["plan", ["completed:step"]],
+      ["text", " world"],
+      ["done", "completed"],
+    ]);
+    expect(v.agent).toBe("demo");
+    expect(v.model).toBe("m1");
+    expect(v.status).toBe("completed");
+    expect(v.terminal).toBe(true);
+    expect(v.files).toEqual([{ path: "x.go", action: "modified", seq: 19 }]);
+    expect(v.usage).toEqual({ input_tokens: 3, output_tokens: 4 });
+    expect(v.lastSeq).toBe(21);
+    expect(v.blocks.every((b) => b.kind !== "text" || b.done)).toBe(true);
+  });
+
+  it("is the same whatever order and duplication live events arrive in, once gaps fill", () => {
+    const want = shape(fold(story).view.blocks);
+    const orders: RunEvent[][] = [
+      [...story].reverse(),
+      [...story, ...story],
+      story.flatMap((e) => [e, e]),
+      [...story.slice(10), ...story.slice(0, 10)],
+    ];
+    for (const order of orders) {
+      const f = new RunFeed(R);
+      for (const e of order) f.ingest([e], false);
+      expect(shape(f.view.blocks)).toEqual(want);
+      expect(f.heldCount).toBe(0);
+    }
+  });
+
+  it("converges under random interleavings of live events, pages and duplicates", () => {
+    // A seeded LCG: failures reproduce.
+    let seed = 42;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const want = shape(fold(story).view.blocks);
+    for (let round = 0; round < 200; round++) {
+      const f = new RunFeed(R);
+      const live = story.filter(() => rnd() < 0.8).flatMap((e) => (rnd() < 0.2 ? [e, e] : [e]));
+      live.sort(() => rnd() - 0.5);
+      for (const e of live) {
+        const r = f.ingest([e], false);
+        // A gap is answered by a journal page after the cursor, sometimes.
+        if (r.gap && rnd() < 0.3) f.ingest(story.filter((x) => x.seq > f.lastSeq).slice(0, 1 + Math.floor(rnd() * 4)), true);
+      }
+      f.ingest(story.filter((x) => x.seq > f.lastSeq), true);
+      expect(shape(f.view.blocks)).toEqual(want);
+      expect(f.events.map((e) => e.seq)).toEqual(story.map((e) => e.seq));
+    }
+  });
+
+  it("holds live events past a gap until the gap is filled", () => {
+    const f = new RunFeed(R);
+    expect(f.ingest(story.slice(0, 5), false)).toMatchObject({ applied: 5, gap: false });
+    const r = f.ingest(story.slice(7, 9), false);
+    expect(r).toMatchObject({ applied: 0, gap: true });
+    expect(f.lastSeq).toBe(5);
+    expect(f.view.blocks.some((b) => b.kind === "tool")).toBe(false);
+    // The page read after the cursor fills it; held events then apply.
+    const r2 = f.ingest(story.slice(5, 7), true);
+    expect(r2.applied).toBe(4);
+    expect(r2.gap).toBe(false);
+    expect(f.lastSeq).toBe(9);
+  });
+
+  it("counts duplicates and never applies an event twice", () => {
+    const f = new RunFeed(R);
+    f.ingest(story.slice(0, 7), true);
+    const r = f.ingest(story.slice(0, 8), false);
+    expect(r).toMatchObject({ applied: 1, duplicates: 7 });
+    expect(shape(f.view.blocks).filter((b) => (b as unknown[])[0] === "text")).toEqual([["text", "Hello"]]);
+  });
+
+  it("ignores events of other runs and anything after done", () => {
+    const f = fold(story);
+    const after = evts(R, [["token.delta", { text: "late" }]], 22);
+    const other = evts("run_other", [["token.delta", { text: "x" }]], 22);
+    f.ingest([...after, ...other], false);
+    expect(f.lastSeq).toBe(21);
+    expect(JSON.stringify(f.view.blocks)).not.toContain("late");
+  });
+
+  it("ignores unknown types but keeps them in the timeline", () => {
+    const f = fold(evts(R, [["token.delta", { text: "a" }], ["future.thing", { x: 1 }], ["token.delta", { text: "b" }]]));
+    expect(shape(f.view.blocks)).toEqual([["text", "ab"]]);
+    expect(f.view.timeline.map((e) => e.type)).toContain("future.thing");
+    expect(f.lastSeq).toBe(3);
+  });
+
+  it("renders a compacted run like the deltas it replaced", () => {
+    const live = fold(evts(R, [
+      ["reasoning.delta", { text: "plan " }],
+      ["reasoning.delta", { text: "it" }],
+      ["token.delta", { text: "Hello " }],
+      ["token.delta", { text: "world" }],
+      ["tool.started", { tool_call_id: "t", name: "read" }],
+      ["tool.done", { tool_call_id: "t", status: "completed" }],
+      ["token.delta", { text: "Bye" }],
+      ["done", { status: "completed" }],
+    ]));
+    // Journal after retention: holes where deltas were; the page is
+    // authoritative so the holes are not waited for.
+    const compacted: RunEvent[] = [
+      ...evts(R, [["compacted", { from_seq: 1, to_seq: 4, reasoning: "plan it", text: "Hello world", events: 4 }]], 4),
+      ...evts(R, [["tool.started", { tool_call_id: "t", name: "read" }], ["tool.done", { tool_call_id: "t", status: "completed" }]], 5),
+      ...evts(R, [["compacted", { from_seq: 7, to_seq: 7, text: "Bye", events: 1 }]], 7),
+      ...evts(R, [["done", { status: "completed" }]], 8),
+    ];
+    expect(shape(fold(compacted).view.blocks)).toEqual(shape(live.view.blocks));
+  });
+
+  it("opens a card for a tool update whose start is outside the window", () => {
+    const f = new RunFeed(R, "", 100);
+    f.ingest(evts(R, [["tool.updated", { tool_call_id: "old", output: "x" }], ["tool.done", { tool_call_id: "old", status: "failed", exit_code: 2 }]], 101), true);
+    expect(shape(f.view.blocks)).toEqual([["tool", "old", "tool", "failed", "x", 2]]);
+  });
+
+  it("does not duplicate final tool output already streamed", () => {
+    for (const [streamed, final, want] of [
+      ["a\nb\n", "a\nb\n", "a\nb\n"],
+      ["a\n", "a\nb\n", "a\nb\n"],
+      ["", "all", "all"],
+      ["x", "", "x"],
+      ["live", "summary", "live\nsummary"],
+    ] as const) {
+      const f = fold(evts(R, [
+        ["tool.started", { tool_call_id: "t", name: "bash" }],
+        ...(streamed ? [["tool.updated", { tool_call_id: "t", output: streamed }] as [string, unknown]] : []),
+        ["tool.done", { tool_call_id: "t", status: "completed", output: final }],
+      ]));
+      expect((f.view.blocks[0] as Block & { kind: "tool" }).output).toBe(want);
+    }
+  });
+
+  it("tracks pending approval and clarify and the status they imply", () => {
+    const f = new RunFeed(R);
+    f.ingest(story.slice(0, 12), true);
+    expect(f.view.pendingApprovalId).toBe("ap1");
+    expect(f.view.status).toBe("awaiting_approval");
+    f.ingest(story.slice(12, 14), true);
+    expect(f.view.pendingApprovalId).toBeUndefined();
+    expect(f.view.pendingClarifyId).toBe("c1");
+    expect(f.view.status).toBe("awaiting_clarify");
+  });
+
+  it("closes tool cards left running when the run is interrupted", () => {
+    const f = fold(evts(R, [
+      ["tool.started", { tool_call_id: "t", name: "bash" }],
+      ["error", { message: "agent crashed" }],
+      ["done", { status: "interrupted", error: "shim died" }],
+    ]));
+    expect(shape(f.view.blocks)).toEqual([["tool", "t", "bash", "interrupted", "", null], ["error", "agent crashed"], ["done", "interrupted"]]);
+  });
+
+  it("replaces only the blocks that changed", () => {
+    const f = new RunFeed(R);
+    f.ingest(story.slice(0, 6), true);
+    const before = [...f.view.blocks];
+    f.ingest(story.slice(6, 7), false);
+    const changed = f.view.blocks.map((b, i) => b !== before[i]);
+    expect(changed).toEqual([false, false, true]);
+  });
+
+  it("folds older events in front of a tail window", () => {
+    const whole = fold(story);
+    const tail = new RunFeed(R, "", 10);
+    tail.ingest(story.slice(10), true);
+    const merged = tail.withOlder(story.slice(0, 10), 0);
+    expect(shape(merged.view.blocks)).toEqual(shape(whole.view.blocks));
+    expect(merged.base).toBe(0);
+  });
+});

@@ -1,0 +1,364 @@
+// Folds one run's normalized events (DESIGN.md §4; payload field names from
+// backend/run/event.go) into its transcript model. Pure with respect to its
+// input: the same events in the same order always give the same transcript.
+// Ordering and duplicates are the feed's job (feed.ts); this assumes seq order.
+import type { RunEvent, RunStatus } from "../transport/types";
+import { isTerminalStatus } from "../transport/types";
+import type { ApprovalOption, Block, ReasoningBlock, RunView, TextBlock, ToolBlock, Usage } from "./model";
+
+/** Tool output kept per card; the head is dropped beyond this. */
+export const MAX_TOOL_OUTPUT = 256 * 1024;
+/** Raw envelopes kept for the inspector (between this and twice this). */
+export const MAX_TIMELINE = 2000;
+
+type P = Record<string, unknown>;
+const obj = (v: unknown): P => (v && typeof v === "object" && !Array.isArray(v) ? (v as P) : {});
+const str = (p: P, k: string): string | undefined => (typeof p[k] === "string" ? (p[k] as string) : undefined);
+const num = (p: P, k: string): number | undefined => (typeof p[k] === "number" ? (p[k] as number) : undefined);
+
+function push(v: RunView, b: Block): number {
+  v.blocks.push(b);
+  return v.blocks.length - 1;
+}
+
+function replace(v: RunView, i: number, b: Block): void {
+  v.blocks[i] = b;
+}
+
+/** Ends the streaming text/reasoning blocks: something else came between. */
+function closeStreams(v: RunView): void {
+  if (v.openText >= 0) {
+    const b = v.blocks[v.openText] as TextBlock;
+    replace(v, v.openText, { ...b, done: true });
+    v.openText = -1;
+  }
+  if (v.openReasoning >= 0) {
+    const b = v.blocks[v.openReasoning] as ReasoningBlock;
+    replace(v, v.openReasoning, { ...b, done: true });
+    v.openReasoning = -1;
+  }
+}
+
+function appendText(v: RunView, seq: number, text: string, done: boolean): void {
+  if (text === "") return;
+  // Reasoning and answer text alternate; each switch starts a new block.
+  if (v.openReasoning >= 0) {
+    const r = v.blocks[v.openReasoning] as ReasoningBlock;
+    replace(v, v.openReasoning, { ...r, done: true });
+    v.openReasoning = -1;
+  }
+  if (v.openText >= 0) {
+    const b = v.blocks[v.openText] as TextBlock;
+    replace(v, v.openText, { ...b, text: b.text + text, done });
+  } else {
+    v.openText = push(v, { kind: "text", key: `${v.runId}:t${seq}`, seq, text, done });
+  }
+  if (done) v.openText = -1;
+}
+
+function appendReasoning(v: RunView, seq: number, text: string, done: boolean): void {
+  if (v.openText >= 0) {
+    const t = v.blocks[v.openText] as TextBlock;
+    replace(v, v.openText, { ...t, done: true });
+    v.openText = -1;
+  }
+  if (v.openReasoning >= 0) {
+    const b = v.blocks[v.openReasoning] as ReasoningBlock;
+    replace(v, v.openReasoning, { ...b, text: b.text + text, done });
+  } else {
+    if (text === "" && !done) return;
+    v.openReasoning = push(v, { kind: "reasoning", key: `${v.runId}:r${seq}`, seq, text, done });
+  }
+  if (done) v.openReasoning = -1;
+}
+
+function clipOutput(s: string): { output: string; truncated: boolean } {
+  if (s.length <= MAX_TOOL_OUTPUT) return { output: s, truncated: false };
+  return { output: s.slice(s.length - MAX_TOOL_OUTPUT), truncated: true };
+}
+
+function tool(v: RunView, id: string, seq: number): { i: number; b: ToolBlock } {
+  const k = `tool:${id}`;
+  const i = v.index.get(k);
+  if (i !== undefined) return { i, b: v.blocks[i] as ToolBlock };
+  // An update for a call we never saw start (tail window, agent quirk):
+  // open a card for it rather than drop what it says.
+  closeStreams(v);
+  const b: ToolBlock = {
+    kind: "tool",
+    key: `${v.runId}:tool:${id}`,
+    seq,
+    toolCallId: id,
+    name: "tool",
+    output: "",
+    truncated: false,
+    status: "running",
+  };
+  const at = push(v, b);
+  v.index.set(k, at);
+  return { i: at, b };
+}
+
+/** Merges a final output with what was streamed without showing it twice. */
+function mergeFinalOutput(streamed: string, final: string): string {
+  if (final === "" || streamed.endsWith(final)) return streamed;
+  if (streamed === "" || final.startsWith(streamed)) return final;
+  return streamed + (streamed.endsWith("\n") ? "" : "\n") + final;
+}
+
+function usage(p: unknown): Usage | undefined {
+  const u = obj(p);
+  return Object.keys(u).length ? (u as Usage) : undefined;
+}
+
+/** Applies one event. Unknown types only reach the timeline. */
+export function applyEvent(v: RunView, ev: RunEvent): void {
+  const p = obj(ev.payload);
+  const seq = ev.seq;
+  if (!v.sessionId && ev.session_id) v.sessionId = ev.session_id;
+  if (v.startedAt === undefined) v.startedAt = ev.created_at;
+  v.lastSeq = Math.max(v.lastSeq, seq);
+  v.timeline.push(ev);
+  // Trim in batches: one splice per MAX_TIMELINE events, not one per event.
+  if (v.timeline.length >= 2 * MAX_TIMELINE) v.timeline.splice(0, v.timeline.length - MAX_TIMELINE);
+  v.version++;
+
+  switch (ev.type) {
+    case "run.started":
+      v.agent = str(p, "agent") ?? v.agent;
+      v.model = str(p, "model") ?? v.model;
+      v.workspace = str(p, "workspace") ?? v.workspace;
+      if (v.status === "unknown") v.status = "running";
+      return;
+    case "status": {
+      const s = str(p, "status");
+      if (s && !v.terminal) v.status = s as RunStatus;
+      v.statusDetail = str(p, "detail");
+      return;
+    }
+    case "message.user": {
+      const id = str(p, "message_id") ?? `seq${seq}`;
+      if (v.index.has(`user:${id}`)) return;
+      closeStreams(v);
+      v.index.set(`user:${id}`, push(v, { kind: "user", key: `${v.runId}:u${seq}`, seq, messageId: id, text: str(p, "text") ?? "" }));
+      return;
+    }
+    case "token.delta":
+      appendText(v, seq, str(p, "text") ?? "", false);
+      return;
+    case "reasoning.delta":
+      appendReasoning(v, seq, str(p, "text") ?? "", false);
+      return;
+    case "reasoning.done": {
+      const full = str(p, "text") ?? "";
+      if (v.openReasoning >= 0) {
+        const b = v.blocks[v.openReasoning] as ReasoningBlock;
+        // The assembled block is authoritative when the agent sends one.
+        replace(v, v.openReasoning, { ...b, text: full || b.text, done: true });
+        v.openReasoning = -1;
+      } else if (full) {
+        appendReasoning(v, seq, full, true);
+      }
+      return;
+    }
+    case "compacted": {
+      // Stands in for token-level events of a terminal run: render exactly
+      // what the deltas would have rendered.
+      const r = str(p, "reasoning") ?? "";
+      const t = str(p, "text") ?? "";
+      if (r) appendReasoning(v, seq, r, false);
+      if (t) appendText(v, seq, t, false);
+      return;
+    }
+    case "progress":
+      v.progress = { message: str(p, "message") ?? "", percent: num(p, "percent") };
+      return;
+    case "plan.updated": {
+      const entries = Array.isArray(p.entries) ? (p.entries as P[]).map((e) => ({
+        content: str(e, "content") ?? "",
+        status: str(e, "status") ?? "pending",
+        priority: str(e, "priority"),
+      })) : [];
+      if (v.planAt >= 0) {
+        replace(v, v.planAt, { ...(v.blocks[v.planAt] as Block & { kind: "plan" }), entries });
+      } else {
+        closeStreams(v);
+        v.planAt = push(v, { kind: "plan", key: `${v.runId}:plan`, seq, entries });
+      }
+      return;
+    }
+    case "tool.started": {
+      const id = str(p, "tool_call_id") ?? `seq${seq}`;
+      const existed = v.index.has(`tool:${id}`);
+      const { i, b } = tool(v, id, seq);
+      replace(v, i, {
+        ...b,
+        name: str(p, "name") ?? b.name,
+        title: str(p, "title") ?? b.title,
+        toolKind: str(p, "kind") ?? b.toolKind,
+        input: p.input ?? b.input,
+        locations: Array.isArray(p.locations) ? (p.locations as string[]) : b.locations,
+        startedAt: ev.created_at,
+        status: existed ? b.status : "running",
+      });
+      return;
+    }
+    case "tool.updated": {
+      const id = str(p, "tool_call_id");
+      if (!id) return;
+      const { i, b } = tool(v, id, seq);
+      const out = clipOutput(b.output + (str(p, "output") ?? ""));
+      replace(v, i, {
+        ...b,
+        title: str(p, "title") ?? b.title,
+        status: b.status === "running" || b.status === "pending" ? (str(p, "status") ?? b.status) : b.status,
+        output: out.output,
+        truncated: b.truncated || out.truncated,
+      });
+      return;
+    }
+    case "tool.done": {
+      const id = str(p, "tool_call_id");
+      if (!id) return;
+      const { i, b } = tool(v, id, seq);
+      const out = clipOutput(mergeFinalOutput(b.output, str(p, "output") ?? ""));
+      replace(v, i, {
+        ...b,
+        status: str(p, "status") ?? "completed",
+        output: out.output,
+        truncated: b.truncated || out.truncated,
+        exitCode: num(p, "exit_code"),
+        durationMs: num(p, "duration_ms") ?? (b.startedAt !== undefined ? Math.round((ev.created_at - b.startedAt) * 1000) : undefined),
+        error: str(p, "error"),
+      });
+      return;
+    }
+    case "file.changed": {
+      const path = str(p, "path");
+      if (!path) return;
+      const at = v.files.findIndex((f) => f.path === path);
+      const f = { path, action: str(p, "action"), seq };
+      if (at >= 0) v.files[at] = f;
+      else v.files.push(f);
+      return;
+    }
+    case "approval.requested": {
+      const id = str(p, "approval_id") ?? `seq${seq}`;
+      if (v.index.has(`approval:${id}`)) return;
+      closeStreams(v);
+      const options: ApprovalOption[] = Array.isArray(p.options)
+        ? (p.options as P[]).map((o) => ({ id: str(o, "id") ?? "", label: str(o, "label") ?? str(o, "id") ?? "", kind: str(o, "kind") }))
+        : [];
+      v.index.set(`approval:${id}`, push(v, {
+        kind: "approval",
+        key: `${v.runId}:a:${id}`,
+        seq,
+        approvalId: id,
+        toolCallId: str(p, "tool_call_id"),
+        title: str(p, "title") ?? "The agent asks for permission",
+        description: str(p, "description"),
+        command: str(p, "command"),
+        options,
+      }));
+      v.pendingApprovalId = id;
+      if (!v.terminal) v.status = "awaiting_approval";
+      return;
+    }
+    case "approval.resolved": {
+      const id = str(p, "approval_id");
+      const i = id ? v.index.get(`approval:${id}`) : undefined;
+      if (i !== undefined) {
+        const b = v.blocks[i] as Block & { kind: "approval" };
+        replace(v, i, { ...b, resolved: { choice: str(p, "choice") ?? "", by: str(p, "by") } });
+      }
+      if (v.pendingApprovalId === id) v.pendingApprovalId = undefined;
+      if (v.status === "awaiting_approval") v.status = "running";
+      return;
+    }
+    case "clarify.requested": {
+      const id = str(p, "clarify_id") ?? `seq${seq}`;
+      if (v.index.has(`clarify:${id}`)) return;
+      closeStreams(v);
+      v.index.set(`clarify:${id}`, push(v, {
+        kind: "clarify",
+        key: `${v.runId}:c:${id}`,
+        seq,
+        clarifyId: id,
+        question: str(p, "question") ?? "",
+        choices: Array.isArray(p.choices) ? (p.choices as unknown[]).filter((c): c is string => typeof c === "string") : [],
+      }));
+      v.pendingClarifyId = id;
+      if (!v.terminal) v.status = "awaiting_clarify";
+      return;
+    }
+    case "clarify.resolved": {
+      const id = str(p, "clarify_id");
+      const i = id ? v.index.get(`clarify:${id}`) : undefined;
+      if (i !== undefined) {
+        const b = v.blocks[i] as Block & { kind: "clarify" };
+        replace(v, i, { ...b, answer: str(p, "answer") ?? "" });
+      }
+      if (v.pendingClarifyId === id) v.pendingClarifyId = undefined;
+      if (v.status === "awaiting_clarify") v.status = "running";
+      return;
+    }
+    case "commands.updated":
+      v.commands = Array.isArray(p.commands)
+        ? (p.commands as P[]).map((c) => ({ name: str(c, "name") ?? "", description: str(c, "description") }))
+        : [];
+      return;
+    case "mode.updated":
+      v.mode = str(p, "mode") ?? v.mode;
+      return;
+    case "model.updated":
+      v.model = str(p, "model") ?? v.model;
+      return;
+    case "title.updated":
+      v.title = str(p, "title") ?? v.title;
+      return;
+    case "usage.updated":
+    case "usage.final":
+      v.usage = usage(ev.type === "usage.final" && p.usage ? p.usage : p) ?? v.usage;
+      return;
+    case "error":
+      closeStreams(v);
+      push(v, { kind: "error", key: `${v.runId}:e${seq}`, seq, message: str(p, "message") ?? "The run reported an error", code: str(p, "code"), detail: str(p, "detail") });
+      return;
+    case "done": {
+      closeStreams(v);
+      const status = (str(p, "status") ?? "completed") as RunStatus;
+      v.status = isTerminalStatus(status) ? status : "completed";
+      v.terminal = true;
+      v.endedAt = ev.created_at;
+      v.progress = undefined;
+      v.pendingApprovalId = undefined;
+      v.pendingClarifyId = undefined;
+      const u = usage(p.usage);
+      if (u) v.usage = u;
+      // Tool cards still open when the run ended did not finish.
+      for (const [k, i] of v.index) {
+        if (!k.startsWith("tool:")) continue;
+        const b = v.blocks[i] as ToolBlock;
+        if (b.status === "running" || b.status === "pending" || b.status === "in_progress") {
+          replace(v, i, { ...b, status: v.status === "completed" ? "completed" : v.status });
+        }
+      }
+      push(v, {
+        kind: "done",
+        key: `${v.runId}:done`,
+        seq,
+        status: v.status as RunStatus,
+        error: str(p, "error"),
+        exitCode: num(p, "exit_code"),
+        durationMs: num(p, "duration_ms"),
+        usage: u,
+        stopReason: str(p, "stop_reason"),
+      });
+      return;
+    }
+    default:
+      // An open list (DESIGN §4): a type this build does not know is shown
+      // only in the raw timeline.
+      return;
+  }
+}

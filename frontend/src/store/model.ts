@@ -1,0 +1,172 @@
+// The transcript model one run's events fold into. Blocks are replaced, never
+// mutated, when they change, so a memoized row re-renders only when its own
+// block did (the streaming one); the array itself grows in place.
+import type { RunEvent, RunStatus } from "../transport/types";
+
+export interface ApprovalOption {
+  id: string;
+  label: string;
+  kind?: string;
+}
+
+export interface Usage {
+  input_tokens?: number;
+  output_tokens?: number;
+  reasoning_tokens?: number;
+  cached_tokens?: number;
+  cost_usd?: number;
+}
+
+export interface PlanEntry {
+  content: string;
+  status: string;
+  priority?: string;
+}
+
+interface BlockBase {
+  /** Stable React key. */
+  key: string;
+  seq: number;
+}
+
+export interface UserBlock extends BlockBase {
+  kind: "user";
+  messageId: string;
+  text: string;
+}
+export interface TextBlock extends BlockBase {
+  kind: "text";
+  text: string;
+  /** False while tokens may still be appended (highlight only when true). */
+  done: boolean;
+}
+export interface ReasoningBlock extends BlockBase {
+  kind: "reasoning";
+  text: string;
+  done: boolean;
+}
+export type ToolStatus = "running" | "completed" | "failed" | "denied" | "cancelled" | string;
+export interface ToolBlock extends BlockBase {
+  kind: "tool";
+  toolCallId: string;
+  name: string;
+  title?: string;
+  toolKind?: string;
+  input?: unknown;
+  locations?: string[];
+  output: string;
+  /** Output dropped from the front to bound memory. */
+  truncated: boolean;
+  status: ToolStatus;
+  exitCode?: number;
+  durationMs?: number;
+  error?: string;
+  startedAt?: number;
+}
+export interface ApprovalBlock extends BlockBase {
+  kind: "approval";
+  approvalId: string;
+  toolCallId?: string;
+  title: string;
+  description?: string;
+  command?: string;
+  options: ApprovalOption[];
+  resolved?: { choice: string; by?: string };
+}
+export interface ClarifyBlock extends BlockBase {
+  kind: "clarify";
+  clarifyId: string;
+  question: string;
+  choices: string[];
+  answer?: string;
+}
+export interface PlanBlock extends BlockBase {
+  kind: "plan";
+  entries: PlanEntry[];
+}
+export interface ErrorBlock extends BlockBase {
+  kind: "error";
+  message: string;
+  code?: string;
+  detail?: string;
+}
+export interface DoneBlock extends BlockBase {
+  kind: "done";
+  status: RunStatus;
+  error?: string;
+  exitCode?: number;
+  durationMs?: number;
+  usage?: Usage;
+  stopReason?: string;
+}
+
+export type Block =
+  | UserBlock
+  | TextBlock
+  | ReasoningBlock
+  | ToolBlock
+  | ApprovalBlock
+  | ClarifyBlock
+  | PlanBlock
+  | ErrorBlock
+  | DoneBlock;
+
+export interface FileTouch {
+  path: string;
+  action?: string;
+  seq: number;
+}
+
+export interface RunView {
+  runId: string;
+  sessionId: string;
+  status: RunStatus | "unknown";
+  statusDetail?: string;
+  agent?: string;
+  model?: string;
+  mode?: string;
+  title?: string;
+  workspace?: string;
+  progress?: { message: string; percent?: number };
+  usage?: Usage;
+  blocks: Block[];
+  files: FileTouch[];
+  commands: { name: string; description?: string }[];
+  pendingApprovalId?: string;
+  pendingClarifyId?: string;
+  terminal: boolean;
+  /** First seq held in this view (a tail window may start after 1). */
+  firstSeq: number;
+  lastSeq: number;
+  startedAt?: number;
+  endedAt?: number;
+  /** Raw envelopes for the inspector's timeline (bounded, newest last). */
+  timeline: RunEvent[];
+  /** Bumped on every applied event; cheap change detection. */
+  version: number;
+  /** Index of the block each id lives at (tool, approval, clarify). */
+  index: Map<string, number>;
+  openText: number;
+  openReasoning: number;
+  planAt: number;
+}
+
+export function newRunView(runId: string, sessionId = "", firstSeq = 1): RunView {
+  return {
+    runId,
+    sessionId,
+    status: "unknown",
+    blocks: [],
+    files: [],
+    commands: [],
+    terminal: false,
+    firstSeq,
+    lastSeq: firstSeq - 1,
+    timeline: [],
+    version: 0,
+    index: new Map(),
+    openText: -1,
+    openReasoning: -1,
+    planAt: -1,
+  };
+}

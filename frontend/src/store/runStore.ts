@@ -1,0 +1,208 @@
+// Attaches to runs (DESIGN.md §6): read journal pages after the cursor, then
+// follow live; keeps one feed per run and tells the UI at most once per
+// animation frame that something changed, so streaming does not re-render
+// faster than the screen paints.
+import type { Transport } from "../transport/transport";
+import type { RunEvent } from "../transport/types";
+import { RunFeed } from "./feed";
+import type { RunView } from "./model";
+
+export interface RunStoreOptions {
+  /** Events a run opens with: the tail; older ones page in on demand. */
+  tailWindow?: number;
+  pageSize?: number;
+  /** Schedules a flush; requestAnimationFrame in the app, sync in tests. */
+  schedule?: (cb: () => void) => void;
+  /** Feeds of detached runs kept for quick return. */
+  keepDetached?: number;
+}
+
+interface Attachment {
+  stop?: () => void;
+  filling: boolean;
+  refill: boolean;
+}
+
+export class RunStore {
+  private readonly feeds = new Map<string, RunFeed>();
+  private readonly attached = new Map<string, Attachment>();
+  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly anyListeners = new Set<(runId: string) => void>();
+  private readonly dirty = new Set<string>();
+  private scheduled = false;
+  private readonly versions = new Map<string, number>();
+  private readonly errors = new Map<string, string>();
+  private readonly tail: number;
+  private readonly page: number;
+  private readonly schedule: (cb: () => void) => void;
+  private readonly keep: number;
+
+  constructor(
+    private readonly transport: Transport,
+    opts: RunStoreOptions = {},
+  ) {
+    this.tail = opts.tailWindow ?? 2000;
+    this.page = opts.pageSize ?? 500;
+    this.schedule =
+      opts.schedule ?? ((cb) => (typeof requestAnimationFrame === "function" ? requestAnimationFrame(() => cb()) : setTimeout(cb, 16)));
+    this.keep = opts.keepDetached ?? 20;
+  }
+
+  view(runId: string): RunView | undefined {
+    return this.feeds.get(runId)?.view;
+  }
+
+  error(runId: string): string | undefined {
+    return this.errors.get(runId);
+  }
+
+  /** Changes on every flushed update of the run; a snapshot for React. */
+  version(runId: string): number {
+    return this.versions.get(runId) ?? 0;
+  }
+
+  hasOlder(runId: string): boolean {
+    const f = this.feeds.get(runId);
+    return !!f && f.base > 0;
+  }
+
+  subscribe(runId: string, cb: () => void): () => void {
+    let s = this.listeners.get(runId);
+    if (!s) this.listeners.set(runId, (s = new Set()));
+    s.add(cb);
+    return () => s.delete(cb);
+  }
+
+  /** Every flushed change of any run (sidebar markers, header state). */
+  subscribeAll(cb: (runId: string) => void): () => void {
+    this.anyListeners.add(cb);
+    return () => this.anyListeners.delete(cb);
+  }
+
+  /**
+   * Reads what the journal holds after this view's cursor, then follows
+   * live. `lastSeq` (from GET /api/runs/{id}) lets a long run open at its
+   * tail instead of replaying from seq 1.
+   */
+  async attach(runId: string, hint: { sessionId?: string; lastSeq?: number } = {}): Promise<void> {
+    if (this.attached.has(runId)) return;
+    const a: Attachment = { filling: false, refill: false };
+    this.attached.set(runId, a);
+    let feed = this.feeds.get(runId);
+    if (!feed) {
+      const base = hint.lastSeq && hint.lastSeq > this.tail ? hint.lastSeq - this.tail : 0;
+      feed = new RunFeed(runId, hint.sessionId, base);
+      this.feeds.set(runId, feed);
+    }
+    try {
+      await this.fill(runId);
+    } catch (err) {
+      this.fail(runId, err);
+    }
+    if (this.attached.get(runId) !== a) return; // detached meanwhile
+    const f = this.feeds.get(runId);
+    if (!f || f.view.terminal) return;
+    a.stop = this.transport.watchRun(runId, f.lastSeq, {
+      onEvents: (evs) => this.live(runId, evs),
+      onError: (err, final) => {
+        if (final) this.fail(runId, err);
+      },
+    });
+  }
+
+  detach(runId: string): void {
+    const a = this.attached.get(runId);
+    a?.stop?.();
+    this.attached.delete(runId);
+    // Bound memory: forget the oldest detached feeds.
+    const detached = [...this.feeds.keys()].filter((id) => !this.attached.has(id));
+    for (const id of detached.slice(0, Math.max(0, detached.length - this.keep))) {
+      this.feeds.delete(id);
+      this.versions.delete(id);
+    }
+  }
+
+  detachAll(): void {
+    for (const id of [...this.attached.keys()]) this.detach(id);
+  }
+
+  /** Pages the events before the window in front of it. */
+  async loadOlder(runId: string): Promise<void> {
+    const f = this.feeds.get(runId);
+    if (!f || f.base === 0) return;
+    const newBase = Math.max(0, f.base - this.tail);
+    const older: RunEvent[] = [];
+    let after = newBase;
+    while (after < f.base) {
+      const p = await this.transport.api.eventsPage(runId, after, this.page);
+      const evs = p.events.filter((e) => e.seq > after && e.seq <= f.base);
+      older.push(...evs);
+      if (evs.length === 0 || p.events.some((e) => e.seq >= f.base)) break;
+      after = evs[evs.length - 1]!.seq;
+    }
+    const cur = this.feeds.get(runId);
+    if (cur !== f) return;
+    this.feeds.set(runId, f.withOlder(older, newBase));
+    this.markDirty(runId);
+  }
+
+  /** Live events from the transport; a gap triggers a journal read. */
+  live(runId: string, evs: RunEvent[]): void {
+    const f = this.feeds.get(runId);
+    if (!f) return;
+    const r = f.ingest(evs, false);
+    if (r.applied > 0) this.markDirty(runId);
+    if (r.gap) void this.fill(runId).catch((err) => this.fail(runId, err));
+  }
+
+  /** Reads journal pages after the cursor until caught up (single flight). */
+  private async fill(runId: string): Promise<void> {
+    const a = this.attached.get(runId);
+    if (a?.filling) {
+      a.refill = true;
+      return;
+    }
+    if (a) a.filling = true;
+    try {
+      do {
+        if (a) a.refill = false;
+        for (;;) {
+          const f = this.feeds.get(runId);
+          if (!f || f.view.terminal) return;
+          const p = await this.transport.api.eventsPage(runId, f.lastSeq, this.page);
+          const cur = this.feeds.get(runId);
+          if (!cur) return;
+          const r = cur.ingest(p.events, true);
+          if (r.applied > 0) this.markDirty(runId);
+          const full = p.more ?? p.events.length >= this.page;
+          if (r.applied === 0 || !full) break;
+        }
+      } while (a?.refill);
+    } finally {
+      if (a) a.filling = false;
+    }
+  }
+
+  private fail(runId: string, err: unknown): void {
+    this.errors.set(runId, err instanceof Error ? err.message : "Cannot read this run");
+    this.markDirty(runId);
+  }
+
+  private markDirty(runId: string): void {
+    this.dirty.add(runId);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    this.schedule(() => this.flush());
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const ids = [...this.dirty];
+    this.dirty.clear();
+    for (const id of ids) {
+      this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
+      this.listeners.get(id)?.forEach((cb) => cb());
+      this.anyListeners.forEach((cb) => cb(id));
+    }
+  }
+}

@@ -1,0 +1,200 @@
+// The API client shared by both transports. Each transport supplies only a
+// raw `request` (HTTP fetch, or the Wails Desktop.Request binding) and a way
+// to follow a run live; every route of DESIGN.md §7 is spelled out once here.
+import type {
+  AgentInfo,
+  ControlResult,
+  EventsPage,
+  Project,
+  RunEvent,
+  RunInfo,
+  SearchHit,
+  Session,
+  SessionDetail,
+  Settings,
+  StartResult,
+  StartRunRequest,
+} from "./types";
+
+export interface RawResponse {
+  status: number;
+  body: string;
+}
+
+export type RawRequest = (method: string, path: string, body?: string) => Promise<RawResponse>;
+
+/** Thrown when no backend answers: the UI shows "Backend not connected". */
+export class BackendUnavailableError extends Error {
+  constructor(message = "Backend not connected") {
+    super(message);
+    this.name = "BackendUnavailableError";
+  }
+}
+
+/** An HTTP-level refusal with the service's stable code and safe message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export function isUnavailable(err: unknown): boolean {
+  return err instanceof BackendUnavailableError;
+}
+
+// The service's error body shape is {error: {code, message}} or
+// {code, message} or {error: "text"}; accept all three rather than guess.
+function toApiError(status: number, body: string): ApiError {
+  let code = `http_${status}`;
+  let message = `Request failed (${status})`;
+  try {
+    const v = JSON.parse(body) as Record<string, unknown>;
+    const e = (typeof v.error === "object" && v.error !== null ? v.error : v) as Record<string, unknown>;
+    if (typeof e.code === "string") code = e.code;
+    if (typeof e.message === "string") message = e.message;
+    else if (typeof v.error === "string") message = v.error;
+  } catch {
+    // Not JSON: keep the generic message; never show raw bodies to people.
+  }
+  return new ApiError(status, code, message);
+}
+
+// Statuses a static server or proxy gives when no API is behind it.
+const NO_API = new Set([404, 405, 501, 502, 503, 504]);
+
+function isJSON(s: string): boolean {
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function parseJSON<T>(res: RawResponse): T {
+  if (res.status >= 400) {
+    // The API always answers errors in JSON; anything else is not the API.
+    if (NO_API.has(res.status) && !isJSON(res.body)) throw new BackendUnavailableError();
+    throw toApiError(res.status, res.body);
+  }
+  if (res.body === "") return undefined as T;
+  try {
+    return JSON.parse(res.body) as T;
+  } catch {
+    // An HTML page where JSON was expected means a static server without the
+    // API behind it (e.g. `vite preview`): there is no backend.
+    throw new BackendUnavailableError();
+  }
+}
+
+function list<T>(v: unknown, key: string): T[] {
+  if (Array.isArray(v)) return v as T[];
+  if (v && typeof v === "object" && Array.isArray((v as Record<string, unknown>)[key])) {
+    return (v as Record<string, T[]>)[key] ?? [];
+  }
+  return [];
+}
+
+/** Normalizes a page: a bare array, or {events, more|has_more}. */
+export function toEventsPage(v: unknown): EventsPage {
+  const events = list<RunEvent>(v, "events");
+  let more: boolean | undefined;
+  if (v && typeof v === "object" && !Array.isArray(v)) {
+    const o = v as Record<string, unknown>;
+    if (typeof o.more === "boolean") more = o.more;
+    else if (typeof o.has_more === "boolean") more = o.has_more;
+  }
+  return { events, more };
+}
+
+const enc = encodeURIComponent;
+
+export class ApiClient {
+  constructor(private readonly raw: RawRequest) {}
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.raw(method, path, body === undefined ? undefined : JSON.stringify(body));
+    return parseJSON<T>(res);
+  }
+
+  async health(): Promise<boolean> {
+    const res = await this.raw("GET", "/api/health");
+    if (res.status !== 200) return false;
+    // Plain health says only "ok" — as text or as JSON.
+    const t = res.body.trim();
+    return t === "ok" || t === '"ok"' || /"status"\s*:\s*"ok"/.test(t) || /"ok"\s*:\s*true/.test(t);
+  }
+
+  async listProjects(): Promise<Project[]> {
+    return list<Project>(await this.call("GET", "/api/projects"), "projects");
+  }
+  createProject(name: string, workspace: string): Promise<Project> {
+    return this.call("POST", "/api/projects", { name, workspace });
+  }
+  async listSessions(projectId: string): Promise<Session[]> {
+    return list<Session>(await this.call("GET", `/api/sessions?project_id=${enc(projectId)}`), "sessions");
+  }
+  async getSession(id: string): Promise<SessionDetail> {
+    const v = await this.call<Record<string, unknown>>("GET", `/api/sessions/${enc(id)}`);
+    // Either the session with messages inline, or {session, messages}.
+    const s = (v.session ?? v) as Session;
+    return { ...s, messages: list(v.messages ?? [], "messages") };
+  }
+  createSession(req: { project_id: string; title?: string; agent: string; model?: string; profile?: string }): Promise<Session> {
+    return this.call("POST", "/api/sessions", req);
+  }
+  updateSession(id: string, patch: { title?: string; archived?: boolean }): Promise<Session> {
+    return this.call("PATCH", `/api/sessions/${enc(id)}`, patch);
+  }
+  deleteSession(id: string): Promise<void> {
+    return this.call("DELETE", `/api/sessions/${enc(id)}`);
+  }
+  startRun(req: StartRunRequest): Promise<StartResult> {
+    return this.call("POST", "/api/runs", req);
+  }
+  getRun(id: string): Promise<RunInfo> {
+    return this.call("GET", `/api/runs/${enc(id)}`);
+  }
+  async listRuns(filter: { status?: "active"; project_id?: string; session_id?: string } = {}): Promise<RunInfo[]> {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(filter)) if (v) q.set(k, v);
+    const qs = q.toString();
+    return list<RunInfo>(await this.call("GET", `/api/runs${qs ? `?${qs}` : ""}`), "runs");
+  }
+  async eventsPage(runId: string, after: number, limit?: number): Promise<EventsPage> {
+    const q = `after=${after}${limit ? `&limit=${limit}` : ""}`;
+    return toEventsPage(await this.call("GET", `/api/runs/${enc(runId)}/events?${q}`));
+  }
+  cancel(runId: string): Promise<ControlResult> {
+    return this.call("POST", `/api/runs/${enc(runId)}/cancel`, {});
+  }
+  approve(runId: string, approvalId: string, choice: string): Promise<ControlResult> {
+    return this.call("POST", `/api/runs/${enc(runId)}/approvals/${enc(approvalId)}`, { choice });
+  }
+  clarify(runId: string, clarifyId: string, answer: string): Promise<ControlResult> {
+    return this.call("POST", `/api/runs/${enc(runId)}/clarify/${enc(clarifyId)}`, { answer });
+  }
+  queue(runId: string, message: string, clientRequestId: string): Promise<StartResult | ControlResult> {
+    return this.call("POST", `/api/runs/${enc(runId)}/queue`, { message, client_request_id: clientRequestId });
+  }
+  setModel(runId: string, model: string): Promise<ControlResult> {
+    return this.call("POST", `/api/runs/${enc(runId)}/model`, { model });
+  }
+  async search(q: string): Promise<SearchHit[]> {
+    return list<SearchHit>(await this.call("GET", `/api/search?q=${enc(q)}`), "hits");
+  }
+  getSettings(): Promise<Settings> {
+    return this.call("GET", "/api/settings");
+  }
+  putSettings(s: Settings): Promise<Settings> {
+    return this.call("PUT", "/api/settings", s);
+  }
+  async agents(): Promise<AgentInfo[]> {
+    return list<AgentInfo>(await this.call("GET", "/api/agents"), "agents");
+  }
+}

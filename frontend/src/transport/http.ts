@@ -1,0 +1,178 @@
+// The HTTP transport: same-origin fetch against /api with a bearer token, and
+// SSE read over fetch streaming (EventSource cannot send Authorization).
+import { ApiClient, ApiError, BackendUnavailableError, type RawResponse } from "./api";
+import { SSEParser, seqFromEventId } from "./sse";
+import type { Transport, WatchHandlers } from "./transport";
+import type { RunEvent } from "./types";
+
+const TOKEN_KEY = "hermesdesk.token";
+
+/**
+ * Takes `?token=` from the first load's URL into sessionStorage and removes
+ * it from the address bar (and history) so it is not shared by accident.
+ */
+export function takeToken(loc: Location = window.location, store: Storage = window.sessionStorage): string {
+  const url = new URL(loc.href);
+  const fromUrl = url.searchParams.get("token");
+  if (fromUrl) {
+    store.setItem(TOKEN_KEY, fromUrl);
+    url.searchParams.delete("token");
+    try {
+      window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+    } catch {
+      // Some embedders refuse replaceState; the token still works.
+    }
+    return fromUrl;
+  }
+  return store.getItem(TOKEN_KEY) ?? "";
+}
+
+export interface HttpOptions {
+  token: string;
+  /** Origin-relative base; "" for same origin. */
+  base?: string;
+  fetch?: typeof fetch;
+  /** Waits between reconnects; injectable so tests need no timers. */
+  sleep?: (ms: number) => Promise<void>;
+  /** First reconnect delay; doubled per failure up to maxDelayMs. */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class HttpTransport implements Transport {
+  readonly kind = "http" as const;
+  readonly api: ApiClient;
+  private readonly fetch: typeof fetch;
+  private readonly base: string;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly baseDelay: number;
+  private readonly maxDelay: number;
+
+  constructor(private readonly opts: HttpOptions) {
+    this.fetch = opts.fetch ?? ((...a) => window.fetch(...a));
+    this.base = opts.base ?? "";
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.baseDelay = opts.baseDelayMs ?? 500;
+    this.maxDelay = opts.maxDelayMs ?? 15_000;
+    this.api = new ApiClient((m, p, b) => this.request(m, p, b));
+  }
+
+  private headers(extra: Record<string, string> = {}): Record<string, string> {
+    const h: Record<string, string> = { ...extra };
+    if (this.opts.token) h.Authorization = `Bearer ${this.opts.token}`;
+    return h;
+  }
+
+  private async request(method: string, path: string, body?: string): Promise<RawResponse> {
+    let res: Response;
+    try {
+      res = await this.fetch(this.base + path, {
+        method,
+        headers: this.headers({
+          Accept: "application/json",
+          ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
+        }),
+        body,
+        cache: "no-store",
+        credentials: "omit",
+      });
+    } catch {
+      throw new BackendUnavailableError();
+    }
+    return { status: res.status, body: await res.text() };
+  }
+
+  watchRun(runId: string, after: number, h: WatchHandlers): () => void {
+    let stopped = false;
+    let ac: AbortController | null = null;
+    let cursor = after;
+    let retryMs: number | undefined;
+
+    const once = async (): Promise<"terminal" | "ended" | "empty"> => {
+      ac = new AbortController();
+      const headers = this.headers({ Accept: "text/event-stream" });
+      // Query and header agree; the server lets the query win.
+      if (cursor > 0) headers["Last-Event-ID"] = `${runId}:${cursor}`;
+      const res = await this.fetch(`${this.base}/api/runs/${encodeURIComponent(runId)}/events?after=${cursor}`, {
+        headers,
+        signal: ac.signal,
+        cache: "no-store",
+        credentials: "omit",
+      });
+      if (res.status >= 400) {
+        throw new ApiError(res.status, `http_${res.status}`, `Cannot follow run (${res.status})`);
+      }
+      const ct = res.headers.get("content-type") ?? "";
+      if (!ct.includes("text/event-stream") || !res.body) throw new BackendUnavailableError();
+
+      let terminal = false;
+      let got = false;
+      let batch: RunEvent[] = [];
+      const parser = new SSEParser({
+        onMessage: (m) => {
+          let ev: RunEvent;
+          try {
+            ev = JSON.parse(m.data) as RunEvent;
+          } catch {
+            return; // a final notice or a malformed frame: never fatal
+          }
+          if (typeof ev?.seq !== "number") return;
+          batch.push(ev);
+          const s = seqFromEventId(m.id) ?? ev.seq;
+          if (s > cursor) cursor = s;
+          if (ev.terminal || ev.type === "done") terminal = true;
+        },
+        onRetry: (ms) => (retryMs = ms),
+      });
+      const reader = res.body.getReader();
+      const dec = new TextDecoder();
+      try {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          parser.push(dec.decode(value, { stream: true }));
+          if (batch.length > 0) {
+            got = true;
+            const b = batch;
+            batch = [];
+            if (!stopped) h.onEvents(b);
+          }
+          if (terminal) return "terminal";
+        }
+      } finally {
+        reader.cancel().catch(() => {});
+      }
+      return got ? "ended" : "empty";
+    };
+
+    void (async () => {
+      let failures = 0;
+      while (!stopped) {
+        try {
+          const r = await once();
+          if (r === "terminal") return;
+          // A stream that delivered and then closed (e.g. a slow client cut
+          // off) resumes at once; one that closes empty backs off.
+          failures = r === "ended" ? 0 : failures + 1;
+        } catch (err) {
+          if (stopped) return;
+          const final =
+            err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404);
+          h.onError?.(err, final);
+          if (final) return;
+          failures++;
+        }
+        if (stopped) return;
+        const delay = failures === 0 ? 0 : Math.min(this.maxDelay, (retryMs ?? this.baseDelay) * 2 ** (failures - 1));
+        await this.sleep(delay);
+      }
+    })();
+
+    return () => {
+      stopped = true;
+      ac?.abort();
+    };
+  }
+}

@@ -1,0 +1,34 @@
+// The one interface the UI talks to. Two implementations: Wails (bound
+// Desktop.Request + doorbell events) and HTTP (fetch + SSE), chosen at runtime.
+import type { ApiClient } from "./api";
+import type { DesktopInfo, RunEvent } from "./types";
+
+export interface WatchHandlers {
+  /** Events in seq order as they arrive; may repeat ones already seen. */
+  onEvents(events: RunEvent[]): void;
+  /** A recoverable problem (the transport keeps retrying) or a final one. */
+  onError?(err: unknown, final: boolean): void;
+}
+
+/** Desktop-only capabilities; absent in the browser. */
+export interface DesktopBridge {
+  info(): Promise<DesktopInfo>;
+  getAutostart(): Promise<boolean>;
+  setAutostart(enabled: boolean): Promise<boolean>;
+  /** Resolves "" when the person cancels. */
+  pickFolder(title: string): Promise<string>;
+  quit(): void;
+  onAutostartChanged(cb: (enabled: boolean) => void): () => void;
+  onSecondInstance(cb: () => void): () => void;
+}
+
+export interface Transport {
+  readonly kind: "wails" | "http";
+  readonly api: ApiClient;
+  /**
+   * Follows a run live from the cursor `after` until its terminal event,
+   * reconnecting on its own. Returns a function that stops watching.
+   */
+  watchRun(runId: string, after: number, h: WatchHandlers): () => void;
+  readonly desktop?: DesktopBridge;
+}

@@ -1,0 +1,165 @@
+// Wire types of the Hermes Desk API (DESIGN.md §3–4, §7). Field names follow
+// backend/run/run.go and event.go exactly: they are the contract.
+
+export type RunStatus =
+  | "queued"
+  | "running"
+  | "awaiting_approval"
+  | "awaiting_clarify"
+  | "cancelling"
+  | "paused"
+  | "completed"
+  | "failed"
+  | "cancelled"
+  | "interrupted";
+
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set([
+  "completed",
+  "failed",
+  "cancelled",
+  "interrupted",
+]);
+
+export function isTerminalStatus(s: string | undefined): boolean {
+  return s !== undefined && TERMINAL_STATUSES.has(s);
+}
+
+/** The one envelope every event travels in (DESIGN.md §4). */
+export interface RunEvent {
+  event_id: string;
+  seq: number;
+  run_id: string;
+  session_id: string;
+  type: string;
+  created_at: number;
+  terminal: boolean;
+  // Payloads are decoded per type by the fold; unknown types are ignored.
+  payload: unknown;
+}
+
+export interface Project {
+  id: string;
+  name: string;
+  workspace: string;
+  created_at?: string;
+}
+
+export interface Session {
+  id: string;
+  project_id: string;
+  title: string;
+  agent: string;
+  model?: string;
+  profile?: string;
+  archived?: boolean;
+  created_at?: string;
+  updated_at?: string;
+}
+
+export interface Message {
+  id: string;
+  session_id: string;
+  role: "user" | "assistant";
+  content: string;
+  run_id?: string;
+  created_at?: string;
+  /** The assistant message's run outcome and error, without another read. */
+  run_status?: RunStatus;
+  error?: string;
+  /** Run metadata, when the service attaches it to the message. */
+  run?: RunInfo;
+}
+
+export interface SessionDetail extends Session {
+  messages: Message[];
+}
+
+export interface RunInfo {
+  id: string;
+  project_id?: string;
+  session_id: string;
+  agent?: string;
+  model?: string;
+  status: RunStatus;
+  last_seq: number;
+  terminal: boolean;
+  pending_approval_id?: string;
+  pending_clarify_id?: string;
+  exit_code?: number;
+  error?: string;
+  active_controls?: string[];
+  created_at?: string;
+  started_at?: string;
+  ended_at?: string;
+}
+
+export interface StartRunRequest {
+  session_id: string;
+  message: string;
+  client_request_id: string;
+  attachments?: string[];
+  model?: string;
+}
+
+export interface StartResult {
+  run_id: string;
+  session_id: string;
+  user_message_id: string;
+  assistant_message_id: string;
+  status: RunStatus;
+}
+
+export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired";
+
+export interface ControlResult {
+  accepted: boolean;
+  status: ControlStatus;
+  event_id?: string;
+  message?: string;
+  /** The new run a queue control created. */
+  run_id?: string;
+}
+
+/** One page of a run's journal after a cursor. */
+export interface EventsPage {
+  events: RunEvent[];
+  /** False when the server says nothing more is stored after this page. */
+  more?: boolean;
+}
+
+/** An installed (or missing) agent CLI, from GET /api/agents. */
+export interface AgentInfo {
+  name: string;
+  display_name?: string;
+  installed?: boolean;
+  available?: boolean;
+  /** Installed and usable (e.g. signed in); message says why not. */
+  ok?: boolean;
+  message?: string;
+  version?: string;
+  healthy?: boolean;
+  error?: string;
+  install_hint?: string;
+}
+
+export interface SearchHit {
+  session_id?: string;
+  run_id?: string;
+  message_id?: string;
+  seq?: number;
+  snippet?: string;
+  title?: string;
+}
+
+export type Settings = Record<string, unknown>;
+
+/** Desktop.Info() from the Wails binding. */
+export interface DesktopInfo {
+  name: string;
+  version: string;
+  commit: string;
+  data_dir: string;
+  platform: string;
+  tray_available: boolean;
+  autostart_supported: boolean;
+}

@@ -1,0 +1,171 @@
+// The Wails transport: every route goes through the bound
+// Desktop.Request(method, path, body), served in-process by the same service
+// as HTTP. Live events arrive as tiny `run:doorbell` {run_id, seq} runtime
+// events (large Wails event payloads leak memory in WebKit, DESIGN.md §6);
+// on a doorbell the watcher pulls the next pages through Request.
+import { ApiClient, ApiError, BackendUnavailableError, type RawResponse } from "./api";
+import type { DesktopBridge, Transport, WatchHandlers } from "./transport";
+import type { DesktopInfo } from "./types";
+import { onWailsEvent, wailsDesktop, type WailsDesktop } from "./wailsRuntime";
+
+export const DOORBELL = "run:doorbell";
+const PAGE = 500;
+
+interface Doorbell {
+  run_id: string;
+  seq: number;
+}
+
+function doorbells(data: unknown[]): Doorbell[] {
+  const out: Doorbell[] = [];
+  const visit = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(visit);
+    else if (v && typeof v === "object") {
+      const d = v as Record<string, unknown>;
+      if (typeof d.run_id === "string") out.push({ run_id: d.run_id, seq: typeof d.seq === "number" ? d.seq : Infinity });
+    }
+  };
+  data.forEach(visit);
+  return out;
+}
+
+export interface WailsOptions {
+  win?: unknown;
+  /**
+   * A slow safety poll while a run is live, in case a doorbell is lost
+   * (e.g. emitted while the webview reloaded). 0 disables it.
+   */
+  pollMs?: number;
+}
+
+interface Watcher {
+  wanted: number;
+  ring(seq: number): void;
+}
+
+export class WailsTransport implements Transport {
+  readonly kind = "wails" as const;
+  readonly api: ApiClient;
+  readonly desktop: DesktopBridge;
+  private readonly watchers = new Map<string, Set<Watcher>>();
+  private offDoorbell: (() => void) | null = null;
+  private readonly win: unknown;
+  private readonly pollMs: number;
+
+  constructor(opts: WailsOptions = {}) {
+    this.win = opts.win ?? globalThis.window;
+    this.pollMs = opts.pollMs ?? 5000;
+    this.api = new ApiClient((m, p, b) => this.request(m, p, b));
+    this.desktop = makeBridge(() => wailsDesktop(this.win), this.win);
+  }
+
+  private async request(method: string, path: string, body?: string): Promise<RawResponse> {
+    const d = wailsDesktop(this.win);
+    if (typeof d?.Request !== "function") throw new BackendUnavailableError();
+    try {
+      const r = await d.Request(method, path, body ?? "");
+      return { status: r.status, body: r.body ?? "" };
+    } catch (err) {
+      // A rejected binding call is a Go-side error, not an HTTP status.
+      console.warn("Desktop.Request failed", method, path, err);
+      throw new ApiError(500, "binding_error", "The app could not complete the request");
+    }
+  }
+
+  private ensureDoorbell(): void {
+    if (this.offDoorbell) return;
+    this.offDoorbell = onWailsEvent(
+      DOORBELL,
+      (...data) => {
+        for (const d of doorbells(data)) this.watchers.get(d.run_id)?.forEach((w) => w.ring(d.seq));
+      },
+      this.win,
+    );
+  }
+
+  watchRun(runId: string, after: number, h: WatchHandlers): () => void {
+    this.ensureDoorbell();
+    let cursor = after;
+    let stopped = false;
+    let pulling = false;
+    let timer: ReturnType<typeof setInterval> | undefined;
+
+    const stop = () => {
+      stopped = true;
+      if (timer) clearInterval(timer);
+      const set = this.watchers.get(runId);
+      set?.delete(w);
+      if (set && set.size === 0) this.watchers.delete(runId);
+    };
+
+    // Single flight: while a pull runs, further doorbells only raise
+    // `wanted`; the loop keeps paging until it has reached it.
+    const pull = async () => {
+      if (pulling || stopped) return;
+      pulling = true;
+      try {
+        for (;;) {
+          const page = await this.api.eventsPage(runId, cursor, PAGE);
+          if (stopped) return;
+          const fresh = page.events.filter((e) => e.seq > cursor);
+          if (fresh.length > 0) {
+            cursor = fresh[fresh.length - 1]!.seq;
+            h.onEvents(fresh);
+            if (fresh.some((e) => e.terminal || e.type === "done")) {
+              stop();
+              return;
+            }
+          }
+          const full = page.more ?? page.events.length >= PAGE;
+          if (!full && cursor >= w.wanted) return;
+          if (fresh.length === 0) return; // nothing stored yet past the cursor
+        }
+      } catch (err) {
+        if (!stopped) h.onError?.(err, err instanceof ApiError && err.status === 404);
+        if (err instanceof ApiError && err.status === 404) stop();
+      } finally {
+        pulling = false;
+      }
+      if (!stopped && cursor < w.wanted) void pull();
+    };
+
+    const w: Watcher = {
+      wanted: after,
+      ring(seq: number) {
+        if (seq > w.wanted) w.wanted = seq;
+        if (seq > cursor) void pull();
+      },
+    };
+    let set = this.watchers.get(runId);
+    if (!set) this.watchers.set(runId, (set = new Set()));
+    set.add(w);
+
+    // Catch up once now: a doorbell rung before we subscribed is not lost.
+    void pull();
+    if (this.pollMs > 0) timer = setInterval(() => void pull(), this.pollMs);
+    return stop;
+  }
+
+  /** Subscribes to doorbells of every run (for sidebar markers). */
+  onAnyDoorbell(cb: (runId: string, seq: number) => void): () => void {
+    return onWailsEvent(DOORBELL, (...data) => doorbells(data).forEach((d) => cb(d.run_id, d.seq)), this.win);
+  }
+}
+
+function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopBridge {
+  const need = <K extends keyof WailsDesktop>(k: K): NonNullable<WailsDesktop[K]> => {
+    const d = get();
+    const f = d?.[k];
+    if (typeof f !== "function") throw new BackendUnavailableError(`Desktop.${String(k)} is not available`);
+    return (f as (...a: unknown[]) => unknown).bind(d) as NonNullable<WailsDesktop[K]>;
+  };
+  return {
+    info: async (): Promise<DesktopInfo> => need("Info")(),
+    getAutostart: async () => Boolean(await need("GetAutostart")()),
+    setAutostart: async (on) => Boolean(await need("SetAutostart")(on)),
+    pickFolder: async (title) => (await need("PickFolder")(title)) ?? "",
+    quit: () => void need("Quit")(),
+    onAutostartChanged: (cb) => onWailsEvent("autostart:changed", (v) => cb(Boolean(v)), win),
+    onSecondInstance: (cb) => onWailsEvent("app:second-instance", () => cb(), win),
+  };
+}

@@ -1,0 +1,41 @@
+// Package layout checks rules of the source tree that the compiler does not.
+package layout
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// guiModules are the GUI toolkits only app/ and the tray helper may use.
+var guiModules = []string{"github.com/wailsapp/", "fyne.io/systray", "github.com/gotk3/", "webkit"}
+
+// TestHeadlessPackagesImportNoGUI: backend packages (and app's headless
+// helpers) must build and test on a machine without a display.
+func TestHeadlessPackagesImportNoGUI(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("go tool not on PATH")
+	}
+	pkgs := []string{"../../backend/...", "../../app/autostart/...", "../../app/applog/...",
+		"../../app/trayproto/...", "../../app/traysup/...", "../../app/sni/..."}
+	// -e: a package another engineer is halfway through still lists.
+	args := append([]string{"list", "-e", "-deps", "-tags", "sqlite_fts5,webkit2_41",
+		"-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}, pkgs...)
+	out, err := exec.Command("go", args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || !strings.HasPrefix(fields[0], "github.com/hermesdesk/hermesdesk/") {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			for _, gui := range guiModules {
+				if strings.Contains(imp, gui) {
+					t.Errorf("%s imports %s: headless packages must not use a GUI toolkit", fields[0], imp)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package fakeagent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestScenariosLoadAndCoverTheRequiredNames(t *testing.T) {
+	m, err := Scenarios()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"demo", "slow", "flood", "approval", "clarify", "tool", "crash", "hang", "malformed", "fail", "hostile", "thinking", "recall"} {
+		s, ok := m[name]
+		if !ok {
+			t.Errorf("scenario %q missing", name)
+			continue
+		}
+		if s.Description == "" || len(s.Steps) == 0 {
+			t.Errorf("scenario %q has no description or steps", name)
+		}
+	}
+}
+
+func TestValidateSteps(t *testing.T) {
+	one := 1
+	cases := []struct {
+		name  string
+		steps []Step
+		ok    bool
+	}{
+		{"one action", []Step{{Text: "hi", Chunk: 3}}, true},
+		{"no action", []Step{{Chunk: 3}}, false},
+		{"two actions", []Step{{Text: "hi", Exit: &one}}, false},
+		{"nested bad", []Step{{Repeat: &RepeatStep{Count: 2, Steps: []Step{{}}}}}, false},
+		{"zero repeat", []Step{{Repeat: &RepeatStep{Steps: []Step{{Text: "x"}}}}}, false},
+		{"tool without id", []Step{{Tool: &ToolStep{Title: "t"}}}, false},
+	}
+	for _, tc := range cases {
+		if err := validateSteps(tc.steps); (err == nil) != tc.ok {
+			t.Errorf("%s: err = %v", tc.name, err)
+		}
+	}
+}
+
+func TestParseScenario(t *testing.T) {
+	cases := []struct{ in, name, rest string }{
+		{"hello", "demo", "hello"},
+		{"/scenario tool", "tool", ""},
+		{"/scenario recall\nwhat did I say?", "recall", "what did I say?"},
+		{"  /scenario   slow  extra\nx", "slow", "x"},
+		{"/scenario", "demo", "/scenario"},
+		{"please /scenario tool", "demo", "please /scenario tool"},
+	}
+	for _, tc := range cases {
+		if name, rest := parseScenario(tc.in); name != tc.name || rest != tc.rest {
+			t.Errorf("parseScenario(%q) = %q, %q; want %q, %q", tc.in, name, rest, tc.name, tc.rest)
+		}
+	}
+}
+
+func TestChunkRunes(t *testing.T) {
+	if got := strings.Join(chunkRunes("héllo wörld", 4), "|"); got != "héll|o wö|rld" {
+		t.Fatalf("got %q", got)
+	}
+	if got := chunkRunes("abc", 0); len(got) != 1 || got[0] != "abc" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestStoreRoundTripAndRefusesForeignIDs(t *testing.T) {
+	st := store{dir: t.TempDir()}
+	s := &session{ID: newSessionID(), Cwd: "/w", Turns: []turn{{Prompt: "p", Reply: "r"}}}
+	if err := st.save(s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := st.load(s.ID)
+	if err != nil || got.Turns[0].Reply != "r" {
+		t.Fatalf("load = %+v, %v", got, err)
+	}
+	for _, bad := range []string{"../../etc/passwd", "fake-zz", "", filepath.Join("fake-0123456789abcdef", "x")} {
+		if _, err := st.load(bad); err == nil {
+			t.Errorf("load(%q) succeeded", bad)
+		}
+	}
+	entries, _ := os.ReadDir(st.dir)
+	if len(entries) != 1 {
+		t.Fatalf("%d files in the store; want 1 (no temp files left)", len(entries))
+	}
+}

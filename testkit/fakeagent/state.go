@@ -1,0 +1,95 @@
+package fakeagent
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+)
+
+// StateEnv names the directory where the fake agent keeps its sessions, so
+// a later process can session/load them (resume tests). Unset: a directory
+// under os.TempDir().
+const StateEnv = "HERMESDESK_FAKEAGENT_STATE"
+
+// session is what the fake agent remembers of a conversation.
+type session struct {
+	ID    string `json:"id"`
+	Cwd   string `json:"cwd"`
+	Model string `json:"model,omitempty"`
+	Turns []turn `json:"turns"`
+}
+
+type turn struct {
+	Prompt string `json:"prompt"`
+	Reply  string `json:"reply"`
+}
+
+type store struct{ dir string }
+
+func newStore() store {
+	dir := os.Getenv(StateEnv)
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "hermesdesk-fakeagent")
+	}
+	return store{dir: dir}
+}
+
+var errNoSession = errors.New("no such session")
+
+// Session ids are generated here; anything else is refused before it can
+// become a path.
+var validID = regexp.MustCompile(`^fake-[0-9a-f]{16}$`)
+
+func newSessionID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return "fake-" + hex.EncodeToString(b[:])
+}
+
+func (s store) load(id string) (*session, error) {
+	if !validID.MatchString(id) {
+		return nil, fmt.Errorf("%w: %q", errNoSession, id)
+	}
+	b, err := os.ReadFile(filepath.Join(s.dir, id+".json"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %q", errNoSession, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var sess session
+	if err := json.Unmarshal(b, &sess); err != nil {
+		return nil, fmt.Errorf("session %s: %w", id, err)
+	}
+	return &sess, nil
+}
+
+// save writes atomically: a crash mid-write never leaves a torn session.
+func (s store) save(sess *session) error {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(sess, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(s.dir, sess.ID+".*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(s.dir, sess.ID+".json"))
+}
