@@ -11,7 +11,7 @@ LDFLAGS := -s -w -X github.com/hermesdesk/hermesdesk/backend/version.Version=$(V
 BIN     := build/bin/hermesdesk
 export GOFLAGS := -buildvcs=false
 
-.PHONY: run dev test deps deps-test frontend build test-go vet-cross test-frontend test-desktop test-agents bench \
+.PHONY: run dev test deps deps-test frontend build test-go vet-cross test-frontend test-e2e test-desktop test-agents bench \
 	bench-desktop install uninstall package clean
 
 ## run: install what is missing, build, start the app
@@ -24,7 +24,7 @@ dev: deps
 	$(WAILS) dev -tags $(GOTAGS)
 
 ## test: install what tests need, run every test
-test: deps-test build test-go vet-cross test-frontend test-desktop test-agents
+test: deps-test build test-go vet-cross test-frontend test-e2e test-desktop test-agents
 	@echo "make test: all suites passed"
 
 deps:
@@ -43,12 +43,17 @@ frontend: frontend/node_modules/.package-lock.json
 build: frontend
 	$(GO) build -tags $(APPTAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
 
+# The real agent CLIs run once, in test-agents, not again here.
 test-go:
 	$(GO) vet -tags $(GOTAGS) ./...
-	$(GO) test -race -count=1 -tags $(GOTAGS) ./...
+	HERMESDESK_AGENT_TESTS=skip $(GO) test -race -count=1 -tags $(GOTAGS) ./...
 
 test-frontend:
 	cd frontend && npm test
+
+# Browser end-to-end: Playwright + Debian's Chromium against `hermesdesk serve`.
+test-e2e: build
+	scripts/test-e2e.sh $(BIN)
 
 # Non-cgo packages must build for the other desktop OSes too. Add yours.
 CROSS_PKGS := ./app/autostart/... ./app/applog/... ./app/trayproto/... ./app/traysup/... \

@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -86,9 +87,9 @@ type ctlFunc func(context.Context, control.Request) control.Response
 func (f ctlFunc) handle(ctx context.Context, r control.Request) control.Response { return f(ctx, r) }
 
 func TestServerRequiresToken(t *testing.T) {
-	calls := 0
+	var calls atomic.Int32 // the handler runs on the server's goroutine
 	_, _, b := serverFixture(t, ctlFunc(func(context.Context, control.Request) control.Response {
-		calls++
+		calls.Add(1)
 		return control.Response{Result: &run.ControlResult{Status: run.ControlAccepted, Accepted: true}}
 	}))
 	bad := b
@@ -99,11 +100,11 @@ func TestServerRequiresToken(t *testing.T) {
 	if _, err := control.Subscribe(context.Background(), bad, 0); !errors.Is(err, control.ErrRejected) {
 		t.Fatalf("bad token subscribe: %v", err)
 	}
-	if calls != 0 {
+	if calls.Load() != 0 {
 		t.Fatal("a request with a bad token reached the controller")
 	}
 	resp, err := control.Call(context.Background(), b, control.Request{Op: control.OpCancel})
-	if err != nil || !resp.Result.Accepted || calls != 1 {
+	if err != nil || !resp.Result.Accepted || calls.Load() != 1 {
 		t.Fatalf("good token: %+v, %v", resp, err)
 	}
 }

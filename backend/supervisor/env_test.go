@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/backend/adapter"
-	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -131,9 +129,6 @@ func newEnv(t testing.TB, opts ...envOpt) *env {
 	e.cfg = supervisor.Config{
 		DataDir: dataDir, DBPath: e.dbPath, Store: store, Executable: testBin,
 		CancelGrace: time.Second,
-		AgentConfig: func(ctx context.Context, agent string) (adapter.Config, error) {
-			return agents.Resolve(ctx, agent, store.Setting)
-		},
 	}
 	for _, o := range opts {
 		o(&e.cfg)

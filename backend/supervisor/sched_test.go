@@ -21,6 +21,15 @@ func TestConcurrencyLimitQueuesThenStarts(t *testing.T) {
 	if got := e.getRun(c.RunID).Status; got != run.StatusQueued {
 		t.Fatalf("third run is %s with a limit of 2, want queued", got)
 	}
+	e.waitFor("two shims with agents", 30*time.Second, func() bool {
+		shims := e.sup.Shims()
+		return len(shims) == 2 && shims[0].AgentPid > 0 && shims[1].AgentPid > 0
+	})
+	for _, sh := range e.sup.Shims() {
+		if sh.RunID == c.RunID || sh.Pid <= 0 {
+			t.Fatalf("shims: %+v", e.sup.Shims())
+		}
+	}
 	if cr, err := e.sup.Cancel(ctx, a.RunID); err != nil || !cr.Accepted {
 		t.Fatalf("cancel: %+v %v", cr, err)
 	}

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
 
@@ -63,8 +64,8 @@ type Config struct {
 	// MaxConcurrent caps running runs across sessions (default 4); extra
 	// runs stay queued.
 	MaxConcurrent int
-	// AgentConfig resolves per-agent adapter config; nil gives each agent
-	// an empty Config (the adapter's defaults).
+	// AgentConfig resolves per-agent adapter config; nil resolves it with
+	// agents.Resolve from the Store's settings ("agents.<name>").
 	AgentConfig    AgentConfigFunc
 	StartTimeout   time.Duration // shim start-up (10 s)
 	ControlTimeout time.Duration // one control call (5 s)
@@ -100,7 +101,10 @@ func (c *Config) defaults() error {
 		c.Log = slog.New(slog.DiscardHandler)
 	}
 	if c.AgentConfig == nil {
-		c.AgentConfig = func(context.Context, string) (adapter.Config, error) { return adapter.Config{}, nil }
+		store := c.Store
+		c.AgentConfig = func(ctx context.Context, agent string) (adapter.Config, error) {
+			return agents.Resolve(ctx, agent, store.Setting)
+		}
 	}
 	return nil
 }

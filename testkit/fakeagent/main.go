@@ -99,7 +99,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		sessions:   map[string]*session{},
 		ready:      make(chan struct{}),
 	}
-	conn := acpsdk.NewAgentSideConnection(a, a.out, in)
+	// The SDK starts reading in NewAgentSideConnection, and its SetLogger is
+	// not synchronized with that goroutine: hold the input back until the
+	// logger is set (closing a.ready publishes it).
+	conn := acpsdk.NewAgentSideConnection(a, a.out, gatedReader{r: in, open: a.ready})
 	conn.SetLogger(slog.New(slog.NewTextHandler(opts.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	a.conn = conn
 	close(a.ready)
@@ -111,4 +114,15 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	case <-ctx.Done():
 	}
 	return nil
+}
+
+// gatedReader blocks reads until open is closed.
+type gatedReader struct {
+	r    io.Reader
+	open <-chan struct{}
+}
+
+func (g gatedReader) Read(p []byte) (int, error) {
+	<-g.open
+	return g.r.Read(p)
 }

@@ -63,15 +63,16 @@ func scriptedServer(t *testing.T, answer func(Request) []Response) Bootstrap {
 }
 
 func TestCall(t *testing.T) {
-	var got Request
+	seen := make(chan Request, 1) // the server runs on its own goroutine
 	b := scriptedServer(t, func(r Request) []Response {
-		got = r
+		seen <- r
 		return []Response{{ID: r.ID, Result: &run.ControlResult{Accepted: true, Status: run.ControlAccepted, EventID: "r:3"}}}
 	})
 	resp, err := Call(context.Background(), b, Request{Op: OpCancel})
 	if err != nil || resp.Result == nil || resp.Result.EventID != "r:3" {
 		t.Fatalf("Call = %+v, %v", resp, err)
 	}
+	got := <-seen
 	if got.Token != "tok" || got.Op != OpCancel || got.ID == 0 {
 		t.Fatalf("server saw %+v", got)
 	}

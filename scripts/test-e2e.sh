@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Browser end-to-end: the real `hermesdesk serve` (real journal, supervisor,
+# shims and the demo agent) driven by Playwright in Debian's Chromium.
+# Usage: scripts/test-e2e.sh [path/to/hermesdesk]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-build/bin/hermesdesk}
+work=$(mktemp -d)
+serve_pid=""
+cleanup() {
+  [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
+  # Shims outlive serve by design; end the ones this test started.
+  for f in "$work"/data/runs/*/bootstrap.json; do
+    [ -f "$f" ] || continue
+    pid=$(sed -n 's/.*"pid": *\([0-9]*\).*/\1/p' "$f" | head -1)
+    [ -n "$pid" ] && kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid" 2>/dev/null || true
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p "$work/project" "$work/data"
+HERMESDESK_HOME="$work/data" "$bin" serve --addr 127.0.0.1:0 >"$work/serve.out" 2>&1 &
+serve_pid=$!
+url=""
+for _ in $(seq 1 100); do
+  url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[^ ]*' "$work/serve.out" || true)
+  [ -n "$url" ] && break
+  kill -0 "$serve_pid" 2>/dev/null || { cat "$work/serve.out"; echo "test-e2e: serve exited"; exit 1; }
+  sleep 0.1
+done
+[ -n "$url" ] || { cat "$work/serve.out"; echo "test-e2e: serve printed no login link"; exit 1; }
+(cd frontend && node e2e/flow.mjs --url "$url" --project "$work/project")
+echo "test-e2e: browser flow passed"
