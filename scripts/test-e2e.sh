@@ -13,7 +13,7 @@ cleanup() {
   for f in "$work"/data/runs/*/bootstrap.json; do
     [ -f "$f" ] || continue
     pid=$(sed -n 's/.*"pid": *\([0-9]*\).*/\1/p' "$f" | head -1)
-    [ -n "$pid" ] && kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid" 2>/dev/null || true
+    for p in $pid $(sed -n 's/.*"agent_pid": *\([0-9]*\).*/\1/p' "$f"); do kill -9 -- "-$p" 2>/dev/null || kill -9 "$p" 2>/dev/null || true; done
   done
   rm -rf "$work"
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/paths"
 )
 
 // Status is what GET /api/agents says about one agent.
@@ -34,44 +35,22 @@ var localCLIs = map[string][]string{
 }
 
 // ToolsDirEnv overrides where the project-local tools dir is.
-const ToolsDirEnv = "HERMESDESK_TOOLS"
-
-// ToolsDir is $HERMESDESK_TOOLS, else the first .tools dir at or above the
-// working directory (a development checkout), else "".
-func ToolsDir() string {
-	if d := os.Getenv(ToolsDirEnv); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	for err == nil {
-		if st, serr := os.Stat(filepath.Join(dir, ".tools")); serr == nil && st.IsDir() {
-			return filepath.Join(dir, ".tools")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
-	return ""
-}
+const ToolsDirEnv = paths.EnvTools
 
 // LocalCommand returns the command for agent from the project-local tools
-// dir when its program is not on PATH but is installed there; nil otherwise.
+// dir when its program is not on PATH but is installed there; nil otherwise
+// (always nil for an installed app, which has no tools dir: see
+// paths.ToolsDir).
 func LocalCommand(agent string) []string {
 	cmd, ok := localCLIs[agent]
 	if !ok {
 		return nil
 	}
 	if _, err := exec.LookPath(cmd[0]); err == nil {
-		return nil // PATH wins, as it does for the adapter itself
+		return nil // PATH wins, as it does for the ACP adapter itself
 	}
-	dir := ToolsDir()
-	if dir == "" {
-		return nil
-	}
-	for _, sub := range []string{filepath.Join("npm", "node_modules", ".bin"), filepath.Join("venv", "bin")} {
-		p := filepath.Join(dir, sub, cmd[0])
+	for _, dir := range paths.ToolsBinDirs(paths.ToolsDir()) {
+		p := filepath.Join(dir, cmd[0])
 		if st, err := os.Stat(p); err == nil && !st.IsDir() && st.Mode()&0o111 != 0 {
 			return append([]string{p}, cmd[1:]...)
 		}
@@ -80,8 +59,17 @@ func LocalCommand(agent string) []string {
 }
 
 // ConfigFunc returns an agent's configuration (agents.Resolve over the
-// person's settings, typically).
-type ConfigFunc func(ctx context.Context, agent string) adapter.Config
+// person's settings, typically). An error means the settings are unusable.
+type ConfigFunc func(ctx context.Context, agent string) (adapter.Config, error)
+
+// ResolveWith is the ConfigFunc that resolves every agent over get.
+func ResolveWith(get SettingFunc) ConfigFunc {
+	return func(ctx context.Context, agent string) (adapter.Config, error) { return Resolve(ctx, agent, get) }
+}
+
+// msgBadSettings is the health message of an agent whose settings do not
+// parse; the details stay out of a message shown to people.
+const msgBadSettings = "the agent's settings are invalid"
 
 // Discover checks every registered agent concurrently, each bounded by
 // adapter.HealthTimeout, and returns them known ones first. A missing agent
@@ -101,7 +89,11 @@ func Discover(ctx context.Context, reg *adapter.Registry, cfgFor ConfigFunc) []S
 			defer wg.Done()
 			var cfg adapter.Config
 			if cfgFor != nil {
-				cfg = cfgFor(ctx, name)
+				var err error
+				if cfg, err = cfgFor(ctx, name); err != nil {
+					out[i].Health = adapter.Health{Message: msgBadSettings}
+					return
+				}
 			}
 			if len(cfg.Command) == 0 {
 				cfg.Command = LocalCommand(name)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/paths"
 )
 
 func byName(ss []Status) map[string]Status {
@@ -46,7 +48,7 @@ func TestDiscoverMissingAgentsSayHowToInstall(t *testing.T) {
 // With the CLIs from scripts/install-agents.sh, discovery finds them in the
 // project's tools dir and reports their versions.
 func TestDiscoverInstalledAgents(t *testing.T) {
-	tools := ToolsDir()
+	tools := paths.ToolsDir()
 	if tools == "" {
 		t.Skip("no .tools dir (run scripts/install-agents.sh)")
 	}

@@ -48,8 +48,8 @@ func TestDiscoverChecksConcurrentlyAndOrders(t *testing.T) {
 			}
 		}})
 	}
-	got := Discover(context.Background(), reg, func(_ context.Context, agent string) adapter.Config {
-		return adapter.Config{APIKey: "v-" + agent}
+	got := Discover(context.Background(), reg, func(_ context.Context, agent string) (adapter.Config, error) {
+		return adapter.Config{APIKey: "v-" + agent}, nil
 	})
 	var order []string
 	for _, s := range got {
@@ -95,5 +95,18 @@ func TestLocalCommand(t *testing.T) {
 	}
 	if got := LocalCommand("unknown"); got != nil {
 		t.Fatalf("unknown: %v", got)
+	}
+}
+
+func TestDiscoverReportsInvalidSettings(t *testing.T) {
+	checked := false
+	reg := adapter.NewRegistry(fakeAdapter{name: "x", healthFn: func(context.Context, adapter.Config) adapter.Health {
+		checked = true
+		return adapter.Health{OK: true}
+	}})
+	get := func(context.Context, string) ([]byte, bool, error) { return []byte(`{"command": 7}`), true, nil }
+	got := Discover(context.Background(), reg, ResolveWith(get))
+	if len(got) != 1 || got[0].Health.OK || got[0].Health.Message != msgBadSettings || checked {
+		t.Fatalf("%+v (checked %v)", got, checked)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/peercred"
 )
 
 // SocketName is the local API socket's file name in the runtime dir.
@@ -56,7 +58,7 @@ func (l *peerListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := checkPeer(c); err != nil {
+		if err := peercred.Check(c); err != nil {
 			l.log.Warn("local API: refused a connection", "err", err)
 			c.Close()
 			continue

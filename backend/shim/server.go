@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/peercred"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
 
@@ -110,7 +111,7 @@ func writeLine(c net.Conn, r control.Response) error {
 }
 
 func (s *server) serveConn(ctx context.Context, c net.Conn) {
-	if err := checkPeer(c); err != nil {
+	if err := peercred.Check(c); err != nil {
 		s.log.Warn("control connection refused", "err", err)
 		writeLine(c, control.Response{Code: control.CodeUnauthorized, Error: "peer not allowed"})
 		return

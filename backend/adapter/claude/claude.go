@@ -8,13 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/agentcfg"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
 )
 
@@ -43,44 +43,25 @@ func (Adapter) Capabilities() adapter.Capabilities {
 	return adapter.Capabilities{Streaming: true, Approvals: true, Resume: true, Cancel: true, Models: true}
 }
 
+// probe checks the CLI for Health.
+var probe = locate.Probe{Program: "claude", NPMPackage: "@anthropic-ai/claude-code", DisplayName: "Claude Code", InstallHint: InstallHint}
+
 // Health implements adapter.Adapter.
 func (Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
-	path, err := locate.Find(cfg.Command, "claude")
-	if err != nil {
-		return adapter.Health{Message: InstallHint}
-	}
-	h := adapter.Health{Installed: true, Path: path}
-	if v := locate.NPMVersion(path, "@anthropic-ai/claude-code"); v != "" {
-		h.Version, h.OK = v, true
-		return h
-	}
-	v, err := locate.Version(ctx, Env(cfg), path, "--version")
-	if err != nil {
-		h.Message = "Claude Code is installed but did not start: " + err.Error()
-		return h
-	}
-	h.Version, h.OK = v, true
-	return h
+	return probe.Health(ctx, cfg.Command, Env(cfg))
 }
 
 // Env is the child's environment for cfg: this process's, made quiet and
 // offline-friendly, then the configured model endpoint and cfg.Env.
 func Env(cfg adapter.Config) []string {
-	env := append(os.Environ(),
+	return agentcfg.Env(cfg,
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_AUTOUPDATER=1",
+		"CLAUDE_CONFIG_DIR="+cfg.Home,
+		"ANTHROPIC_BASE_URL="+cfg.BaseURL,
+		"ANTHROPIC_API_KEY="+cfg.APIKey,
 	)
-	if cfg.Home != "" {
-		env = append(env, "CLAUDE_CONFIG_DIR="+cfg.Home)
-	}
-	if cfg.BaseURL != "" {
-		env = append(env, "ANTHROPIC_BASE_URL="+cfg.BaseURL)
-	}
-	if cfg.APIKey != "" {
-		env = append(env, "ANTHROPIC_API_KEY="+cfg.APIKey)
-	}
-	return append(env, cfg.Env...)
 }
 
 // Args is the command line after the program for req.

@@ -3,7 +3,6 @@ package claude
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -24,12 +23,12 @@ type conn struct {
 	mapper *Mapper
 	sid    string
 
-	reqSeq atomic.Int64
-	done   chan struct{} // closed when stdout ends (the process is gone)
+	reqSeq  atomic.Int64
+	done    chan struct{} // closed when stdout ends (the process is gone)
+	waiters procio.Waiters[string, ControlResponse]
 
 	mu        sync.Mutex
 	turn      *turnState
-	waiters   map[string]chan ControlResponse
 	approvals map[string]*ControlRequest
 	closeOnce sync.Once
 }
@@ -44,7 +43,7 @@ var _ adapter.Conn = (*conn)(nil)
 
 func newConn(proc adapter.Proc, sid, workspace string, log io.Writer) *conn {
 	return &conn{proc: proc, out: procio.NewJSONWriter(proc.Stdin()), log: log, mapper: NewMapper(workspace), sid: sid,
-		done: make(chan struct{}), waiters: map[string]chan ControlResponse{}, approvals: map[string]*ControlRequest{}}
+		done: make(chan struct{}), approvals: map[string]*ControlRequest{}}
 }
 
 func (c *conn) NativeSessionID() string { return c.sid }
@@ -55,26 +54,14 @@ func (c *conn) Done() <-chan struct{}   { return c.done }
 // turn, a control waiter or the pending approvals.
 func (c *conn) read() {
 	defer close(c.done)
-	lr := procio.NewLineReader(c.proc.Stdout())
-	for {
-		line, err := lr.Next()
-		if errors.Is(err, procio.ErrLineTooLong) {
-			logf(c.log, "skipped an oversized line")
-			continue
-		}
-		if err != nil {
-			return
-		}
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
+	procio.ReadJSONLines(c.proc.Stdout(), func() { logf(c.log, "skipped an oversized line") }, func(line []byte) {
 		c.mu.Lock()
 		m, err := c.mapper.Map(line)
 		t := c.turn
 		c.mu.Unlock()
 		if err != nil {
 			logf(c.log, "%v", err)
-			continue
+			return
 		}
 		if t != nil {
 			for _, e := range m.Events {
@@ -84,13 +71,7 @@ func (c *conn) read() {
 			}
 		}
 		if m.Response != nil {
-			c.mu.Lock()
-			w := c.waiters[m.Response.RequestID]
-			delete(c.waiters, m.Response.RequestID)
-			c.mu.Unlock()
-			if w != nil {
-				w <- *m.Response
-			}
+			c.waiters.Deliver(m.Response.RequestID, *m.Response)
 		}
 		if m.Control != nil {
 			c.onControl(t, m.Control)
@@ -98,7 +79,7 @@ func (c *conn) read() {
 		if m.Result != nil && t != nil {
 			t.result <- m.Result
 		}
-	}
+	})
 }
 
 func (c *conn) onControl(t *turnState, req *ControlRequest) {
@@ -123,10 +104,8 @@ func controlError(id, msg string) map[string]any {
 // control sends a control request and waits for its response.
 func (c *conn) control(ctx context.Context, request map[string]any) error {
 	id := "hd_" + strconv.FormatInt(c.reqSeq.Add(1), 10)
-	ch := make(chan ControlResponse, 1)
-	c.mu.Lock()
-	c.waiters[id] = ch
-	c.mu.Unlock()
+	ch := c.waiters.Add(id)
+	defer c.waiters.Drop(id)
 	if err := c.out.Write(map[string]any{"type": "control_request", "request_id": id, "request": request}); err != nil {
 		return err
 	}
@@ -182,14 +161,7 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 		c.mu.Lock()
 		cancelled := t.cancelled
 		c.mu.Unlock()
-		res := adapter.TurnResult{Cancelled: cancelled, StopReason: "exited"}
-		if code, err := c.proc.Wait(); err == nil {
-			res.ExitCode = &code
-		}
-		if !cancelled {
-			res.Err = adapter.ErrAgentExited
-		}
-		return res
+		return procio.ExitedResult(c.proc, cancelled)
 	}
 }
 

@@ -1,7 +1,6 @@
 package claude
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,49 +15,6 @@ import (
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel/agenttest"
 )
 
-// fakeProc is an adapter.Proc whose other end is played by a test function
-// speaking Claude Code's stream-json.
-type fakeProc struct {
-	stdinR  *io.PipeReader
-	stdinW  *io.PipeWriter
-	stdoutR *io.PipeReader
-	stdoutW *io.PipeWriter
-	exited  chan struct{}
-	once    sync.Once
-}
-
-func newFakeProc() *fakeProc {
-	p := &fakeProc{exited: make(chan struct{})}
-	p.stdinR, p.stdinW = io.Pipe()
-	p.stdoutR, p.stdoutW = io.Pipe()
-	return p
-}
-
-func (p *fakeProc) Stdin() io.WriteCloser   { return p.stdinW }
-func (p *fakeProc) Stdout() io.ReadCloser   { return p.stdoutR }
-func (p *fakeProc) Pid() int                { return 0 } // never signalled
-func (p *fakeProc) Exited() <-chan struct{} { return p.exited }
-func (p *fakeProc) Wait() (int, error)      { <-p.exited; return 0, nil }
-func (p *fakeProc) exit() {
-	p.once.Do(func() { p.stdoutW.Close(); close(p.exited) })
-}
-
-// cli plays the agent: it reads our frames and answers through script.
-func (p *fakeProc) cli(t *testing.T, script func(in map[string]any, say func(string))) {
-	go func() {
-		defer p.exit()
-		sc := bufio.NewScanner(p.stdinR)
-		for sc.Scan() {
-			var in map[string]any
-			if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
-				t.Errorf("bad frame from adapter: %s", sc.Bytes())
-				return
-			}
-			script(in, func(s string) { _, _ = io.WriteString(p.stdoutW, s+"\n") })
-		}
-	}()
-}
-
 func requestID(in map[string]any) string {
 	return in["request_id"].(string)
 }
@@ -69,10 +25,12 @@ func subtype(in map[string]any) string {
 	return s
 }
 
-func startFake(t *testing.T, script func(in map[string]any, say func(string))) (*conn, *fakeProc) {
+// startFake runs a conn against a scripted CLI that speaks Claude Code's
+// stream-json: script gets every frame the adapter writes.
+func startFake(t *testing.T, script func(in map[string]any, say func(string))) (*conn, *agenttest.PipeProc) {
 	t.Helper()
-	p := newFakeProc()
-	p.cli(t, script)
+	p := agenttest.NewPipeProc(t)
+	agenttest.ServeJSON(t, p, func(in map[string]any) { script(in, p.Say) })
 	c := newConn(p, "sid", "/work", io.Discard)
 	go c.read()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -80,7 +38,6 @@ func startFake(t *testing.T, script func(in map[string]any, say func(string))) (
 	if err := c.control(ctx, map[string]any{"subtype": "initialize"}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { p.exit(); _ = p.stdinR.Close() })
 	return c, p
 }
 
@@ -167,7 +124,7 @@ func TestConnBusyAndExit(t *testing.T) {
 		t.Fatalf("second turn: %+v", r)
 	}
 	close(release)
-	p.exit() // the agent dies mid-turn
+	p.Exit() // the agent dies mid-turn
 	if r := <-res; !errors.Is(r.Err, adapter.ErrAgentExited) {
 		t.Fatalf("turn after exit: %+v", r)
 	}

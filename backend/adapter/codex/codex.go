@@ -7,12 +7,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/agentcfg"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
 	"github.com/hermesdesk/hermesdesk/backend/version"
 )
@@ -61,36 +59,17 @@ func (Adapter) Capabilities() adapter.Capabilities {
 	return adapter.Capabilities{Streaming: true, Approvals: true, Resume: true, Cancel: true, Models: true}
 }
 
+// probe checks the CLI for Health.
+var probe = locate.Probe{Program: "codex", NPMPackage: "@openai/codex", DisplayName: "Codex", InstallHint: InstallHint}
+
 // Health implements adapter.Adapter.
 func (Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
-	path, err := locate.Find(cfg.Command, "codex")
-	if err != nil {
-		return adapter.Health{Message: InstallHint}
-	}
-	h := adapter.Health{Installed: true, Path: path}
-	if v := locate.NPMVersion(path, "@openai/codex"); v != "" {
-		h.Version, h.OK = v, true
-		return h
-	}
-	v, err := locate.Version(ctx, Env(cfg), path, "--version")
-	if err != nil {
-		h.Message = "Codex is installed but did not start: " + err.Error()
-		return h
-	}
-	h.Version, h.OK = v, true
-	return h
+	return probe.Health(ctx, cfg.Command, Env(cfg))
 }
 
 // Env is the child's environment for cfg.
 func Env(cfg adapter.Config) []string {
-	env := os.Environ()
-	if cfg.Home != "" {
-		env = append(env, "CODEX_HOME="+cfg.Home)
-	}
-	if cfg.APIKey != "" {
-		env = append(env, apiKeyEnv+"="+cfg.APIKey)
-	}
-	return append(env, cfg.Env...)
+	return agentcfg.Env(cfg, "CODEX_HOME="+cfg.Home, apiKeyEnv+"="+cfg.APIKey)
 }
 
 // ConfigTOML is the config.toml that points codex at an OpenAI Responses
@@ -99,10 +78,6 @@ func Env(cfg adapter.Config) []string {
 func ConfigTOML(baseURL, model string) string {
 	if model == "" {
 		model = DefaultModel
-	}
-	base := strings.TrimRight(baseURL, "/")
-	if !strings.HasSuffix(base, "/v1") {
-		base += "/v1"
 	}
 	return fmt.Sprintf(`model = %q
 model_provider = "hermesdesk"
@@ -127,18 +102,15 @@ wire_api = "responses"
 env_key = %q
 request_max_retries = 0
 stream_max_retries = 0
-`, model, base, apiKeyEnv)
+`, model, agentcfg.V1URL(baseURL), apiKeyEnv)
 }
 
 // WriteConfig writes ConfigTOML into a private CODEX_HOME. It never touches
 // a person's own ~/.codex: the adapter calls it only for a configured Home
 // with a BaseURL.
 func WriteConfig(home, baseURL, model string) error {
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return fmt.Errorf("codex: config dir: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(ConfigTOML(baseURL, model)), 0o600); err != nil {
-		return fmt.Errorf("codex: write config: %w", err)
+	if err := agentcfg.WritePrivate(home, "config.toml", ConfigTOML(baseURL, model)); err != nil {
+		return fmt.Errorf("codex: %w", err)
 	}
 	return nil
 }

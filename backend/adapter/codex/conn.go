@@ -23,11 +23,11 @@ type conn struct {
 	mapper   *Mapper
 	threadID string
 
-	seq  atomic.Int64
-	done chan struct{}
+	seq     atomic.Int64
+	done    chan struct{}
+	pending procio.Waiters[int64, Response]
 
 	mu        sync.Mutex
-	pending   map[int64]chan Response
 	turn      *turnState
 	approvals map[string]*ServerRequest
 	usage     *run.Usage // thread total so far
@@ -48,7 +48,7 @@ var _ adapter.Conn = (*conn)(nil)
 
 func newConn(proc adapter.Proc, workspace string, log io.Writer) *conn {
 	return &conn{proc: proc, out: procio.NewJSONWriter(proc.Stdin()), log: log, mapper: NewMapper(workspace),
-		done: make(chan struct{}), pending: map[int64]chan Response{}, approvals: map[string]*ServerRequest{}}
+		done: make(chan struct{}), approvals: map[string]*ServerRequest{}}
 }
 
 func (c *conn) NativeSessionID() string { return c.threadID }
@@ -57,19 +57,7 @@ func (c *conn) Done() <-chan struct{}   { return c.done }
 
 func (c *conn) read() {
 	defer close(c.done)
-	lr := procio.NewLineReader(c.proc.Stdout())
-	for {
-		line, err := lr.Next()
-		if errors.Is(err, procio.ErrLineTooLong) {
-			logf(c.log, "skipped an oversized line")
-			continue
-		}
-		if err != nil {
-			return
-		}
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
+	procio.ReadJSONLines(c.proc.Stdout(), func() { logf(c.log, "skipped an oversized line") }, func(line []byte) {
 		c.mu.Lock()
 		m, err := c.mapper.Map(line)
 		t := c.turn
@@ -79,7 +67,7 @@ func (c *conn) read() {
 		c.mu.Unlock()
 		if err != nil {
 			logf(c.log, "%v", err)
-			continue
+			return
 		}
 		if t != nil {
 			for _, e := range m.Events {
@@ -89,13 +77,7 @@ func (c *conn) read() {
 			}
 		}
 		if r := m.Response; r != nil {
-			c.mu.Lock()
-			ch := c.pending[r.ID]
-			delete(c.pending, r.ID)
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- *r
-			}
+			c.pending.Deliver(r.ID, *r)
 		}
 		if m.Request != nil {
 			c.onRequest(t, m.Request)
@@ -106,7 +88,7 @@ func (c *conn) read() {
 			default:
 			}
 		}
-	}
+	})
 }
 
 func (c *conn) onRequest(t *turnState, req *ServerRequest) {
@@ -134,15 +116,8 @@ func (c *conn) notify(method string, params any) error {
 
 func (c *conn) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	id := c.seq.Add(1)
-	ch := make(chan Response, 1)
-	c.mu.Lock()
-	c.pending[id] = ch
-	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-	}()
+	ch := c.pending.Add(id)
+	defer c.pending.Drop(id)
 	if err := c.out.Write(map[string]any{"id": id, "method": method, "params": params}); err != nil {
 		return nil, err
 	}
@@ -225,14 +200,7 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 		c.mu.Lock()
 		cancelled := t.cancelled
 		c.mu.Unlock()
-		res := adapter.TurnResult{Cancelled: cancelled, StopReason: "exited"}
-		if code, err := c.proc.Wait(); err == nil {
-			res.ExitCode = &code
-		}
-		if !cancelled {
-			res.Err = adapter.ErrAgentExited
-		}
-		return res
+		return procio.ExitedResult(c.proc, cancelled)
 	}
 }
 

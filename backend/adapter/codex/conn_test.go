@@ -1,13 +1,11 @@
 package codex
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,23 +13,6 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel/agenttest"
 )
-
-// fakeProc is an adapter.Proc whose other end is a scripted app-server.
-type fakeProc struct {
-	stdinR  *io.PipeReader
-	stdinW  *io.PipeWriter
-	stdoutR *io.PipeReader
-	stdoutW *io.PipeWriter
-	exited  chan struct{}
-	once    sync.Once
-}
-
-func (p *fakeProc) Stdin() io.WriteCloser   { return p.stdinW }
-func (p *fakeProc) Stdout() io.ReadCloser   { return p.stdoutR }
-func (p *fakeProc) Pid() int                { return 0 }
-func (p *fakeProc) Exited() <-chan struct{} { return p.exited }
-func (p *fakeProc) Wait() (int, error)      { <-p.exited; return 0, nil }
-func (p *fakeProc) exit()                   { p.once.Do(func() { p.stdoutW.Close(); close(p.exited) }) }
 
 type rpcIn struct {
 	ID     json.RawMessage `json:"id"`
@@ -44,31 +25,19 @@ type rpcIn struct {
 // every later line to script.
 func startFake(t *testing.T, script func(in rpcIn, say func(format string, args ...any))) *conn {
 	t.Helper()
-	p := &fakeProc{exited: make(chan struct{})}
-	p.stdinR, p.stdinW = io.Pipe()
-	p.stdoutR, p.stdoutW = io.Pipe()
-	say := func(format string, args ...any) { _, _ = fmt.Fprintf(p.stdoutW, format+"\n", args...) }
-	go func() {
-		defer p.exit()
-		sc := bufio.NewScanner(p.stdinR)
-		for sc.Scan() {
-			var in rpcIn
-			if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
-				t.Errorf("bad line %s", sc.Bytes())
-				return
-			}
-			switch in.Method {
-			case "initialize":
-				say(`{"id":%s,"result":{}}`, in.ID)
-			case "initialized":
-			case "thread/start":
-				say(`{"id":%s,"result":{"thread":{"id":"th1"}}}`, in.ID)
-			default:
-				script(in, say)
-			}
+	p := agenttest.NewPipeProc(t)
+	say := func(format string, args ...any) { p.Say(fmt.Sprintf(format, args...)) }
+	agenttest.ServeJSON(t, p, func(in rpcIn) {
+		switch in.Method {
+		case "initialize":
+			say(`{"id":%s,"result":{}}`, in.ID)
+		case "initialized":
+		case "thread/start":
+			say(`{"id":%s,"result":{"thread":{"id":"th1"}}}`, in.ID)
+		default:
+			script(in, say)
 		}
-	}()
-	t.Cleanup(func() { p.exit(); _ = p.stdinR.Close() })
+	})
 	c := newConn(p, "/work", io.Discard)
 	go c.read()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

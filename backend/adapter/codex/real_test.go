@@ -32,11 +32,7 @@ func newRealEnv(t *testing.T) *realEnv {
 	srv := fakemodel.Start(t)
 	root := t.TempDir()
 	e := &realEnv{srv: srv, launcher: agenttest.NewLauncher(t), workspace: filepath.Join(root, "work"), home: filepath.Join(root, "home")}
-	for _, d := range []string{e.workspace, e.home, filepath.Join(root, "tmp")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	agenttest.MkdirAll(t, e.workspace, e.home, filepath.Join(root, "tmp"))
 	e.cfg = adapter.Config{Command: []string{bin}, BaseURL: srv.URL, APIKey: "dummy", Home: filepath.Join(e.home, ".codex"),
 		Env: []string{"HOME=" + e.home, "TMPDIR=" + filepath.Join(root, "tmp")}}
 	return e
@@ -62,26 +58,11 @@ func (e *realEnv) save(t *testing.T, name string) {
 		e.workspace: "/work", e.home: "/home", e.srv.URL: "http://127.0.0.1:PORT"})
 }
 
-func turn(t *testing.T, c adapter.Conn, msg string, rec *agenttest.Recorder) adapter.TurnResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	done := make(chan adapter.TurnResult, 1)
-	go func() { done <- c.Turn(ctx, adapter.TurnRequest{RunID: "r", Message: msg}, rec) }()
-	select {
-	case r := <-done:
-		return r
-	case <-ctx.Done():
-		t.Fatalf("turn %q did not end; events %v", msg, rec.Types())
-		return adapter.TurnResult{}
-	}
-}
-
 func TestRealCodexStreamsTextAndReasoning(t *testing.T) {
 	e := newRealEnv(t)
 	c := e.start(t, "")
 	rec := agenttest.NewRecorder()
-	res := turn(t, c, "[scenario:reasoning] think, then answer", rec)
+	res := agenttest.Turn(t, c, "[scenario:reasoning] think, then answer", rec)
 	if res.Err != nil || res.Cancelled {
 		t.Fatalf("result %+v", res)
 	}
@@ -109,16 +90,12 @@ func TestRealCodexToolApproval(t *testing.T) {
 			e := newRealEnv(t)
 			c := e.start(t, "")
 			rec := agenttest.NewRecorder()
-			rec.OnEvent = func(ev agenttest.Event) {
-				if a, ok := ev.Payload.(run.ApprovalRequested); ok {
-					go func() {
-						if err := c.RespondApproval(context.Background(), a.ApprovalID, tc.option); err != nil {
-							t.Errorf("respond: %v", err)
-						}
-					}()
+			rec.OnApproval(func(a run.ApprovalRequested) {
+				if err := c.RespondApproval(context.Background(), a.ApprovalID, tc.option); err != nil {
+					t.Errorf("respond: %v", err)
 				}
-			}
-			res := turn(t, c, "[scenario:tool] create hello.txt", rec)
+			})
+			res := agenttest.Turn(t, c, "[scenario:tool] create hello.txt", rec)
 			if res.Err != nil {
 				t.Fatalf("result %+v", res)
 			}
@@ -154,22 +131,12 @@ func TestRealCodexCancel(t *testing.T) {
 	e := newRealEnv(t)
 	c := e.start(t, "")
 	rec := agenttest.NewRecorder()
-	cancelled := make(chan struct{})
-	rec.OnEvent = func(ev agenttest.Event) {
-		if ev.Type == run.EventTokenDelta {
-			select {
-			case <-cancelled:
-			default:
-				close(cancelled)
-				go func() {
-					if err := c.Cancel(context.Background()); err != nil {
-						t.Errorf("cancel: %v", err)
-					}
-				}()
-			}
+	rec.OnFirst(run.EventTokenDelta, func() {
+		if err := c.Cancel(context.Background()); err != nil {
+			t.Errorf("cancel: %v", err)
 		}
-	}
-	res := turn(t, c, "[scenario:slow] stream for a while", rec)
+	})
+	res := agenttest.Turn(t, c, "[scenario:slow] stream for a while", rec)
 	if !res.Cancelled || res.Err != nil {
 		t.Fatalf("result %+v", res)
 	}
@@ -189,11 +156,11 @@ func TestRealCodexCancel(t *testing.T) {
 func TestRealCodexFollowUpAndResume(t *testing.T) {
 	e := newRealEnv(t)
 	c := e.start(t, "")
-	if res := turn(t, c, "[scenario:text] first", agenttest.NewRecorder()); res.Err != nil {
+	if res := agenttest.Turn(t, c, "[scenario:text] first", agenttest.NewRecorder()); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	rec := agenttest.NewRecorder()
-	if res := turn(t, c, "[scenario:recall] second", rec); res.Err != nil {
+	if res := agenttest.Turn(t, c, "[scenario:recall] second", rec); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	if !strings.Contains(rec.Text(), "seen 2 marked user messages") {
@@ -204,7 +171,7 @@ func TestRealCodexFollowUpAndResume(t *testing.T) {
 
 	c2 := e.start(t, tid)
 	rec = agenttest.NewRecorder()
-	if res := turn(t, c2, "[scenario:recall] third", rec); res.Err != nil {
+	if res := agenttest.Turn(t, c2, "[scenario:recall] third", rec); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	if c2.NativeSessionID() != tid || !strings.Contains(rec.Text(), "seen 3 marked user messages. The first was: [scenario:text] first") {

@@ -6,17 +6,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
-	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // Name is the agent id.
@@ -95,10 +92,7 @@ type conn struct {
 	host adapter.Host
 	done chan struct{}
 
-	mu        sync.Mutex
-	proc      adapter.Proc
-	cancelled bool
-	closed    bool
+	turn      procio.PerTurn
 	closeOnce sync.Once
 }
 
@@ -107,45 +101,28 @@ var _ adapter.Conn = (*conn)(nil)
 func (c *conn) NativeSessionID() string { return "" }
 func (c *conn) Done() <-chan struct{}   { return c.done }
 
-func (c *conn) Pid() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.proc == nil {
-		return 0
-	}
-	return c.proc.Pid()
-}
+func (c *conn) Pid() int { return c.turn.Pid() }
 
 // Turn implements adapter.Conn.
 func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
-	c.mu.Lock()
-	if c.proc != nil {
-		c.mu.Unlock()
-		return adapter.TurnResult{Err: adapter.ErrBusy}
-	}
-	if c.closed {
-		c.mu.Unlock()
-		return adapter.TurnResult{Err: adapter.ErrAgentExited}
-	}
-	c.cancelled = false
 	env := append(os.Environ(), c.req.Config.Env...)
-	proc, err := c.host.Launcher.Launch(ctx, adapter.ProcSpec{Path: c.path, Args: Argv(c.req.Config.Command, req.Message),
-		Dir: c.req.Workspace, Env: env})
+	proc, err := c.turn.Launch(func() (adapter.Proc, error) {
+		p, err := c.host.Launcher.Launch(ctx, adapter.ProcSpec{Path: c.path, Args: Argv(c.req.Config.Command, req.Message),
+			Dir: c.req.Workspace, Env: env})
+		if err != nil {
+			return nil, fmt.Errorf("command: launch: %w", err)
+		}
+		return p, nil
+	})
 	if err != nil {
-		c.mu.Unlock()
-		return adapter.TurnResult{Err: fmt.Errorf("command: launch: %w", err)}
+		return adapter.TurnResult{Err: err}
 	}
-	c.proc = proc
-	c.mu.Unlock()
 	_ = proc.Stdin().Close() // the message is an argument; EOF, not a waiting pipe
 
-	streamText(proc.Stdout(), emit)
+	procio.StreamText(proc.Stdout(), emit)
 	code, werr := proc.Wait()
 
-	c.mu.Lock()
-	cancelled := c.cancelled
-	c.proc = nil
-	c.mu.Unlock()
+	cancelled := c.turn.Finish()
 	res := adapter.TurnResult{ExitCode: &code, Cancelled: cancelled}
 	switch {
 	case cancelled:
@@ -160,56 +137,14 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 	return res
 }
 
-// streamText emits stdout as it comes, never splitting a UTF-8 character
-// across two deltas.
-func streamText(r io.Reader, emit adapter.Emitter) {
-	buf := make([]byte, 32<<10)
-	var pending []byte
-	for {
-		n, err := r.Read(buf)
-		if n > 0 {
-			pending = append(pending, buf[:n]...)
-			cut := validPrefix(pending)
-			if cut > 0 {
-				_ = emit.Emit(run.EventTokenDelta, run.TextDelta{Text: string(pending[:cut])})
-				pending = append(pending[:0], pending[cut:]...)
-			}
-		}
-		if err != nil {
-			if len(pending) > 0 {
-				_ = emit.Emit(run.EventTokenDelta, run.TextDelta{Text: strings.ToValidUTF8(string(pending), "\uFFFD")})
-			}
-			return
-		}
-	}
-}
-
-// validPrefix is the length of b without an incomplete trailing rune.
-func validPrefix(b []byte) int {
-	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(b[i]) {
-			if !utf8.FullRune(b[i:]) {
-				return i
-			}
-			break
-		}
-	}
-	return len(b)
-}
-
 // cancelGrace is how long the command gets between SIGTERM and SIGKILL.
 const cancelGrace = 2 * time.Second
 
 // Cancel implements adapter.Conn: the command's process group is stopped.
 func (c *conn) Cancel(context.Context) error {
-	c.mu.Lock()
-	p := c.proc
-	if p != nil {
-		c.cancelled = true
-	}
-	c.mu.Unlock()
-	if p == nil {
-		return adapter.ErrNotPending
+	p, err := c.turn.Cancel()
+	if err != nil {
+		return err
 	}
 	go procio.Terminate(p, cancelGrace)
 	return nil
@@ -222,11 +157,7 @@ func (c *conn) SetModel(context.Context, string) error                { return a
 // Close implements adapter.Conn: stops a running command.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
-		c.mu.Lock()
-		c.closed = true
-		p := c.proc
-		c.mu.Unlock()
-		if p != nil {
+		if p := c.turn.Close(); p != nil {
 			procio.Stop(p, cancelGrace)
 		}
 		close(c.done)

@@ -92,16 +92,6 @@ func TestArgv(t *testing.T) {
 	}
 }
 
-func TestValidPrefix(t *testing.T) {
-	b := []byte("aé")
-	for cut := 0; cut <= len(b); cut++ {
-		got := validPrefix(b[:cut])
-		if !strings.HasPrefix("aé", string(b[:got])) || (cut == 2 && got != 1) {
-			t.Fatalf("validPrefix(%q) = %d", b[:cut], got)
-		}
-	}
-}
-
 func TestHealth(t *testing.T) {
 	if h := New().Health(context.Background(), adapter.Config{}); h.Installed || h.Message == "" {
 		t.Fatalf("%+v", h)

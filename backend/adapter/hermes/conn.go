@@ -2,19 +2,15 @@ package hermes
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
-	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // sessionSource tags our sessions in Hermes' store, keeping them out of a
@@ -34,12 +30,10 @@ type conn struct {
 	structured bool
 	done       chan struct{}
 
-	mu        sync.Mutex
+	turn      procio.PerTurn
+	mu        sync.Mutex // guards sid and model
 	sid       string
 	model     string
-	proc      adapter.Proc
-	cancelled bool
-	closed    bool
 	closeOnce sync.Once
 }
 
@@ -53,14 +47,7 @@ func (c *conn) NativeSessionID() string {
 	return c.sid
 }
 
-func (c *conn) Pid() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.proc == nil {
-		return 0
-	}
-	return c.proc.Pid()
-}
+func (c *conn) Pid() int { return c.turn.Pid() }
 
 // Args is the command line after the program for one turn.
 func Args(message, sessionID, model string, structured, yolo bool) []string {
@@ -84,42 +71,35 @@ func Args(message, sessionID, model string, structured, yolo bool) []string {
 
 // Turn implements adapter.Conn: one `hermes chat -q` process.
 func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
-	c.mu.Lock()
-	if c.proc != nil {
-		c.mu.Unlock()
-		return adapter.TurnResult{Err: adapter.ErrBusy}
-	}
-	if c.closed {
-		c.mu.Unlock()
-		return adapter.TurnResult{Err: adapter.ErrAgentExited}
-	}
-	model := c.model
-	if req.Model != "" {
-		model = req.Model
-	}
-	args := append(append([]string{}, c.prefix...), Args(req.Message, c.sid, model, c.structured, c.req.Metadata[MetaYolo] == "1")...)
 	started := time.Now()
-	proc, err := c.host.Launcher.Launch(ctx, adapter.ProcSpec{Path: c.path, Args: args, Dir: c.req.Workspace, Env: c.env})
-	if err != nil {
+	proc, err := c.turn.Launch(func() (adapter.Proc, error) {
+		c.mu.Lock()
+		model, sid := c.model, c.sid
 		c.mu.Unlock()
-		return adapter.TurnResult{Err: fmt.Errorf("hermes: launch: %w", err)}
+		if req.Model != "" {
+			model = req.Model
+		}
+		args := append(append([]string{}, c.prefix...), Args(req.Message, sid, model, c.structured, c.req.Metadata[MetaYolo] == "1")...)
+		p, err := c.host.Launcher.Launch(ctx, adapter.ProcSpec{Path: c.path, Args: args, Dir: c.req.Workspace, Env: c.env})
+		if err != nil {
+			return nil, fmt.Errorf("hermes: launch: %w", err)
+		}
+		return p, nil
+	})
+	if err != nil {
+		return adapter.TurnResult{Err: err}
 	}
-	c.proc, c.cancelled = proc, false
-	c.mu.Unlock()
 	_ = proc.Stdin().Close()
 
 	var result *Result
 	if c.structured {
 		result = c.readFrames(proc.Stdout(), emit)
 	} else {
-		streamText(proc.Stdout(), emit)
+		procio.StreamText(proc.Stdout(), emit)
 	}
 	code, werr := proc.Wait()
 
-	c.mu.Lock()
-	cancelled := c.cancelled
-	c.proc = nil
-	c.mu.Unlock()
+	cancelled := c.turn.Finish()
 	res := adapter.TurnResult{ExitCode: &code, Cancelled: cancelled || code == exitInterrupted, StopReason: "end_turn"}
 	if result != nil {
 		res.Usage = result.Usage
@@ -177,22 +157,11 @@ func (c *conn) learnSession(ctx context.Context, started time.Time) {
 func (c *conn) readFrames(r io.Reader, emit adapter.Emitter) *Result {
 	var m Mapper
 	var result *Result
-	lr := procio.NewLineReader(r)
-	for {
-		line, err := lr.Next()
-		if errors.Is(err, procio.ErrLineTooLong) {
-			continue
-		}
-		if err != nil {
-			return result
-		}
-		if len(line) == 0 || line[0] != '{' {
-			continue
-		}
+	procio.ReadJSONLines(r, nil, func(line []byte) {
 		mp, err := m.Map(line)
 		if err != nil {
 			logf(c.host.Log, "%v", err)
-			continue
+			return
 		}
 		if mp.SessionID != "" {
 			c.setSession(mp.SessionID)
@@ -203,36 +172,8 @@ func (c *conn) readFrames(r io.Reader, emit adapter.Emitter) *Result {
 		if mp.Result != nil {
 			result = mp.Result
 		}
-	}
-}
-
-// streamText emits stdout as it comes, never splitting a UTF-8 character.
-func streamText(r io.Reader, emit adapter.Emitter) {
-	buf := make([]byte, 32<<10)
-	var pending []byte
-	for {
-		n, err := r.Read(buf)
-		pending = append(pending, buf[:n]...)
-		cut := len(pending)
-		for i := len(pending) - 1; i >= 0 && i >= len(pending)-utf8.UTFMax; i-- {
-			if utf8.RuneStart(pending[i]) {
-				if !utf8.FullRune(pending[i:]) {
-					cut = i
-				}
-				break
-			}
-		}
-		if err != nil {
-			cut = len(pending)
-		}
-		if cut > 0 {
-			_ = emit.Emit(run.EventTokenDelta, run.TextDelta{Text: strings.ToValidUTF8(string(pending[:cut]), "\uFFFD")})
-			pending = append(pending[:0], pending[cut:]...)
-		}
-		if err != nil {
-			return
-		}
-	}
+	})
+	return result
 }
 
 // cancelGrace is how long Hermes gets to stop after SIGINT, and after SIGTERM.
@@ -241,14 +182,9 @@ const cancelGrace = 3 * time.Second
 // Cancel implements adapter.Conn: SIGINT, as Ctrl-C would (Hermes then
 // saves the session and exits 130); signals escalate if it lingers.
 func (c *conn) Cancel(context.Context) error {
-	c.mu.Lock()
-	p := c.proc
-	if p != nil {
-		c.cancelled = true
-	}
-	c.mu.Unlock()
-	if p == nil {
-		return adapter.ErrNotPending
+	p, err := c.turn.Cancel()
+	if err != nil {
+		return err
 	}
 	procio.Interrupt(p.Pid())
 	go func() {
@@ -275,11 +211,7 @@ func (c *conn) SetModel(_ context.Context, model string) error {
 // Close implements adapter.Conn: stops a running turn.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
-		c.mu.Lock()
-		c.closed = true
-		p := c.proc
-		c.mu.Unlock()
-		if p != nil {
+		if p := c.turn.Close(); p != nil {
 			procio.Terminate(p, cancelGrace)
 		}
 		close(c.done)

@@ -10,12 +10,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/agentcfg"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
 )
 
@@ -49,29 +48,17 @@ func (Adapter) Capabilities() adapter.Capabilities {
 	return adapter.Capabilities{Resume: true, Cancel: true, Models: true}
 }
 
+// probe checks the CLI for Health.
+var probe = locate.Probe{Program: "hermes", DisplayName: "Hermes Agent", InstallHint: InstallHint}
+
 // Health implements adapter.Adapter.
 func (Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
-	path, err := locate.Find(cfg.Command, "hermes")
-	if err != nil {
-		return adapter.Health{Message: InstallHint}
-	}
-	h := adapter.Health{Installed: true, Path: path}
-	v, err := locate.Version(ctx, Env(cfg), path, "--version")
-	if err != nil {
-		h.Message = "Hermes Agent is installed but did not start: " + err.Error()
-		return h
-	}
-	h.Version, h.OK = v, true
-	return h
+	return probe.Health(ctx, cfg.Command, Env(cfg))
 }
 
 // Env is the child's environment: HERMES_HOME selects the profile.
 func Env(cfg adapter.Config) []string {
-	env := os.Environ()
-	if cfg.Home != "" {
-		env = append(env, "HERMES_HOME="+cfg.Home)
-	}
-	return append(env, cfg.Env...)
+	return agentcfg.Env(cfg, "HERMES_HOME="+cfg.Home)
 }
 
 // HomeConfig is a profile config.yaml pointing Hermes at an
@@ -82,10 +69,6 @@ func HomeConfig(baseURL, apiKey, model string) string {
 	if model == "" {
 		model = "fake-model"
 	}
-	base := strings.TrimRight(baseURL, "/")
-	if !strings.HasSuffix(base, "/v1") {
-		base += "/v1"
-	}
 	return fmt.Sprintf(`model:
   provider: custom
   default: %q
@@ -95,17 +78,14 @@ func HomeConfig(baseURL, apiKey, model string) string {
 security:
   tirith_enabled: false
   allow_lazy_installs: false
-`, model, base, apiKey)
+`, model, agentcfg.V1URL(baseURL), apiKey)
 }
 
 // WriteHome writes HomeConfig into a private HERMES_HOME (never a person's
 // ~/.hermes: the adapter calls it only for a configured Home with a BaseURL).
 func WriteHome(home, baseURL, apiKey, model string) error {
-	if err := os.MkdirAll(home, 0o700); err != nil {
-		return fmt.Errorf("hermes: home: %w", err)
-	}
-	if err := os.WriteFile(filepath.Join(home, "config.yaml"), []byte(HomeConfig(baseURL, apiKey, model)), 0o600); err != nil {
-		return fmt.Errorf("hermes: write config: %w", err)
+	if err := agentcfg.WritePrivate(home, "config.yaml", HomeConfig(baseURL, apiKey, model)); err != nil {
+		return fmt.Errorf("hermes: %w", err)
 	}
 	return nil
 }

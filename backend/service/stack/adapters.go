@@ -3,7 +3,6 @@ package stack
 import (
 	"context"
 	"encoding/json"
-	"sync"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
@@ -83,8 +82,9 @@ func (j Journal) Ping(ctx context.Context) error {
 	return j.J.DB().QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n)
 }
 
-// Agents adapts the adapter registry to service.Agents, checking each
-// agent's health with its resolved config, all at once, each bounded.
+// Agents adapts the adapter registry to service.Agents. Health comes from
+// agents.Discover, the one discovery path: all agents at once, each bounded,
+// with each agent's config resolved from the person's settings.
 type Agents struct {
 	Registry *adapter.Registry
 	Setting  agents.SettingFunc
@@ -96,31 +96,15 @@ func (a Agents) Known(name string) bool {
 }
 
 func (a Agents) List(ctx context.Context) ([]service.AgentInfo, error) {
-	names := a.Registry.Names()
-	out := make([]service.AgentInfo, len(names))
-	var wg sync.WaitGroup
-	for i, n := range names {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			ad, err := a.Registry.Get(n)
-			if err != nil {
-				return
-			}
-			info := service.AgentInfo{Name: n, DisplayName: ad.DisplayName(), Capabilities: ad.Capabilities()}
-			cfg, err := agents.Resolve(ctx, n, a.Setting)
-			if err != nil {
-				info.Message = "the agent's settings are invalid"
-				out[i] = info
-				return
-			}
-			hctx, cancel := context.WithTimeout(ctx, adapter.HealthTimeout)
-			defer cancel()
-			h := ad.Health(hctx, cfg)
-			info.Installed, info.OK, info.Version, info.Path, info.Message = h.Installed, h.OK, h.Version, h.Path, h.Message
-			out[i] = info
-		}()
+	sts := agents.Discover(ctx, a.Registry, agents.ResolveWith(a.Setting))
+	out := make([]service.AgentInfo, 0, len(sts))
+	for _, s := range sts {
+		if s.Name == "" {
+			continue // unregistered while listing
+		}
+		h := s.Health
+		out = append(out, service.AgentInfo{Name: s.Name, DisplayName: s.DisplayName, Capabilities: s.Capabilities,
+			Installed: h.Installed, OK: h.OK, Version: h.Version, Path: h.Path, Message: h.Message})
 	}
-	wg.Wait()
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
@@ -43,6 +44,8 @@ type Stack struct {
 	Supervisor *supervisor.Supervisor
 	Service    *service.Service
 	DataDir    string
+
+	stopMaintenance func()
 }
 
 // Open opens the journal, becomes the data dir's supervisor (or returns
@@ -85,12 +88,45 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	svc := service.New(Journal{J: j}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
 		Log: o.Log, Errors: ErrorMappings(), Follow: o.Follow,
 	})
-	return &Stack{Journal: j, Supervisor: sup, Service: svc, DataDir: o.DataDir}, nil
+	st := &Stack{Journal: j, Supervisor: sup, Service: svc, DataDir: o.DataDir}
+	st.stopMaintenance = maintain(j, o.Log)
+	return st, nil
 }
 
 // Close stops following runs (they go on) and closes the journal.
 func (s *Stack) Close() error {
+	s.stopMaintenance()
 	return errors.Join(s.Supervisor.Close(), s.Journal.Close())
+}
+
+// maintenanceEvery is how often retention runs while the app is up.
+const maintenanceEvery = 6 * time.Hour
+
+// maintain applies the retention setting (off unless "retention_days" is
+// set) soon after start and then periodically, off the start-up path. It
+// returns a function that stops it and waits for a pass in flight.
+func maintain(j *journal.Store, log *slog.Logger) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		t := time.NewTimer(30 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			if st, err := j.ApplyRetention(ctx); err != nil {
+				log.Warn("retention", "err", err)
+			} else if st != (journal.CompactStats{}) {
+				log.Info("retention compacted old runs", "stats", st)
+			}
+			t.Reset(maintenanceEvery)
+		}
+	}()
+	return func() { cancel(); <-done }
 }
 
 // ErrorMappings classifies the journal's and supervisor's sentinels for

@@ -33,11 +33,7 @@ func newACPEnv(t *testing.T, agent string) *acpEnv {
 	root := t.TempDir()
 	e := &acpEnv{root: root, srv: srv, launcher: agenttest.NewLauncher(t), workspace: filepath.Join(root, "work")}
 	home := filepath.Join(root, "home")
-	for _, d := range []string{e.workspace, home, filepath.Join(root, "tmp")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	agenttest.MkdirAll(t, e.workspace, home, filepath.Join(root, "tmp"))
 	var err error
 	switch agent {
 	case "gemini":
@@ -74,19 +70,6 @@ func (e *acpEnv) save(t *testing.T, name string) {
 		e.root: "/root", e.srv.URL: "http://127.0.0.1:PORT"})
 }
 
-func turn(t *testing.T, c adapter.Conn, msg string, rec *agenttest.Recorder) adapter.TurnResult {
-	t.Helper()
-	done := make(chan adapter.TurnResult, 1)
-	go func() { done <- c.Turn(context.Background(), adapter.TurnRequest{RunID: "r", Message: msg}, rec) }()
-	select {
-	case r := <-done:
-		return r
-	case <-time.After(2 * time.Minute):
-		t.Fatalf("turn %q did not end; events %v", msg, rec.Types())
-		return adapter.TurnResult{}
-	}
-}
-
 func optionOfKind(a run.ApprovalRequested, kind string) string {
 	for _, o := range a.Options {
 		if o.Kind == kind {
@@ -101,7 +84,7 @@ func TestRealGeminiACP(t *testing.T) {
 		e := newACPEnv(t, "gemini")
 		c := e.start(t, "")
 		rec := agenttest.NewRecorder()
-		res := turn(t, c, "[scenario:reasoning] think, then answer", rec)
+		res := agenttest.Turn(t, c, "[scenario:reasoning] think, then answer", rec)
 		if res.Err != nil || res.Cancelled {
 			t.Fatalf("result %+v", res)
 		}
@@ -113,7 +96,7 @@ func TestRealGeminiACP(t *testing.T) {
 		}
 		// A follow-up on the same connection carries the first turn.
 		rec = agenttest.NewRecorder()
-		if res := turn(t, c, "[scenario:recall] again", rec); res.Err != nil {
+		if res := agenttest.Turn(t, c, "[scenario:recall] again", rec); res.Err != nil {
 			t.Fatal(res.Err)
 		}
 		if !strings.Contains(rec.Text(), "seen 2 marked user messages. The first was: [scenario:reasoning]") {
@@ -130,16 +113,12 @@ func TestRealGeminiACP(t *testing.T) {
 			e := newACPEnv(t, "gemini")
 			c := e.start(t, "")
 			rec := agenttest.NewRecorder()
-			rec.OnEvent = func(ev agenttest.Event) {
-				if a, ok := ev.Payload.(run.ApprovalRequested); ok {
-					go func() {
-						if err := c.RespondApproval(context.Background(), a.ApprovalID, optionOfKind(a, tc.kind)); err != nil {
-							t.Errorf("respond: %v", err)
-						}
-					}()
+			rec.OnApproval(func(a run.ApprovalRequested) {
+				if err := c.RespondApproval(context.Background(), a.ApprovalID, optionOfKind(a, tc.kind)); err != nil {
+					t.Errorf("respond: %v", err)
 				}
-			}
-			res := turn(t, c, "[scenario:tool] create hello.txt", rec)
+			})
+			res := agenttest.Turn(t, c, "[scenario:tool] create hello.txt", rec)
 			if res.Err != nil {
 				t.Fatalf("result %+v", res)
 			}
@@ -178,18 +157,8 @@ func TestRealGeminiACP(t *testing.T) {
 		e := newACPEnv(t, "gemini")
 		c := e.start(t, "")
 		rec := agenttest.NewRecorder()
-		first := make(chan struct{})
-		rec.OnEvent = func(ev agenttest.Event) {
-			if ev.Type == run.EventTokenDelta {
-				select {
-				case <-first:
-				default:
-					close(first)
-					go func() { _ = c.Cancel(context.Background()) }()
-				}
-			}
-		}
-		res := turn(t, c, "[scenario:slow] stream", rec)
+		rec.OnFirst(run.EventTokenDelta, func() { _ = c.Cancel(context.Background()) })
+		res := agenttest.Turn(t, c, "[scenario:slow] stream", rec)
 		if !res.Cancelled {
 			t.Fatalf("result %+v", res)
 		}
@@ -201,12 +170,10 @@ func TestRealHermesACP(t *testing.T) {
 	e := newACPEnv(t, "hermes")
 	c := e.start(t, "")
 	rec := agenttest.NewRecorder()
-	rec.OnEvent = func(ev agenttest.Event) {
-		if a, ok := ev.Payload.(run.ApprovalRequested); ok {
-			go func() { _ = c.RespondApproval(context.Background(), a.ApprovalID, optionOfKind(a, "allow_once")) }()
-		}
-	}
-	res := turn(t, c, "[scenario:tool] create hello.txt", rec)
+	rec.OnApproval(func(a run.ApprovalRequested) {
+		_ = c.RespondApproval(context.Background(), a.ApprovalID, optionOfKind(a, "allow_once"))
+	})
+	res := agenttest.Turn(t, c, "[scenario:tool] create hello.txt", rec)
 	if res.Err != nil {
 		t.Fatalf("result %+v", res)
 	}
@@ -217,7 +184,7 @@ func TestRealHermesACP(t *testing.T) {
 		t.Fatalf("hello.txt %q %v", b, err)
 	}
 	rec = agenttest.NewRecorder()
-	if res := turn(t, c, "[scenario:recall] again", rec); res.Err != nil {
+	if res := agenttest.Turn(t, c, "[scenario:recall] again", rec); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	if !strings.Contains(rec.Text(), "seen 2 marked user messages") {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/execlaunch"
+	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -38,12 +39,10 @@ func RequireTool(t testing.TB, name string) string {
 	if os.Getenv(AgentTestsEnv) == "skip" {
 		t.Skip(AgentTestsEnv + "=skip")
 	}
-	if dir := ToolsDir(); dir != "" {
-		for _, sub := range []string{"npm/node_modules/.bin", "venv/bin"} {
-			p := filepath.Join(dir, sub, name)
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				return p
-			}
+	for _, dir := range paths.ToolsBinDirs(paths.ToolsDir()) {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			return p
 		}
 	}
 	msg := fmt.Sprintf("%s is not installed under .tools (run scripts/install-agents.sh)", name)
@@ -51,26 +50,6 @@ func RequireTool(t testing.TB, name string) string {
 		t.Fatal(msg)
 	}
 	t.Skip(msg)
-	return ""
-}
-
-// ToolsDir is $HERMESDESK_TOOLS or the first .tools dir above the working
-// directory (tests run in their package dir, below the repo root).
-func ToolsDir() string {
-	if d := os.Getenv("HERMESDESK_TOOLS"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	for err == nil {
-		if st, serr := os.Stat(filepath.Join(dir, ".tools")); serr == nil && st.IsDir() {
-			return filepath.Join(dir, ".tools")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		dir = parent
-	}
 	return ""
 }
 

@@ -1,6 +1,7 @@
 // Package locate finds agent programs: a configured command, PATH, the
-// usual per-user install dirs, and the project-local tools dir that
-// scripts/install-agents.sh fills (.tools/npm/node_modules/.bin, .tools/venv/bin).
+// usual per-user install dirs, and — in development and tests only — the
+// project-local tools dir that scripts/install-agents.sh fills
+// (.tools/npm/node_modules/.bin, .tools/venv/bin).
 package locate
 
 import (
@@ -13,43 +14,17 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/hermesdesk/hermesdesk/backend/paths"
 )
 
 // ErrNotFound: the program is nowhere we look.
 var ErrNotFound = errors.New("locate: program not found")
 
-// ToolsEnv overrides where the project-local tools dir is.
-const ToolsEnv = "HERMESDESK_TOOLS"
-
-// ToolsDir returns the project-local tools dir: $HERMESDESK_TOOLS, else the
-// first .tools found walking up from the working directory, else "".
-func ToolsDir() string {
-	if d := os.Getenv(ToolsEnv); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		cand := filepath.Join(dir, ".tools")
-		if st, err := os.Stat(cand); err == nil && st.IsDir() {
-			return cand
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-// SearchDirs lists where programs are looked for after PATH, in order.
-func SearchDirs() []string {
+// usualDirs are the per-user and system install dirs a desktop app started
+// from a menu often lacks on its PATH.
+func usualDirs() []string {
 	var dirs []string
-	if t := ToolsDir(); t != "" {
-		dirs = append(dirs, filepath.Join(t, "npm", "node_modules", ".bin"), filepath.Join(t, "venv", "bin"))
-	}
 	if home, err := os.UserHomeDir(); err == nil {
 		dirs = append(dirs,
 			filepath.Join(home, ".local", "bin"),
@@ -74,18 +49,17 @@ func Find(command []string, name string) (string, error) {
 		}
 		return p, nil
 	}
-	dirs := SearchDirs()
-	if t := ToolsDir(); t != "" {
-		for _, d := range dirs[:2] {
-			if p := executable(filepath.Join(d, name)); p != "" {
-				return p, nil
-			}
+	// The tools dir's pinned, tested versions come before PATH; it exists
+	// only in development and tests.
+	for _, d := range paths.ToolsBinDirs(paths.ToolsDir()) {
+		if p := executable(filepath.Join(d, name)); p != "" {
+			return p, nil
 		}
 	}
 	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
-	for _, d := range dirs {
+	for _, d := range usualDirs() {
 		if p := executable(filepath.Join(d, name)); p != "" {
 			return p, nil
 		}

@@ -1,7 +1,6 @@
-package httpapi
+package peercred
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -9,28 +8,28 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// checkPeer admits only processes of this user (SO_PEERCRED).
-func checkPeer(c net.Conn) error {
+// Check admits only processes of this user (SO_PEERCRED).
+func Check(c net.Conn) error {
 	uc, ok := c.(*net.UnixConn)
 	if !ok {
-		return errors.New("not a unix connection")
+		return ErrNotUnix
 	}
 	raw, err := uc.SyscallConn()
 	if err != nil {
-		return err
+		return fmt.Errorf("peercred: %w", err)
 	}
 	var cred *unix.Ucred
 	var cerr error
 	if err := raw.Control(func(fd uintptr) {
 		cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
 	}); err != nil {
-		return err
+		return fmt.Errorf("peercred: %w", err)
 	}
 	if cerr != nil {
 		return fmt.Errorf("peer credentials: %w", cerr)
 	}
 	if int(cred.Uid) != os.Getuid() {
-		return fmt.Errorf("peer uid %d is not %d", cred.Uid, os.Getuid())
+		return fmt.Errorf("%w: peer uid %d is not %d", ErrOtherUser, cred.Uid, os.Getuid())
 	}
 	return nil
 }

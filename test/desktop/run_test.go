@@ -1,0 +1,166 @@
+//go:build desktoptest
+
+package desktop
+
+import (
+	"bytes"
+	"encoding/json"
+	"image"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestApprovalInWindow is the product's core loop as a person meets it: a
+// run started elsewhere (here `hermesdesk ask`, through the app's local API)
+// shows up in the window, which asks for an approval; the person opens the
+// session and presses 1 ("Allow once"); the agent, in its own shim process,
+// goes on and finishes. It checks the whole chain: local socket → supervisor
+// → shim → demo agent → journal → doorbell → Desktop.Request → the webview's
+// keyboard shortcut → control socket → agent.
+func TestApprovalInWindow(t *testing.T) {
+	e := newEnv(t, true)
+	e.startApp()
+	id := e.waitWindow("IsViewable")
+	e.waitRendered(id, "run-empty.png")
+	t.Cleanup(func() { killShims(e.dataDir) })
+
+	project := filepath.Join(e.home, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ask := exec.Command(e.bin, "ask", "--agent", "demo", "--project", project, "/scenario approval\nlist my files")
+	ask.Env = e.environ
+	out := &syncBuffer{}
+	ask.Stdout, ask.Stderr = out, out
+	if err := ask.Start(); err != nil {
+		t.Fatal(err)
+	}
+	askDone := make(chan error, 1)
+	go func() { askDone <- ask.Wait() }()
+	t.Cleanup(func() {
+		_ = ask.Process.Kill()
+		if t.Failed() {
+			t.Logf("ask output:\n%s", out.String())
+		}
+	})
+	e.waitFor("the agent to ask for approval", 60*time.Second, func() bool {
+		return strings.Contains(out.String(), "Approval needed")
+	})
+
+	// The sidebar lists the new project, expanded, with its one session
+	// under "Today"; open it. (Fixed layout: the row's place in the window
+	// is the same at every start.)
+	win := e.geometry(id)
+	sessionRow := [2]int{win.Min.X + 90, win.Min.Y + 165}
+	clicked := time.Time{}
+
+	var last image.Image
+	t.Cleanup(func() {
+		if t.Failed() && last != nil {
+			t.Logf("last screenshot: %s", saveShot(last, "run-failed.png"))
+		}
+	})
+	e.waitFor("the approval card in the window", 30*time.Second, func() bool {
+		// The sidebar picks the session up on its next refresh: click
+		// until the session is open.
+		if time.Since(clicked) > 2*time.Second {
+			e.must("xdotool", "mousemove", itoa(sessionRow[0]), itoa(sessionRow[1]), "click", "1")
+			clicked = time.Now()
+		}
+		last = e.screenshot()
+		return needsYou(last, win) > 5000
+	})
+	saveShot(crop(e.screenshot(), win), "run-approval.png")
+
+	// "1" answers with the first option, Allow once.
+	e.must("xdotool", "key", "1")
+	select {
+	case err := <-askDone:
+		if err != nil {
+			t.Fatalf("ask ended with %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run did not finish after the approval was given in the window")
+	}
+	if !strings.Contains(out.String(), "Permission granted") {
+		t.Fatalf("the agent did not get the window's approval:\n%s", out.String())
+	}
+	e.waitFor("the approval card to go", 30*time.Second, func() bool {
+		last = e.screenshot()
+		return needsYou(last, win) < 500
+	})
+	saveShot(crop(e.screenshot(), win), "run-done.png")
+}
+
+// needsYou counts the main pane's pixels (right of the sidebar) in the soft
+// amber of "needs you" (UI.md; the frontend's --needs-soft, light and dark):
+// a pending approval card's background and the header's "Needs approval"
+// badge. The sidebar's needs-you dot is left out.
+func needsYou(img image.Image, win image.Rectangle) int {
+	soft := [][3]int{{0xff, 0xf5, 0xe0}, {0x33, 0x28, 0x0f}}
+	n := 0
+	r := image.Rect(win.Min.X+320, win.Min.Y, win.Max.X, win.Max.Y).Intersect(img.Bounds())
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			for _, c := range soft {
+				if near(int(cr>>8), c[0]) && near(int(cg>>8), c[1]) && near(int(cb>>8), c[2]) {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+func near(a, b int) bool { return a-b <= 4 && b-a <= 4 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// killShims ends every shim and agent a test's runs started: they are
+// detached from the app on purpose, so the app's cleanup does not reach them.
+func killShims(dataDir string) {
+	files, _ := filepath.Glob(filepath.Join(dataDir, "runs", "*", "bootstrap.json"))
+	for _, f := range files {
+		var b struct {
+			Pid      int `json:"pid"`
+			AgentPid int `json:"agent_pid"`
+		}
+		raw, err := os.ReadFile(f)
+		if err != nil || json.Unmarshal(raw, &b) != nil {
+			continue
+		}
+		for _, pid := range []int{b.AgentPid, b.Pid} {
+			if pid > 0 {
+				_ = syscall.Kill(-pid, syscall.SIGKILL)
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
