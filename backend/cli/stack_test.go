@@ -16,13 +16,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
-	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
 
 // shimBin runs shims and the fake agent (built once in TestMain).
@@ -102,29 +102,12 @@ func startServe(t testing.TB, dataDir string) *server {
 	return s
 }
 
-// killShims kills every shim and agent the data dir's runs recorded.
-func killShims(dataDir string) {
-	dirs, _ := filepath.Glob(filepath.Join(dataDir, "runs", "*"))
-	for _, d := range dirs {
-		b, err := control.ReadBootstrap(dataDir, filepath.Base(d))
-		if err != nil {
-			continue
-		}
-		if b.AgentPid > 0 {
-			syscall.Kill(-b.AgentPid, syscall.SIGKILL)
-		}
-		if b.Pid > 0 {
-			syscall.Kill(b.Pid, syscall.SIGKILL)
-		}
-	}
-}
-
 func newDataDir(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	t.Setenv("HERMESDESK_HOME", dir)
 	t.Cleanup(func() {
-		killShims(dir)
+		runprocs.KillAll(dir)
 		os.RemoveAll(filepath.Dir(httpapi.SocketPath(dir)))
 	})
 	return dir

@@ -9,9 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
 
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
@@ -188,20 +189,7 @@ func (e *env) killAll() {
 			e.t.Errorf("a shim logged a data race (%s):\n%s", l, race)
 		}
 	}
-	files, _ := filepath.Glob(filepath.Join(e.dataDir, "runs", "*", control.BootstrapFile))
-	for _, f := range files {
-		var b control.Bootstrap
-		data, err := os.ReadFile(f)
-		if err != nil || json.Unmarshal(data, &b) != nil {
-			continue
-		}
-		if b.AgentPid > 0 {
-			syscall.Kill(-b.AgentPid, syscall.SIGKILL)
-		}
-		if b.Pid > 0 {
-			syscall.Kill(b.Pid, syscall.SIGKILL)
-		}
-	}
+	runprocs.KillAll(e.dataDir)
 }
 
 // waitFor polls cond until it holds; the deadline is generous and only

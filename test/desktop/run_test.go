@@ -4,7 +4,6 @@ package desktop
 
 import (
 	"bytes"
-	"encoding/json"
 	"image"
 	"os"
 	"os/exec"
@@ -12,9 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
 )
 
 // TestApprovalInWindow is the product's core loop as a person meets it: a
@@ -29,7 +29,7 @@ func TestApprovalInWindow(t *testing.T) {
 	e.startApp()
 	id := e.waitWindow("IsViewable")
 	e.waitRendered(id, "run-empty.png")
-	t.Cleanup(func() { killShims(e.dataDir) })
+	t.Cleanup(func() { runprocs.KillAll(e.dataDir) })
 
 	project := filepath.Join(e.home, "project")
 	if err := os.MkdirAll(project, 0o755); err != nil {
@@ -124,28 +124,6 @@ func needsYou(img image.Image, win image.Rectangle) int {
 func near(a, b int) bool { return a-b <= 4 && b-a <= 4 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-// killShims ends every shim and agent a test's runs started: they are
-// detached from the app on purpose, so the app's cleanup does not reach them.
-func killShims(dataDir string) {
-	files, _ := filepath.Glob(filepath.Join(dataDir, "runs", "*", "bootstrap.json"))
-	for _, f := range files {
-		var b struct {
-			Pid      int `json:"pid"`
-			AgentPid int `json:"agent_pid"`
-		}
-		raw, err := os.ReadFile(f)
-		if err != nil || json.Unmarshal(raw, &b) != nil {
-			continue
-		}
-		for _, pid := range []int{b.AgentPid, b.Pid} {
-			if pid > 0 {
-				_ = syscall.Kill(-pid, syscall.SIGKILL)
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-		}
-	}
-}
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
 type syncBuffer struct {
