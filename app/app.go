@@ -55,6 +55,7 @@ type App struct {
 	backend    *backend
 	backendErr error
 	backendUp  chan struct{} // closed once the backend opened or failed
+	quitting   bool          // shutdown has begun
 
 	signals chan os.Signal
 	started chan struct{} // closed when startup returns
@@ -145,8 +146,17 @@ func (a *App) openBackend(ctx context.Context, dir string, log *slog.Logger) {
 	}
 	b, err := openBackend(ctx, dir, log, ring, a.shell.setRunning)
 	a.mu.Lock()
+	quitting := a.quitting
 	a.backend, a.backendErr = b, err
+	if quitting {
+		a.backend = nil // shutdown has run already: nobody else will close it
+	}
 	a.mu.Unlock()
+	if quitting && b != nil {
+		if err := b.Close(); err != nil {
+			log.Warn("closing the backend", "err", err)
+		}
+	}
 	close(a.backendUp)
 	if err != nil {
 		log.Error("cannot open the journal", "err", err)
@@ -300,6 +310,7 @@ func (a *App) ensureTray(log *slog.Logger) {
 // shutdown runs after the window system has stopped.
 func (a *App) shutdown(context.Context) {
 	a.mu.Lock()
+	a.quitting = true
 	sup, det, lf, sig, be := a.sup, a.detector, a.logFile, a.signals, a.backend
 	a.sup, a.detector, a.logFile, a.signals, a.backend = nil, nil, nil, nil, nil
 	a.mu.Unlock()

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
@@ -16,64 +18,133 @@ import (
 
 // backend is the app's side of the API: the data dir's supervisor (journal,
 // shims, service) when this process is the first, or a proxy to the one
-// that already runs (`hermesdesk serve` on the same data dir). The window
+// that already runs (`hermesdesk serve` on the same data dir) — and then it
+// takes over as supervisor as soon as that one goes away, so runs are
+// never left without anyone to adopt, fence or start them. The window
 // reaches it through Desktop.Request and run:doorbell events; the CLI and
 // the tray through the local socket.
 type backend struct {
-	handler *httpapi.Handler
-	stack   *stack.Stack // nil when proxying
-	stop    func()       // local socket
+	dataDir string
+	log     *slog.Logger
+	ring    func(runID string, seq int64)
+	ctx     context.Context
 	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+
+	handler atomic.Pointer[httpapi.Handler]
+
+	mu        sync.Mutex
+	stack     *stack.Stack // nil while proxying
+	stopLocal func()       // the local socket
+	stopBells context.CancelFunc
 }
 
-// runningPoll is how often the tray's count of active runs is refreshed.
-const runningPoll = 2 * time.Second
+// Timing of the background loops.
+const (
+	runningPoll  = 2 * time.Second // the tray's count of active runs
+	takeOverPoll = 3 * time.Second // proxy mode: is the data dir's supervisor gone?
+)
 
 // openBackend becomes the data dir's supervisor (re-adopting live runs and
 // closing dead ones) or, if another process already is, proxies to it.
 func openBackend(ctx context.Context, dataDir string, log *slog.Logger,
 	ring func(runID string, seq int64), running func(n int)) (*backend, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	b := &backend{cancel: cancel}
-	st, err := stack.Open(ctx, stack.Options{DataDir: dataDir, Log: log.With("component", "backend")})
+	b := &backend{dataDir: dataDir, log: log, ring: ring, ctx: ctx, cancel: cancel}
+	err := b.becomeSupervisor()
 	switch {
 	case errors.Is(err, stack.ErrAlreadyRunning):
-		log.Info("another Hermes Desk process is this data dir's supervisor; using its local API")
-		b.handler = httpapi.NewProxy(httpapi.SocketPath(dataDir), httpapi.Config{Log: log})
+		log.Info("another Hermes Desk process is this data dir's supervisor; using its local API until it goes away")
+		b.use(httpapi.NewProxy(httpapi.SocketPath(dataDir), httpapi.Config{Log: log}))
+		b.wg.Add(1)
+		go b.takeOverWhenFree()
 	case err != nil:
 		cancel()
 		return nil, err
-	default:
-		b.stack = st
-		// No token: TCP is refused; the in-process path and the 0600 socket are trusted.
-		b.handler = httpapi.New(st.Service, httpapi.Config{Log: log})
-		stop, err := httpapi.StartLocal(ctx, dataDir, b.handler)
-		if err != nil {
-			// The window still works; only the CLI and tray cannot reach us.
-			log.Warn("local API socket unavailable", "err", err)
-		} else {
-			b.stop = stop
-		}
 	}
-	go b.handler.Doorbells(ctx, ring)
-	go b.countRunning(ctx, running)
+	b.wg.Add(1)
+	go b.countRunning(running)
 	return b, nil
 }
 
+// becomeSupervisor opens the stack and serves it; stack.ErrAlreadyRunning
+// when another process holds the data dir.
+func (b *backend) becomeSupervisor() error {
+	st, err := stack.Open(b.ctx, stack.Options{DataDir: b.dataDir, Log: b.log.With("component", "backend")})
+	if err != nil {
+		return err
+	}
+	// No token: TCP is refused; the in-process path and the 0600 socket are trusted.
+	h := httpapi.New(st.Service, httpapi.Config{Log: b.log})
+	stop, err := httpapi.StartLocal(b.ctx, b.dataDir, h)
+	if err != nil {
+		// The window still works; only the CLI and tray cannot reach us.
+		b.log.Warn("local API socket unavailable", "err", err)
+		stop = nil
+	}
+	b.mu.Lock()
+	b.stack, b.stopLocal = st, stop
+	b.mu.Unlock()
+	b.use(h)
+	return nil
+}
+
+// use makes h the handler for requests and doorbells.
+func (b *backend) use(h *httpapi.Handler) {
+	b.handler.Store(h)
+	ctx, cancel := context.WithCancel(b.ctx)
+	b.mu.Lock()
+	if b.stopBells != nil {
+		b.stopBells()
+	}
+	b.stopBells = cancel
+	b.mu.Unlock()
+	b.wg.Add(1)
+	go func() {
+		defer b.wg.Done()
+		h.Doorbells(ctx, b.ring)
+	}()
+}
+
+// takeOverWhenFree polls for the supervisor lock while proxying.
+func (b *backend) takeOverWhenFree() {
+	defer b.wg.Done()
+	t := time.NewTicker(takeOverPoll)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.ctx.Done():
+			return
+		case <-t.C:
+		}
+		switch err := b.becomeSupervisor(); {
+		case err == nil:
+			b.log.Info("the data dir's supervisor went away; this app is now its supervisor")
+			return
+		case !errors.Is(err, stack.ErrAlreadyRunning) && b.ctx.Err() == nil:
+			b.log.Warn("taking over as supervisor", "err", err)
+		}
+	}
+}
+
+// Handler serves API requests in-process.
+func (b *backend) Handler() *httpapi.Handler { return b.handler.Load() }
+
 // countRunning keeps the tray's running count current.
-func (b *backend) countRunning(ctx context.Context, running func(n int)) {
+func (b *backend) countRunning(running func(n int)) {
+	defer b.wg.Done()
 	t := time.NewTicker(runningPoll)
 	defer t.Stop()
 	last := -1
 	for {
 		var active []run.Run
-		status, body := b.handler.DoContext(ctx, "GET", "/api/runs?status=active", "")
+		status, body := b.Handler().DoContext(b.ctx, "GET", "/api/runs?status=active", "")
 		if status == 200 && json.Unmarshal([]byte(body), &active) == nil && len(active) != last {
 			last = len(active)
 			running(last)
 		}
 		select {
-		case <-ctx.Done():
+		case <-b.ctx.Done():
 			return
 		case <-t.C:
 		}
@@ -84,8 +155,11 @@ func (b *backend) countRunning(ctx context.Context, running func(n int)) {
 // the next start.
 func (b *backend) Close() error {
 	b.cancel()
-	if b.stop != nil {
-		b.stop()
+	b.wg.Wait()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopLocal != nil {
+		b.stopLocal()
 	}
 	if b.stack != nil {
 		return b.stack.Close()

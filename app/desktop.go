@@ -74,6 +74,6 @@ func (d *Desktop) Request(method, path, body string) Response {
 	if b == nil {
 		return backendUnavailable(err)
 	}
-	status, resp := b.handler.DoContext(context.Background(), method, path, body)
+	status, resp := b.Handler().DoContext(context.Background(), method, path, body)
 	return Response{Status: status, Body: resp}
 }

@@ -53,8 +53,14 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	}
 
 	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	go s.heartbeat(ctx, h.cfg.Heartbeat, cancel)
+	// The heartbeat must be gone before the handler returns: net/http
+	// recycles the ResponseWriter's buffers after that.
+	beat := make(chan struct{})
+	defer func() { cancel(); <-beat }()
+	go func() {
+		defer close(beat)
+		s.heartbeat(ctx, h.cfg.Heartbeat, cancel)
+	}()
 
 	var last int64 = after
 	err := h.svc.Follow(ctx, id, after, func(ev run.Event, more bool) error {
@@ -78,6 +84,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		s.final(code, service.MessageOf(err), run.EventID(id, last))
 	}
 	cancel()
+	<-beat
 	s.flush()
 }
 

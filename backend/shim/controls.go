@@ -219,7 +219,38 @@ func (r *runner) waitSettled(d time.Duration) bool {
 
 // resolve answers an approval (isApproval) or a clarify prompt: the
 // resolution event is committed before the agent is told (DESIGN.md §3).
+//
+// ctlMu covers "check pending, commit resolution" only, not telling the
+// agent: an agent that does not take the answer (hung, its stdin full)
+// must not hold up a cancel or the terminal event.
 func (r *runner) resolve(ctx context.Context, id, answer string, isApproval bool) (run.ControlResult, error) {
+	res, ev, conn, optionID, err := r.recordResolution(ctx, id, answer, isApproval)
+	if err != nil || !res.Accepted || conn == nil {
+		return res, err
+	}
+	kind := "clarify prompt"
+	if isApproval {
+		kind = "approval"
+	}
+	actx, cancel := context.WithTimeout(ctx, agentCallTimeout)
+	defer cancel()
+	if isApproval {
+		err = conn.RespondApproval(actx, id, optionID)
+	} else {
+		err = conn.RespondClarify(actx, id, answer)
+	}
+	if err != nil {
+		// Recorded and accepted: the agent withdrew the prompt in the
+		// meantime (turn ended, cancelled). Nothing is resumed twice.
+		r.log.Warn("agent did not take the answer", "kind", kind, "id", id, "err", err)
+	}
+	return accepted(ev), nil
+}
+
+// recordResolution checks the prompt and commits its resolution under
+// ctlMu; an accepted result comes with the conn to tell (nil while the
+// agent is starting) and the option id the answer picked.
+func (r *runner) recordResolution(ctx context.Context, id, answer string, isApproval bool) (res run.ControlResult, ev run.Event, conn adapter.Conn, optionID string, err error) {
 	r.ctlMu.Lock()
 	defer r.ctlMu.Unlock()
 	kind, table := "clarify prompt", r.clarifies
@@ -232,45 +263,46 @@ func (r *runner) resolve(ctx context.Context, id, answer string, isApproval bool
 	switch {
 	case ended:
 		r.mu.Unlock()
-		return result(run.ControlNotActive, "the run has already ended"), nil
+		return result(run.ControlNotActive, "the run has already ended"), ev, nil, "", nil
 	case p == nil:
 		r.mu.Unlock()
 		if isApproval && !caps.Approvals || !isApproval && !caps.Clarify {
-			return result(run.ControlUnsupported, fmt.Sprintf("this agent does not ask for a %s", kind)), nil
+			return result(run.ControlUnsupported, fmt.Sprintf("this agent does not ask for a %s", kind)), ev, nil, "", nil
 		}
-		return result(run.ControlNotActive, fmt.Sprintf("no %s with that id is waiting", kind)), nil
+		return result(run.ControlNotActive, fmt.Sprintf("no %s with that id is waiting", kind)), ev, nil, "", nil
 	case p.withdrawn:
 		r.mu.Unlock()
-		return result(run.ControlNotActive, fmt.Sprintf("the %s was withdrawn when the run was cancelled", kind)), nil
+		return result(run.ControlNotActive, fmt.Sprintf("the %s was withdrawn when the run was cancelled", kind)), ev, nil, "", nil
 	case p.resolved && p.answer == answer:
 		r.mu.Unlock()
-		return result(run.ControlNotActive, fmt.Sprintf("the %s was already answered", kind)), nil
+		return result(run.ControlNotActive, fmt.Sprintf("the %s was already answered", kind)), ev, nil, "", nil
 	case p.resolved:
 		r.mu.Unlock()
-		return result(run.ControlConflict, fmt.Sprintf("the %s was already answered differently", kind)), nil
+		return result(run.ControlConflict, fmt.Sprintf("the %s was already answered differently", kind)), ev, nil, "", nil
 	}
-	optionID := answer
+	optionID = answer
 	if isApproval {
 		var ok bool
 		if optionID, ok = matchOption(p.options, answer); !ok {
 			r.mu.Unlock()
-			return result(run.ControlNotActive, fmt.Sprintf("%q is not one of the offered choices", answer)), nil
+			return result(run.ControlNotActive, fmt.Sprintf("%q is not one of the offered choices", answer)), ev, nil, "", nil
 		}
 	}
 	r.mu.Unlock()
 
-	var ev run.Event
-	var err error
 	if isApproval {
 		ev, err = r.w.AppendSync(ctx, run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: "user"})
 	} else {
 		ev, err = r.w.AppendSync(ctx, run.EventClarifyResolved, run.ClarifyResolved{ClarifyID: id, Answer: answer})
 	}
 	if isRunTerminal(err) {
-		return result(run.ControlNotActive, "the run has already ended"), nil
+		return result(run.ControlNotActive, "the run has already ended"), ev, nil, "", nil
 	}
 	if err != nil {
-		return run.ControlResult{}, fmt.Errorf("record %s answer: %w", kind, err)
+		// The agent waits for an answer that cannot be recorded: like any
+		// journal failure, the run ends failed rather than hang.
+		r.journalFailed(err)
+		return run.ControlResult{}, ev, nil, "", fmt.Errorf("record %s answer: %w", kind, err)
 	}
 	r.mu.Lock()
 	p.resolved, p.answer = true, answer
@@ -278,19 +310,7 @@ func (r *runner) resolve(ctx context.Context, id, answer string, isApproval bool
 		r.status = run.StatusRunning // as the journal derives it
 	}
 	r.mu.Unlock()
-	if conn != nil {
-		if isApproval {
-			err = conn.RespondApproval(ctx, id, optionID)
-		} else {
-			err = conn.RespondClarify(ctx, id, answer)
-		}
-		if err != nil {
-			// Recorded and accepted: the agent withdrew the prompt in the
-			// meantime (turn ended, cancelled). Nothing is resumed twice.
-			r.log.Warn("agent did not take the answer", "kind", kind, "id", id, "err", err)
-		}
-	}
-	return accepted(ev), nil
+	return accepted(ev), ev, conn, optionID, nil
 }
 
 // matchOption accepts an option id or an option kind (allow_once, …).
@@ -308,9 +328,12 @@ func matchOption(opts []run.ApprovalOption, choice string) (string, bool) {
 	return "", false
 }
 
+// setModel asks the agent first, outside ctlMu (an agent that never
+// answers must not hold up a cancel or the terminal event), then records
+// the switch. modelMu keeps concurrent switches in the agent's order.
 func (r *runner) setModel(ctx context.Context, model string) (run.ControlResult, error) {
-	r.ctlMu.Lock()
-	defer r.ctlMu.Unlock()
+	r.modelMu.Lock()
+	defer r.modelMu.Unlock()
 	r.mu.Lock()
 	ended, conn := r.ended, r.conn
 	r.mu.Unlock()
@@ -323,18 +346,24 @@ func (r *runner) setModel(ctx context.Context, model string) (run.ControlResult,
 	if conn == nil {
 		return result(run.ControlNotActive, "the agent is still starting"), nil
 	}
-	if err := conn.SetModel(ctx, model); err != nil {
+	actx, cancel := context.WithTimeout(ctx, agentCallTimeout)
+	err := conn.SetModel(actx, model)
+	cancel()
+	if err != nil {
 		if errors.Is(err, adapter.ErrUnsupported) {
 			return result(run.ControlUnsupported, "this agent cannot switch models"), nil
 		}
 		return run.ControlResult{}, fmt.Errorf("set model: %w", err)
 	}
-	// The agent confirmed the switch; record it.
+	// The agent confirmed the switch; record it (not after done).
+	r.ctlMu.Lock()
+	defer r.ctlMu.Unlock()
 	ev, err := r.w.AppendSync(ctx, run.EventModelUpdated, run.ModelUpdated{Model: model})
 	if isRunTerminal(err) {
 		return result(run.ControlNotActive, "the run has already ended"), nil
 	}
 	if err != nil {
+		r.journalFailed(err)
 		return run.ControlResult{}, fmt.Errorf("record model: %w", err)
 	}
 	return accepted(ev), nil

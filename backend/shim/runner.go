@@ -34,6 +34,10 @@ type timings struct {
 	doneBackoff time.Duration
 }
 
+// agentCallTimeout bounds one control call into the agent (answering a
+// prompt, switching models): DESIGN.md §7's control call timeout.
+const agentCallTimeout = 5 * time.Second
+
 var defaultTimings = timings{
 	protocolCancel: 2 * time.Second,
 	abandon:        3 * time.Second,
@@ -70,6 +74,8 @@ type runner struct {
 	// event, so "check pending, commit resolution" is atomic and nothing is
 	// resolved after done.
 	ctlMu sync.Mutex
+	// modelMu serializes model switches with each other only.
+	modelMu sync.Mutex
 
 	mu           sync.Mutex
 	status       run.Status

@@ -80,18 +80,24 @@ func (s *Supervisor) adopt(r run.Run) {
 	t := s.track(r)
 	s.log.Info("adopting live shim", "run", r.ID)
 	if !s.go_(func() {
-		boot, err := s.waitBootstrap(r.ID, 0, nil)
-		if err != nil {
+		for {
+			boot, err := s.waitBootstrap(r.ID, 0, nil)
 			if errors.Is(err, ErrClosed) {
 				return
 			}
+			if err == nil {
+				t.setBoot(boot)
+				s.follow(t)
+				return
+			}
 			// Held lock but no bootstrap in time: decide by the lock again.
-			t.fail(err)
-			s.check(r.ID)
-			return
+			// A live shim stays followed (its bootstrap may come late, or
+			// never on a full disk) so that its death is still noticed.
+			if !s.check(r.ID).keepFollowing() {
+				t.fail(err)
+				return
+			}
 		}
-		t.setBoot(boot)
-		s.follow(t)
 	}) {
 		s.untrack(r.ID)
 	}
@@ -112,7 +118,7 @@ func (s *Supervisor) follow(t *tracked) {
 		if errors.Is(err, control.ErrDropped) {
 			continue // fell behind; resume from the hub's last seq
 		}
-		if s.check(t.runID) != shimLive {
+		if !s.check(t.runID).keepFollowing() {
 			return
 		}
 		// Alive but unreachable for now (busy, restarting its listener):
@@ -154,10 +160,15 @@ func (s *Supervisor) stream(h *runHub, boot control.Bootstrap) error {
 type verdict int
 
 const (
-	shimLive verdict = iota // the lock is held: keep following
-	runEnded                // the run has its terminal event
-	shimDead                // fenced and closed as interrupted
+	shimLive    verdict = iota // the lock is held: keep following
+	runEnded                   // the run has its terminal event
+	shimDead                   // fenced and closed as interrupted
+	fenceFailed                // fenced, but the interruption could not be written: try again
 )
+
+// keepFollowing: the run still needs this supervisor (a live shim, or a
+// dead one whose run is not closed yet).
+func (v verdict) keepFollowing() bool { return v == shimLive || v == fenceFailed }
 
 // check decides a run's fate after its shim's connection dropped: ended
 // runs are let go, a held lock means a live shim, and a lock that can be
@@ -184,17 +195,21 @@ func (s *Supervisor) check(runID string) verdict {
 		return shimLive
 	}
 	defer lock.Unlock()
-	s.fenced(ctx, runID)
+	if !s.fenced(ctx, runID) {
+		return fenceFailed // stays tracked; the follower checks again
+	}
 	s.untrack(runID)
 	return shimDead
 }
 
-// fenced closes a run whose lock the caller holds and whose shim is gone.
-func (s *Supervisor) fenced(ctx context.Context, runID string) {
+// fenced closes a run whose lock the caller holds and whose shim is gone;
+// false when its interruption could not be written (busy or full
+// journal), so the caller must try again.
+func (s *Supervisor) fenced(ctx context.Context, runID string) bool {
 	r, err := s.cfg.Store.GetRun(ctx, runID)
 	if err == nil && r.Terminal {
 		s.publishFromJournal(runID)
-		return // it finished just before its shim went away
+		return true // it finished just before its shim went away
 	}
 	if b, err := control.ReadBootstrap(s.cfg.DataDir, runID); err == nil {
 		killAgentGroup(b.AgentPid)
@@ -203,12 +218,13 @@ func (s *Supervisor) fenced(ctx context.Context, runID string) {
 	written, err := s.cfg.Store.InterruptRun(ctx, runID, reason, control.TailFile(s.logPath(runID), 2048))
 	if err != nil {
 		s.log.Error("interrupt dead run", "run", runID, "err", err)
-		return
+		return false
 	}
 	if written {
 		s.log.Warn("run interrupted: its shim is gone", "run", runID)
 	}
 	s.publishFromJournal(runID)
+	return true
 }
 
 // interrupt fences and interrupts a run no shim ever served.
@@ -277,8 +293,11 @@ func (s *Supervisor) Recover(ctx context.Context) error {
 		if err != nil {
 			continue // taken meanwhile: the next check sees it
 		}
-		s.fenced(ctx, r.ID)
+		ok := s.fenced(ctx, r.ID)
 		lock.Unlock()
+		if !ok {
+			s.adopt(r) // its follower fences it again until it is closed
+		}
 	}
 	s.schedMu.Unlock()
 	s.schedule()

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -29,6 +30,11 @@ func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.Start
 	if model == "" {
 		model = ses.Model
 	}
+	// From the commit of the submission until its spec is written, the
+	// queued run has no spec: schedule must not take it for a lost one.
+	s.preparing.Add(1)
+	prepared := sync.OnceFunc(func() { s.preparing.Add(-1) })
+	defer prepared()
 	sub, err := s.cfg.Store.Submit(ctx, Submit{
 		SessionID: req.SessionID, Message: req.Message, ClientRequestID: req.ClientRequestID,
 		Agent: ses.Agent, Model: model, Attachments: req.Attachments,
@@ -50,9 +56,10 @@ func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.Start
 		}
 		if _, err := control.WriteSpec(spec); err != nil {
 			s.log.Error("write spec", "run", r.ID, "err", err)
-			s.endWithoutShim(ctx, r.ID, run.StatusFailed, "The run could not be prepared: "+err.Error(), "")
+			s.endWithoutShim(ctx, r.ID, run.StatusFailed, "The run could not be prepared (see the app's log).", "")
 		}
 	}
+	prepared()
 	s.schedule()
 	if cur, err := s.cfg.Store.GetRun(ctx, r.ID); err == nil {
 		r = cur
@@ -126,6 +133,9 @@ func (s *Supervisor) schedule() {
 			continue
 		}
 		if !fileExists(s.specPath(r.ID)) {
+			if s.preparing.Load() > 0 {
+				continue // maybe being written; that Start schedules again
+			}
 			s.interrupt(r.ID, "The run's start request was lost before it could start.", "")
 			continue
 		}
@@ -252,9 +262,13 @@ func (s *Supervisor) startFailed(t *tracked, err error) {
 	}
 	s.log.Error("shim start failed", "run", t.runID, "err", err)
 	t.fail(err)
-	// err reads "the run's process could not start: <why>" or "… did not
-	// start in time": a sentence for people once capitalized.
-	msg := err.Error()
+	// The sentinel is the sentence for people; what follows it in err
+	// (files of the data dir, settings errors) stays in the log.
+	why := errShimStart
+	if errors.Is(err, errShimTimeout) {
+		why = errShimTimeout
+	}
+	msg := why.Error()
 	msg = strings.ToUpper(msg[:1]) + msg[1:] + "."
 	s.endWithoutShim(s.ctx, t.runID, run.StatusFailed, msg, control.TailFile(s.logPath(t.runID), 2048))
 	s.untrack(t.runID)

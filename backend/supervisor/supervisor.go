@@ -25,6 +25,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
@@ -124,6 +125,9 @@ type Supervisor struct {
 	// (scheduling, cancelling a queued run, recovery), so a run is never
 	// launched twice or ended while launching.
 	schedMu sync.Mutex
+	// preparing counts Starts between submitting a run and writing its
+	// spec (see schedule).
+	preparing atomic.Int32
 
 	mu      sync.Mutex
 	tracked map[string]*tracked

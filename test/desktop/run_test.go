@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -141,4 +142,37 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestAppTakesOverFromServe: the app started while `hermesdesk serve` owns
+// the data dir proxies to it; when serve dies, the app becomes the data
+// dir's supervisor, so runs always have someone to adopt and fence them.
+func TestAppTakesOverFromServe(t *testing.T) {
+	e := newEnv(t, true)
+	serve := exec.Command(e.bin, "serve", "--addr", "127.0.0.1:0")
+	serve.Env = e.environ
+	out := &syncBuffer{}
+	serve.Stdout, serve.Stderr = out, out
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = serve.Process.Kill(); _ = serve.Wait() })
+	e.waitFor("serve to print its login link", 30*time.Second, func() bool {
+		return strings.Contains(out.String(), "?token=")
+	})
+
+	e.startApp()
+	e.waitWindow("IsViewable")
+	e.waitFor("the app to proxy to serve", 30*time.Second, func() bool {
+		return strings.Contains(e.log(), "using its local API until it goes away")
+	})
+
+	_ = serve.Process.Signal(syscall.SIGKILL) // a crash: no clean hand-over
+	e.waitFor("the app to take over", 30*time.Second, func() bool {
+		return strings.Contains(e.log(), "this app is now its supervisor")
+	})
+	// The CLI reaches the app's own local API now.
+	if got, err := e.output(e.bin, "runs", "ls"); err != nil {
+		t.Fatalf("runs ls after take-over: %v\n%s", err, got)
+	}
 }
