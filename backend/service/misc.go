@@ -43,15 +43,25 @@ func (s *Service) Settings(ctx context.Context) (map[string]json.RawMessage, err
 	if m == nil {
 		m = map[string]json.RawMessage{}
 	}
-	return m, s.classify(ctx, "read settings", "settings", err)
+	return maskSecrets(m), s.classify(ctx, "read settings", "settings", err)
 }
 
 // PutSettings stores the given settings (others stay) and returns them all.
+// Secret fields (api_key) read back masked; sending the mask back keeps the
+// stored secret.
 func (s *Service) PutSettings(ctx context.Context, in map[string]json.RawMessage) (map[string]json.RawMessage, error) {
 	for k := range in {
 		if k == "" || len(k) > MaxNameBytes {
 			return nil, badRequest("setting names must be non-empty and short")
 		}
+	}
+	stored, err := s.store.Settings(ctx)
+	if err != nil {
+		return nil, s.classify(ctx, "read settings", "settings", err)
+	}
+	in, err = keepMaskedSecrets(in, stored)
+	if err != nil {
+		return nil, s.classify(ctx, "write settings", "settings", err)
 	}
 	if err := s.store.PutSettings(ctx, in); err != nil {
 		return nil, s.classify(ctx, "write settings", "settings", err)

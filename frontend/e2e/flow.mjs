@@ -1,7 +1,8 @@
 // End-to-end flow against a running `hermesdesk serve` (browser transport,
 // real service, the fake "demo" agent): add a project, start the demo, watch
 // it stream to the end, answer an approval by keyboard, render the hostile
-// scenario. Screenshots go to e2e/out/flow-*.png.
+// scenario, rename the session (F2) and archive it from the sidebar menu.
+// Screenshots go to e2e/out/flow-*.png.
 //
 //   hermesdesk serve --addr 127.0.0.1:8791     # prints the login link
 //   node e2e/flow.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
@@ -38,6 +39,20 @@ async function idle() {
     { timeout: 60_000, polling: 250 },
   );
   await page.locator(".main-head .badge", { hasText: "Completed" }).waitFor({ timeout: 10_000 });
+}
+
+// GET an API path with the tab's token (what the server now holds).
+async function api(path) {
+  return page.evaluate(async (p) => {
+    const token = sessionStorage.getItem("hermesdesk.token") ?? "";
+    const r = await fetch(p, { headers: { Authorization: `Bearer ${token}` } });
+    return r.json();
+  }, path);
+}
+
+async function sessionsNamed(title) {
+  const [proj] = await api("/api/projects");
+  return (await api(`/api/sessions?project_id=${encodeURIComponent(proj.id)}`)).filter((s) => s.title === title);
 }
 
 const browser = await chromium.launch({
@@ -89,6 +104,29 @@ try {
   page.on("dialog", (d) => (dialogs.push(d.message()), d.dismiss()));
   await page.waitForTimeout(500);
   if (dialogs.length) problems.push(`alert() ran: ${dialogs.join(", ")}`);
+
+  step("rename with F2");
+  const nav = page.getByRole("navigation", { name: "Projects and sessions" });
+  await page.locator("body").click({ position: { x: 5, y: 790 } });
+  await page.keyboard.press("F2");
+  const titleInput = page.getByRole("textbox", { name: "Session title" });
+  await titleInput.waitFor({ timeout: 5_000 });
+  await titleInput.fill("Renamed by e2e");
+  await page.keyboard.press("Enter");
+  await nav.getByRole("button", { name: "Renamed by e2e", exact: true }).waitFor({ timeout: 5_000 });
+  await page.getByRole("button", { name: "Renamed by e2e, rename (F2)" }).waitFor({ timeout: 5_000 });
+  if ((await sessionsNamed("Renamed by e2e")).length !== 1) problems.push("the rename did not reach the server");
+
+  step("archive from the sidebar menu");
+  await nav.getByRole("button", { name: "Actions for Renamed by e2e" }).click();
+  await page.screenshot({ path: join(out, "flow-menu.png") });
+  await page.getByRole("menuitem", { name: "Archive" }).click();
+  await nav.getByRole("button", { name: "Renamed by e2e", exact: true }).waitFor({ state: "detached", timeout: 5_000 });
+  await nav.getByRole("button", { name: /Show archived \(1\)/ }).click();
+  await nav.getByRole("button", { name: "Renamed by e2e", exact: true }).waitFor({ timeout: 5_000 });
+  await page.screenshot({ path: join(out, "flow-archived.png") });
+  const [archived] = await sessionsNamed("Renamed by e2e");
+  if (!archived?.archived) problems.push("the archive did not reach the server");
   await ctx.close();
 } catch (e) {
   problems.push(String(e));

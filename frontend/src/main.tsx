@@ -5,6 +5,7 @@ import { applyTheme, readTheme } from "./app/theme";
 import { createTransport } from "./transport";
 import "./styles/tokens.css";
 import "./styles/app.css";
+import "./styles/manage.css";
 
 applyTheme(readTheme());
 createRoot(document.getElementById("root")!).render(

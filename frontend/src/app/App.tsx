@@ -4,6 +4,7 @@ import type { ComposerHandle } from "../components/Composer";
 import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/Dialogs";
 import { BackendOffline, PickProject, Unauthorized } from "../components/EmptyStates";
 import { NewSession } from "../components/NewSession";
+import { DeleteSessionDialog, RENAME_EVENT } from "../components/SessionActions";
 import { SessionView, STOP_EVENT } from "../components/SessionView";
 import { Sidebar } from "../components/Sidebar";
 import { RunStore } from "../store/runStore";
@@ -34,6 +35,8 @@ export function App({ transport: t }: { transport: Transport }) {
   const [dialog, setDialog] = useState<DialogName>(null);
   const [adding, setAdding] = useState(false);
   const [note, setNote] = useState<string>();
+  const [deleting, setDeleting] = useState<Session>();
+  const dialogOpen = dialog !== null || deleting !== undefined;
   const composer = useRef<ComposerHandle>(null);
 
   const project = b.projects.find((p) => p.id === projectId);
@@ -128,6 +131,61 @@ export function App({ transport: t }: { transport: Transport }) {
     [t, project, b, selectSession],
   );
 
+  const renameSession = useCallback(
+    async (s: Session, title: string): Promise<string | undefined> => {
+      try {
+        const u = await t.api.updateSession(s.id, { title });
+        b.putSession(u && typeof u === "object" && u.id ? u : { ...s, title });
+        return undefined;
+      } catch (e) {
+        return e instanceof Error ? e.message : "Could not rename the session";
+      }
+    },
+    [t, b],
+  );
+
+  const archiveSession = useCallback(
+    async (s: Session, archived: boolean) => {
+      try {
+        const u = await t.api.updateSession(s.id, { archived });
+        b.putSession(u && typeof u === "object" && u.id ? u : { ...s, archived });
+      } catch (e) {
+        setNote(e instanceof Error ? e.message : "Could not change the session");
+      }
+    },
+    [t, b],
+  );
+
+  const deleteSession = useCallback(
+    async (s: Session) => {
+      await t.api.deleteSession(s.id); // a 409 (run active) reaches the dialog
+      b.dropSession(s.id);
+      if (s.id === sessionId) setSessionId("");
+      setSeen((m) => {
+        if (!(s.id in m)) return m;
+        const { [s.id]: _gone, ...rest } = m;
+        return rest;
+      });
+      void b.refresh();
+    },
+    [t, b, sessionId, setSessionId, setSeen],
+  );
+
+  const stopSessionRuns = useCallback(
+    async (s: Session): Promise<string | undefined> => {
+      try {
+        const runs = await t.api.listRuns({ status: "active", session_id: s.id });
+        const rs = await Promise.all(runs.map((r) => t.api.cancel(r.id)));
+        void b.refreshActive();
+        const refused = rs.find((r) => !r.accepted && r.status !== "not-active");
+        return refused ? refused.message || "The agent did not accept the stop." : undefined;
+      } catch (e) {
+        return e instanceof Error ? e.message : "Could not stop the run";
+      }
+    },
+    [t, b],
+  );
+
   // Keyboard first: every action has a key (the sheet on ? lists them).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -135,6 +193,12 @@ export function App({ transport: t }: { transport: Transport }) {
       if (!mod && e.key === "?" && !isTyping(e.target)) {
         e.preventDefault();
         setDialog("shortcuts");
+        return;
+      }
+      // F2 renames the open session in its header (the sidebar handles its own rows).
+      if (e.key === "F2" && !mod && !isTyping(e.target) && !dialogOpen) {
+        e.preventDefault();
+        window.dispatchEvent(new Event(RENAME_EVENT));
         return;
       }
       if (!mod || e.altKey) return;
@@ -155,7 +219,7 @@ export function App({ transport: t }: { transport: Transport }) {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [newSession, projectId, b.projects, setCollapsed, setInspector]);
+  }, [newSession, projectId, b.projects, setCollapsed, setInspector, dialogOpen]);
 
   useEffect(() => t.desktop?.onSecondInstance(() => void b.refresh()), [t, b]);
 
@@ -183,6 +247,7 @@ export function App({ transport: t }: { transport: Transport }) {
         onInspector={setInspector}
         onChanged={() => void b.refresh()}
         onSeen={markSeen}
+        onRename={(title) => renameSession(session, title)}
       />
     );
   } else if (project) {
@@ -205,6 +270,9 @@ export function App({ transport: t }: { transport: Transport }) {
             setAdding(false);
           }}
           onSelectSession={selectSession}
+          onRename={renameSession}
+          onArchive={archiveSession}
+          onDelete={setDeleting}
           onNewSession={newSession}
           onAddProject={() => void pickFolder()}
           onSettings={() => setDialog("settings")}
@@ -229,7 +297,23 @@ export function App({ transport: t }: { transport: Transport }) {
         {main}
       </main>
       {dialog === "settings" && (
-        <SettingsDialog theme={theme} onTheme={setTheme} desktop={t.desktop} onAbout={() => setDialog("about")} onClose={() => setDialog(null)} />
+        <SettingsDialog
+          theme={theme}
+          onTheme={setTheme}
+          desktop={t.desktop}
+          api={connected ? t.api : undefined}
+          onAbout={() => setDialog("about")}
+          onClose={() => setDialog(null)}
+        />
+      )}
+      {deleting && (
+        <DeleteSessionDialog
+          key={deleting.id}
+          session={deleting}
+          onDelete={() => deleteSession(deleting)}
+          onStop={() => stopSessionRuns(deleting)}
+          onClose={() => setDeleting(undefined)}
+        />
       )}
       {dialog === "about" && <AboutDialog desktop={t.desktop} onClose={() => setDialog(null)} />}
       {dialog === "shortcuts" && <ShortcutSheet onClose={() => setDialog(null)} />}

@@ -16,6 +16,10 @@ export interface Backend {
   error?: string;
   refresh(): Promise<void>;
   refreshActive(): Promise<void>;
+  /** Shows a session the API just changed, before the next refresh. */
+  putSession(s: Session): void;
+  /** Forgets a session the API just deleted. */
+  dropSession(id: string): void;
 }
 
 const POLL_MS = 3000;
@@ -84,5 +88,16 @@ export function useBackend(t: Transport): Backend {
     return () => clearInterval(id);
   }, [conn, refresh, refreshActive]);
 
-  return { conn, projects, sessions, active, agents, error, refresh, refreshActive };
+  const putSession = useCallback((s: Session) => {
+    setSessions((m) => {
+      const list = m[s.project_id];
+      if (!list) return m;
+      return { ...m, [s.project_id]: list.map((x) => (x.id === s.id ? { ...x, ...s } : x)) };
+    });
+  }, []);
+  const dropSession = useCallback((id: string) => {
+    setSessions((m) => Object.fromEntries(Object.entries(m).map(([pid, list]) => [pid, list.filter((x) => x.id !== id)])));
+  }, []);
+
+  return { conn, projects, sessions, active, agents, error, refresh, refreshActive, putSession, dropSession };
 }

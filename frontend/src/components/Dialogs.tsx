@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState, type FormEvent, type KeyboardEvent, type 
 import type { ThemePref } from "../app/theme";
 import type { DesktopBridge } from "../transport/transport";
 import type { DesktopInfo, Project, SearchHit, Session } from "../transport/types";
+import { BackendSettings, type SettingsApi } from "./AgentSettings";
 import { Dialog } from "./Dialog";
 
 export function SettingsDialog({
@@ -11,10 +12,13 @@ export function SettingsDialog({
   desktop,
   onAbout,
   onClose,
+  api,
 }: {
   theme: ThemePref;
   onTheme(t: ThemePref): void;
   desktop?: DesktopBridge;
+  /** Agents and retention live in the backend; absent while it is not connected. */
+  api?: SettingsApi;
   onAbout(): void;
   onClose(): void;
 }) {
@@ -52,7 +56,7 @@ export function SettingsDialog({
     { id: "dark", label: "Dark", icon: <Moon size={16} aria-hidden /> },
   ];
   return (
-    <Dialog title="Settings" onClose={onClose}>
+    <Dialog title="Settings" onClose={onClose} wide>
       <fieldset className="field">
         <legend>Theme</legend>
         <div className="segmented" role="radiogroup" aria-label="Theme">
@@ -92,6 +96,7 @@ export function SettingsDialog({
         />
       </div>
       {err && <p className="control-note" role="alert">{err}</p>}
+      {api ? <BackendSettings api={api} /> : <p className="quiet">Agent and history settings appear once the backend is connected.</p>}
       <div className="dialog-foot">
         {desktop && (
           // Closing the window keeps runs going in the tray; this really exits.
@@ -148,6 +153,9 @@ export const SHORTCUTS: [string, string][] = [
   ["Ctrl/⌘ I", "Show or hide the inspector"],
   ["Ctrl/⌘ ,", "Settings"],
   ["Ctrl/⌘ .", "Stop the running agent"],
+  ["F2", "Rename the current session"],
+  ["Delete", "Delete the focused session (sidebar)"],
+  ["Shift F10", "Session actions (sidebar)"],
   ["Enter", "Send (Shift+Enter: new line)"],
   ["1 – 9", "Pick an approval option"],
   ["Esc", "Close a dialog"],

@@ -35,7 +35,7 @@ function setup(journal: RunEvent[]) {
   });
   const t: Transport = { kind: "http", api, watchRun: (_id, _after, h) => (watchers.push(h), () => {}) };
   const runs = new RunStore(t, { schedule: (cb) => cb() });
-  render(<SessionView t={t} runs={runs} session={session} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} />);
+  render(<SessionView t={t} runs={runs} session={session} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} onRename={async () => undefined} />);
   return { calls, watchers };
 }
 

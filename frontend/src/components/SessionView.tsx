@@ -1,5 +1,5 @@
 import { PanelRight, Square } from "lucide-react";
-import { forwardRef, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { forwardRef, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { requestId } from "../app/ids";
 import type { RunStore } from "../store/runStore";
 import type { Block, RunView } from "../store/model";
@@ -11,6 +11,7 @@ import type { BlockActions } from "./BlockView";
 import { Composer, type ComposerHandle } from "./Composer";
 import { ModelDialog } from "./Dialogs";
 import { Inspector } from "./Inspector";
+import { InlineTitle, RENAME_EVENT } from "./SessionActions";
 import { StatusBadge } from "./StatusBadge";
 import { Transcript, type Item } from "./Transcript";
 
@@ -71,6 +72,8 @@ export interface SessionViewProps {
   onInspector(open: boolean): void;
   onChanged(): void;
   onSeen(sessionId: string): void;
+  /** Renames the session; resolves an error message when refused. */
+  onRename(title: string): Promise<string | undefined>;
 }
 
 export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function SessionView(p, composerRef) {
@@ -78,6 +81,16 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [err, setErr] = useState<string>();
   const [modelOpen, setModelOpen] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const titleBtn = useRef<HTMLButtonElement>(null);
+
+  // A layout effect: listening from the commit that shows the title, so an F2
+  // pressed right after it appears is never lost.
+  useLayoutEffect(() => {
+    const onRename = () => setEditing(true);
+    window.addEventListener(RENAME_EVENT, onRename);
+    return () => window.removeEventListener(RENAME_EVENT, onRename);
+  }, []);
 
   const load = useCallback(async () => {
     try {
@@ -227,15 +240,35 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     return () => window.removeEventListener(STOP_EVENT, onStop);
   });
 
-  const title = latest?.title || session.title || "Untitled session";
+  // A person's title wins; the agent's live title only names an untitled
+  // session (the journal applies title.updated the same way).
+  const title = session.title || latest?.title || "Untitled session";
   const model = latest?.model || session.model;
   return (
     <div className="session">
       <div className="main-col">
         <header className="main-head">
           <div className="head-title">
-            <h1 className="ellipsis" title={title}>{title}</h1>
-            {p.project && <span className="quiet ellipsis head-project" title={p.project.workspace}>{p.project.name}</span>}
+            {editing ? (
+              <InlineTitle
+                value={session.title || latest?.title || ""}
+                label="Session title"
+                className="in-header"
+                onSave={p.onRename}
+                onDone={() => {
+                  setEditing(false);
+                  requestAnimationFrame(() => titleBtn.current?.focus());
+                }}
+              />
+            ) : (
+              <h1 className="ellipsis">
+                <button ref={titleBtn} type="button" className="title-btn ellipsis" title={`${title} — click or F2 to rename`} aria-label={`${title}, rename (F2)`} onClick={() => setEditing(true)}>
+                  {title}
+                </button>
+              </h1>
+            )}
+            {!editing && p.project && <span className="quiet ellipsis head-project" title={p.project.workspace}>{p.project.name}</span>}
+            {session.archived && <span className="chip chip-archived">Archived</span>}
           </div>
           {active ? (
             <button type="button" className="chip chip-btn" title="Switch model" aria-label={`${agent}, model ${model || "default"}: switch model`} onClick={() => setModelOpen(true)}>

@@ -1,6 +1,7 @@
-import { ChevronDown, Folder, FolderPlus, PanelLeftClose, Plus, Settings } from "lucide-react";
-import { useRef, useState, type KeyboardEvent, type PointerEvent } from "react";
+import { Archive, ChevronDown, Ellipsis, Folder, FolderPlus, PanelLeftClose, Plus, Settings } from "lucide-react";
+import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
 import type { Project, RunInfo, Session } from "../transport/types";
+import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
 
 export type Marker = "running" | "needs" | "unread" | undefined;
 
@@ -46,6 +47,11 @@ export interface SidebarProps {
   isUnread(s: Session): boolean;
   onSelectProject(id: string): void;
   onSelectSession(s: Session): void;
+  /** Resolves an error message when the title was not saved. */
+  onRename(s: Session, title: string): Promise<string | undefined>;
+  onArchive(s: Session, archived: boolean): Promise<void> | void;
+  /** Asks to delete (the app confirms first). */
+  onDelete(s: Session): void;
   onNewSession(projectId: string): void;
   onAddProject(): void;
   onSettings(): void;
@@ -57,6 +63,19 @@ export interface SidebarProps {
 
 export function Sidebar(p: SidebarProps) {
   const [folded, setFolded] = useState<Record<string, boolean>>({});
+  const [showArchived, setShowArchived] = useState<Record<string, boolean>>({});
+  const [renaming, setRenaming] = useState<string>();
+  const [menu, setMenu] = useState<{ s: Session; at: MenuAnchor }>();
+  const closeMenu = useCallback(() => setMenu(undefined), []);
+  // The row moves between the lists: keep focus on it, or on the toggle that hides it.
+  const archive = async (s: Session, archived: boolean) => {
+    await p.onArchive(s, archived);
+    requestAnimationFrame(() => {
+      const row = [...document.querySelectorAll<HTMLElement>("[data-session-id]")].find((el) => el.dataset.sessionId === s.id);
+      const el = row ?? document.getElementById(`archived-toggle-${s.project_id}`);
+      el?.focus();
+    });
+  };
   const drag = useRef<{ x: number; w: number } | null>(null);
 
   const onDown = (e: PointerEvent<HTMLDivElement>) => {
@@ -96,8 +115,27 @@ export function Sidebar(p: SidebarProps) {
           <p className="sidebar-empty">{p.connected ? "No projects yet. Add a folder to start." : "Projects appear here once the backend is connected."}</p>
         )}
         {p.projects.map((proj) => {
-          const list = (p.sessions[proj.id] ?? []).filter((s) => !s.archived);
+          const all = p.sessions[proj.id] ?? [];
+          const list = all.filter((s) => !s.archived);
+          const archived = all.filter((s) => s.archived);
           const isFolded = folded[proj.id];
+          const archivedOpen = !!showArchived[proj.id];
+          const row = (s: Session) => (
+            <SessionRow
+              key={s.id}
+              s={s}
+              marker={sessionMarker(s, p.active, p.isUnread(s) && s.id !== p.selectedSession)}
+              selected={s.id === p.selectedSession}
+              renaming={renaming === s.id}
+              menuOpen={menu?.s.id === s.id}
+              onSelect={() => p.onSelectSession(s)}
+              onRenameStart={() => setRenaming(s.id)}
+              onRenameEnd={() => setRenaming(undefined)}
+              onRename={(t) => p.onRename(s, t)}
+              onDelete={() => p.onDelete(s)}
+              onMenu={(at) => setMenu({ s, at })}
+            />
+          );
           return (
             <div key={proj.id} className="project">
               <div className={`project-row${p.selectedProject === proj.id && !p.selectedSession ? " selected" : ""}`}>
@@ -121,40 +159,48 @@ export function Sidebar(p: SidebarProps) {
               </div>
               {!isFolded && (
                 <div className="session-groups">
-                  {list.length === 0 && <p className="sidebar-empty indent">No sessions yet.</p>}
+                  {list.length === 0 && <p className="sidebar-empty indent">{archived.length ? "Every session here is archived." : "No sessions yet."}</p>}
                   {groupByDay(list).map((g) => (
                     <div key={g.label} className="day-group">
                       <div className="day-label">{g.label}</div>
-                      <ul>
-                        {g.items.map((s) => {
-                          const m = sessionMarker(s, p.active, p.isUnread(s) && s.id !== p.selectedSession);
-                          return (
-                            <li key={s.id}>
-                              <button
-                                type="button"
-                                className={`session-row${s.id === p.selectedSession ? " selected" : ""}`}
-                                aria-current={s.id === p.selectedSession ? "page" : undefined}
-                                onClick={() => p.onSelectSession(s)}
-                              >
-                                <span className="ellipsis">{s.title || "Untitled session"}</span>
-                                {m && (
-                                  <span className={`marker marker-${m}`} title={MARKER_LABEL[m]}>
-                                    <span className="sr-only">{MARKER_LABEL[m]}</span>
-                                  </span>
-                                )}
-                              </button>
-                            </li>
-                          );
-                        })}
-                      </ul>
+                      <ul>{g.items.map(row)}</ul>
                     </div>
                   ))}
+                  {archived.length > 0 && (
+                    <button
+                      type="button"
+                      className="archived-toggle"
+                      id={`archived-toggle-${proj.id}`}
+                      aria-expanded={archivedOpen}
+                      aria-controls={`archived-${proj.id}`}
+                      onClick={() => setShowArchived((m) => ({ ...m, [proj.id]: !m[proj.id] }))}
+                    >
+                      <Archive size={14} aria-hidden />
+                      {archivedOpen ? "Hide archived" : "Show archived"} ({archived.length})
+                    </button>
+                  )}
+                  {archivedOpen && archived.length > 0 && (
+                    <div className="day-group archived" id={`archived-${proj.id}`}>
+                      <div className="day-label">Archived</div>
+                      <ul>{archived.map(row)}</ul>
+                    </div>
+                  )}
                 </div>
               )}
             </div>
           );
         })}
       </div>
+      {menu && (
+        <SessionMenu
+          session={menu.s}
+          at={menu.at}
+          onClose={closeMenu}
+          onRename={() => setRenaming(menu.s.id)}
+          onArchive={(a) => void archive(menu.s, a)}
+          onDelete={() => p.onDelete(menu.s)}
+        />
+      )}
 
       <div className="sidebar-bottom">
         <button type="button" className="side-btn" onClick={p.onSettings}>
@@ -174,5 +220,103 @@ export function Sidebar(p: SidebarProps) {
         onKeyDown={onResizeKey}
       />
     </nav>
+  );
+}
+
+function SessionRow({
+  s,
+  marker: m,
+  selected,
+  renaming,
+  menuOpen,
+  onSelect,
+  onRenameStart,
+  onRenameEnd,
+  onRename,
+  onDelete,
+  onMenu,
+}: {
+  s: Session;
+  marker: Marker;
+  selected: boolean;
+  renaming: boolean;
+  menuOpen: boolean;
+  onSelect(): void;
+  onRenameStart(): void;
+  onRenameEnd(): void;
+  onRename(title: string): Promise<string | undefined>;
+  onDelete(): void;
+  onMenu(at: MenuAnchor): void;
+}) {
+  const rowBtn = useRef<HTMLButtonElement>(null);
+  const title = s.title || "Untitled session";
+  if (renaming) {
+    return (
+      <li className="session-item">
+        <InlineTitle
+          className="in-sidebar"
+          value={s.title}
+          label={`Rename ${title}`}
+          onSave={onRename}
+          onDone={() => {
+            onRenameEnd();
+            requestAnimationFrame(() => rowBtn.current?.focus());
+          }}
+        />
+      </li>
+    );
+  }
+  const onKey = (e: KeyboardEvent<HTMLButtonElement>) => {
+    if (e.key === "F2") {
+      e.preventDefault();
+      e.stopPropagation(); // rename here, not in the header
+      onRenameStart();
+    } else if (e.key === "Delete") {
+      e.preventDefault();
+      onDelete();
+    } else if (e.key === "ContextMenu" || (e.key === "F10" && e.shiftKey)) {
+      e.preventDefault();
+      const r = e.currentTarget.getBoundingClientRect();
+      onMenu({ x: r.left + 24, y: r.bottom, returnTo: e.currentTarget });
+    }
+  };
+  const onContext = (e: MouseEvent<HTMLElement>) => {
+    e.preventDefault();
+    onMenu({ x: e.clientX, y: e.clientY, returnTo: rowBtn.current });
+  };
+  return (
+    <li className={`session-item${selected ? " selected" : ""}${s.archived ? " is-archived" : ""}`} onContextMenu={onContext}>
+      <button
+        ref={rowBtn}
+        type="button"
+        className={`session-row${selected ? " selected" : ""}`}
+        aria-current={selected ? "page" : undefined}
+        aria-keyshortcuts="F2 Delete Shift+F10"
+        data-session-id={s.id}
+        onClick={onSelect}
+        onKeyDown={onKey}
+      >
+        <span className="ellipsis">{title}</span>
+        {m && (
+          <span className={`marker marker-${m}`} title={MARKER_LABEL[m]}>
+            <span className="sr-only">{MARKER_LABEL[m]}</span>
+          </span>
+        )}
+      </button>
+      <button
+        type="button"
+        className="icon-btn session-more"
+        aria-label={`Actions for ${title}`}
+        aria-haspopup="menu"
+        aria-expanded={menuOpen}
+        title="Rename, archive or delete"
+        onClick={(e) => {
+          const r = e.currentTarget.getBoundingClientRect();
+          onMenu({ x: r.left, y: r.bottom + 2, returnTo: e.currentTarget });
+        }}
+      >
+        <Ellipsis size={16} />
+      </button>
+    </li>
   );
 }

@@ -35,6 +35,8 @@ const TEXT_PAIRS: [string, string][] = [
   ["running", "running-soft"], ["needs", "needs-soft"], ["ok", "ok-soft"], ["fail", "fail-soft"], ["muted", "muted-soft"],
   ["running", "bg"], ["needs", "bg"], ["ok", "bg"], ["fail", "bg"], ["text", "needs-soft"], ["text-2", "needs-soft"], ["text", "fail-soft"],
   ["text", "code-bg"],
+  // The danger button (Delete) and error text inside dialogs.
+  ["accent-text", "fail"], ["fail", "bg-raised"],
 ];
 
 describe("theme contrast (WCAG AA)", () => {
