@@ -85,8 +85,10 @@ package: build
 
 # The real agent CLIs (Claude Code, Codex, Gemini CLI, Hermes Agent), installed
 # into .tools/ by scripts/install-agents.sh, through their adapters against the
-# fake model server. With HERMESDESK_AGENT_TESTS=1 a missing CLI fails in CI.
-AGENT_PKGS := ./backend/adapter/claude/ ./backend/adapter/codex/ ./backend/adapter/hermes/ ./testkit/fakemodel/agenttest/
+# fake model server, and (test/agents) through the whole run engine: service,
+# supervisor, shim, journal. With HERMESDESK_AGENT_TESTS=1 a missing CLI fails
+# in CI.
+AGENT_PKGS := ./backend/adapter/claude/ ./backend/adapter/codex/ ./backend/adapter/hermes/ ./testkit/fakemodel/agenttest/ ./test/agents/
 test-agents:
 	scripts/install-agents.sh
 	HERMESDESK_AGENT_TESTS=1 $(GO) test -race -count=1 -timeout 15m -tags $(GOTAGS) -run '^TestReal' $(AGENT_PKGS)

@@ -74,6 +74,10 @@ type Config struct {
 	// Home is a private config/home dir for the agent (HERMES_HOME,
 	// CLAUDE_CONFIG_DIR, CODEX_HOME, …) where the adapter needs one.
 	Home string `json:"home,omitempty"`
+	// Options are adapter-specific switches (the Codex sandbox and approval
+	// policy, Hermes' yolo mode, …); the run engine passes them to Start as
+	// StartRequest.Metadata, the only way a person's settings reach them.
+	Options map[string]string `json:"options,omitempty"`
 }
 
 // StartRequest opens a connection to an agent for one session. The

@@ -166,6 +166,7 @@ func (r *runner) drive(ctx context.Context) outcome {
 			Workspace:       r.spec.Workspace,
 			Profile:         r.spec.Profile,
 			Model:           r.spec.Model,
+			Metadata:        r.spec.Config.Options,
 			Config:          r.spec.Config,
 		}, adapter.Host{Launcher: newLauncher(r.logw, r.setAgentPid), Log: r.logw})
 		sc <- started{conn, err}

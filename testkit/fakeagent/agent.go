@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
 
@@ -28,6 +30,9 @@ type agent struct {
 	// ready is closed once conn is set: the SDK starts serving before
 	// NewAgentSideConnection returns.
 	ready chan struct{}
+
+	// replaying is held while a load's trailing replay streams.
+	replaying sync.Mutex
 
 	mu         sync.Mutex
 	sessions   map[string]*session
@@ -91,8 +96,18 @@ func modeState() *acpsdk.SessionModeState {
 	}
 }
 
+// ReplayEnv set to ReplayAfter in the agent's environment makes
+// session/load answer first and replay the history shortly after, as
+// Gemini CLI 0.61.0 does; by default the replay precedes the answer, as ACP
+// prescribes.
+const (
+	ReplayEnv        = "HERMESDESK_FAKEAGENT_REPLAY"
+	ReplayAfter      = "after"
+	replayAfterDelay = 10 * time.Millisecond
+)
+
 // LoadSession replays the stored conversation as session/update
-// notifications, then answers, as ACP prescribes.
+// notifications, then answers (see ReplayEnv).
 func (a *agent) LoadSession(ctx context.Context, p acpsdk.LoadSessionRequest) (acpsdk.LoadSessionResponse, error) {
 	sess, err := a.store.load(string(p.SessionId))
 	if errors.Is(err, errNoSession) {
@@ -102,12 +117,28 @@ func (a *agent) LoadSession(ctx context.Context, p acpsdk.LoadSessionRequest) (a
 		return acpsdk.LoadSessionResponse{}, err
 	}
 	sess.Cwd = p.Cwd
-	for _, t := range sess.Turns {
-		for _, u := range []acpsdk.SessionUpdate{acpsdk.UpdateUserMessageText(t.Prompt), acpsdk.UpdateAgentMessageText(t.Reply)} {
-			if err := a.c().SessionUpdate(ctx, acpsdk.SessionNotification{SessionId: p.SessionId, Update: u}); err != nil {
-				return acpsdk.LoadSessionResponse{}, err
+	replay := func(ctx context.Context) error {
+		for _, t := range sess.Turns {
+			for _, u := range []acpsdk.SessionUpdate{acpsdk.UpdateUserMessageText(t.Prompt), acpsdk.UpdateAgentMessageText(t.Reply)} {
+				if err := a.c().SessionUpdate(ctx, acpsdk.SessionNotification{SessionId: p.SessionId, Update: u}); err != nil {
+					return err
+				}
 			}
 		}
+		return nil
+	}
+	if os.Getenv(ReplayEnv) == ReplayAfter {
+		// Like Gemini CLI 0.61.0, whose streamHistory is not awaited: the
+		// answer goes first, the replay right after, and — one event loop —
+		// before the next prompt is served.
+		a.replaying.Lock()
+		go func() {
+			defer a.replaying.Unlock()
+			time.Sleep(replayAfterDelay)
+			_ = replay(context.Background())
+		}()
+	} else if err := replay(ctx); err != nil {
+		return acpsdk.LoadSessionResponse{}, err
 	}
 	a.mu.Lock()
 	a.sessions[sess.ID] = sess
@@ -135,6 +166,8 @@ func (a *agent) session(id acpsdk.SessionId) (*session, error) {
 }
 
 func (a *agent) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.PromptResponse, error) {
+	a.replaying.Lock() // a trailing replay (ReplayEnv) ends first
+	a.replaying.Unlock()
 	sess, err := a.session(p.SessionId)
 	if err != nil {
 		return acpsdk.PromptResponse{}, err

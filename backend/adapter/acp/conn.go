@@ -36,7 +36,10 @@ type conn struct {
 	// loadID is the id of the session/load request while its replayed
 	// history streams in; the reader clears it when the response arrives,
 	// so updates right after the load are not lost.
-	loadID     atomic.Int64
+	loadID atomic.Int64
+	// lastUpdate is when the latest session/update arrived (unix ns), to
+	// see a replay that trails the load's answer go quiet.
+	lastUpdate atomic.Int64
 	closeOnce  sync.Once
 	unknownRPC atomic.Int64 // notifications with methods we do not know
 
@@ -238,6 +241,7 @@ func (c *conn) onNotify(method string, params json.RawMessage) {
 		c.log.Debug("acp: ignored notification", "method", method)
 		return
 	}
+	c.lastUpdate.Store(time.Now().UnixNano())
 	var n struct {
 		SessionID string          `json:"sessionId"`
 		Update    json.RawMessage `json:"update"`

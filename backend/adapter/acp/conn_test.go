@@ -356,6 +356,30 @@ func TestResumeRemembersPriorTurn(t *testing.T) {
 	}
 }
 
+// An agent that answers session/load before replaying the history (Gemini
+// CLI 0.61.0): the trailing replay is not the next turn's output.
+func TestResumeWithReplayAfterTheAnswer(t *testing.T) {
+	h := newHarness(t)
+	// fakeagent.ReplayEnv=ReplayAfter (fakeagent imports this package).
+	h.env = []string{"HERMESDESK_FAKEAGENT_REPLAY=after"}
+	c1 := h.start("")
+	id := c1.NativeSessionID()
+	h.turn(c1, "please remember the word pomegranate", newRecorder())
+	if err := c1.Close(); err != nil {
+		t.Fatal(err)
+	}
+	<-c1.Done()
+
+	c2 := h.start(id)
+	rec := newRecorder()
+	if res := h.turn(c2, "/scenario recall", rec); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if text := rec.text(run.EventTokenDelta); !strings.HasPrefix(text, "I remember 1 earlier turn") {
+		t.Fatalf("recall = %q: the replayed history leaked into the turn", text)
+	}
+}
+
 func TestResumeOfUnknownSessionStartsNew(t *testing.T) {
 	h := newHarness(t)
 	c := h.start("fake-00000000000000ff")

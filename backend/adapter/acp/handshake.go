@@ -66,6 +66,7 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 		c.loadID.Store(0)
 		if err == nil {
 			loaded, sess.SessionID = true, req.NativeSessionID
+			c.awaitReplayEnd(ctx)
 		} else if gone(err) || ctx.Err() != nil {
 			return c.startErr("session/load", err)
 		} else {
@@ -103,6 +104,35 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 		}
 	}
 	return nil
+}
+
+// A replay that trails session/load's answer (Gemini CLI 0.61.0 streams
+// the history without awaiting it) must end before the first turn starts,
+// or the old conversation is journaled as the new run's output. Until then
+// no turn exists, so onNotify keeps the state updates and drops the rest.
+// The replay is one burst of writes: replayQuiet without an update, from
+// the answer on, ends it (a resume costs that much more, once).
+const (
+	replayQuiet = 150 * time.Millisecond
+	replayMax   = 3 * time.Second
+)
+
+func (c *conn) awaitReplayEnd(ctx context.Context) {
+	answered := time.Now()
+	deadline := answered.Add(replayMax)
+	for {
+		quiet := time.Since(time.Unix(0, max(answered.UnixNano(), c.lastUpdate.Load())))
+		if quiet >= replayQuiet || time.Now().After(deadline) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-c.proc.Exited():
+			return
+		case <-time.After(replayQuiet - quiet):
+		}
+	}
 }
 
 // startErr explains a failed handshake step, distinguishing an agent that

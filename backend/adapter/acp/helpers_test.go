@@ -152,6 +152,7 @@ type harness struct {
 	workspace string
 	state     string
 	log       *syncBuf
+	env       []string // added to the agent's environment
 }
 
 func newHarness(t *testing.T) *harness {
@@ -168,7 +169,7 @@ func (h *harness) start(nativeID string) *conn {
 		SessionID: "s1", NativeSessionID: nativeID, Workspace: h.workspace,
 		Config: adapter.Config{
 			Command: []string{fakeAgentBin, "demo-agent"},
-			Env:     []string{"HERMESDESK_FAKEAGENT_STATE=" + h.state},
+			Env:     append([]string{"HERMESDESK_FAKEAGENT_STATE=" + h.state}, h.env...),
 		},
 	}, adapter.Host{Launcher: execlaunch.Launcher{Stderr: h.log}, Log: h.log})
 	if err != nil {

@@ -21,7 +21,8 @@ const Name = "codex"
 // InstallHint is shown when the CLI is missing.
 const InstallHint = "Codex not found — install with npm i -g @openai/codex"
 
-// Metadata keys of adapter.StartRequest this adapter reads.
+// Metadata keys of adapter.StartRequest this adapter reads (a person sets
+// them in the agent's "options" setting: adapter.Config.Options).
 const (
 	// MetaSandbox: read-only, workspace-write (default) or danger-full-access.
 	// Codex's bubblewrap sandbox needs user namespaces and refuses a
