@@ -78,6 +78,11 @@ func (r *renderer) event(ev run.Event) error {
 			r.endLine()
 			fmt.Fprintln(r.err, "error: "+p.Message)
 		}
+	case run.EventNotice:
+		var p run.Notice
+		if decode(ev, &p) {
+			r.line("note: " + p.Message)
+		}
 	case run.EventDone:
 		r.endLine()
 	}

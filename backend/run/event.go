@@ -28,6 +28,9 @@ const (
 	EventUsageUpdated     EventType = "usage.updated"
 	EventUsageFinal       EventType = "usage.final"
 	EventError            EventType = "error"
+	// EventNotice is something the person should know that is not an error
+	// (e.g. the agent could not resume its earlier session); payload Notice.
+	EventNotice EventType = "notice"
 	EventDone             EventType = "done"
 	// EventCompacted replaces a terminal run's token-level events when
 	// retention compacts them (DESIGN.md §5); its payload is Compacted.
@@ -42,7 +45,7 @@ var KnownEventTypes = []EventType{
 	EventApprovalRequest, EventApprovalResolved, EventClarifyRequest,
 	EventClarifyResolved, EventCommandsUpdated, EventModeUpdated,
 	EventModelUpdated, EventTitleUpdated, EventUsageUpdated, EventUsageFinal,
-	EventError, EventDone, EventCompacted,
+	EventError, EventNotice, EventDone, EventCompacted,
 }
 
 // Known reports whether t is in KnownEventTypes.
@@ -226,6 +229,12 @@ type ErrorInfo struct {
 	Code    string `json:"code,omitempty"`
 	// Detail is extra diagnostic text (e.g. the tail of a log), redacted.
 	Detail string `json:"detail,omitempty"`
+}
+
+// Notice is the payload of "notice": a sentence for people, kept in the
+// transcript.
+type Notice struct {
+	Message string `json:"message"`
 }
 
 // Done is the payload of the one terminal event of every run.

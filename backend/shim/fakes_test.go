@@ -173,6 +173,12 @@ type harness struct {
 
 func startHarness(t *testing.T, a *fakeAdapter, j *memJournal) *harness {
 	t.Helper()
+	return startHarnessWith(t, a, j, nil)
+}
+
+// startHarnessWith lets a test change the run's spec first.
+func startHarnessWith(t *testing.T, a *fakeAdapter, j *memJournal, edit func(*control.Spec)) *harness {
+	t.Helper()
 	if j == nil {
 		j = &memJournal{}
 	}
@@ -180,6 +186,9 @@ func startHarness(t *testing.T, a *fakeAdapter, j *memJournal) *harness {
 	j.onCommit = h.publish
 	dir := t.TempDir()
 	spec := control.Spec{RunID: "run_1", SessionID: "ses_1", Agent: "fake", Message: "hi", DataDir: dir, DBPath: dir + "/db", CancelGraceMs: 20}
+	if edit != nil {
+		edit(&spec)
+	}
 	reg := adapter.NewRegistry(a)
 	r := newRunner(spec, j, j, h, reg, slog.New(slog.DiscardHandler), io.Discard, nil)
 	r.tm = timings{protocolCancel: 20 * time.Millisecond, abandon: 50 * time.Millisecond, doneRetries: 3, doneBackoff: time.Millisecond}

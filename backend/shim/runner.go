@@ -206,6 +206,13 @@ func (r *runner) drive(ctx context.Context) outcome {
 		if err := r.j.SetNativeSessionID(ctx, r.spec.SessionID, nid); err != nil {
 			r.log.Warn("store native session id", "err", err)
 		}
+		if r.spec.NativeSessionID != "" {
+			// The agent could not load its earlier session (adapters fall
+			// back to a new one): say so, or the person would wonder why it
+			// forgot the conversation.
+			r.log.Warn("agent did not resume its session", "wanted", r.spec.NativeSessionID, "got", nid)
+			_ = emitter{r}.Emit(run.EventNotice, run.Notice{Message: ResumeLostMessage})
+		}
 	}
 	r.setStatus(run.StatusRunning, "")
 
@@ -226,6 +233,10 @@ func (r *runner) drive(ctx context.Context) outcome {
 	}
 	return r.turnOutcome(res)
 }
+
+// ResumeLostMessage is shown when an agent started a new conversation
+// instead of resuming the session's earlier one.
+const ResumeLostMessage = "The agent could not resume this conversation's earlier session, so it starts afresh: it will not remember the previous turns."
 
 func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
 	r.log.Error("agent start failed", "err", err)

@@ -294,3 +294,36 @@ func TestDecodeAndMatch(t *testing.T) {
 		}
 	}
 }
+
+// A run that asked to resume the agent's session but got a new one says so
+// in its transcript; one that resumed, or had nothing to resume, does not.
+func TestResumeLostIsShown(t *testing.T) {
+	tests := []struct {
+		name, wanted, got string
+		notice            bool
+	}{
+		{"resumed", "native-1", "native-1", false},
+		{"first run", "", "native-1", false},
+		{"fell back to a new session", "native-1", "native-2", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &fakeConn{nativeID: tt.got, turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+				return adapter.TurnResult{StopReason: "end_turn"}
+			}}
+			h := startHarnessWith(t, connAdapter(adapter.Capabilities{Resume: true}, c), nil, func(s *control.Spec) {
+				s.NativeSessionID = tt.wanted
+			})
+			h.wait()
+			shown := false
+			for _, ev := range h.j.all() {
+				if ev.Type == run.EventNotice && strings.Contains(string(ev.Payload), "could not resume") {
+					shown = true
+				}
+			}
+			if shown != tt.notice {
+				t.Fatalf("notice shown = %v, want %v", shown, tt.notice)
+			}
+		})
+	}
+}

@@ -1,4 +1,4 @@
-import { Brain, ChevronRight, CircleCheck, Circle, CircleDashed, TriangleAlert } from "lucide-react";
+import { Brain, ChevronRight, CircleCheck, Circle, CircleDashed, Info, TriangleAlert } from "lucide-react";
 import { memo, useState } from "react";
 import type { Block, DoneBlock, PlanBlock, ReasoningBlock } from "../store/model";
 import { ApprovalCard } from "./ApprovalCard";
@@ -103,6 +103,13 @@ export const BlockView = memo(function BlockView({
             <p>{block.message}</p>
             {block.detail && <pre className="mono">{block.detail}</pre>}
           </div>
+        </div>
+      );
+    case "notice":
+      return (
+        <div className="notice-block" role="status">
+          <Info size={14} aria-hidden />
+          <p>{block.message}</p>
         </div>
       );
     case "done":

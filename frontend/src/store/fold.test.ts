@@ -25,6 +25,8 @@ function shape(blocks: Block[]): unknown[] {
         return ["plan", b.entries.map((e) => `${e.status}:${e.content}`)];
       case "error":
         return ["error", b.message];
+      case "notice":
+        return ["notice", b.message];
       case "done":
         return ["done", b.status];
     }
@@ -222,6 +224,20 @@ describe("fold", () => {
       ["done", { status: "interrupted", error: "shim died" }],
     ]));
     expect(shape(f.view.blocks)).toEqual([["tool", "t", "bash", "interrupted", "", null], ["error", "agent crashed"], ["done", "interrupted"]]);
+  });
+
+  it("keeps notices in the transcript and ignores empty ones", () => {
+    const f = fold(evts(R, [
+      ["notice", { message: "The agent could not resume this conversation's earlier session" }],
+      ["notice", {}],
+      ["token.delta", { text: "hi" }],
+      ["done", { status: "completed" }],
+    ]));
+    expect(shape(f.view.blocks)).toEqual([
+      ["notice", "The agent could not resume this conversation's earlier session"],
+      ["text", "hi"],
+      ["done", "completed"],
+    ]);
   });
 
   it("replaces only the blocks that changed", () => {

@@ -324,6 +324,13 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
       closeStreams(v);
       push(v, { kind: "error", key: `${v.runId}:e${seq}`, seq, message: str(p, "message") ?? "The run reported an error", code: str(p, "code"), detail: str(p, "detail") });
       return;
+    case "notice": {
+      const message = str(p, "message");
+      if (!message) return;
+      closeStreams(v);
+      push(v, { kind: "notice", key: `${v.runId}:n${seq}`, seq, message });
+      return;
+    }
     case "done": {
       closeStreams(v);
       const status = (str(p, "status") ?? "completed") as RunStatus;

@@ -90,6 +90,10 @@ export interface ErrorBlock extends BlockBase {
   code?: string;
   detail?: string;
 }
+export interface NoticeBlock extends BlockBase {
+  kind: "notice";
+  message: string;
+}
 export interface DoneBlock extends BlockBase {
   kind: "done";
   status: RunStatus;
@@ -109,6 +113,7 @@ export type Block =
   | ClarifyBlock
   | PlanBlock
   | ErrorBlock
+  | NoticeBlock
   | DoneBlock;
 
 export interface FileTouch {
