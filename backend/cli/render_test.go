@@ -14,8 +14,8 @@ func TestRendererTranscript(t *testing.T) {
 		return run.Event{RunID: "run_1", Seq: seq, Type: typ, Payload: b, Terminal: typ == run.EventDone}
 	}
 	tests := []struct {
-		name           string
-		events         []run.Event
+		name             string
+		events           []run.Event
 		wantOut, wantErr string
 	}{
 		{"text then notice", []run.Event{

@@ -31,7 +31,7 @@ const (
 	// EventNotice is something the person should know that is not an error
 	// (e.g. the agent could not resume its earlier session); payload Notice.
 	EventNotice EventType = "notice"
-	EventDone             EventType = "done"
+	EventDone   EventType = "done"
 	// EventCompacted replaces a terminal run's token-level events when
 	// retention compacts them (DESIGN.md §5); its payload is Compacted.
 	EventCompacted EventType = "compacted"
