@@ -131,7 +131,10 @@ func TestFollowSlowReaderCatchesUpFromJournal(t *testing.T) {
 
 func TestFollowTooSlowEndsWithCode(t *testing.T) {
 	m := servicetest.NewMem()
-	m.WatchBuffer = 1
+	// A roomy upstream: the follower's own one-slot buffer is what
+	// overflows (the upstream dropping it instead is a plain close, which
+	// the follower rightly treats as "catch up from the journal").
+	m.WatchBuffer = 1000
 	m.AddRun("r1")
 	s := service.New(m, m, m, service.Options{Log: quiet, Follow: service.FollowOptions{Buffer: 1, PageSize: 2, LagTimeout: time.Nanosecond}})
 	gate := make(chan struct{})
@@ -152,6 +155,16 @@ func TestFollowTooSlowEndsWithCode(t *testing.T) {
 	<-first
 	for range 50 {
 		m.Append("r1", run.EventTokenDelta, run.TextDelta{Text: "x"})
+	}
+	// The follower's pump overflowed and let go of its subscription while
+	// the reader was stalled: only then may the reader go on, so the lag is
+	// certain rather than a matter of scheduling.
+	deadline := time.Now().Add(10 * time.Second)
+	for m.Watchers("r1") != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the stalled follower never let go of its subscription")
+		}
+		time.Sleep(time.Millisecond)
 	}
 	close(gate)
 	err := <-done
