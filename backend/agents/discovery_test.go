@@ -2,11 +2,13 @@ package agents
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 )
@@ -66,7 +68,10 @@ func TestDiscoverChecksConcurrentlyAndOrders(t *testing.T) {
 func TestDiscoverBoundsAStuckCheck(t *testing.T) {
 	stuck := make(chan struct{})
 	defer close(stuck)
-	reg := adapter.NewRegistry(fakeAdapter{name: "stuck", healthFn: func(context.Context, adapter.Config) adapter.Health {
+	// A name of its own: a check that finishes late is cached for later
+	// Discovers (of this test too, under -count).
+	name := fmt.Sprintf("stuck-%d", time.Now().UnixNano())
+	reg := adapter.NewRegistry(fakeAdapter{name: name, healthFn: func(context.Context, adapter.Config) adapter.Health {
 		<-stuck // ignores its context
 		return adapter.Health{OK: true}
 	}})

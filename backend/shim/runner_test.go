@@ -51,12 +51,16 @@ func TestRunOpensAndCompletes(t *testing.T) {
 func TestApprovalResolution(t *testing.T) {
 	var j memJournal
 	answered := make(chan string, 4)
+	// The turn stays open until every control below was tried: once the
+	// run has ended, every answer is not-active.
+	stepsDone := make(chan struct{})
 	var told atomic.Int32
 	c := &fakeConn{}
 	c.turn = func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
 		emit.Emit(run.EventApprovalRequest, &run.ApprovalRequested{ApprovalID: "a1", Title: "rm", Options: []run.ApprovalOption{
 			{ID: "yes", Label: "Allow", Kind: "allow_once"}, {ID: "no", Label: "Deny", Kind: "reject_once"}}})
 		choice := <-answered
+		<-stepsDone
 		emit.Emit(run.EventTokenDelta, run.TextDelta{Text: "got " + choice})
 		return adapter.TurnResult{}
 	}
@@ -92,6 +96,7 @@ func TestApprovalResolution(t *testing.T) {
 			t.Fatal("accepted without an event id")
 		}
 	}
+	close(stepsDone)
 	h.wait()
 	if told.Load() != 1 {
 		t.Fatalf("the agent was told %d times", told.Load())
