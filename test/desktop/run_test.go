@@ -4,6 +4,7 @@ package desktop
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"os"
 	"os/exec"
@@ -15,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
 )
 
@@ -175,4 +178,41 @@ func TestAppTakesOverFromServe(t *testing.T) {
 	if got, err := e.output(e.bin, "runs", "ls"); err != nil {
 		t.Fatalf("runs ls after take-over: %v\n%s", err, got)
 	}
+}
+
+// TestSecondLaunchOpensFolder: `hermesdesk DIR` while the app runs reshows
+// the window and opens DIR as a project, as a double-clicked folder would.
+func TestSecondLaunchOpensFolder(t *testing.T) {
+	e := newEnv(t, true)
+	e.startApp()
+	id := e.waitWindow("IsViewable")
+	e.waitRendered(id, "second-launch.png")
+
+	project := filepath.Join(e.home, "launched-project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	second := exec.Command(e.bin, "launched-project")
+	second.Dir = e.home // a relative path, resolved against the launch's cwd
+	second.Env = e.environ
+	_ = second.Run() // Wails exits a second instance with 1
+
+	for _, kv := range e.environ {
+		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
+			t.Setenv("XDG_RUNTIME_DIR", v) // the app's socket lives there
+		}
+	}
+	c := httpapi.NewLocalClient(httpapi.SocketPath(e.dataDir))
+	e.waitFor("the launched folder to become a project", 30*time.Second, func() bool {
+		var ps []run.Project
+		if err := c.Call(context.Background(), "GET", "/api/projects", nil, &ps); err != nil {
+			return false
+		}
+		for _, p := range ps {
+			if p.Workspace == project {
+				return true
+			}
+		}
+		return false
+	})
 }

@@ -10,6 +10,7 @@ import { Sidebar } from "../components/Sidebar";
 import { RunStore } from "../store/runStore";
 import type { Transport } from "../transport/transport";
 import type { Session } from "../transport/types";
+import { launchFolder } from "../transport/wails";
 import { basename, requestId } from "./ids";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
@@ -221,7 +222,17 @@ export function App({ transport: t }: { transport: Transport }) {
     return () => window.removeEventListener("keydown", onKey);
   }, [newSession, projectId, b.projects, setCollapsed, setInspector, dialogOpen]);
 
-  useEffect(() => t.desktop?.onSecondInstance(() => void b.refresh()), [t, b]);
+  // `hermesdesk ~/src/project` while the app runs: reshow it (Go does) and
+  // open that folder as a project (an existing project for it is reused).
+  useEffect(
+    () =>
+      t.desktop?.onSecondInstance((launch) => {
+        const folder = launchFolder(launch);
+        if (!folder) return void b.refresh();
+        void addProjectPath(folder).then((e) => e && setNote(`Could not open ${folder}: ${e}`));
+      }),
+    [t, b, addProjectPath],
+  );
 
   const connected = b.conn === "connected";
   const searchText = useCallback((q: string) => t.api.search(q), [t]);

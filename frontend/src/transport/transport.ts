@@ -19,7 +19,8 @@ export interface DesktopBridge {
   pickFolder(title: string): Promise<string>;
   quit(): void;
   onAutostartChanged(cb: (enabled: boolean) => void): () => void;
-  onSecondInstance(cb: () => void): () => void;
+  /** A second launch reshowed the window; args are its command line (flags dropped by Go). */
+  onSecondInstance(cb: (launch: { args: string[]; cwd: string }) => void): () => void;
 }
 
 export interface Transport {

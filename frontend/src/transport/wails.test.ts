@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { BackendUnavailableError } from "./api";
 import { createTransport, inWails } from "./index";
 import type { RunEvent } from "./types";
-import { DOORBELL, WailsTransport } from "./wails";
+import { DOORBELL, WailsTransport, launchFolder } from "./wails";
 
 const R = "run_w";
 function env(seq: number, type = "token.delta"): RunEvent {
@@ -139,12 +139,27 @@ describe("WailsTransport", () => {
     const t = new WailsTransport({ win: fw.win, pollMs: 0 });
     const seen: unknown[] = [];
     const off = t.desktop.onAutostartChanged((on) => seen.push(on));
-    t.desktop.onSecondInstance(() => seen.push("again"));
+    t.desktop.onSecondInstance((l) => seen.push(l));
     fw.emit("autostart:changed", false);
-    fw.emit("app:second-instance", ["--x"]);
+    fw.emit("app:second-instance", { args: ["/tmp/p"], cwd: "/home/a" });
+    fw.emit("app:second-instance", "garbage");
     off();
     fw.emit("autostart:changed", true);
-    expect(seen).toEqual([false, "again"]);
+    expect(seen).toEqual([false, { args: ["/tmp/p"], cwd: "/home/a" }, { args: [], cwd: "" }]);
+  });
+
+  it.each([
+    [{ args: ["/srv/proj"], cwd: "/home/a" }, "/srv/proj"],
+    [{ args: ["proj"], cwd: "/home/a" }, "/home/a/proj"],
+    [{ args: ["./proj"], cwd: "/home/a/" }, "/home/a/proj"],
+    [{ args: ["."], cwd: "/home/a" }, "/home/a/"],
+    [{ args: ["--verbose", "src"], cwd: "/w" }, "/w/src"],
+    [{ args: ["C:\\work\\x"], cwd: "" }, "C:\\work\\x"],
+    [{ args: ["rel"], cwd: "" }, undefined],
+    [{ args: ["--x"], cwd: "/w" }, undefined],
+    [{ args: [], cwd: "/w" }, undefined],
+  ])("launchFolder(%j) = %s", (launch, want) => {
+    expect(launchFolder(launch)).toBe(want);
   });
 });
 

@@ -166,6 +166,27 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
     pickFolder: async (title) => (await need("PickFolder")(title)) ?? "",
     quit: () => void need("Quit")(),
     onAutostartChanged: (cb) => onWailsEvent("autostart:changed", (v) => cb(Boolean(v)), win),
-    onSecondInstance: (cb) => onWailsEvent("app:second-instance", () => cb(), win),
+    onSecondInstance: (cb) => onWailsEvent("app:second-instance", (v) => cb(secondInstance(v)), win),
   };
+}
+
+/** The app:second-instance payload ({args, cwd}), defensively. */
+export function secondInstance(v: unknown): { args: string[]; cwd: string } {
+  const o = (v && typeof v === "object" ? v : {}) as { args?: unknown; cwd?: unknown };
+  const args = Array.isArray(o.args) ? o.args.filter((a): a is string => typeof a === "string") : [];
+  return { args, cwd: typeof o.cwd === "string" ? o.cwd : "" };
+}
+
+/**
+ * The folder a launch asked to open: its first argument that is not a flag,
+ * made absolute against the launch's working directory. undefined when none.
+ */
+export function launchFolder(launch: { args: string[]; cwd: string }): string | undefined {
+  const arg = launch.args.find((a) => a !== "" && !a.startsWith("-"));
+  if (!arg) return undefined;
+  if (arg.startsWith("/") || /^[A-Za-z]:[\\/]/.test(arg)) return arg;
+  if (!launch.cwd) return undefined;
+  const sep = launch.cwd.includes("\\") && !launch.cwd.includes("/") ? "\\" : "/";
+  const base = launch.cwd.endsWith(sep) ? launch.cwd : launch.cwd + sep;
+  return base + (arg === "." ? "" : arg.replace(/^\.\//, ""));
 }
