@@ -23,6 +23,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
+
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 )
 
@@ -158,7 +160,7 @@ func (a *Adapter) lookCommand(program string) (string, error) {
 	if p, err := exec.LookPath(program); err == nil {
 		return p, nil
 	}
-	for _, dir := range append(a.extraDirs, usualDirs()...) {
+	for _, dir := range append(a.extraDirs, locate.UsualDirs()...) {
 		p := filepath.Join(dir, program)
 		if runtime.GOOS == "windows" {
 			for _, ext := range []string{".exe", ".cmd", ".bat"} {
@@ -184,24 +186,6 @@ func checkExecutable(p string) error {
 		return fmt.Errorf("%s is not an executable file: %w", p, adapter.ErrNotInstalled)
 	}
 	return nil
-}
-
-func usualDirs() []string {
-	home, _ := os.UserHomeDir()
-	dirs := []string{"/usr/local/bin", "/opt/homebrew/bin", "/usr/bin"}
-	if home != "" {
-		dirs = append([]string{
-			filepath.Join(home, ".local", "bin"),
-			filepath.Join(home, ".npm-global", "bin"),
-			filepath.Join(home, ".bun", "bin"),
-			filepath.Join(home, ".cargo", "bin"),
-			filepath.Join(home, "go", "bin"),
-		}, dirs...)
-	}
-	if p := os.Getenv("npm_config_prefix"); p != "" {
-		dirs = append(dirs, filepath.Join(p, "bin"))
-	}
-	return dirs
 }
 
 // childEnv builds the agent's environment: ours, the request's context as

@@ -21,9 +21,10 @@ import (
 // ErrNotFound: the program is nowhere we look.
 var ErrNotFound = errors.New("locate: program not found")
 
-// usualDirs are the per-user and system install dirs a desktop app started
-// from a menu often lacks on its PATH.
-func usualDirs() []string {
+// UsualDirs are the per-user and system install dirs a desktop app started
+// from a menu often lacks on its PATH. Every adapter's lookup uses this one
+// list, so an agent found by one is found by all.
+func UsualDirs() []string {
 	var dirs []string
 	if home, err := os.UserHomeDir(); err == nil {
 		dirs = append(dirs,
@@ -31,11 +32,16 @@ func usualDirs() []string {
 			filepath.Join(home, ".npm-global", "bin"),
 			filepath.Join(home, ".claude", "local"),
 			filepath.Join(home, ".hermes", "hermes-agent", "venv", "bin"),
+			filepath.Join(home, ".bun", "bin"),
 			filepath.Join(home, ".cargo", "bin"),
 			filepath.Join(home, "go", "bin"),
 		)
 	}
-	return append(dirs, "/usr/local/bin", "/opt/homebrew/bin")
+	dirs = append(dirs, "/usr/local/bin", "/opt/homebrew/bin", "/usr/bin")
+	if p := os.Getenv("npm_config_prefix"); p != "" {
+		dirs = append(dirs, filepath.Join(p, "bin"))
+	}
+	return dirs
 }
 
 // Find resolves a program: an explicit command (path or name) wins; else
@@ -59,7 +65,7 @@ func Find(command []string, name string) (string, error) {
 	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
-	for _, d := range usualDirs() {
+	for _, d := range UsualDirs() {
 		if p := executable(filepath.Join(d, name)); p != "" {
 			return p, nil
 		}
