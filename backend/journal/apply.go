@@ -94,7 +94,7 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 	case run.EventToolDone:
 		var p run.ToolDone
 		_ = json.Unmarshal(ev.Payload, &p)
-		text, err := d.toolText(ctx, p)
+		text, err := d.toolText(ctx, ev.Seq, p)
 		if err != nil {
 			return err
 		}
@@ -225,12 +225,15 @@ func (d *deriver) reasoningSince(ctx context.Context, seq int64) (string, error)
 
 // toolText is what search finds of a finished tool call: its title and
 // (sanitized) input, so a command that ran can be found, then its output
-// (the done's, else the streamed chunks) and error.
-func (d *deriver) toolText(ctx context.Context, done run.ToolDone) (string, error) {
-	var head, out strings.Builder
+// (the done's, else the streamed chunks) and error. It walks back from the
+// done to the call's tool.started, so its cost is the call's own span, not
+// the whole run (a tool-heavy run would otherwise index quadratically).
+func (d *deriver) toolText(ctx context.Context, doneSeq int64, done run.ToolDone) (string, error) {
+	var head string
+	var chunks []string // streamed output, newest first
 	if done.ToolCallID != "" {
-		rows, err := d.tx.QueryContext(ctx, `SELECT type, payload FROM events WHERE run_id = ?
-			AND type IN ('tool.started', 'tool.updated') ORDER BY seq`, d.rc.runID)
+		rows, err := d.tx.QueryContext(ctx, `SELECT type, payload FROM events WHERE run_id = ? AND seq < ?
+			AND type IN ('tool.started', 'tool.updated') ORDER BY seq DESC`, d.rc.runID, doneSeq)
 		if err != nil {
 			return "", err
 		}
@@ -249,24 +252,29 @@ func (d *deriver) toolText(ctx context.Context, done run.ToolDone) (string, erro
 					Input      json.RawMessage `json:"input"`
 				}
 				if json.Unmarshal(p, &st) == nil && st.ToolCallID == done.ToolCallID {
-					head.WriteString(strings.TrimSpace(st.Name + " " + st.Title + " " + string(st.Input)))
+					head = strings.TrimSpace(st.Name + " " + st.Title + " " + string(st.Input))
+					break // nothing of this call comes before its start
 				}
 				continue
 			}
 			var u run.ToolUpdated
 			if done.Output == "" && json.Unmarshal(p, &u) == nil && u.ToolCallID == done.ToolCallID {
-				out.WriteString(u.Output)
+				chunks = append(chunks, u.Output)
 			}
 		}
 		if err := rows.Err(); err != nil {
 			return "", err
 		}
 	}
-	if done.Output != "" {
-		out.Reset()
-		out.WriteString(done.Output)
+	out := done.Output
+	if out == "" {
+		var b strings.Builder
+		for i := len(chunks) - 1; i >= 0; i-- {
+			b.WriteString(chunks[i])
+		}
+		out = b.String()
 	}
-	return strings.TrimSpace(head.String() + "\n" + out.String() + "\n" + done.Error), nil
+	return strings.TrimSpace(head + "\n" + out + "\n" + done.Error), nil
 }
 
 type rowsQueryer interface {

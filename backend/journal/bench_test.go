@@ -494,3 +494,26 @@ func BenchmarkRatio(b *testing.B) {
 		b.ReportMetric(m4/mb, "ratio4")
 	}
 }
+
+// BenchmarkToolHeavyRun: a run of many tool calls, each with a little
+// streamed output. Indexing a finished call walks back only over that
+// call's own span, so the cost per call stays flat as the run grows.
+func BenchmarkToolHeavyRun(b *testing.B) {
+	const calls = 3000
+	for i := 0; i < b.N; i++ {
+		s := openTest(b, Options{})
+		f := newFixture(b, s)
+		w := f.writer(b, f.sub.Run.ID)
+		start := time.Now()
+		for c := 0; c < calls; c++ {
+			id := fmt.Sprintf("t%d", c)
+			w.Append(run.EventToolStarted, run.ToolStarted{ToolCallID: id, Name: "bash", Input: map[string]string{"command": "ls"}})
+			w.Append(run.EventToolUpdated, run.ToolUpdated{ToolCallID: id, Output: "a.txt\n"})
+			w.Append(run.EventToolDone, run.ToolDone{ToolCallID: id, Status: "completed"})
+		}
+		if err := w.Flush(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(calls)/time.Since(start).Seconds(), "tool_calls/s")
+	}
+}

@@ -371,3 +371,40 @@ func TestHeldDeltaSemantics(t *testing.T) {
 		t.Fatalf("session in a missing project: %v", err)
 	}
 }
+
+// Interleaved tool calls: each call's search text is its own start and its
+// own streamed chunks, in order, whatever ran in between.
+func TestSearchInterleavedToolCalls(t *testing.T) {
+	s := openTest(t, Options{})
+	f := newFixture(t, s)
+	ctx := ctxT(t)
+	w := f.writer(t, f.sub.Run.ID)
+	w.Append(run.EventToolStarted, run.ToolStarted{ToolCallID: "a", Name: "bash", Input: map[string]string{"command": "alphacmd"}})
+	w.Append(run.EventToolUpdated, run.ToolUpdated{ToolCallID: "a", Output: "alpha-first "})
+	w.Append(run.EventToolStarted, run.ToolStarted{ToolCallID: "b", Name: "bash", Input: map[string]string{"command": "betacmd"}})
+	w.Append(run.EventToolUpdated, run.ToolUpdated{ToolCallID: "b", Output: "betaout"})
+	w.Append(run.EventToolUpdated, run.ToolUpdated{ToolCallID: "a", Output: "alpha-second"})
+	w.Append(run.EventToolDone, run.ToolDone{ToolCallID: "b", Status: "completed"})
+	w.Append(run.EventToolDone, run.ToolDone{ToolCallID: "a", Status: "completed"})
+	if _, err := w.AppendSync(ctx, run.EventDone, run.Done{Status: run.StatusCompleted}); err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	rows, err := s.DB().QueryContext(ctx, `SELECT f.body FROM search_docs d JOIN search_fts f ON f.rowid = d.id WHERE d.kind = 'tool' ORDER BY d.id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var b string
+		if err := rows.Scan(&b); err != nil {
+			t.Fatal(err)
+		}
+		text = append(text, b)
+	}
+	if len(text) != 2 ||
+		!strings.Contains(text[0], "betacmd") || !strings.Contains(text[0], "betaout") || strings.Contains(text[0], "alpha") ||
+		!strings.Contains(text[1], "alphacmd") || !strings.Contains(text[1], "alpha-first alpha-second") || strings.Contains(text[1], "beta") {
+		t.Fatalf("tool search text = %q", text)
+	}
+}
