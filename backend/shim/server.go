@@ -55,7 +55,15 @@ func listen(path, token string, h *hub, ctl controller, log *slog.Logger) (*serv
 	return &server{ln: ln, path: path, token: token, hub: h, ctl: ctl, log: log, conns: map[net.Conn]struct{}{}}, nil
 }
 
+// start accepts connections in the background. The accept loop holds one
+// count of wg so that no connection's Add can race shutdown's Wait at zero.
+func (s *server) start(ctx context.Context) {
+	s.wg.Add(1)
+	go s.serve(ctx)
+}
+
 func (s *server) serve(ctx context.Context) {
+	defer s.wg.Done()
 	for {
 		c, err := s.ln.Accept()
 		if err != nil {

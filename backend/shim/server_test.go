@@ -74,7 +74,7 @@ func serverFixture(t *testing.T, ctl controller) (*server, *hub, control.Bootstr
 	if err != nil {
 		t.Fatal(err)
 	}
-	go srv.serve(context.Background())
+	srv.start(context.Background())
 	t.Cleanup(func() { h.close(); srv.shutdown(0) })
 	if st, _ := os.Stat(sock); st.Mode().Perm() != 0o600 {
 		t.Fatalf("socket mode %v", st.Mode())

@@ -126,7 +126,7 @@ func Serve(ctx context.Context, spec control.Spec, d Deps) error {
 	}
 	srvCtx, stopSrv := context.WithCancel(ctx)
 	defer stopSrv()
-	go srv.serve(srvCtx)
+	srv.start(srvCtx)
 	publishBoot(0)
 	log.Info("shim serving", "pid", boot.Pid, "socket", sock, "agent", spec.Agent)
 
