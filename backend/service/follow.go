@@ -56,8 +56,13 @@ type Emit func(ev run.Event, more bool) error
 // CodeTooSlow error and resumes by reconnecting with its last seq.
 // Following never affects the run.
 func (s *Service) Follow(ctx context.Context, runID string, after int64, emit Emit) error {
-	if _, err := s.store.Run(ctx, runID); err != nil {
+	r, err := s.store.Run(ctx, runID)
+	if err != nil {
 		return s.classify(ctx, "get run", "run", err)
+	}
+	if r.Terminal && after >= r.LastSeq {
+		// The reader already has everything, `done` included.
+		return nil
 	}
 	f := follower{s: s, runID: runID, cur: max(after, 0), emit: emit}
 	idle := time.Duration(0)

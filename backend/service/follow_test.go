@@ -69,6 +69,32 @@ func TestFollowFinishedRunReplaysAndEnds(t *testing.T) {
 	}
 }
 
+// A reader that already holds `done` (a reconnect after the end, or a
+// cursor past it) gets an ended stream at once, never a live subscription
+// to a run that will say nothing more.
+func TestFollowCursorAtOrPastEndOfFinishedRun(t *testing.T) {
+	m := servicetest.NewMem()
+	m.AddRun("r1")
+	m.Append("r1", run.EventTokenDelta, run.TextDelta{Text: "x"})
+	m.Append("r1", run.EventDone, run.Done{Status: run.StatusCompleted})
+	w := &watchRunner{Mem: m, watchFn: func(ctx context.Context, _ string, _ int64) (<-chan run.Event, error) {
+		return make(chan run.Event), nil // never says anything
+	}}
+	s := service.New(m, w, m, service.Options{Log: quiet})
+	for _, after := range []int64{2, 3, 1000} {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		n := 0
+		err := s.Follow(ctx, "r1", after, func(run.Event, bool) error { n++; return nil })
+		cancel()
+		if err != nil || n != 0 {
+			t.Fatalf("after=%d: %d events, err %v; want none and nil", after, n, err)
+		}
+	}
+	if c := w.calls.Load(); c != 0 {
+		t.Fatalf("Watch called %d times for a reader that has everything", c)
+	}
+}
+
 func TestFollowLiveWithConcurrentAppends(t *testing.T) {
 	m := servicetest.NewMem()
 	m.AddRun("r1")
