@@ -136,6 +136,23 @@ describe("agent settings", () => {
     expect((f.puts[1] as Record<string, Record<string, unknown>>)["agents.claude"]).not.toHaveProperty("api_key");
   });
 
+  it("saves the adapter's options as a map and refuses a repeated key", async () => {
+    const f = fakeApi({}, [AGENTS]);
+    render(<BackendSettings api={f.api} />);
+    const form = await openAgent("Codex");
+    const opts = within(form).getByLabelText("Options");
+    await userEvent.type(opts, "sandbox=read-only{Enter}sandbox=x");
+    await userEvent.click(within(form).getByRole("button", { name: "Save Codex" }));
+    expect(within(form).getByRole("alert").textContent).toContain("Line 2 is");
+    expect(f.puts).toEqual([]);
+
+    await userEvent.clear(opts);
+    await userEvent.type(opts, "sandbox=read-only{Enter}approval_policy=never");
+    await userEvent.click(within(form).getByRole("button", { name: "Save Codex" }));
+    await waitFor(() => expect(f.puts).toHaveLength(1));
+    expect((f.puts[0] as Record<string, { options: unknown }>)["agents.codex"]!.options).toEqual({ sandbox: "read-only", approval_policy: "never" });
+  });
+
   it("Check again re-reads the agents", async () => {
     const f = fakeApi({}, [AGENTS, AGENTS.map((a) => ({ ...a, installed: true, ok: true, message: undefined }))]);
     render(<BackendSettings api={f.api} />);

@@ -212,6 +212,10 @@ function AgentEditor({ id, name, stored, onSave }: { id: string; name: string; s
       <label htmlFor={`${id}-home`} className="field-label">Home folder</label>
       <input {...field("home")} className="input mono" value={form.home} onChange={(e) => set("home", e.target.value)} placeholder="the agent's own config folder (optional)" spellCheck={false} autoComplete="off" />
 
+      <label htmlFor={`${id}-options`} className="field-label">Options</label>
+      <textarea {...field("options")} className="input mono textarea" rows={2} value={form.options} onChange={(e) => set("options", e.target.value)} placeholder="key=value, one per line (e.g. Codex sandbox=workspace-write)" spellCheck={false} />
+      <p className="quiet hint">The adapter's own switches; see the README for each agent's.</p>
+
       {err && <p id={`${id}-err`} className="control-note tone-fail" role="alert">{err.text}</p>}
       {note && <p className="control-note" role="status">{note}</p>}
       <div className="dialog-foot">

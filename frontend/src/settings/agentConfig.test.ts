@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, fromForm, keyHint, parseEnv, parseRetention, retentionText, shellJoin, shellSplit, toForm } from "./agentConfig";
+import { ConfigError, fromForm, keyHint, parseEnv, parseOptions, parseRetention, retentionText, shellJoin, shellSplit, toForm } from "./agentConfig";
 
 describe("shellSplit", () => {
   it.each([
@@ -51,11 +51,11 @@ describe("parseEnv", () => {
 });
 
 describe("form ↔ config", () => {
-  const stored = { command: ["hermes", "acp"], env: ["A=1"], base_url: "http://127.0.0.1:9", api_key: "sk-secret-0123456789abcd", home: "/h", future: 7 };
+  const stored = { command: ["hermes", "acp"], env: ["A=1"], base_url: "http://127.0.0.1:9", api_key: "sk-secret-0123456789abcd", home: "/h", options: { sandbox: "workspace-write", yolo: "1" }, future: 7 };
 
   it("never puts the stored key into the form", () => {
     const f = toForm(stored);
-    expect(f).toEqual({ command: "hermes acp", env: "A=1", base_url: "http://127.0.0.1:9", api_key: "", clearKey: false, home: "/h" });
+    expect(f).toEqual({ command: "hermes acp", env: "A=1", base_url: "http://127.0.0.1:9", api_key: "", clearKey: false, home: "/h", options: "sandbox=workspace-write\nyolo=1" });
   });
 
   it("keeps the stored key and unknown fields unless told otherwise", () => {
@@ -63,7 +63,7 @@ describe("form ↔ config", () => {
   });
 
   it("replaces or removes the key, and leaves out emptied fields", () => {
-    const f = { ...toForm(stored), command: "", env: "\n", base_url: " ", home: "", api_key: " new-key " };
+    const f = { ...toForm(stored), command: "", env: "\n", base_url: " ", home: "", options: " ", api_key: " new-key " };
     expect(fromForm(f, stored)).toEqual({ api_key: "new-key", future: 7 });
     expect(fromForm({ ...f, api_key: "", clearKey: true }, stored)).toEqual({ future: 7 });
   });
@@ -74,6 +74,35 @@ describe("form ↔ config", () => {
 
   it("ignores malformed stored values", () => {
     expect(toForm({ command: "not-an-array" as unknown as string[], env: [1, "A=1"] as unknown as string[] })).toMatchObject({ command: "", env: "A=1" });
+  });
+});
+
+describe("parseOptions", () => {
+  it("reads key=value lines, trimming around the =", () => {
+    expect(parseOptions("sandbox = danger-full-access\n\napproval_policy=never\nempty=")).toEqual({
+      sandbox: "danger-full-access",
+      approval_policy: "never",
+      empty: "",
+    });
+  });
+
+  it.each([
+    ["=x", "Line 1 is"],
+    ["no equals", "Line 1 is"],
+    ["a=1\na=2", "Line 2 is"],
+    ["ok=1\nbad key=2\n=3", "Lines 2, 3 are"],
+  ])("refuses %j", (text, msg) => {
+    try {
+      parseOptions(text);
+      expect.unreachable();
+    } catch (e) {
+      expect((e as ConfigError).field).toBe("options");
+      expect((e as Error).message).toContain(msg);
+    }
+  });
+
+  it("drops non-string stored option values from the form", () => {
+    expect(toForm({ options: { a: "1", b: 2 } as unknown as Record<string, string> }).options).toBe("a=1");
   });
 });
 

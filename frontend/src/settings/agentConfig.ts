@@ -9,6 +9,8 @@ export interface AgentConfig {
   base_url?: string;
   api_key?: string;
   home?: string;
+  /** The adapter's own switches (Codex sandbox, Hermes yolo, …). */
+  options?: Record<string, string>;
   [other: string]: unknown;
 }
 
@@ -21,6 +23,8 @@ export interface AgentForm {
   api_key: string;
   clearKey: boolean;
   home: string;
+  /** options as key=value lines. */
+  options: string;
 }
 
 export class ConfigError extends Error {
@@ -103,6 +107,35 @@ export function parseEnv(text: string): string[] {
   return out;
 }
 
+const OPTION_NAME = /^[A-Za-z0-9_.-]+$/;
+
+/** One key=value per line into the options map; a bad or repeated key is an error naming its line. */
+export function parseOptions(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const bad: number[] = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === "") return;
+    const eq = line.indexOf("=");
+    const key = eq > 0 ? line.slice(0, eq).trim() : "";
+    if (!OPTION_NAME.test(key) || Object.hasOwn(out, key)) bad.push(i + 1);
+    else out[key] = line.slice(eq + 1).trim();
+  });
+  if (bad.length > 0) {
+    const which = bad.length === 1 ? `Line ${bad[0]} is` : `Lines ${bad.join(", ")} are`;
+    throw new ConfigError("options", `${which} not key=value with a new key (letters, digits, _ . -).`);
+  }
+  return out;
+}
+
+function optionsText(o: unknown): string {
+  if (!o || typeof o !== "object" || Array.isArray(o)) return "";
+  return Object.entries(o as Record<string, unknown>)
+    .filter((e): e is [string, string] => typeof e[1] === "string")
+    .map(([k, v]) => `${k}=${v}`)
+    .join("\n");
+}
+
 /** The form for a stored config; the key field starts empty by design. */
 export function toForm(c: AgentConfig | undefined): AgentForm {
   return {
@@ -112,6 +145,7 @@ export function toForm(c: AgentConfig | undefined): AgentForm {
     api_key: "",
     clearKey: false,
     home: typeof c?.home === "string" ? c.home : "",
+    options: optionsText(c?.options),
   };
 }
 
@@ -123,6 +157,7 @@ export function toForm(c: AgentConfig | undefined): AgentForm {
 export function fromForm(f: AgentForm, stored: AgentConfig | undefined): AgentConfig {
   const command = shellSplit(f.command);
   const env = parseEnv(f.env);
+  const options = parseOptions(f.options);
   const base = f.base_url.trim();
   if (base !== "" && !/^https?:\/\/[^\s/]+/i.test(base)) {
     throw new ConfigError("base_url", "The base URL must start with http:// or https://.");
@@ -132,11 +167,13 @@ export function fromForm(f: AgentForm, stored: AgentConfig | undefined): AgentCo
   delete out.env;
   delete out.base_url;
   delete out.home;
+  delete out.options;
   if (command.length > 0) out.command = command;
   if (env.length > 0) out.env = env;
   if (base !== "") out.base_url = base;
   const home = f.home.trim();
   if (home !== "") out.home = home;
+  if (Object.keys(options).length > 0) out.options = options;
   const key = f.api_key.trim();
   if (key !== "") out.api_key = key;
   else if (f.clearKey) delete out.api_key;
