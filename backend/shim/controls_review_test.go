@@ -17,22 +17,23 @@ import (
 func TestCancelNotBlockedByStuckAgentCall(t *testing.T) {
 	cases := []struct {
 		name string
-		// stick makes c's control call block until release is closed.
-		stick func(c *fakeConn, release <-chan struct{})
+		// stick makes c's control call say it entered the agent, then
+		// block until release is closed.
+		stick func(c *fakeConn, entered chan<- struct{}, release <-chan struct{})
 		// call is the control left hanging in the agent.
 		call control.Request
 	}{
 		{
 			name: "set model",
-			stick: func(c *fakeConn, release <-chan struct{}) {
-				c.setModel = func(context.Context, string) error { <-release; return nil }
+			stick: func(c *fakeConn, entered chan<- struct{}, release <-chan struct{}) {
+				c.setModel = func(context.Context, string) error { entered <- struct{}{}; <-release; return nil }
 			},
 			call: control.Request{Op: control.OpModel, Model: "m2"},
 		},
 		{
 			name: "approval answer",
-			stick: func(c *fakeConn, release <-chan struct{}) {
-				c.respondApproval = func(context.Context, string, string) error { <-release; return nil }
+			stick: func(c *fakeConn, entered chan<- struct{}, release <-chan struct{}) {
+				c.respondApproval = func(context.Context, string, string) error { entered <- struct{}{}; <-release; return nil }
 			},
 			call: control.Request{Op: control.OpApproval, ApprovalID: "a1", Choice: "yes"},
 		},
@@ -56,17 +57,18 @@ func TestCancelNotBlockedByStuckAgentCall(t *testing.T) {
 					return nil
 				},
 			}
-			tc.stick(c, release)
+			entered := make(chan struct{}, 1)
+			tc.stick(c, entered, release)
 			h := startHarness(t, connAdapter(adapter.Capabilities{Approvals: true}, c), nil)
 			waitUntil(t, "the approval", func() bool { return h.j.has(run.EventApprovalRequest) })
 
 			go h.r.handle(context.Background(), tc.call) // hangs in the agent
-			waitUntil(t, "the control to reach the agent", func() bool {
-				// set model reaches the agent at once; an approval once its
-				// resolution is committed.
-				return tc.call.Op == control.OpModel || h.j.has(run.EventApprovalResolved)
-			})
-			time.Sleep(10 * time.Millisecond) // let the stuck call take whatever it takes
+			// The call is stuck in the agent, holding whatever it holds.
+			select {
+			case <-entered:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the control never reached the agent")
+			}
 
 			got := make(chan run.ControlResult, 1)
 			go func() { got <- h.control(control.Request{Op: control.OpCancel}) }()

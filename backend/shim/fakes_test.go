@@ -22,7 +22,10 @@ type memJournal struct {
 	ended    bool
 	onCommit func([]run.Event)
 	// fail, when set, decides whether an append of t fails.
-	fail   func(t run.EventType, sync bool) error
+	fail func(t run.EventType, sync bool) error
+	// after, when set, sees every committed event (outside the lock, on
+	// the appending goroutine), so a test can act at an exact point.
+	after  func(ev run.Event)
 	native string
 }
 
@@ -65,10 +68,13 @@ func (m *memJournal) add(t run.EventType, p any, sync bool) (run.Event, error) {
 	ev := run.Event{EventID: run.EventID("run_1", seq), Seq: seq, RunID: "run_1", Type: t, Payload: raw, Terminal: t == run.EventDone}
 	m.events = append(m.events, ev)
 	m.ended = t == run.EventDone
-	cb := m.onCommit
+	cb, after := m.onCommit, m.after
 	m.mu.Unlock()
 	if cb != nil {
 		cb([]run.Event{ev})
+	}
+	if after != nil {
+		after(ev)
 	}
 	return ev, nil
 }

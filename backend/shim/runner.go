@@ -152,7 +152,17 @@ func (r *runner) drive(ctx context.Context) outcome {
 	r.mu.Lock()
 	r.startCancel = cancelStart
 	r.caps = ad.Capabilities()
+	// A cancel (or a journal failure) that came before startCancel was
+	// set ran its ladder with nothing to stop: starting the agent now
+	// would leave it to the ladder's SIGKILL and abandon steps.
+	early, jerr := r.cancelled, r.journalErr
 	r.mu.Unlock()
+	switch {
+	case early:
+		return outcome{status: run.StatusCancelled}
+	case jerr != nil:
+		return outcome{status: run.StatusFailed, code: "journal", message: "The run could not be recorded: " + safeJournalReason(jerr)}
+	}
 
 	type started struct {
 		conn adapter.Conn

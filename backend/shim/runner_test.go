@@ -116,7 +116,10 @@ func TestClarifyUnsupportedAndUnknown(t *testing.T) {
 		return adapter.TurnResult{}
 	}}
 	h := startHarness(t, connAdapter(adapter.Capabilities{Approvals: true}, c), nil)
-	waitUntil(t, "running", func() bool { return h.r.state().Status == run.StatusRunning && h.j.has(run.EventStatus) })
+	// Not the first status{running} (written before the adapter is even
+	// looked up): until the agent is connected, its capabilities are not
+	// known and a model switch is "still starting".
+	waitUntil(t, "the agent", func() bool { h.r.mu.Lock(); defer h.r.mu.Unlock(); return h.r.conn != nil })
 	if res := h.control(control.Request{Op: control.OpClarify, ClarifyID: "c", Answer: "x"}); res.Status != run.ControlUnsupported {
 		t.Fatalf("clarify on an agent without clarify: %+v", res)
 	}
@@ -182,6 +185,43 @@ func TestCancelWhileAgentStarts(t *testing.T) {
 	h.wait()
 	if d := h.done(); d.Status != run.StatusCancelled {
 		t.Fatalf("done %+v", d)
+	}
+}
+
+// A cancel that lands before the agent is being started (here: while the
+// run's opening events are written, before the start can be cancelled)
+// ends the run at once: the agent is never started, and no rung of the
+// ladder (whose grace is made longer than the test's patience) is needed.
+func TestCancelBeforeAgentStart(t *testing.T) {
+	var started atomic.Bool
+	a := &fakeAdapter{start: func(ctx context.Context, _ adapter.StartRequest, _ adapter.Host) (adapter.Conn, error) {
+		started.Store(true)
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}}
+	j := &memJournal{}
+	ready := make(chan struct{})
+	var h *harness
+	var fired atomic.Bool
+	res := make(chan control.Response, 1)
+	j.after = func(ev run.Event) {
+		// The first status event is the opening's, on the run goroutine.
+		if ev.Type == run.EventStatus && fired.CompareAndSwap(false, true) {
+			<-ready
+			res <- h.r.handle(context.Background(), control.Request{Op: control.OpCancel})
+		}
+	}
+	h = startHarnessWith(t, a, j, func(s *control.Spec) { s.CancelGraceMs = 60_000 })
+	close(ready)
+	h.wait()
+	if r := <-res; r.Result == nil || !r.Result.Accepted {
+		t.Fatalf("cancel: %+v", r)
+	}
+	if d := h.done(); d.Status != run.StatusCancelled || d.Error != "" {
+		t.Fatalf("done %+v, want cancelled without the ladder's kill", d)
+	}
+	if started.Load() {
+		t.Fatal("the agent was started after the run was cancelled")
 	}
 }
 

@@ -36,9 +36,10 @@ type server struct {
 	ctl   controller
 	log   *slog.Logger
 
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	conns map[net.Conn]struct{}
+	wg      sync.WaitGroup
+	mu      sync.Mutex
+	conns   map[net.Conn]struct{}
+	closing bool // shutdown dropped the connections: drop late ones too
 }
 
 // listen creates the socket (0600 inside a 0700 dir).
@@ -73,6 +74,14 @@ func (s *server) serve(ctx context.Context) {
 			return
 		}
 		s.mu.Lock()
+		if s.closing {
+			// Accepted just before the listener closed but registered
+			// after shutdown's grace dropped the others: shutdown would
+			// wait on it for as long as its client keeps talking.
+			s.mu.Unlock()
+			c.Close()
+			continue
+		}
 		s.conns[c] = struct{}{}
 		s.mu.Unlock()
 		s.wg.Add(1)
@@ -99,6 +108,7 @@ func (s *server) shutdown(grace time.Duration) {
 	case <-done:
 	case <-time.After(grace):
 		s.mu.Lock()
+		s.closing = true
 		for c := range s.conns {
 			c.Close()
 		}
@@ -191,6 +201,9 @@ func (s *server) stream(c net.Conn, req control.Request) {
 				if s.hub.isDropped(sub) {
 					code, msg = control.CodeDropped, "subscriber fell behind; resume from the journal"
 				}
+				// The last event's deadline may be long past (an idle
+				// run): give the goodbye its own.
+				c.SetWriteDeadline(time.Now().Add(handshakeTimeout))
 				enc.Encode(control.Response{Code: code, Error: msg})
 				bw.Flush()
 				return
