@@ -1,7 +1,8 @@
 // End-to-end flow against a running `hermesdesk serve` (browser transport,
 // real service, the fake "demo" agent): add a project, start the demo, watch
 // it stream to the end, answer an approval by keyboard, render the hostile
-// scenario, rename the session (F2) and archive it from the sidebar menu.
+// scenario, rename the session (F2), archive it from the sidebar menu and
+// set an agent's options in Settings.
 // Screenshots go to e2e/out/flow-*.png.
 //
 //   hermesdesk serve --addr 127.0.0.1:8791     # prints the login link
@@ -127,6 +128,19 @@ try {
   await page.screenshot({ path: join(out, "flow-archived.png") });
   const [archived] = await sessionsNamed("Renamed by e2e");
   if (!archived?.archived) problems.push("the archive did not reach the server");
+
+  step("agent options in Settings");
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  const dlg = page.getByRole("dialog", { name: "Settings" });
+  await dlg.getByRole("button", { name: /Demo agent/ }).click();
+  const form = dlg.getByRole("form", { name: /Demo agent.*settings/ });
+  await form.getByLabel("Options").fill("pace = fast");
+  await form.getByRole("button", { name: /^Save / }).click();
+  await form.getByText(/^Saved/).waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: join(out, "flow-settings.png") });
+  const stored = (await api("/api/settings"))["agents.demo"];
+  if (stored?.options?.pace !== "fast") problems.push(`the agent's options did not reach the server: ${JSON.stringify(stored)}`);
   await ctx.close();
 } catch (e) {
   problems.push(String(e));

@@ -135,7 +135,7 @@ func (a *Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health
 		return h
 	}
 	h.OK = true
-	h.Version = clipString(firstLine(strings.TrimSpace(string(out))), 100)
+	h.Version = clipString(locate.VersionIn(firstLine(strings.TrimSpace(string(out)))), 100)
 	return h
 }
 
