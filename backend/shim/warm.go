@@ -241,7 +241,8 @@ func (sh *shim) claimSession(ctx context.Context) error {
 		return fmt.Errorf("warm dir: %w", err)
 	}
 	path := control.SessionLockPath(sh.dataDir, sh.sessionID)
-	deadline := time.Now().Add(sessionClaimTimeout)
+	began := time.Now()
+	deadline := began.Add(sessionClaimTimeout)
 	for asked := false; ; asked = true {
 		l, err := control.TryLock(path)
 		if err == nil {
@@ -250,6 +251,9 @@ func (sh *shim) claimSession(ctx context.Context) error {
 			sh.mu.Unlock()
 			// Any record left is stale: its shim no longer holds the session.
 			control.RemoveWarm(sh.dataDir, sh.sessionID, 0)
+			if asked {
+				sh.log.Info("took the session from its previous shim", "waited", time.Since(began))
+			}
 			return nil
 		}
 		if !errors.Is(err, control.ErrLocked) {
@@ -293,10 +297,12 @@ func (sh *shim) exit() {
 	}
 	control.RemoveWarm(sh.dataDir, sh.sessionID, os.Getpid())
 	if conn != nil {
+		began := time.Now()
 		conn.Close()
 		if err := killGroup(pid, syscall.SIGKILL); err != nil {
 			sh.log.Warn("signal agent group", "pid", pid, "err", err)
 		}
+		sh.log.Info("warm agent closed", "took", time.Since(began))
 	}
 	l.Unlock()
 }
