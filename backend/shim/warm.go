@@ -178,6 +178,9 @@ func (sh *shim) idle(ctx context.Context) (*runner, *slot) {
 	if w == nil {
 		return nil, nil
 	}
+	sh.mu.Lock()
+	conn := sh.conn
+	sh.mu.Unlock()
 	sh.log.Info("warm: waiting for the session's next run")
 	var ho handoff
 	select {
@@ -189,14 +192,17 @@ func (sh *shim) idle(ctx context.Context) (*runner, *slot) {
 		if w.end("stopping") {
 			return nil, nil
 		}
-		// A next run was taken at the same moment: refuse it.
+		// A next run was taken at the same moment: refused below.
 		ho = <-w.handoff
-		ho.reply <- handoffReply{err: errors.New("the shim is stopping")}
-		return nil, nil
+	case <-conn.Done():
+		if w.end("the agent exited") {
+			sh.log.Warn("warm agent exited; retiring")
+			return nil, nil
+		}
+		ho = <-w.handoff // taken at the same moment: refused below
 	}
 	sh.mu.Lock()
 	sh.warm = nil
-	conn := sh.conn
 	sh.mu.Unlock()
 	control.RemoveWarm(sh.dataDir, sh.sessionID, os.Getpid())
 	refuse := func(err error) (*runner, *slot) {
@@ -205,6 +211,8 @@ func (sh *shim) idle(ctx context.Context) (*runner, *slot) {
 		return nil, nil
 	}
 	select {
+	case <-sh.shutdown:
+		return refuse(errors.New("the shim is stopping"))
 	case <-conn.Done():
 		return refuse(errors.New("the warm agent exited"))
 	default:

@@ -224,3 +224,19 @@ func TestWarmNextRunRacesIdleTimeout(t *testing.T) {
 	}
 	t.Logf("%d runs reused a warm shim, %d started a fresh one", reused, fresh)
 }
+
+// A warm agent that dies while idle takes its shim with it.
+func TestWarmAgentDiesWhileIdle(t *testing.T) {
+	e := newEnv(t)
+	first, _ := e.runDone(e.session.ID, "my favourite colour is teal")
+	b1 := e.boot(first.RunID)
+	if err := syscall.Kill(b1.AgentPid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	e.waitGone(b1)
+	second, evs := e.runDone(e.session.ID, "/scenario recall")
+	if b2 := e.boot(second.RunID); b2.Pid == b1.Pid {
+		t.Fatal("reused a shim whose agent died")
+	}
+	remembers(t, evs, "teal")
+}
