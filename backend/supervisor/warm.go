@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -37,4 +38,29 @@ func (s *Supervisor) reuseWarm(spec control.Spec) (control.Bootstrap, error) {
 	}
 	s.log.Info("run handed to the session's warm shim", "run", spec.RunID, "pid", b.Pid, "agent_pid", b.AgentPid)
 	return *b, nil
+}
+
+// RetireWarm asks every warm shim of agent (all agents for "") to close its
+// agent and exit, and returns how many agreed. After a change of an
+// agent's settings its warm shims could never serve a run again (their
+// fingerprint no longer matches), so they need not wait out their idle
+// timeout holding an agent. A shim serving a run refuses and stays.
+func (s *Supervisor) RetireWarm(ctx context.Context, agent string) int {
+	paths, _ := filepath.Glob(filepath.Join(s.cfg.DataDir, control.WarmDirName, "*.json"))
+	n := 0
+	for _, p := range paths {
+		sessionID := strings.TrimSuffix(filepath.Base(p), ".json")
+		rec, err := control.ReadWarm(s.cfg.DataDir, sessionID)
+		if err != nil || agent != "" && rec.Agent != agent {
+			continue
+		}
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.ControlTimeout)
+		_, err = control.Call(cctx, rec.Bootstrap(), control.Request{Op: control.OpStop})
+		cancel()
+		if err == nil {
+			n++
+		}
+		s.log.Info("retire warm shim", "session", sessionID, "agent", rec.Agent, "pid", rec.Pid, "err", err)
+	}
+	return n
 }

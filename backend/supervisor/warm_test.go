@@ -240,3 +240,21 @@ func TestWarmAgentDiesWhileIdle(t *testing.T) {
 	}
 	remembers(t, evs, "teal")
 }
+
+// Saving an agent's settings retires its warm shims at once (the service
+// calls RetireWarm), not only when their session's next run comes.
+func TestRetireWarmClosesOneAgentsWarmShims(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	other := e.newSession()
+	a, _ := e.runDone(e.session.ID, "one")
+	b, _ := e.runDone(other.ID, "two")
+	if n := e.sup.RetireWarm(ctx, "codex"); n != 0 {
+		t.Fatalf("retired %d warm shims of another agent", n)
+	}
+	if n := e.sup.RetireWarm(ctx, "demo"); n != 2 {
+		t.Fatalf("retired %d warm shims, want 2", n)
+	}
+	e.waitGone(e.boot(a.RunID))
+	e.waitGone(e.boot(b.RunID))
+}
