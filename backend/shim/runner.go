@@ -374,7 +374,12 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 	if o.status == run.StatusCancelled && done.Error == "" && o.detail != "" {
 		done.Error = o.detail
 	}
-	r.writeDone(ctx, done)
+	if !r.writeDone(ctx, done) && keep {
+		// A run without its terminal event is closed by main as
+		// interrupted, which kills the agent: no use keeping it (the
+		// shim's exit takes down the warm state it opened).
+		keep = false
+	}
 	r.mu.Lock()
 	r.status = o.status
 	r.mu.Unlock()
@@ -415,16 +420,16 @@ func (r *runner) keepable(conn adapter.Conn, o outcome) bool {
 
 // writeDone commits the terminal event, retrying through a transient
 // journal failure (a full disk that frees up): it must land.
-func (r *runner) writeDone(ctx context.Context, done run.Done) {
+func (r *runner) writeDone(ctx context.Context, done run.Done) bool {
 	ctx = context.WithoutCancel(ctx)
 	for attempt := 1; ; attempt++ {
 		_, err := r.w.AppendSync(ctx, run.EventDone, done)
 		if err == nil {
-			return
+			return true
 		}
 		if attempt >= r.tm.doneRetries || isRunTerminal(err) || r.gone.Load() {
 			r.log.Error("terminal event not written", "attempt", attempt, "err", err)
-			return
+			return false
 		}
 		r.log.Warn("terminal event write failed; retrying", "attempt", attempt, "err", err)
 		time.Sleep(time.Duration(attempt) * r.tm.doneBackoff)
