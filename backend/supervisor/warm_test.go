@@ -3,6 +3,7 @@ package supervisor_test
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -257,4 +258,30 @@ func TestRetireWarmClosesOneAgentsWarmShims(t *testing.T) {
 	}
 	e.waitGone(e.boot(a.RunID))
 	e.waitGone(e.boot(b.RunID))
+}
+
+// Warm shims serve no run: they do not take a slot of MaxConcurrent.
+func TestWarmShimsDoNotCountAgainstConcurrency(t *testing.T) {
+	e := newEnv(t, func(c *supervisor.Config) { c.MaxConcurrent = 1 })
+	a, _ := e.runDone(e.session.ID, "one")
+	b, _ := e.runDone(e.newSession().ID, "two") // would stay queued if the warm shim counted
+	ba, bb := e.boot(a.RunID), e.boot(b.RunID)
+	if ba.Pid == bb.Pid || !runprocs.Alive(ba.Pid) || !runprocs.Alive(bb.Pid) {
+		t.Fatalf("want two live warm shims, got %d and %d", ba.Pid, bb.Pid)
+	}
+}
+
+// A warm shim whose data dir disappears exits with its agent.
+func TestWarmShimExitsWhenDataDirGoes(t *testing.T) {
+	e := newEnv(t)
+	res, _ := e.runDone(e.session.ID, "one")
+	b := e.boot(res.RunID)
+	e.sup.Close()
+	e.store.Close()
+	if err := os.RemoveAll(e.dataDir); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("the warm shim and its agent to exit", 30*time.Second, func() bool {
+		return !runprocs.Alive(b.Pid) && !runprocs.Alive(b.AgentPid)
+	})
 }
