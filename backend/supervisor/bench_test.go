@@ -35,7 +35,9 @@ func BenchmarkFloodEventsPerSecond(b *testing.B) {
 // agent itself produced (the demo agent's first frame, after the ACP
 // initialize/session/prompt handshake).
 func BenchmarkStartToFirstEvent(b *testing.B) {
-	e := newEnv(b, func(c *supervisor.Config) { c.MaxConcurrent = 1 })
+	// A new session per run is always cold; warm agents off so that the
+	// benchmark does not leave a warm shim per iteration behind.
+	e := newEnv(b, func(c *supervisor.Config) { c.MaxConcurrent, c.WarmIdle = 1, -1 })
 	var first, agent time.Duration
 	for i := 0; i < b.N; i++ {
 		ses := e.newSession()
