@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -40,5 +41,24 @@ func TestShimRoutesRequestsToTheRunTheyName(t *testing.T) {
 		if resp := sh.handle(ctx, req); resp.Code != control.CodeNotWarm {
 			t.Fatalf("%s while serving a run = %+v", op, resp)
 		}
+	}
+}
+
+// A next run taken just as the shim exits is answered (refused), never
+// left waiting.
+func TestNextRunTakenAsTheShimExitsIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	prev := control.Spec{RunID: "run_1", SessionID: "ses_1", Agent: "fake", DataDir: dir, DBPath: "db"}
+	w := newWarmState(prev)
+	w.arm(time.Hour)
+	sh := &shim{log: slog.New(slog.DiscardHandler), dataDir: dir, sessionID: "ses_1", warm: w}
+	next := prev
+	next.RunID = "run_2"
+	got := make(chan control.Response, 1)
+	go func() { got <- sh.handle(context.Background(), control.Request{Op: control.OpNextRun, Spec: &next}) }()
+	waitUntil(t, "the run to be taken", func() bool { return len(w.handoff) == 1 })
+	sh.exit()
+	if resp := <-got; resp.Code != control.CodeNotWarm {
+		t.Fatalf("next_run = %+v, want not_warm", resp)
 	}
 }

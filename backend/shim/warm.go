@@ -124,7 +124,12 @@ func (sh *shim) nextRun(req control.Request) control.Response {
 	}
 	reply := make(chan handoffReply, 1)
 	w.handoff <- handoff{spec: *req.Spec, reply: reply}
-	rep := <-reply // the idle loop answers every handoff it was given
+	var rep handoffReply
+	select {
+	case rep = <-reply: // the idle loop answers every handoff it gets
+	case <-w.abandoned:
+		rep.err = errors.New("the shim is exiting")
+	}
 	if rep.err != nil {
 		return control.Response{Code: control.CodeNotWarm, Error: rep.err.Error()}
 	}
@@ -300,8 +305,8 @@ func (sh *shim) exit() {
 	w, conn, pid, l := sh.warm, sh.conn, sh.agentPid, sh.sesLock
 	sh.warm, sh.conn, sh.sesLock = nil, nil, nil
 	sh.mu.Unlock()
-	if w != nil {
-		w.end("exiting")
+	if w != nil && !w.end("exiting") {
+		w.abandon()
 	}
 	control.RemoveWarm(sh.dataDir, sh.sessionID, os.Getpid())
 	if conn != nil {

@@ -16,6 +16,11 @@ type warmState struct {
 	fp      string
 	handoff chan handoff  // one taken run, buffered
 	closed  chan struct{} // closed when the period ends without a run
+	// abandoned is closed when the shim exits with a taken run it never
+	// got to (its previous run's done could not be recorded), so the
+	// waiting request is answered rather than left hanging.
+	abandoned   chan struct{}
+	abandonOnce sync.Once
 
 	mu    sync.Mutex
 	phase warmPhase
@@ -45,9 +50,11 @@ type handoffReply struct {
 func newWarmState(prev control.Spec) *warmState {
 	return &warmState{
 		spec: prev, fp: control.Fingerprint(prev),
-		handoff: make(chan handoff, 1), closed: make(chan struct{}),
+		handoff: make(chan handoff, 1), closed: make(chan struct{}), abandoned: make(chan struct{}),
 	}
 }
+
+func (w *warmState) abandon() { w.abandonOnce.Do(func() { close(w.abandoned) }) }
 
 // arm starts the idle timer.
 func (w *warmState) arm(d time.Duration) {
