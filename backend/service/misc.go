@@ -66,7 +66,30 @@ func (s *Service) PutSettings(ctx context.Context, in map[string]json.RawMessage
 	if err := s.store.PutSettings(ctx, in); err != nil {
 		return nil, s.classify(ctx, "write settings", "settings", err)
 	}
+	s.retireWarm(ctx, in)
 	return s.Settings(ctx)
+}
+
+// warmRetirer is the supervisor's warm-agent side (optional: a Runner
+// without warm agents has nothing to retire).
+type warmRetirer interface {
+	RetireWarm(ctx context.Context, agent string) int
+}
+
+// retireWarm closes the warm agents of every agent whose settings ("agents.<name>")
+// changed: they were started with the old ones and would never serve a run again.
+func (s *Service) retireWarm(ctx context.Context, changed map[string]json.RawMessage) {
+	wr, ok := s.runner.(warmRetirer)
+	if !ok {
+		return
+	}
+	for k := range changed {
+		if rest, ok := strings.CutPrefix(k, "agents."); ok {
+			if name, _, _ := strings.Cut(rest, "."); name != "" {
+				wr.RetireWarm(ctx, name)
+			}
+		}
+	}
 }
 
 // Audit lists pending, interrupted and malformed items from recovery.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
@@ -40,14 +41,16 @@ func Main(args []string) int {
 		fmt.Fprintln(os.Stderr, "hermesdesk shim:", err)
 		return exitUsage
 	}
-	logPath := filepath.Join(control.RunDir(spec.DataDir, spec.RunID), control.LogFile)
-	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	logf, err := openRunLog(spec)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hermesdesk shim: log:", err)
+		fmt.Fprintln(os.Stderr, "hermesdesk shim:", err)
 		return exitError
 	}
-	defer logf.Close()
-	log := slog.New(slog.NewTextHandler(logf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	// A warm shim serves later runs too: each run's log gets what the shim
+	// and the agent say while it is served.
+	logw := &swapWriter{f: logf}
+	defer logw.close()
+	log := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	self, err := os.Executable()
 	if err != nil {
@@ -68,8 +71,15 @@ func Main(args []string) int {
 		Registry:    agents.Default(agents.Config{Executable: self}),
 		OpenJournal: OpenJournal,
 		Log:         log,
-		LogWriter:   logf,
+		LogWriter:   logw,
 		Stop:        stop,
+		OnRun: func(next control.Spec) {
+			if f, err := openRunLog(next); err == nil {
+				logw.swap(f)
+			} else {
+				log.Warn("next run's log", "err", err)
+			}
+		},
 	})
 	switch {
 	case err == nil:
@@ -81,4 +91,39 @@ func Main(args []string) int {
 		log.Error("shim failed", "err", err)
 		return exitError
 	}
+}
+
+func openRunLog(spec control.Spec) (*os.File, error) {
+	p := filepath.Join(control.RunDir(spec.DataDir, spec.RunID), control.LogFile)
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("log: %w", err)
+	}
+	return f, nil
+}
+
+// swapWriter is the shim's log: the current run's log file.
+type swapWriter struct {
+	mu sync.Mutex
+	f  *os.File
+}
+
+func (w *swapWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.f.Write(p)
+}
+
+func (w *swapWriter) swap(f *os.File) {
+	w.mu.Lock()
+	old := w.f
+	w.f = f
+	w.mu.Unlock()
+	old.Close()
+}
+
+func (w *swapWriter) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.f.Close()
 }

@@ -70,6 +70,16 @@ type runner struct {
 	shutdown chan struct{} // closed when the shim must end the run now (signal)
 	tm       timings
 
+	// warm is an agent connection kept from the session's previous run
+	// (a warm shim): the run plays its turn on it instead of starting one.
+	warm adapter.Conn
+	// beforeStart runs before the agent is started (the shim claims the
+	// session there); nil does nothing.
+	beforeStart func(ctx context.Context) error
+	// warmUp is asked, before done is written, whether the shim keeps the
+	// connection for the session's next run; nil never keeps it.
+	warmUp func(r *runner) bool
+
 	// ctlMu serializes controls with each other and with the terminal
 	// event, so "check pending, commit resolution" is atomic and nothing is
 	// resolved after done.
@@ -77,35 +87,40 @@ type runner struct {
 	// modelMu serializes model switches with each other only.
 	modelMu sync.Mutex
 
-	mu           sync.Mutex
-	status       run.Status
-	conn         adapter.Conn
-	caps         adapter.Capabilities
-	agentPid     int
-	cancelled    bool
-	ended        bool
-	journalErr   error
-	approvals    map[string]*pending
-	clarifies    map[string]*pending
-	startCancel  context.CancelFunc
-	gone         atomic.Bool // the data dir disappeared
+	mu          sync.Mutex
+	status      run.Status
+	conn        adapter.Conn
+	caps        adapter.Capabilities
+	agentPid    int
+	cancelled   bool
+	ended       bool
+	journalErr  error
+	approvals   map[string]*pending
+	clarifies   map[string]*pending
+	startCancel context.CancelFunc
+	// gone (the data dir disappeared) and shutdownOnce belong to the shim
+	// process, shared by the runs it serves in turn.
+	gone         *atomic.Bool
+	shutdownOnce *sync.Once
 	settleOnce   sync.Once
 	abandonOnce  sync.Once
-	shutdownOnce sync.Once
 	stopOnce     sync.Once
 }
 
 func newRunner(spec control.Spec, j Journal, w Writer, h *hub, reg *adapter.Registry, log *slog.Logger, logw io.Writer, onPid func(int)) *runner {
 	return &runner{
 		spec: spec, j: j, w: w, hub: h, reg: reg, log: log, logw: logw, onPid: onPid,
-		began:     time.Now(),
-		tm:        defaultTimings,
-		settled:   make(chan struct{}),
-		abandon:   make(chan struct{}),
-		shutdown:  make(chan struct{}),
-		status:    run.StatusQueued,
-		approvals: map[string]*pending{},
-		clarifies: map[string]*pending{},
+		began:    time.Now(),
+		tm:       defaultTimings,
+		settled:  make(chan struct{}),
+		abandon:  make(chan struct{}),
+		shutdown: make(chan struct{}),
+		gone:     new(atomic.Bool),
+
+		shutdownOnce: new(sync.Once),
+		status:       run.StatusQueued,
+		approvals:    map[string]*pending{},
+		clarifies:    map[string]*pending{},
 	}
 }
 
@@ -121,11 +136,12 @@ type outcome struct {
 }
 
 // run serves the run to its end and returns once `done` is committed (or
-// could not be, after retries).
-func (r *runner) run(ctx context.Context) {
+// could not be, after retries). It returns the agent connection when the
+// shim keeps it warm for the session's next run, else nil (closed).
+func (r *runner) run(ctx context.Context) adapter.Conn {
 	r.opening(ctx)
 	o := r.drive(ctx)
-	r.finish(ctx, o)
+	return r.finish(ctx, o)
 }
 
 func (r *runner) opening(ctx context.Context) {
@@ -147,11 +163,25 @@ func (r *runner) drive(ctx context.Context) outcome {
 	if err != nil {
 		return outcome{status: run.StatusFailed, code: "agent_unknown", message: fmt.Sprintf("Unknown agent %q.", r.spec.Agent)}
 	}
+	r.mu.Lock()
+	r.caps = ad.Capabilities()
+	r.mu.Unlock()
+	conn := r.warm
+	if conn == nil {
+		var o *outcome
+		if conn, o = r.startAgent(ctx, ad); o != nil {
+			return *o
+		}
+	}
+	return r.playTurn(ctx, conn)
+}
+
+// startAgent starts the agent for the run; a nil outcome means it is up.
+func (r *runner) startAgent(ctx context.Context, ad adapter.Adapter) (adapter.Conn, *outcome) {
 	startCtx, cancelStart := context.WithCancel(ctx)
 	defer cancelStart()
 	r.mu.Lock()
 	r.startCancel = cancelStart
-	r.caps = ad.Capabilities()
 	// A cancel (or a journal failure) that came before startCancel was
 	// set ran its ladder with nothing to stop: starting the agent now
 	// would leave it to the ladder's SIGKILL and abandon steps.
@@ -159,9 +189,9 @@ func (r *runner) drive(ctx context.Context) outcome {
 	r.mu.Unlock()
 	switch {
 	case early:
-		return outcome{status: run.StatusCancelled}
+		return nil, &outcome{status: run.StatusCancelled}
 	case jerr != nil:
-		return outcome{status: run.StatusFailed, code: "journal", message: "The run could not be recorded: " + safeJournalReason(jerr)}
+		return nil, &outcome{status: run.StatusFailed, code: "journal", message: "The run could not be recorded: " + safeJournalReason(jerr)}
 	}
 
 	type started struct {
@@ -170,6 +200,12 @@ func (r *runner) drive(ctx context.Context) outcome {
 	}
 	sc := make(chan started, 1)
 	go func() {
+		if r.beforeStart != nil {
+			if err := r.beforeStart(startCtx); err != nil {
+				sc <- started{nil, err}
+				return
+			}
+		}
 		conn, err := ad.Start(startCtx, adapter.StartRequest{
 			SessionID:       r.spec.SessionID,
 			NativeSessionID: r.spec.NativeSessionID,
@@ -190,17 +226,24 @@ func (r *runner) drive(ctx context.Context) outcome {
 				late.conn.Close()
 			}
 		}()
-		return r.abandoned()
+		o := r.abandoned()
+		return nil, &o
 	case <-r.shutdown:
-		return r.stopped()
+		o := r.stopped()
+		return nil, &o
 	}
 	if st.err != nil {
-		if r.isCancelled() {
-			return outcome{status: run.StatusCancelled}
+		o := outcome{status: run.StatusCancelled}
+		if !r.isCancelled() {
+			o = r.startFailed(ad, st.err)
 		}
-		return r.startFailed(ad, st.err)
+		return nil, &o
 	}
-	conn := st.conn
+	return st.conn, nil
+}
+
+// playTurn plays the run's turn on a started (or warm) agent.
+func (r *runner) playTurn(ctx context.Context, conn adapter.Conn) outcome {
 	r.mu.Lock()
 	r.conn = conn
 	if pid := conn.Pid(); pid > 0 && r.agentPid == 0 {
@@ -212,7 +255,7 @@ func (r *runner) drive(ctx context.Context) outcome {
 		conn.Close()
 		return outcome{status: run.StatusCancelled}
 	}
-	if nid := conn.NativeSessionID(); nid != "" && nid != r.spec.NativeSessionID {
+	if nid := conn.NativeSessionID(); nid != "" && nid != r.spec.NativeSessionID && r.warm == nil {
 		if err := r.j.SetNativeSessionID(ctx, r.spec.SessionID, nid); err != nil {
 			r.log.Warn("store native session id", "err", err)
 		}
@@ -311,7 +354,7 @@ func (r *runner) stopped() outcome {
 	return outcome{status: run.StatusInterrupted, code: "shim_stopped", message: "The run was stopped because its host process was terminated."}
 }
 
-func (r *runner) finish(ctx context.Context, o outcome) {
+func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 	r.ctlMu.Lock()
 	defer r.ctlMu.Unlock()
 	r.mu.Lock()
@@ -323,6 +366,9 @@ func (r *runner) finish(ctx context.Context, o outcome) {
 		o.status = run.StatusCancelled
 	}
 	r.mu.Unlock()
+	// Decided before done is written, so the shim is already waiting for
+	// the session's next run when anyone can see this one has ended.
+	keep := r.keepable(conn, o) && r.warmUp(r)
 
 	if o.message != "" {
 		// Synchronous: after a failed commit only a synchronous append
@@ -338,30 +384,62 @@ func (r *runner) finish(ctx context.Context, o outcome) {
 	if o.status == run.StatusCancelled && done.Error == "" && o.detail != "" {
 		done.Error = o.detail
 	}
-	r.writeDone(ctx, done)
+	if !r.writeDone(ctx, done) && keep {
+		// A run without its terminal event is closed by main as
+		// interrupted, which kills the agent: no use keeping it (the
+		// shim's exit takes down the warm state it opened).
+		keep = false
+	}
 	r.mu.Lock()
 	r.status = o.status
 	r.mu.Unlock()
+	r.log.Info("run ended", "status", o.status, "reason", o.message, "warm", keep)
+	if keep {
+		return conn
+	}
 	if conn != nil {
 		conn.Close()
 	}
 	// Whatever the agent left in its group (tool subprocesses) goes too.
 	r.killAgent(syscall.SIGKILL)
-	r.log.Info("run ended", "status", o.status, "reason", o.message)
+	return nil
+}
+
+// keepable: only a turn that completed normally on a live agent leaves it
+// fit for the next run. After a cancel, a failure or a stop the agent's
+// state is unknown (or it is gone), so the next run starts afresh.
+func (r *runner) keepable(conn adapter.Conn, o outcome) bool {
+	if r.warmUp == nil || conn == nil || o.status != run.StatusCompleted || r.gone.Load() {
+		return false
+	}
+	r.mu.Lock()
+	spoiled := r.cancelled || r.journalErr != nil
+	r.mu.Unlock()
+	if spoiled {
+		return false
+	}
+	select {
+	case <-conn.Done():
+		return false
+	case <-r.shutdown:
+		return false
+	default:
+		return true
+	}
 }
 
 // writeDone commits the terminal event, retrying through a transient
 // journal failure (a full disk that frees up): it must land.
-func (r *runner) writeDone(ctx context.Context, done run.Done) {
+func (r *runner) writeDone(ctx context.Context, done run.Done) bool {
 	ctx = context.WithoutCancel(ctx)
 	for attempt := 1; ; attempt++ {
 		_, err := r.w.AppendSync(ctx, run.EventDone, done)
 		if err == nil {
-			return
+			return true
 		}
 		if attempt >= r.tm.doneRetries || isRunTerminal(err) || r.gone.Load() {
 			r.log.Error("terminal event not written", "attempt", attempt, "err", err)
-			return
+			return false
 		}
 		r.log.Warn("terminal event write failed; retrying", "attempt", attempt, "err", err)
 		time.Sleep(time.Duration(attempt) * r.tm.doneBackoff)

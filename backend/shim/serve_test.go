@@ -3,6 +3,7 @@ package shim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"sync"
@@ -23,6 +24,14 @@ import (
 // see the end, and nothing may race (the shim binary's own -race log is
 // only read by the supervisor's tests, much later and much coarser).
 func TestServeUnderConcurrentClients(t *testing.T) {
+	// Warm off: Serve returns after the run. Warm for a moment: the shim
+	// keeps the agent, then retires on its idle timer while clients call.
+	for _, idle := range []int64{-1, 50} {
+		t.Run(fmt.Sprintf("warm_idle_ms=%d", idle), func(t *testing.T) { serveUnderConcurrentClients(t, idle) })
+	}
+}
+
+func serveUnderConcurrentClients(t *testing.T, warmIdleMs int64) {
 	const clients = 6
 	streamed := make(chan struct{})
 	finish := make(chan struct{})
@@ -39,7 +48,7 @@ func TestServeUnderConcurrentClients(t *testing.T) {
 	}}
 	dir := t.TempDir()
 	t.Cleanup(func() { os.RemoveAll(paths.RuntimeDir(dir)) })
-	spec := control.Spec{RunID: "run_1", SessionID: "ses_1", Agent: "fake", Message: "hi", DataDir: dir, DBPath: dir + "/db"}
+	spec := control.Spec{RunID: "run_1", SessionID: "ses_1", Agent: "fake", Message: "hi", DataDir: dir, DBPath: dir + "/db", WarmIdleMs: warmIdleMs}
 	j := &memJournal{}
 	served := make(chan error, 1)
 	go func() {

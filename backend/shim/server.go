@@ -26,13 +26,20 @@ type controller interface {
 	handle(ctx context.Context, req control.Request) control.Response
 }
 
+// hubFor names the hub of the run a request is about: the current run's
+// for runID "" or its id, nil for any other (an earlier run of a warm shim).
+type hubFor func(runID string) *hub
+
+// oneHub serves a single run's hub whatever the request names.
+func oneHub(h *hub) hubFor { return func(string) *hub { return h } }
+
 // server is the shim's control socket: peer uid checked, token required,
 // JSON lines in both directions.
 type server struct {
 	ln    net.Listener
 	path  string
 	token string
-	hub   *hub
+	hubs  hubFor
 	ctl   controller
 	log   *slog.Logger
 
@@ -43,7 +50,7 @@ type server struct {
 }
 
 // listen creates the socket (0600 inside a 0700 dir).
-func listen(path, token string, h *hub, ctl controller, log *slog.Logger) (*server, error) {
+func listen(path, token string, hubs hubFor, ctl controller, log *slog.Logger) (*server, error) {
 	os.Remove(path) // a stale socket of a dead shim for this name
 	ln, err := net.Listen("unix", path)
 	if err != nil {
@@ -53,7 +60,7 @@ func listen(path, token string, h *hub, ctl controller, log *slog.Logger) (*serv
 		ln.Close()
 		return nil, fmt.Errorf("control socket: %w", err)
 	}
-	return &server{ln: ln, path: path, token: token, hub: h, ctl: ctl, log: log, conns: map[net.Conn]struct{}{}}, nil
+	return &server{ln: ln, path: path, token: token, hubs: hubs, ctl: ctl, log: log, conns: map[net.Conn]struct{}{}}, nil
 }
 
 // start accepts connections in the background. The accept loop holds one
@@ -172,13 +179,18 @@ func (s *server) serveConn(ctx context.Context, c net.Conn) {
 // stream pushes committed events to one subscriber until the run ends, the
 // client goes away or it falls behind.
 func (s *server) stream(c net.Conn, req control.Request) {
-	sub, last, ok := s.hub.add(req.AfterSeq)
+	h := s.hubs(req.RunID)
+	if h == nil {
+		writeLine(c, control.Response{ID: req.ID, Code: control.CodeEnded, Error: "run ended"})
+		return
+	}
+	sub, last, ok := h.add(req.AfterSeq)
 	if !ok {
 		writeLine(c, control.Response{ID: req.ID, Subscribed: &control.Subscribed{LastSeq: last}})
 		writeLine(c, control.Response{Code: control.CodeEnded, Error: "run ended"})
 		return
 	}
-	defer s.hub.remove(sub)
+	defer h.remove(sub)
 	if err := writeLine(c, control.Response{ID: req.ID, Subscribed: &control.Subscribed{LastSeq: last}}); err != nil {
 		return
 	}
@@ -198,7 +210,7 @@ func (s *server) stream(c net.Conn, req control.Request) {
 		case ev, open := <-sub.ch:
 			if !open {
 				code, msg := control.CodeEnded, "run ended"
-				if s.hub.isDropped(sub) {
+				if h.isDropped(sub) {
 					code, msg = control.CodeDropped, "subscriber fell behind; resume from the journal"
 				}
 				// The last event's deadline may be long past (an idle

@@ -70,7 +70,7 @@ func serverFixture(t *testing.T, ctl controller) (*server, *hub, control.Bootstr
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	h := newHub(0)
 	sock := filepath.Join(dir, "c.sock")
-	srv, err := listen(sock, "secret", h, ctl, slog.New(slog.DiscardHandler))
+	srv, err := listen(sock, "secret", oneHub(h), ctl, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,13 @@
 // Package shim is the per-run process (`hermesdesk shim --spec <path>`,
-// DESIGN.md §1): detached from main, it holds its run's lock for life,
-// starts the agent through its adapter, appends the run's events to the
-// journal itself, serves a control socket (controls + live event stream)
-// and writes the run's one terminal event. Because it is detached, a run
-// outlives a crash, an upgrade or a restart of main.
+// DESIGN.md §1): detached from main, it holds its run's lock while it
+// serves it, starts the agent through its adapter, appends the run's
+// events to the journal itself, serves a control socket (controls + live
+// event stream) and writes the run's one terminal event. Because it is
+// detached, a run outlives a crash, an upgrade or a restart of main.
+//
+// After a run that completed normally the shim may stay warm: agent alive,
+// waiting (idle timeout) for its session's next run, which a supervisor
+// hands it with control.OpNextRun (warm.go).
 package shim
 
 import (
@@ -48,10 +52,15 @@ type Deps struct {
 	LogWriter io.Writer
 	// Stop, when closed, ends the run as interrupted (SIGTERM to the shim).
 	Stop <-chan struct{}
+	// OnRun is told when a warm shim takes on a next run, before it
+	// publishes the run's bootstrap (main points the log at the run's dir).
+	OnRun func(spec control.Spec)
 }
 
-// Serve runs spec's run to its end. It returns nil once the run's terminal
-// event is written (or the run had already ended).
+// Serve runs spec's run to its end and, when the agent stays fit for
+// another turn, serves its session's next runs on the same agent while
+// they come within the idle timeout (a warm shim). It returns nil once
+// the last run's terminal event is written (or the run had already ended).
 func Serve(ctx context.Context, spec control.Spec, d Deps) error {
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
@@ -62,53 +71,123 @@ func Serve(ctx context.Context, spec control.Spec, d Deps) error {
 	if d.Registry == nil || d.OpenJournal == nil {
 		return errors.New("shim: Registry and OpenJournal are required")
 	}
-	log := d.Log.With("run", spec.RunID)
-	dir := control.RunDir(spec.DataDir, spec.RunID)
-	lock, err := control.TryLock(filepath.Join(dir, control.LockFile))
-	if errors.Is(err, control.ErrLocked) {
-		return fmt.Errorf("run %s: %w", spec.RunID, ErrOwned)
-	}
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-
-	h := newHub(0)
-	j, err := d.OpenJournal(spec.DBPath, h.publish)
+	sh := newShim(spec, d)
+	j, err := d.OpenJournal(spec.DBPath, sh.publish)
 	if err != nil {
 		return fmt.Errorf("open journal: %w", err)
 	}
 	defer j.Close()
-	rn, err := j.GetRun(ctx, spec.RunID)
-	if err != nil {
-		return fmt.Errorf("run %s: %w", spec.RunID, err)
-	}
-	if rn.Terminal || rn.Status.Terminal() {
-		log.Info("run already ended; nothing to do", "status", rn.Status)
+	sh.j = j
+	sl, err := sh.open(ctx, spec)
+	if errors.Is(err, errRunEnded) {
+		sh.log.Info("run already ended; nothing to do", "run", spec.RunID)
 		return nil
 	}
-	if rn.LastSeq > 0 {
+	if err != nil {
+		return err
+	}
+	if sh.token, err = control.NewToken(); err != nil {
+		sl.release()
+		return err
+	}
+	if sh.sock, err = socketPath(spec.DataDir); err != nil {
+		sl.release()
+		return err
+	}
+	srv, err := listen(sh.sock, sh.token, sh.hubFor, sh, sh.log)
+	if err != nil {
+		sl.release()
+		return err
+	}
+	srvCtx, stopSrv := context.WithCancel(ctx)
+	defer stopSrv()
+	srv.start(srvCtx)
+	// Last out: subscribers of the last run receive its terminal event.
+	defer srv.shutdown(3 * time.Second)
+	defer sh.exit()
+
+	watchDone := make(chan struct{})
+	defer close(watchDone)
+	go sh.watch(d.Stop, watchDone)
+
+	r := sh.prepare(sl, nil)
+	sh.log.Info("shim serving", "pid", os.Getpid(), "socket", sh.sock, "agent", spec.Agent, "run", spec.RunID)
+	for {
+		conn := sh.serveRun(ctx, r, sl)
+		if conn == nil {
+			break
+		}
+		sh.setConn(conn, r.agentPidNow())
+		if r, sl = sh.idle(ctx); r == nil {
+			break
+		}
+	}
+	if sh.gone.Load() {
+		return ErrDataDirGone
+	}
+	return nil
+}
+
+// errRunEnded: the run already has its terminal event.
+var errRunEnded = errors.New("shim: run already ended")
+
+// slot is a run the shim has taken on: its lock, writer and hub.
+type slot struct {
+	spec control.Spec
+	lock *control.Lock
+	w    Writer
+	h    *hub
+}
+
+func (sl *slot) release() {
+	if sl.w != nil {
+		sl.w.Close()
+	}
+	sl.lock.Unlock()
+}
+
+// open takes spec's run: its lock (held while the shim serves it), a
+// check that nobody served it before, and its journal writer.
+func (sh *shim) open(ctx context.Context, spec control.Spec) (*slot, error) {
+	lock, err := control.TryLock(filepath.Join(control.RunDir(spec.DataDir, spec.RunID), control.LockFile))
+	if errors.Is(err, control.ErrLocked) {
+		return nil, fmt.Errorf("run %s: %w", spec.RunID, ErrOwned)
+	}
+	if err != nil {
+		return nil, err
+	}
+	sl := &slot{spec: spec, lock: lock, h: newHub(0)}
+	rn, err := sh.j.GetRun(ctx, spec.RunID)
+	switch {
+	case err != nil:
+		err = fmt.Errorf("run %s: %w", spec.RunID, err)
+	case rn.Terminal || rn.Status.Terminal():
+		err = errRunEnded
+	case rn.LastSeq > 0:
 		// A previous shim wrote events and died; main fences and closes
 		// such a run, a second shim must not continue it.
-		return fmt.Errorf("run %s already has %d events: %w", spec.RunID, rn.LastSeq, ErrNotServable)
+		err = fmt.Errorf("run %s already has %d events: %w", spec.RunID, rn.LastSeq, ErrNotServable)
 	}
-	w, err := j.OpenWriter(ctx, spec.RunID)
+	if err == nil {
+		if sl.w, err = sh.j.OpenWriter(ctx, spec.RunID); err != nil {
+			err = fmt.Errorf("open writer: %w", err)
+		}
+	}
 	if err != nil {
-		return fmt.Errorf("open writer: %w", err)
+		sl.release()
+		return nil, err
 	}
-	defer w.Close()
+	return sl, nil
+}
 
-	token, err := control.NewToken()
-	if err != nil {
-		return err
-	}
-	sock, err := socketPath(spec.DataDir)
-	if err != nil {
-		return err
-	}
+// prepare makes sl's runner the current one and publishes the run's
+// bootstrap; conn is a warm agent connection (nil: start the agent).
+func (sh *shim) prepare(sl *slot, conn adapter.Conn) *runner {
+	spec := sl.spec
+	dir := control.RunDir(spec.DataDir, spec.RunID)
 	boot := control.Bootstrap{
 		ProtocolVersion: control.ProtocolVersion, RunID: spec.RunID,
-		Pid: os.Getpid(), StartTime: time.Now().UTC(), Socket: sock, Token: token,
+		Pid: os.Getpid(), StartTime: time.Now().UTC(), Socket: sh.sock, Token: sh.token,
 	}
 	var bootMu sync.Mutex
 	publishBoot := func(agentPid int) {
@@ -116,40 +195,43 @@ func Serve(ctx context.Context, spec control.Spec, d Deps) error {
 		defer bootMu.Unlock()
 		boot.AgentPid = agentPid
 		if err := control.WriteJSONAtomic(filepath.Join(dir, control.BootstrapFile), boot); err != nil {
-			log.Error("write bootstrap", "err", err)
+			sh.log.Error("write bootstrap", "run", spec.RunID, "err", err)
 		}
 	}
-	r := newRunner(spec, j, w, h, d.Registry, log, d.LogWriter, publishBoot)
-	srv, err := listen(sock, token, h, r, log)
-	if err != nil {
-		return err
+	log := sh.log.With("run", spec.RunID)
+	r := newRunner(spec, sh.j, sl.w, sl.h, sh.d.Registry, log, sh.d.LogWriter, publishBoot)
+	r.shutdown, r.shutdownOnce, r.gone = sh.shutdown, &sh.shutdownOnce, &sh.gone
+	r.beforeStart = sh.claimSession
+	r.warmUp = sh.warmUp
+	agentPid := 0
+	if conn != nil {
+		r.warm = conn
+		agentPid = sh.agentPid
+		r.agentPid = agentPid
 	}
-	srvCtx, stopSrv := context.WithCancel(ctx)
-	defer stopSrv()
-	srv.start(srvCtx)
-	publishBoot(0)
-	log.Info("shim serving", "pid", boot.Pid, "socket", sock, "agent", spec.Agent)
-
-	watchDone := make(chan struct{})
-	defer close(watchDone)
-	go r.watch(d.Stop, watchDone)
-
-	r.run(ctx)
-	if err := w.Flush(context.WithoutCancel(ctx)); err != nil {
-		log.Warn("final flush", "err", err)
-	}
-	// Let subscribers receive the terminal event, then say goodbye.
-	h.close()
-	srv.shutdown(3 * time.Second)
-	if r.gone.Load() {
-		return ErrDataDirGone
-	}
-	return nil
+	sh.mu.Lock()
+	sh.cur, sh.curHub = r, sl.h
+	sh.mu.Unlock()
+	publishBoot(agentPid)
+	return r
 }
 
-// watch ends the run when the shim is told to stop or its data dir goes
-// away (a test's temp dir, an uninstall): no shim outlives its data.
-func (r *runner) watch(stop <-chan struct{}, done <-chan struct{}) {
+// serveRun plays r's run to its end and lets the run go; it returns the
+// agent connection if the shim keeps it warm.
+func (sh *shim) serveRun(ctx context.Context, r *runner, sl *slot) adapter.Conn {
+	conn := r.run(ctx)
+	if err := sl.w.Flush(context.WithoutCancel(ctx)); err != nil {
+		sh.log.Warn("final flush", "run", sl.spec.RunID, "err", err)
+	}
+	// Let subscribers receive the terminal event; they end there.
+	sl.h.close()
+	sl.release()
+	return conn
+}
+
+// watch ends the shim when it is told to stop or its data dir goes away
+// (a test's temp dir, an uninstall): no shim outlives its data.
+func (sh *shim) watch(stop <-chan struct{}, done <-chan struct{}) {
 	t := time.NewTicker(dataDirPoll)
 	defer t.Stop()
 	for {
@@ -157,22 +239,32 @@ func (r *runner) watch(stop <-chan struct{}, done <-chan struct{}) {
 		case <-done:
 			return
 		case <-stop:
-			r.log.Warn("shim told to stop; interrupting the run")
-			r.triggerShutdown()
+			sh.log.Warn("shim told to stop; interrupting the run")
+			sh.triggerShutdown()
 			return
 		case <-t.C:
-			if _, err := os.Stat(r.spec.DataDir); errors.Is(err, os.ErrNotExist) {
-				r.log.Warn("data dir disappeared; stopping")
-				r.gone.Store(true)
-				r.triggerShutdown()
+			if _, err := os.Stat(sh.dataDir); errors.Is(err, os.ErrNotExist) {
+				sh.log.Warn("data dir disappeared; stopping")
+				sh.gone.Store(true)
+				sh.triggerShutdown()
 				return
 			}
 		}
 	}
 }
 
+func (sh *shim) triggerShutdown() {
+	sh.shutdownOnce.Do(func() { close(sh.shutdown) })
+}
+
 func (r *runner) triggerShutdown() {
 	r.shutdownOnce.Do(func() { close(r.shutdown) })
+}
+
+func (r *runner) agentPidNow() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.agentPid
 }
 
 // socketPath picks a short random socket name in the 0700 runtime dir.

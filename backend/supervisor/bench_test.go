@@ -35,7 +35,9 @@ func BenchmarkFloodEventsPerSecond(b *testing.B) {
 // agent itself produced (the demo agent's first frame, after the ACP
 // initialize/session/prompt handshake).
 func BenchmarkStartToFirstEvent(b *testing.B) {
-	e := newEnv(b, func(c *supervisor.Config) { c.MaxConcurrent = 1 })
+	// A new session per run is always cold; warm agents off so that the
+	// benchmark does not leave a warm shim per iteration behind.
+	e := newEnv(b, func(c *supervisor.Config) { c.MaxConcurrent, c.WarmIdle = 1, -1 })
 	var first, agent time.Duration
 	for i := 0; i < b.N; i++ {
 		ses := e.newSession()
@@ -73,4 +75,45 @@ func fromAgent(t run.EventType) bool {
 		return false
 	}
 	return true
+}
+
+// BenchmarkWarmStartToFirstEvent: from Start of a session's next run to
+// the first event its agent produced, with a fresh shim that resumes the
+// agent's session (cold: warm agents off) and with the session's warm
+// shim (warm).
+func BenchmarkWarmStartToFirstEvent(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		idle time.Duration
+	}{{"cold", -1}, {"warm", 0}} {
+		b.Run(bc.name, func(b *testing.B) {
+			e := newEnv(b, func(c *supervisor.Config) { c.WarmIdle = bc.idle })
+			prime := e.start(e.session.ID, "hello")
+			e.waitTerminalFor(prime.RunID, time.Minute)
+			var agent time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				res := e.start(e.session.ID, "hello")
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				ch, err := e.sup.Watch(ctx, res.RunID, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for ev := range ch {
+					if fromAgent(ev.Type) {
+						agent += time.Since(t0)
+						break
+					}
+				}
+				cancel()
+				for range ch {
+				}
+				if r := e.waitTerminalFor(res.RunID, time.Minute); r.Status != run.StatusCompleted {
+					b.Fatalf("run ended %s: %s", r.Status, r.Error)
+				}
+			}
+			b.ReportMetric(float64(agent.Microseconds())/1000/float64(b.N), "ms-to-first-agent-event")
+		})
+	}
 }

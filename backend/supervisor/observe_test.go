@@ -52,8 +52,10 @@ func TestSlowObserverCatchesUp(t *testing.T) {
 
 // A run with the session's native id from an earlier run resumes the
 // agent's own session (ACP session/load).
+// Without a warm shim (warm agents off), the next run's fresh agent resumes
+// the session through session/load.
 func TestNextRunResumesNativeSession(t *testing.T) {
-	e := newEnv(t)
+	e := newEnv(t, warmIdle(-1))
 	ctx := context.Background()
 	state := t.TempDir()
 	v, _ := json.Marshal(map[string]any{"env": []string{fakeagent.StateEnv + "=" + state}})

@@ -165,8 +165,9 @@ func (s *Supervisor) launch(r run.Run) {
 var errShimStart = errors.New("the run's process could not start")
 
 // startShim refreshes the spec with what is known now (the session's native
-// id from the previous run, the agent's config, the workspace), starts a
-// detached shim and waits for its bootstrap.
+// id from the previous run, the agent's config, the workspace), hands the
+// run to the session's warm shim if one takes it, or else starts a detached
+// shim and waits for its bootstrap.
 func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	ctx := s.ctx
 	spec, err := control.ReadSpec(s.specPath(r.ID))
@@ -188,9 +189,20 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	spec.Config, spec.Workspace, spec.Profile = cfg, proj.Workspace, ses.Profile
 	spec.NativeSessionID = ses.NativeSessionID
 	spec.CancelGraceMs = s.cfg.CancelGrace.Milliseconds()
+	spec.WarmIdleMs = s.cfg.WarmIdle.Milliseconds()
+	if s.cfg.WarmIdle < 0 {
+		spec.WarmIdleMs = -1
+	}
 	specPath, err := control.WriteSpec(spec)
 	if err != nil {
 		return control.Bootstrap{}, fmt.Errorf("%w: %w", errShimStart, err)
+	}
+	if boot, err := s.reuseWarm(spec); err == nil {
+		return boot, nil
+	} else if !errors.Is(err, control.ErrNoWarm) {
+		// Any failure falls back to a fresh shim, which resumes the
+		// agent's session (and retires the warm shim if it is still up).
+		s.log.Info("warm shim not reused; starting a fresh one", "run", r.ID, "err", err)
 	}
 	logf, err := os.OpenFile(s.logPath(r.ID), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {

@@ -12,9 +12,12 @@
 // Clarify, Queue, SetModel), which answer with run.ControlResult; Close
 // detaches from the shims without stopping them.
 //
-// Warm agents (a shim kept alive after its run for the session's next
-// one) are not implemented: every run gets a fresh shim, which resumes the
-// agent's own session through the native session id stored on the session.
+// Warm agents: a shim whose run completed keeps its agent for the
+// session's next run until an idle timeout (WarmIdle). Starting a run
+// first offers it to the session's warm shim (warm.go); on any failure a
+// fresh shim starts, which resumes the agent's own session through the
+// native session id stored on the session. Warm shims run no run, so they
+// do not count against MaxConcurrent.
 package supervisor
 
 import (
@@ -71,6 +74,10 @@ type Config struct {
 	StartTimeout   time.Duration // shim start-up (10 s)
 	ControlTimeout time.Duration // one control call (5 s)
 	CancelGrace    time.Duration // SIGTERM → SIGKILL (5 s)
+	// WarmIdle is how long a shim keeps its agent warm after a run for
+	// the session's next one (0: control.DefaultWarmIdle, 10 min; negative:
+	// never, every run starts its agent afresh).
+	WarmIdle time.Duration
 	// Env is the shims' environment; nil inherits this process's.
 	Env []string
 	Log *slog.Logger

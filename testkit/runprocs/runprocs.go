@@ -56,8 +56,10 @@ func killOnce(dataDir string) {
 	}
 }
 
-// alive reports whether pid exists and is not a zombie (a killed child of
+// Alive reports whether pid exists and is not a zombie (a killed child of
 // the test process stays a zombie until reaped, but writes nothing more).
+func Alive(pid int) bool { return alive(pid) }
+
 func alive(pid int) bool {
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {

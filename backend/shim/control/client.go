@@ -23,6 +23,8 @@ var (
 	ErrDropped = errors.New("control: subscription dropped")
 	// ErrEnded: the shim closed the subscription because its run is over.
 	ErrEnded = errors.New("control: run ended")
+	// ErrNotWarm: a warm shim refused OpNextRun or OpStop.
+	ErrNotWarm = errors.New("control: shim is not warm")
 )
 
 // maxLine bounds one protocol line; events are small, but a tool's output
@@ -78,6 +80,8 @@ func responseErr(r Response) error {
 		return ErrDropped
 	case CodeEnded:
 		return ErrEnded
+	case CodeNotWarm:
+		return fmt.Errorf("%w: %s", ErrNotWarm, r.Error)
 	}
 	return fmt.Errorf("%w: %s: %s", ErrRejected, r.Code, r.Error)
 }
@@ -94,6 +98,9 @@ func Call(ctx context.Context, b Bootstrap, req Request) (Response, error) {
 	defer stop()
 	req.Token = b.Token
 	req.ID = nextID.Add(1)
+	if req.RunID == "" {
+		req.RunID = b.RunID
+	}
 	if err := send(c, req); err != nil {
 		return Response{}, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
@@ -124,7 +131,7 @@ func Subscribe(ctx context.Context, b Bootstrap, after int64) (*Subscription, er
 		c.Close()
 		return nil, err
 	}
-	if err := send(c, Request{ID: nextID.Add(1), Token: b.Token, Op: OpSubscribe, AfterSeq: after}); err != nil {
+	if err := send(c, Request{ID: nextID.Add(1), Token: b.Token, Op: OpSubscribe, AfterSeq: after, RunID: b.RunID}); err != nil {
 		return fail(fmt.Errorf("%w: %w", ErrUnreachable, err))
 	}
 	sc := newScanner(c)

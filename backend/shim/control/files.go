@@ -59,6 +59,9 @@ type Spec struct {
 	DBPath          string         `json:"db_path"`
 	// CancelGraceMs is the wait between SIGTERM and SIGKILL on cancel.
 	CancelGraceMs int64 `json:"cancel_grace_ms,omitempty"`
+	// WarmIdleMs is how long the shim stays warm after a run for the
+	// session's next one: 0 takes DefaultWarmIdle, negative never.
+	WarmIdleMs int64 `json:"warm_idle_ms,omitempty"`
 	// CreatedAt helps a person reading the directory; nothing branches on it.
 	CreatedAt time.Time `json:"created_at"`
 }

@@ -25,13 +25,23 @@ const (
 	OpQueue     Op = "queue"
 	OpModel     Op = "model"
 	OpStatus    Op = "status"
+	// OpNextRun hands an idle warm shim its session's next run (Spec): it
+	// answers with the run's Bootstrap once it serves it, or CodeNotWarm.
+	OpNextRun Op = "next_run"
+	// OpStop asks an idle warm shim to close its agent and exit; a shim
+	// serving a run answers CodeNotWarm and goes on.
+	OpStop Op = "stop"
 )
 
 // Request is one control request.
 type Request struct {
-	ID              int64  `json:"id"`
-	Token           string `json:"token"`
-	Op              Op     `json:"op"`
+	ID    int64  `json:"id"`
+	Token string `json:"token"`
+	Op    Op     `json:"op"`
+	// RunID names the run a request is about; a warm shim serves several
+	// runs in turn on one socket, and a request about an earlier one must
+	// not reach the current one. Empty: the current run.
+	RunID           string `json:"run_id,omitempty"`
 	AfterSeq        int64  `json:"after_seq,omitempty"`
 	ApprovalID      string `json:"approval_id,omitempty"`
 	Choice          string `json:"choice,omitempty"`
@@ -40,6 +50,7 @@ type Request struct {
 	Message         string `json:"message,omitempty"`
 	ClientRequestID string `json:"client_request_id,omitempty"`
 	Model           string `json:"model,omitempty"`
+	Spec            *Spec  `json:"spec,omitempty"` // OpNextRun
 }
 
 // Error codes in Response.Code.
@@ -53,6 +64,9 @@ const (
 	// CodeEnded ends a subscription because the run is over and the shim
 	// is exiting.
 	CodeEnded = "ended"
+	// CodeNotWarm refuses OpNextRun or OpStop: the shim is not idle and
+	// warm (it serves a run, is exiting, or the run does not fit its agent).
+	CodeNotWarm = "not_warm"
 )
 
 // Response is one line from the shim: an answer to a request (ID set) or,
@@ -63,6 +77,7 @@ type Response struct {
 	State      *State             `json:"state,omitempty"`
 	Subscribed *Subscribed        `json:"subscribed,omitempty"`
 	Event      *run.Event         `json:"event,omitempty"`
+	Bootstrap  *Bootstrap         `json:"bootstrap,omitempty"` // OpNextRun
 	Code       string             `json:"code,omitempty"`
 	Error      string             `json:"error,omitempty"`
 }
@@ -100,7 +115,7 @@ func ParseRequest(line []byte) (Request, error) {
 		return Request{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	switch r.Op {
-	case OpSubscribe, OpCancel, OpApproval, OpClarify, OpQueue, OpModel, OpStatus:
+	case OpSubscribe, OpCancel, OpApproval, OpClarify, OpQueue, OpModel, OpStatus, OpNextRun, OpStop:
 		return r, nil
 	}
 	return r, fmt.Errorf("%w %q", ErrUnknownOp, r.Op)
