@@ -200,9 +200,11 @@ func TestWarmNotKeptAfterCancel(t *testing.T) {
 // A next run racing the idle timeout is never lost: it goes to the warm
 // shim or to a fresh one, and ends once, completed.
 func TestWarmNextRunRacesIdleTimeout(t *testing.T) {
-	iterations := 16
+	// One pass over the eight idle timeouts below; the unit test of the
+	// warm state races the timer against a take thousands of times.
+	iterations := 8
 	if testing.Short() {
-		iterations = 6
+		iterations = 4
 	}
 	var reused, fresh int
 	for i := 0; i < iterations; i++ {

@@ -95,7 +95,14 @@ type env struct {
 
 // newEnv opens a stack on a fresh data dir and stores agent's settings,
 // made by cfg from the agent's private home and the fake server's URL.
-func newEnv(t *testing.T, agent string, cfg func(home, url string) (adapter.Config, error)) *env {
+// envOption adjusts the stack a test env opens.
+type envOption func(*stack.Options)
+
+// withWarmAgents keeps each run's agent for the session's next run, as
+// the app does. Without it every run starts its agent and resumes.
+func withWarmAgents(o *stack.Options) { o.WarmIdle = control.DefaultWarmIdle }
+
+func newEnv(t *testing.T, agent string, cfg func(home, url string) (adapter.Config, error), opts ...envOption) *env {
 	t.Helper()
 	root, err := os.MkdirTemp("", "hda-")
 	if err != nil {
@@ -113,7 +120,11 @@ func newEnv(t *testing.T, agent string, cfg func(home, url string) (adapter.Conf
 	e.srv = fakemodel.Start(t)
 	// Cleanups run last-in first-out: the shims and agents die, then the
 	// stack closes, then the dirs go.
-	e.st, err = stack.Open(context.Background(), stack.Options{DataDir: e.dataDir, Executable: hermesdesk(t)})
+	so := stack.Options{DataDir: e.dataDir, Executable: hermesdesk(t), WarmIdle: -1}
+	for _, o := range opts {
+		o(&so)
+	}
+	e.st, err = stack.Open(context.Background(), so)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,6 +338,16 @@ func decode(t *testing.T, ev run.Event, v any) {
 }
 
 // nativeSession re-reads the session's stored native session id.
+// bootstrap is what the shim that played runID published about itself.
+func (e *env) bootstrap(runID string) control.Bootstrap {
+	e.t.Helper()
+	b, err := control.ReadBootstrap(e.dataDir, runID)
+	if err != nil {
+		e.t.Fatalf("bootstrap of %s: %v", runID, err)
+	}
+	return b
+}
+
 func (e *env) nativeSession() string {
 	e.t.Helper()
 	s, err := e.st.Journal.GetSession(context.Background(), e.session.ID)

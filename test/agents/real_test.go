@@ -79,17 +79,29 @@ var (
 	}}
 )
 
-func TestRealClaudeEngine(t *testing.T) { toolThenRecall(t, claudeCase) }
-func TestRealCodexEngine(t *testing.T)  { toolThenRecall(t, codexCase) }
-func TestRealGeminiEngine(t *testing.T) { toolThenRecall(t, geminiCase) }
-func TestRealHermesEngine(t *testing.T) { toolThenRecall(t, hermesCase) }
+func TestRealClaudeEngine(t *testing.T) { toolThenRecall(t, claudeCase, false) }
+func TestRealCodexEngine(t *testing.T)  { toolThenRecall(t, codexCase, false) }
+func TestRealGeminiEngine(t *testing.T) { toolThenRecall(t, geminiCase, false) }
+func TestRealHermesEngine(t *testing.T) { toolThenRecall(t, hermesCase, false) }
+
+// The same two turns with warm agents, as the app runs them: the second
+// run is played by the first run's shim on the same agent process.
+func TestRealClaudeWarm(t *testing.T) { toolThenRecall(t, claudeCase, true) }
+func TestRealCodexWarm(t *testing.T)  { toolThenRecall(t, codexCase, true) }
+func TestRealGeminiWarm(t *testing.T) { toolThenRecall(t, geminiCase, true) }
+func TestRealHermesWarm(t *testing.T) { toolThenRecall(t, hermesCase, true) }
 
 // toolThenRecall: a run whose tool call is allowed through the supervisor
 // writes hello.txt and journals the whole turn; a second run in the same
-// session starts a fresh shim that resumes the agent's native session, and
-// the model sees the first turn.
-func toolThenRecall(t *testing.T, c agentCase) {
-	e := newEnv(t, c.agent, c.cfg(t))
+// session starts a fresh shim that resumes the agent's native session (or,
+// with warm agents, is played by the first run's shim and agent), and the
+// model sees the first turn.
+func toolThenRecall(t *testing.T, c agentCase, warm bool) {
+	var opts []envOption
+	if warm {
+		opts = append(opts, withWarmAgents)
+	}
+	e := newEnv(t, c.agent, c.cfg(t), opts...)
 	asked := 0
 	first := e.runTurn(toolMsg, e.approveWith("allow_once", &asked))
 	j := e.journal(first.RunID)
@@ -106,7 +118,7 @@ func toolThenRecall(t *testing.T, c agentCase) {
 		t.Fatal("no native session id stored after the first run")
 	}
 
-	if c.resumeNextMinute {
+	if c.resumeNextMinute && !warm {
 		// The session was created before now: wait for the next minute.
 		wait := time.Until(time.Now().UTC().Truncate(time.Minute).Add(time.Minute + 200*time.Millisecond))
 		t.Logf("%s cannot resume within the minute it created the session: waiting %v", c.agent, wait.Round(time.Second))
@@ -123,6 +135,10 @@ func toolThenRecall(t *testing.T, c agentCase) {
 	// The agent's replay of the loaded history is not this run's output.
 	if n := len(j2.ofType(run.EventToolStarted)) + len(j2.ofType(run.EventApprovalRequest)); n != 0 {
 		t.Fatalf("the first turn's tool call reappeared in the second run: %v", j2.types())
+	}
+	b1, b2 := e.bootstrap(first.RunID), e.bootstrap(second.RunID)
+	if same := b1.Pid == b2.Pid && b1.AgentPid == b2.AgentPid && b2.AgentPid != 0; same != warm {
+		t.Fatalf("warm=%v but shim/agent pids %d/%d then %d/%d", warm, b1.Pid, b1.AgentPid, b2.Pid, b2.AgentPid)
 	}
 	if got := e.nativeSession(); got != native {
 		t.Fatalf("native session %q → %q: not resumed", native, got)

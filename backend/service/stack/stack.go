@@ -35,6 +35,9 @@ type Options struct {
 	Log        *slog.Logger
 	// Follow tunes event streams (tests make them tiny).
 	Follow service.FollowOptions
+	// WarmIdle is how long a shim keeps its agent for the session's next
+	// run (0: 10 minutes; negative: never, every run starts its agent).
+	WarmIdle time.Duration
 }
 
 // Stack is an open backend. Close it to release the supervisor lock; runs
@@ -73,6 +76,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	js := supervisor.JournalStore{J: j}
 	sup, err := supervisor.New(supervisor.Config{
 		DataDir: o.DataDir, DBPath: dbPath, Store: js, Executable: o.Executable, Log: o.Log,
+		WarmIdle: o.WarmIdle,
 		AgentConfig: func(ctx context.Context, agent string) (adapterConfig, error) {
 			return agents.Resolve(ctx, agent, js.Setting)
 		},
