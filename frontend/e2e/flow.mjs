@@ -2,7 +2,8 @@
 // real service, the fake "demo" agent): add a project, start the demo, watch
 // it stream to the end, answer an approval by keyboard, render the hostile
 // scenario, rename the session (F2), archive it from the sidebar menu and
-// set an agent's options in Settings.
+// set an agent's options in Settings, then find a word of the first answer
+// with Quick Switch and land on it.
 // Screenshots go to e2e/out/flow-*.png.
 //
 //   hermesdesk serve --addr 127.0.0.1:8791     # prints the login link
@@ -141,6 +142,35 @@ try {
   await page.screenshot({ path: join(out, "flow-settings.png") });
   const stored = (await api("/api/settings"))["agents.demo"];
   if (stored?.options?.pace !== "fast") problems.push(`the agent's options did not reach the server: ${JSON.stringify(stored)}`);
+
+  step("jump to a search hit");
+  await page.keyboard.press("Escape");
+  await dlg.waitFor({ state: "detached", timeout: 5_000 });
+  await page.keyboard.press("Control+k");
+  const quick = page.getByRole("dialog", { name: "Switch to a session" });
+  await quick.getByLabel("Search sessions").fill("formatting"); // from the demo's first answer
+  const hit = quick.getByRole("option").filter({ has: page.locator("mark", { hasText: /^formatting$/i }) }).first();
+  await hit.waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: join(out, "flow-search.png") });
+  await hit.click();
+  const target = page.locator(".transcript .row-target");
+  await target.waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(300); // let the scroll settle, mid-pulse
+  await page.screenshot({ path: join(out, "flow-jump.png") });
+  const got = await target.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const list = el.closest(".transcript-list").getBoundingClientRect();
+    return { text: el.textContent ?? "", inView: r.top >= list.top - 1 && r.top < list.bottom && r.bottom > list.top, focused: document.activeElement === el };
+  });
+  if (!got.text.includes("formatting")) problems.push(`the highlighted block is not the match: ${got.text.slice(0, 80)}`);
+  if (!got.inView) problems.push("the matched block is not in view");
+  if (!got.focused) problems.push("the matched block did not get focus");
+  // Following resumes from the bottom.
+  const latest = page.getByRole("button", { name: "Jump to latest" });
+  if (await latest.isVisible()) {
+    await latest.click();
+    await latest.waitFor({ state: "hidden", timeout: 5_000 });
+  }
   await ctx.close();
 } catch (e) {
   problems.push(String(e));

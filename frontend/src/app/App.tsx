@@ -7,9 +7,10 @@ import { NewSession } from "../components/NewSession";
 import { DeleteSessionDialog, RENAME_EVENT } from "../components/SessionActions";
 import { SessionView, STOP_EVENT } from "../components/SessionView";
 import { Sidebar } from "../components/Sidebar";
+import { jumpTarget, type JumpTarget } from "../store/jump";
 import { RunStore } from "../store/runStore";
 import type { Transport } from "../transport/transport";
-import type { Session } from "../transport/types";
+import type { SearchHit, Session } from "../transport/types";
 import { launchFolder } from "../transport/wails";
 import { basename, requestId } from "./ids";
 import { useTheme } from "./theme";
@@ -37,6 +38,7 @@ export function App({ transport: t }: { transport: Transport }) {
   const [adding, setAdding] = useState(false);
   const [note, setNote] = useState<string>();
   const [deleting, setDeleting] = useState<Session>();
+  const [jump, setJump] = useState<JumpTarget>();
   const dialogOpen = dialog !== null || deleting !== undefined;
   const composer = useRef<ComposerHandle>(null);
 
@@ -63,11 +65,13 @@ export function App({ transport: t }: { transport: Transport }) {
   );
 
   const selectSession = useCallback(
-    (s: Session) => {
+    (s: Session, hit?: SearchHit) => {
       setProjectId(s.project_id);
       setSessionId(s.id);
       setAdding(false);
       setDialog(null);
+      // A text hit opens the transcript at the match; anything else at its tail.
+      setJump(hit ? jumpTarget({ ...hit, session_id: s.id }) : undefined);
     },
     [setProjectId, setSessionId],
   );
@@ -259,6 +263,7 @@ export function App({ transport: t }: { transport: Transport }) {
         onChanged={() => void b.refresh()}
         onSeen={markSeen}
         onRename={(title) => renameSession(session, title)}
+        target={jump?.sessionId === session.id ? jump : undefined}
       />
     );
   } else if (project) {
@@ -280,7 +285,7 @@ export function App({ transport: t }: { transport: Transport }) {
             setSessionId("");
             setAdding(false);
           }}
-          onSelectSession={selectSession}
+          onSelectSession={(s) => selectSession(s)}
           onRename={renameSession}
           onArchive={archiveSession}
           onDelete={setDeleting}

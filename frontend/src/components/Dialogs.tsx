@@ -1,10 +1,13 @@
-import { Monitor, Moon, Search, Sun } from "lucide-react";
-import { useEffect, useMemo, useState, type FormEvent, type KeyboardEvent, type ReactElement } from "react";
+import { Monitor, Moon, Sun } from "lucide-react";
+import { useEffect, useState, type FormEvent, type ReactElement } from "react";
 import type { ThemePref } from "../app/theme";
 import type { DesktopBridge } from "../transport/transport";
-import type { DesktopInfo, Project, SearchHit, Session } from "../transport/types";
+import type { DesktopInfo } from "../transport/types";
 import { BackendSettings, type SettingsApi } from "./AgentSettings";
 import { Dialog } from "./Dialog";
+
+// Quick Switch lives in its own file; re-exported where it always was.
+export { QuickSwitch } from "./QuickSwitch";
 
 export function SettingsDialog({
   theme,
@@ -173,113 +176,6 @@ export function ShortcutSheet({ onClose }: { onClose(): void }) {
           </div>
         ))}
       </dl>
-    </Dialog>
-  );
-}
-
-/** Full-text hits are asked for once typing pauses, from this many characters. */
-const SEARCH_MIN = 3;
-const SEARCH_DELAY_MS = 200;
-
-export function QuickSwitch({
-  projects,
-  sessions,
-  onPick,
-  onClose,
-  search,
-}: {
-  projects: Project[];
-  sessions: Record<string, Session[]>;
-  onPick(s: Session): void;
-  onClose(): void;
-  /** GET /api/search: hits across messages and tool output. */
-  search?: (q: string) => Promise<SearchHit[]>;
-}) {
-  const [q, setQ] = useState("");
-  const [sel, setSel] = useState(0);
-  const [found, setFound] = useState<SearchHit[]>([]);
-  const all = useMemo(
-    () => projects.flatMap((p) => (sessions[p.id] ?? []).filter((s) => !s.archived).map((s) => ({ s, p }))),
-    [projects, sessions],
-  );
-  const byId = useMemo(() => new Map(all.map((x) => [x.s.id, x])), [all]);
-
-  useEffect(() => {
-    const n = q.trim();
-    if (!search || n.length < SEARCH_MIN) {
-      setFound([]);
-      return;
-    }
-    let live = true;
-    const t = setTimeout(() => {
-      search(n).then(
-        (h) => live && setFound(h),
-        () => live && setFound([]),
-      );
-    }, SEARCH_DELAY_MS);
-    return () => {
-      live = false;
-      clearTimeout(t);
-    };
-  }, [q, search]);
-
-  const hits = useMemo(() => {
-    const n = q.trim().toLowerCase();
-    const byTitle = (n ? all.filter(({ s, p }) => `${s.title} ${p.name} ${s.agent}`.toLowerCase().includes(n)) : all).slice(0, 50);
-    const seen = new Set(byTitle.map((x) => x.s.id));
-    // Then sessions whose transcripts match, once each, with the snippet.
-    const byText: { s: Session; p: Project; snippet?: string }[] = [];
-    for (const h of found) {
-      const x = h.session_id ? byId.get(h.session_id) : undefined;
-      if (!x || seen.has(x.s.id)) continue;
-      seen.add(x.s.id);
-      byText.push({ ...x, snippet: h.snippet });
-    }
-    return [...byTitle.map((x) => ({ ...x, snippet: undefined as string | undefined })), ...byText.slice(0, 20)];
-  }, [all, byId, found, q]);
-  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === "ArrowDown") {
-      e.preventDefault();
-      setSel((i) => Math.min(i + 1, hits.length - 1));
-    } else if (e.key === "ArrowUp") {
-      e.preventDefault();
-      setSel((i) => Math.max(i - 1, 0));
-    } else if (e.key === "Enter" && hits[sel]) {
-      e.preventDefault();
-      onPick(hits[sel]!.s);
-    }
-  };
-  return (
-    <Dialog title="Switch to a session" onClose={onClose} wide>
-      <div className="quick-input">
-        <Search size={16} aria-hidden />
-        <input
-          className="input"
-          autoFocus
-          placeholder="Search sessions…"
-          value={q}
-          onChange={(e) => {
-            setQ(e.target.value);
-            setSel(0);
-          }}
-          onKeyDown={onKey}
-          aria-label="Search sessions"
-          role="combobox"
-          aria-expanded="true"
-          aria-controls="quick-list"
-        />
-      </div>
-      <ul className="quick-list" id="quick-list" role="listbox">
-        {hits.length === 0 && <li className="quiet">No session matches.</li>}
-        {hits.map(({ s, p, snippet }, i) => (
-          <li key={s.id} role="option" aria-selected={i === sel}>
-            <button type="button" className={i === sel ? "on" : ""} onClick={() => onPick(s)} onMouseEnter={() => setSel(i)}>
-              <span className="ellipsis">{s.title || "Untitled session"}</span>
-              {snippet ? <span className="quiet ellipsis quick-snippet">{snippet}</span> : <span className="quiet">{p.name} · {s.agent}</span>}
-            </button>
-          </li>
-        ))}
-      </ul>
     </Dialog>
   );
 }

@@ -1,6 +1,7 @@
 import { PanelRight, Square } from "lucide-react";
 import { forwardRef, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { requestId } from "../app/ids";
+import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
 import type { Block, RunView } from "../store/model";
 import { ApiError } from "../transport/api";
@@ -14,6 +15,7 @@ import { Inspector } from "./Inspector";
 import { InlineTitle, RENAME_EVENT } from "./SessionActions";
 import { StatusBadge } from "./StatusBadge";
 import { Transcript, type Item } from "./Transcript";
+import { useJump } from "./useJump";
 
 /** Window event that asks the open session to stop its run (Ctrl+.). */
 export const STOP_EVENT = "hermesdesk:stop";
@@ -74,6 +76,8 @@ export interface SessionViewProps {
   onSeen(sessionId: string): void;
   /** Renames the session; resolves an error message when refused. */
   onRename(title: string): Promise<string | undefined>;
+  /** A search hit to open the transcript at instead of its tail. */
+  target?: JumpTarget;
 }
 
 export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function SessionView(p, composerRef) {
@@ -106,10 +110,14 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     void load();
   }, [load]);
 
+  const jump = useJump(runs, detail, p.target);
   const attached = useMemo(() => {
     const ms = (detail?.messages ?? []).filter((m) => m.role === "assistant" && m.run_id);
-    return ms.slice(-ATTACH_LAST).map((m) => ({ id: m.run_id!, lastSeq: m.run?.last_seq }));
-  }, [detail]);
+    const tail = ms.slice(-ATTACH_LAST);
+    // A search hit in an older turn follows that run too, so it shows as events.
+    const extra = jump.extraRun && !tail.some((m) => m.run_id === jump.extraRun) ? ms.find((m) => m.run_id === jump.extraRun) : undefined;
+    return (extra ? [extra, ...tail] : tail).map((m) => ({ id: m.run_id!, lastSeq: m.run?.last_seq }));
+  }, [detail, jump.extraRun]);
   const attachedKey = attached.map((a) => a.id).join(",");
 
   useEffect(() => {
@@ -305,6 +313,12 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
             <button type="button" className="btn btn-ghost" onClick={() => setErr(undefined)}>Dismiss</button>
           </div>
         )}
+        {jump.note && (
+          <div className="jump-note" role="status">
+            {jump.note}
+            <button type="button" className="btn btn-ghost" onClick={jump.dismissNote}>Dismiss</button>
+          </div>
+        )}
         {latestId && runs.error(latestId) && (
           <div className="banner" role="alert">Cannot follow this run: {runs.error(latestId)}</div>
         )}
@@ -315,7 +329,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
             <p>Say what you want {agent} to do in <strong>{p.project?.name ?? "this project"}</strong>.</p>
           </div>
         ) : (
-          <Transcript items={items} actions={actions} onOlder={(id) => void runs.loadOlder(id)} />
+          <Transcript items={items} actions={actions} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
         )}
         <Composer ref={composerRef} onSend={send} queueing={active} />
       </div>

@@ -1,9 +1,10 @@
 import { ArrowDown, History, Loader2 } from "lucide-react";
-import { memo, useLayoutEffect, useRef, useState } from "react";
+import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { VList, type VListHandle } from "virtua";
 import type { Block } from "../store/model";
 import { BlockView, type BlockActions } from "./BlockView";
 import { Markdown } from "./Markdown";
+import type { Focus } from "./useJump";
 
 export type Item =
   | { key: string; kind: "user"; text: string }
@@ -37,16 +38,35 @@ const Row = memo(function Row({ item, actions, onOlder }: { item: Item; actions:
 });
 
 const NEAR_BOTTOM_PX = 48;
+/** How long a jumped-to row stays highlighted (the CSS pulse fits in it). */
+export const HIGHLIGHT_MS = 2600;
+/** Frames to wait for a scrolled-to row to mount before focusing it. */
+const FOCUS_FRAMES = 10;
 
 /**
  * The virtualized transcript. It opens at the tail and sticks to the bottom
  * only while the person is there; scrolled up, new output waits behind a
  * "Jump to latest" button instead of moving the page under them.
  */
-export function Transcript({ items, actions, onOlder }: { items: Item[]; actions: BlockActions; onOlder(runId: string): void }) {
+export function Transcript({
+  items,
+  actions,
+  onOlder,
+  focus,
+}: {
+  items: Item[];
+  actions: BlockActions;
+  onOlder(runId: string): void;
+  /** A row to scroll to, highlight and focus once (a search hit). */
+  focus?: Focus;
+}) {
   const list = useRef<VListHandle>(null);
+  const root = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const [away, setAway] = useState(false);
+  const [target, setTarget] = useState<string>();
+  const [pulse, setPulse] = useState(false);
+  const focused = useRef<number | undefined>(undefined);
   const edges = useRef({ first: "", last: "" });
 
   // Older rows were put in front (same last row, new first row): keep the
@@ -63,6 +83,33 @@ export function Transcript({ items, actions, onOlder }: { items: Item[]; actions
     if (atBottom.current && items.length > 0) list.current?.scrollToIndex(items.length - 1, { align: "end" });
   }, [items]);
 
+  // After the follow effect above, so a jump wins over the tail. Waits
+  // for the row to be among the items (its page may still be folding in).
+  useLayoutEffect(() => {
+    if (!focus || focused.current === focus.nonce) return;
+    const i = items.findIndex((it) => it.key === focus.key);
+    if (i < 0) return;
+    focused.current = focus.nonce;
+    atBottom.current = false;
+    list.current?.scrollToIndex(i, { align: "center" });
+    setTarget(focus.key);
+    setPulse(true);
+    let frames = 0;
+    const tryFocus = () => {
+      const rows = root.current?.querySelectorAll<HTMLElement>("[data-key]") ?? [];
+      const el = [...rows].find((r) => r.dataset.key === focus.key);
+      if (el) el.focus({ preventScroll: true });
+      else if (++frames < FOCUS_FRAMES) requestAnimationFrame(tryFocus);
+    };
+    requestAnimationFrame(tryFocus);
+  }, [items, focus]);
+
+  useEffect(() => {
+    if (!pulse) return;
+    const t = setTimeout(() => setPulse(false), HIGHLIGHT_MS);
+    return () => clearTimeout(t);
+  }, [pulse, target]);
+
   const onScroll = (offset: number) => {
     const h = list.current;
     if (!h) return;
@@ -78,14 +125,20 @@ export function Transcript({ items, actions, onOlder }: { items: Item[]; actions
   };
 
   return (
-    <div className="transcript">
+    <div className="transcript" ref={root}>
       <VList ref={list} data={items} shift={shift} onScroll={onScroll} className="transcript-list" tabIndex={0} aria-label="Transcript">
         {(item) => (
-          <div key={item.key} className={`row row-${item.kind}`}>
+          <div
+            key={item.key}
+            data-key={item.key}
+            className={`row row-${item.kind}${pulse && item.key === target ? " row-target" : ""}`}
+            tabIndex={item.key === target ? -1 : undefined}
+          >
             <Row item={item} actions={actions} onOlder={onOlder} />
           </div>
         )}
       </VList>
+      <div className="sr-only" role="status">{target ? "Showing the search match." : ""}</div>
       {away && (
         <button type="button" className="btn jump" onClick={jump}>
           <ArrowDown size={14} aria-hidden /> Jump to latest

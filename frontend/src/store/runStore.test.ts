@@ -80,6 +80,39 @@ describe("RunStore", () => {
     expect(text(s)).toBe("abcdefghijklmnopqrstuvwxyzabcd");
   });
 
+  it("pages back only as far as a jump target, then still follows live", async () => {
+    const long = evts(R, Array.from({ length: 1000 }, () => ["token.delta", { text: "x" }] as [string, unknown]));
+    const { t, pages, watches } = fakeTransport(long);
+    const s = new RunStore(t, { tailWindow: 50, pageSize: 100, schedule: (cb) => cb() });
+    await s.attach(R, { lastSeq: 1000 });
+    expect(s.event(R, 500)).toBeUndefined();
+    pages.length = 0;
+    expect(await s.loadBack(R, 500)).toBe(true);
+    // From a little before the target up to the old window, nothing earlier.
+    expect(pages[0]).toBe(299);
+    expect(Math.min(...pages)).toBe(299);
+    expect(pages.every((a) => a < 950)).toBe(true);
+    expect(s.view(R)!.firstSeq).toBe(300);
+    expect(s.event(R, 500)?.seq).toBe(500);
+    expect(s.hasOlder(R)).toBe(true);
+    // Already in the window: no read at all.
+    pages.length = 0;
+    await s.loadBack(R, 800);
+    expect(pages).toEqual([]);
+    // Live events still land after the jump.
+    watches[0]!.h.onEvents(evts(R, [["token.delta", { text: "y" }]], 1001));
+    expect(s.view(R)!.lastSeq).toBe(1001);
+    expect(await s.loadBack("unknown", 3)).toBe(false);
+  });
+
+  it("resolves a second attach when the first read is done", async () => {
+    const { t } = fakeTransport(all);
+    const s = new RunStore(t, { pageSize: 10, schedule: (cb) => cb() });
+    void s.attach(R);
+    await s.attach(R);
+    expect(s.view(R)!.lastSeq).toBe(30);
+  });
+
   it("does not follow a finished run and stops following on detach", async () => {
     const done = [...all.slice(0, 3), ...evts(R, [["done", { status: "completed" }]], 4)];
     const { t, watches } = fakeTransport(done);

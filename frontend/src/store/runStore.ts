@@ -17,7 +17,12 @@ export interface RunStoreOptions {
   keepDetached?: number;
 }
 
+/** Events kept before a jump target, so the block it ends has its start. */
+const JUMP_CONTEXT = 200;
+
 interface Attachment {
+  /** Settles when the first journal read is done (or failed). */
+  ready: Promise<void>;
   stop?: () => void;
   filling: boolean;
   refill: boolean;
@@ -82,12 +87,19 @@ export class RunStore {
   /**
    * Reads what the journal holds after this view's cursor, then follows
    * live. `lastSeq` (from GET /api/runs/{id}) lets a long run open at its
-   * tail instead of replaying from seq 1.
+   * tail instead of replaying from seq 1. Attaching an attached run
+   * resolves when its first read is done.
    */
-  async attach(runId: string, hint: { sessionId?: string; lastSeq?: number } = {}): Promise<void> {
-    if (this.attached.has(runId)) return;
-    const a: Attachment = { filling: false, refill: false };
+  attach(runId: string, hint: { sessionId?: string; lastSeq?: number } = {}): Promise<void> {
+    const cur = this.attached.get(runId);
+    if (cur) return cur.ready;
+    const a: Attachment = { ready: Promise.resolve(), filling: false, refill: false };
     this.attached.set(runId, a);
+    a.ready = this.open(runId, a, hint);
+    return a.ready;
+  }
+
+  private async open(runId: string, a: Attachment, hint: { sessionId?: string; lastSeq?: number }): Promise<void> {
     let feed = this.feeds.get(runId);
     if (!feed) {
       const base = hint.lastSeq && hint.lastSeq > this.tail ? hint.lastSeq - this.tail : 0;
@@ -126,11 +138,46 @@ export class RunStore {
     for (const id of [...this.attached.keys()]) this.detach(id);
   }
 
+  /** The applied event with this seq, when the window holds it. */
+  event(runId: string, seq: number): RunEvent | undefined {
+    const evs = this.feeds.get(runId)?.events;
+    if (!evs) return undefined;
+    let lo = 0;
+    let hi = evs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = evs[mid]!.seq;
+      if (s === seq) return evs[mid];
+      if (s < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
   /** Pages the events before the window in front of it. */
   async loadOlder(runId: string): Promise<void> {
     const f = this.feeds.get(runId);
     if (!f || f.base === 0) return;
-    const newBase = Math.max(0, f.base - this.tail);
+    await this.prepend(runId, Math.max(0, f.base - this.tail));
+  }
+
+  /**
+   * Pages back just far enough that `seq` (and a little before it) is in
+   * the window: a jump to an old event reads only the events between it
+   * and the window, never the whole history. False when the run has no feed.
+   */
+  async loadBack(runId: string, seq: number): Promise<boolean> {
+    const f = this.feeds.get(runId);
+    if (!f) return false;
+    if (seq > f.base) return true;
+    await this.prepend(runId, Math.max(0, seq - 1 - JUMP_CONTEXT));
+    return this.feeds.has(runId);
+  }
+
+  /** Reads the events from newBase to the window's base and folds them in front. */
+  private async prepend(runId: string, newBase: number): Promise<void> {
+    const f = this.feeds.get(runId);
+    if (!f || newBase >= f.base) return;
     const older: RunEvent[] = [];
     let after = newBase;
     while (after < f.base) {

@@ -19,3 +19,4 @@ class FixedResizeObserver {
 }
 globalThis.ResizeObserver ??= FixedResizeObserver as unknown as typeof ResizeObserver;
 Element.prototype.scrollTo ??= function scrollTo() {};
+Element.prototype.scrollBy ??= function scrollBy() {};

@@ -143,12 +143,16 @@ export interface AgentInfo {
 }
 
 export interface SearchHit {
+  /** user, assistant, reasoning or tool (backend/journal/search.go). */
+  kind?: string;
   session_id?: string;
   run_id?: string;
   message_id?: string;
   seq?: number;
+  /** Matched terms are wrapped in « and » (journal.HighlightStart/End); plain text otherwise. */
   snippet?: string;
   title?: string;
+  created_at?: string;
 }
 
 export type Settings = Record<string, unknown>;
