@@ -255,7 +255,8 @@ func (r *runner) playTurn(ctx context.Context, conn adapter.Conn) outcome {
 		conn.Close()
 		return outcome{status: run.StatusCancelled}
 	}
-	if nid := conn.NativeSessionID(); nid != "" && nid != r.spec.NativeSessionID && r.warm == nil {
+	known := conn.NativeSessionID()
+	if nid := known; nid != "" && nid != r.spec.NativeSessionID && r.warm == nil {
 		if err := r.j.SetNativeSessionID(ctx, r.spec.SessionID, nid); err != nil {
 			r.log.Warn("store native session id", "err", err)
 		}
@@ -284,7 +285,21 @@ func (r *runner) playTurn(ctx context.Context, conn adapter.Conn) outcome {
 	case <-r.shutdown:
 		return r.stopped()
 	}
+	r.storeLateNativeSession(ctx, conn, known)
 	return r.turnOutcome(res)
+}
+
+// storeLateNativeSession keeps a native session id the agent named only
+// during its turn (a process per turn, like `hermes chat`, prints it at the
+// end), so the session's next run can resume it.
+func (r *runner) storeLateNativeSession(ctx context.Context, conn adapter.Conn, known string) {
+	nid := conn.NativeSessionID()
+	if nid == "" || nid == known || nid == r.spec.NativeSessionID {
+		return
+	}
+	if err := r.j.SetNativeSessionID(context.WithoutCancel(ctx), r.spec.SessionID, nid); err != nil {
+		r.log.Warn("store native session id", "err", err)
+	}
 }
 
 // ResumeLostMessage is shown when an agent started a new conversation
@@ -416,6 +431,15 @@ func (r *runner) keepable(conn adapter.Conn, o outcome) bool {
 	spoiled := r.cancelled || r.journalErr != nil
 	r.mu.Unlock()
 	if spoiled {
+		return false
+	}
+	if pid := r.agentPidNow(); pid > 0 && conn.Pid() != pid {
+		// The agent process the run recorded is gone while the conn lives
+		// on: an adapter with a process per turn (hermes-chat, a command
+		// agent). Its pid, reaped, is free for reuse, yet a warm shim would
+		// later signal its group (a cancel, the supervisor's fence, the
+		// shim's exit), and the next turn's process would be reported to
+		// this ended run, not the next one. Such a conn is not kept.
 		return false
 	}
 	select {

@@ -45,6 +45,25 @@ func TestRunOpensAndCompletes(t *testing.T) {
 	}
 }
 
+// An agent with a process per turn (hermes chat) names its session only
+// when the turn ends; the next run must still be able to resume it.
+func TestRunStoresASessionIDNamedDuringTheTurn(t *testing.T) {
+	c := &fakeConn{}
+	c.turn = func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+		emit.Emit(run.EventTokenDelta, run.TextDelta{Text: "hi"})
+		c.nativeID = "late-7"
+		return adapter.TurnResult{StopReason: "end_turn"}
+	}
+	h := startHarness(t, connAdapter(adapter.Capabilities{}, c), nil)
+	h.wait()
+	if d := h.done(); d.Status != run.StatusCompleted {
+		t.Fatalf("done %+v", d)
+	}
+	if h.j.native != "late-7" {
+		t.Fatalf("native session id named during the turn not stored: %q", h.j.native)
+	}
+}
+
 // An approval: resolution committed before the agent hears it; answered
 // once; repeats not-active; a different answer conflict; unknown id and an
 // option that was not offered not-active.

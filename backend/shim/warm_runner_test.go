@@ -21,6 +21,9 @@ func TestRunnerKeepsAgentOnlyAfterACompletedTurn(t *testing.T) {
 		dies     bool // the agent exits as the turn ends
 		shimSays bool // warmUp's answer
 		failDone bool
+		// perTurn: the adapter runs one process per turn (hermes-chat, a
+		// command agent), which exits with the turn.
+		perTurn  bool
 		wantKept bool
 	}{
 		{name: "completed", res: adapter.TurnResult{StopReason: "end_turn"}, shimSays: true, wantKept: true},
@@ -29,17 +32,32 @@ func TestRunnerKeepsAgentOnlyAfterACompletedTurn(t *testing.T) {
 		{name: "cancelled", res: adapter.TurnResult{Cancelled: true}, shimSays: true},
 		{name: "agent died", res: adapter.TurnResult{StopReason: "end_turn"}, dies: true, shimSays: true},
 		{name: "done not recorded", res: adapter.TurnResult{StopReason: "end_turn"}, shimSays: true, failDone: true},
+		// Its recorded pid is a reaped process's, free for reuse: a warm
+		// shim would later signal that pid's group (cancel, fence, exit).
+		{name: "per-turn process ended", res: adapter.TurnResult{StopReason: "end_turn"}, shimSays: true, perTurn: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			conn := &fakeConn{done: make(chan struct{})}
-			conn.turn = func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+			var host adapter.Host
+			conn.turn = func(ctx context.Context, _ adapter.TurnRequest, _ adapter.Emitter) adapter.TurnResult {
+				if tc.perTurn {
+					p, err := host.Launcher.Launch(ctx, adapter.ProcSpec{Path: "/bin/true", Dir: t.TempDir(), Env: []string{}})
+					if err != nil {
+						t.Error(err) // not Fatal: Turn runs on the runner's goroutine
+						return adapter.TurnResult{Err: err}
+					}
+					p.Wait()
+				}
 				if tc.dies {
 					conn.Close()
 				}
 				return tc.res
 			}
-			a := &fakeAdapter{start: func(context.Context, adapter.StartRequest, adapter.Host) (adapter.Conn, error) { return conn, nil }}
+			a := &fakeAdapter{start: func(_ context.Context, _ adapter.StartRequest, h adapter.Host) (adapter.Conn, error) {
+				host = h
+				return conn, nil
+			}}
 			j := &memJournal{}
 			if tc.failDone {
 				j.fail = func(t run.EventType, _ bool) error {

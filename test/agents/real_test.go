@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/codex"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/hermes"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel/agenttest"
@@ -90,6 +91,40 @@ func TestRealClaudeWarm(t *testing.T) { toolThenRecall(t, claudeCase, true) }
 func TestRealCodexWarm(t *testing.T)  { toolThenRecall(t, codexCase, true) }
 func TestRealGeminiWarm(t *testing.T) { toolThenRecall(t, geminiCase, true) }
 func TestRealHermesWarm(t *testing.T) { toolThenRecall(t, hermesCase, true) }
+
+// hermes-chat, the one-shot fallback, runs a process per turn that names
+// its session only when the turn ends: the engine must store that id so
+// the next run resumes it (--resume), and must not keep such an agent
+// warm (its process is gone, its pid free for reuse).
+func TestRealHermesChatEngineResumes(t *testing.T) {
+	bin := agenttest.RequireTool(t, "hermes")
+	e := newEnv(t, "hermes-chat", func(home, url string) (adapter.Config, error) {
+		return adapter.Config{Command: []string{bin}, BaseURL: url, APIKey: "dummy", Home: filepath.Join(home, ".hermes"),
+			Env: []string{"HOME=" + home}, Options: map[string]string{hermes.MetaYolo: "1"}}, nil
+	}, withWarmAgents)
+	first := e.runTurn(toolMsg)
+	if j := e.journal(first.RunID); j.done.Status != run.StatusCompleted {
+		t.Fatalf("done %+v; events %v", j.done, j.types())
+	}
+	native := e.nativeSession()
+	if native == "" {
+		t.Fatal("the session id Hermes named at the end of the turn was not stored")
+	}
+	second := e.runTurn(recallMsg)
+	j2 := e.journal(second.RunID)
+	if j2.done.Status != run.StatusCompleted {
+		t.Fatalf("second run done %+v; events %v", j2.done, j2.types())
+	}
+	if got := strings.TrimSpace(j2.text()); got != recallWant {
+		t.Fatalf("second run did not resume the first turn: %q", got)
+	}
+	if got := e.nativeSession(); got != native {
+		t.Fatalf("native session %q → %q: not resumed", native, got)
+	}
+	if e.bootstrap(first.RunID).Pid == e.bootstrap(second.RunID).Pid {
+		t.Fatal("a process-per-turn agent was kept warm")
+	}
+}
 
 // toolThenRecall: a run whose tool call is allowed through the supervisor
 // writes hello.txt and journals the whole turn; a second run in the same

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/peercred"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -37,6 +38,12 @@ func dial(ctx context.Context, b Bootstrap) (net.Conn, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "unix", b.Socket)
 	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
+	}
+	// The token, and a next run's spec with the agent's keys, go only to a
+	// process of this user, wherever a stale or forged file points.
+	if err := peercred.Check(c); err != nil {
+		c.Close()
 		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
 	return c, nil
