@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -66,7 +67,7 @@ func (s *Service) PutSettings(ctx context.Context, in map[string]json.RawMessage
 	if err := s.store.PutSettings(ctx, in); err != nil {
 		return nil, s.classify(ctx, "write settings", "settings", err)
 	}
-	s.retireWarm(ctx, in)
+	s.retireWarm(ctx, in, stored)
 	return s.Settings(ctx)
 }
 
@@ -77,19 +78,29 @@ type warmRetirer interface {
 }
 
 // retireWarm closes the warm agents of every agent whose settings ("agents.<name>")
-// changed: they were started with the old ones and would never serve a run again.
-func (s *Service) retireWarm(ctx context.Context, changed map[string]json.RawMessage) {
+// changed: they were started with the old ones and would never serve a run
+// again. Saving a form unchanged keeps them.
+func (s *Service) retireWarm(ctx context.Context, in, before map[string]json.RawMessage) {
 	wr, ok := s.runner.(warmRetirer)
 	if !ok {
 		return
 	}
-	for k := range changed {
+	for k, v := range in {
+		if sameJSON(v, before[k]) {
+			continue
+		}
 		if rest, ok := strings.CutPrefix(k, "agents."); ok {
 			if name, _, _ := strings.Cut(rest, "."); name != "" {
 				wr.RetireWarm(ctx, name)
 			}
 		}
 	}
+}
+
+// sameJSON: a and b are the same JSON value up to insignificant whitespace.
+func sameJSON(a, b json.RawMessage) bool {
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // Audit lists pending, interrupted and malformed items from recovery.

@@ -38,4 +38,16 @@ func TestPutSettingsRetiresWarmAgentsOfChangedAgents(t *testing.T) {
 	if !slices.Equal(r.retired, []string{"claude", "demo"}) {
 		t.Fatalf("retired %v, want [claude demo]", r.retired)
 	}
+
+	// The same settings saved again (a form saved unchanged) keep them.
+	r.retired = nil
+	if _, err := s.PutSettings(context.Background(), map[string]json.RawMessage{
+		"agents.demo":   json.RawMessage(`{ "env": ["A=1"] }`),
+		"agents.claude": json.RawMessage(`{"home":"/y"}`),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.retired, []string{"claude"}) {
+		t.Fatalf("retired %v after saving demo unchanged, want [claude]", r.retired)
+	}
 }
