@@ -75,6 +75,9 @@ func Main(args []string) int {
 		Stop:        stop,
 		OnRun: func(next control.Spec) {
 			if f, err := openRunLog(next); err == nil {
+				if err := redirectStdio(f); err != nil {
+					log.Warn("stdout and stderr stay in the first run's log", "err", err)
+				}
 				logw.swap(f)
 			} else {
 				log.Warn("next run's log", "err", err)

@@ -109,6 +109,29 @@ func TestWarmNextRunReusesShimAndAgent(t *testing.T) {
 	}
 }
 
+// What the runtime itself writes (a panic, a race report; here SIGQUIT's
+// goroutine dump) lands in the log of the run the warm shim serves, the
+// log a dead shim's reason is read from.
+func TestWarmShimCrashOutputGoesToTheRunItServes(t *testing.T) {
+	e := newEnv(t)
+	first, _ := e.runDone(e.session.ID, "hello")
+	second, _ := e.runDone(e.session.ID, "again")
+	b := e.boot(second.RunID)
+	if b1 := e.boot(first.RunID); b1.Pid != b.Pid {
+		t.Fatalf("second run on shim %d, want the warm %d", b.Pid, b1.Pid)
+	}
+	if err := syscall.Kill(b.Pid, syscall.SIGQUIT); err != nil {
+		t.Fatal(err)
+	}
+	e.waitFor("the shim to exit", 30*time.Second, func() bool { return !runprocs.Alive(b.Pid) })
+	if log := e.logTail(second.RunID); !strings.Contains(log, "SIGQUIT") {
+		t.Fatalf("the dump is not in the served run's log:\n%s", log)
+	}
+	if log := e.logTail(first.RunID); strings.Contains(log, "SIGQUIT") {
+		t.Fatalf("the dump went to the first run's log:\n%s", log)
+	}
+}
+
 func TestWarmIdleTimeoutEndsShimAndAgent(t *testing.T) {
 	e := newEnv(t, warmIdle(300*time.Millisecond))
 	first, _ := e.runDone(e.session.ID, "my favourite colour is teal")
