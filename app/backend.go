@@ -151,8 +151,14 @@ func (b *backend) countRunning(running func(n int)) {
 	}
 }
 
+// retireOnQuit bounds how long quitting waits for idle warm agents to
+// agree to close (each answers in milliseconds).
+const retireOnQuit = 3 * time.Second
+
 // Close stops serving; the runs go on in their shims and are re-adopted at
-// the next start.
+// the next start. Idle warm agents are closed: the app only ever closes
+// when the person quits (or logs out), and an agent waiting for a next
+// message that can no longer come from this window would only hold memory.
 func (b *backend) Close() error {
 	b.cancel()
 	b.wg.Wait()
@@ -161,10 +167,14 @@ func (b *backend) Close() error {
 	if b.stopLocal != nil {
 		b.stopLocal()
 	}
-	if b.stack != nil {
-		return b.stack.Close()
+	if b.stack == nil {
+		return nil
 	}
-	return nil
+	ctx, cancel := context.WithTimeout(context.Background(), retireOnQuit)
+	n := b.stack.Supervisor.RetireWarm(ctx, "")
+	cancel()
+	b.log.Info("closed idle warm agents on quit", "count", n)
+	return b.stack.Close()
 }
 
 // Response is what Desktop.Request returns to the frontend.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
 )
 
@@ -30,7 +31,7 @@ import (
 // keyboard shortcut → control socket → agent.
 func TestApprovalInWindow(t *testing.T) {
 	e := newEnv(t, true)
-	e.startApp()
+	a := e.startApp()
 	id := e.waitWindow("IsViewable")
 	e.waitRendered(id, "run-empty.png")
 	t.Cleanup(func() { runprocs.KillAll(e.dataDir) })
@@ -101,6 +102,24 @@ func TestApprovalInWindow(t *testing.T) {
 		return needsYou(last, win) < 500
 	})
 	saveShot(crop(e.screenshot(), win), "run-done.png")
+
+	// The finished run's shim keeps its agent warm for the next message;
+	// quitting the app closes such idle agents (running runs would go on).
+	recs, _ := filepath.Glob(filepath.Join(e.dataDir, control.WarmDirName, "*.json"))
+	if len(recs) != 1 {
+		t.Fatalf("warm records after the run: %v", recs)
+	}
+	w, err := control.ReadWarm(e.dataDir, strings.TrimSuffix(filepath.Base(recs[0]), ".json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	syscall.Kill(a.pid(), syscall.SIGTERM)
+	if code := a.wait(30 * time.Second); code != 0 {
+		t.Fatalf("exit code %d after SIGTERM", code)
+	}
+	e.waitFor("the warm shim and its agent to close on quit", 15*time.Second, func() bool {
+		return !runprocs.Alive(w.Pid) && !runprocs.Alive(w.AgentPid)
+	})
 }
 
 // needsYou counts the main pane's pixels (right of the sidebar) in the soft
