@@ -144,6 +144,17 @@ func (h *Host) update(fn func([]Item) []Item) {
 	close(h.changed)
 	h.changed = make(chan struct{})
 	h.mu.Unlock()
+	h.publish(names)
+}
+
+// publish sets the items property. SetMust panics when it cannot emit the
+// change; an owner leaving as the test closes the bus is no failure.
+func (h *Host) publish(names []string) {
+	defer func() {
+		if r := recover(); r != nil && h.conn.Connected() {
+			panic(r)
+		}
+	}()
 	h.props.SetMust(watcherName, "RegisteredStatusNotifierItems", names)
 }
 
