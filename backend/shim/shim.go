@@ -110,7 +110,7 @@ func Serve(ctx context.Context, spec control.Spec, d Deps) error {
 	defer close(watchDone)
 	go sh.watch(d.Stop, watchDone)
 
-	r := sh.prepare(sl, nil)
+	r, _ := sh.prepare(sl, nil)
 	sh.log.Info("shim serving", "pid", os.Getpid(), "socket", sh.sock, "agent", spec.Agent, "run", spec.RunID)
 	for {
 		conn := sh.serveRun(ctx, r, sl)
@@ -181,8 +181,9 @@ func (sh *shim) open(ctx context.Context, spec control.Spec) (*slot, error) {
 }
 
 // prepare makes sl's runner the current one and publishes the run's
-// bootstrap; conn is a warm agent connection (nil: start the agent).
-func (sh *shim) prepare(sl *slot, conn adapter.Conn) *runner {
+// bootstrap, which it returns; conn is a warm agent connection (nil: start
+// the agent).
+func (sh *shim) prepare(sl *slot, conn adapter.Conn) (*runner, control.Bootstrap) {
 	spec := sl.spec
 	dir := control.RunDir(spec.DataDir, spec.RunID)
 	boot := control.Bootstrap{
@@ -213,7 +214,9 @@ func (sh *shim) prepare(sl *slot, conn adapter.Conn) *runner {
 	sh.cur, sh.curHub = r, sl.h
 	sh.mu.Unlock()
 	publishBoot(agentPid)
-	return r
+	bootMu.Lock()
+	defer bootMu.Unlock()
+	return r, boot
 }
 
 // serveRun plays r's run to its end and lets the run go; it returns the

@@ -231,12 +231,9 @@ func (sh *shim) idle(ctx context.Context) (*runner, *slot) {
 	}
 	// The runner owns the connection now; it closes it unless it keeps it.
 	sh.setConn(nil, sh.agentPid)
-	r := sh.prepare(sl, conn)
+	r, boot := sh.prepare(sl, conn)
 	sh.log.Info("warm: serving the session's next run", "run", ho.spec.RunID)
-	ho.reply <- handoffReply{boot: control.Bootstrap{
-		ProtocolVersion: control.ProtocolVersion, RunID: ho.spec.RunID, Pid: os.Getpid(),
-		Socket: sh.sock, Token: sh.token, AgentPid: r.agentPidNow(),
-	}}
+	ho.reply <- handoffReply{boot: boot}
 	return r, sl
 }
 
