@@ -1,0 +1,112 @@
+package run
+
+import "time"
+
+// The watch bus (docs/ARCHITECTURE.md "The watch bus"): one live stream of
+// what changed anywhere in the data dir. A watcher gets a WatchSnapshot
+// first, built under the lock that registers it, then small change
+// messages, each with the bus sequence. A watcher that falls behind gets a
+// final WatchGoodbye and reconnects for a fresh snapshot. The window, the
+// tray, the notifier, the scheduler and the CLI all read this one stream;
+// nothing polls.
+
+// WatchType names a watch bus message.
+type WatchType string
+
+const (
+	// WatchSnapshotType is always the first message: Snapshot is set.
+	WatchSnapshotType WatchType = "snapshot"
+	// WatchRunChanged: a run was created, moved status, advanced its seq
+	// (only where Pending or Status changed, not per token), got or lost a
+	// pending prompt, or ended. Run is set; a terminal Status means it left
+	// the active set.
+	WatchRunChanged WatchType = "run.changed"
+	// WatchSessionChanged: a session or project was created, renamed,
+	// archived, deleted or had activity. Session is set.
+	WatchSessionChanged WatchType = "session.changed"
+	// WatchAgentsChanged: agent health was re-checked (start, an explicit
+	// re-check, settings saved, an agent failed to start).
+	WatchAgentsChanged WatchType = "agents.changed"
+	// WatchGoodbye is the last message to a watcher that fell behind or to
+	// every watcher when the core shuts down; Reason says which.
+	WatchGoodbye WatchType = "goodbye"
+)
+
+// WatchMessage is one message on the watch bus.
+type WatchMessage struct {
+	// Seq is the bus sequence: increasing by one per message the bus
+	// publishes (a watcher's snapshot carries the seq it is current at).
+	Seq      int64          `json:"seq"`
+	Type     WatchType      `json:"type"`
+	Snapshot *WatchSnapshot `json:"snapshot,omitempty"`
+	Run      *RunState      `json:"run,omitempty"`
+	Session  *SessionChange `json:"session,omitempty"`
+	Reason   string         `json:"reason,omitempty"`
+}
+
+// WatchSnapshot is the state a watcher starts from.
+type WatchSnapshot struct {
+	// Runs are the active and queued runs, oldest first.
+	Runs []RunState `json:"runs"`
+	// SessionsVersion changes whenever the session or project list does;
+	// a client re-reads the list when it differs from the one it holds.
+	SessionsVersion int64 `json:"sessions_version"`
+}
+
+// RunState is what a watcher needs to show one run without another read.
+type RunState struct {
+	RunID        string         `json:"run_id"`
+	SessionID    string         `json:"session_id"`
+	ProjectID    string         `json:"project_id,omitempty"`
+	Agent        string         `json:"agent"`
+	SessionTitle string         `json:"session_title,omitempty"`
+	Status       Status         `json:"status"`
+	LastSeq      int64          `json:"last_seq"`
+	CreatedAt    time.Time      `json:"created_at"`
+	StartedAt    *time.Time     `json:"started_at,omitempty"`
+	EndedAt      *time.Time     `json:"ended_at,omitempty"`
+	Pending      *PendingPrompt `json:"pending,omitempty"`
+	// Error is a terminal run's safe error summary, if any.
+	Error string `json:"error,omitempty"`
+}
+
+// PendingKind says what a pending prompt asks for.
+type PendingKind string
+
+const (
+	PendingApproval PendingKind = "approval"
+	PendingClarify  PendingKind = "clarify"
+)
+
+// PendingPrompt is an approval or clarify question waiting for a person.
+type PendingPrompt struct {
+	Kind PendingKind `json:"kind"`
+	// ID is the approval_id or clarify_id to answer.
+	ID string `json:"id"`
+	// Title is the approval's title or the clarify question.
+	Title   string `json:"title"`
+	Command string `json:"command,omitempty"`
+	// Options are the agent's own approval options; for a clarify, its
+	// choices (ID and Label both the choice text).
+	Options []ApprovalOption `json:"options,omitempty"`
+}
+
+// SessionChangeKind says what happened to a session.
+type SessionChangeKind string
+
+const (
+	SessionCreated  SessionChangeKind = "created"
+	SessionUpdated  SessionChangeKind = "updated" // renamed, model or archived flag changed
+	SessionDeleted  SessionChangeKind = "deleted"
+	SessionActivity SessionChangeKind = "activity" // a message or run moved its updated_at
+	ProjectChanged  SessionChangeKind = "project"  // a project was created, renamed or removed
+)
+
+// SessionChange is the payload of session.changed.
+type SessionChange struct {
+	Kind      SessionChangeKind `json:"kind"`
+	SessionID string            `json:"session_id,omitempty"`
+	ProjectID string            `json:"project_id,omitempty"`
+	// SessionsVersion is the list's version after this change.
+	SessionsVersion int64 `json:"sessions_version"`
+}
