@@ -20,7 +20,13 @@ type deriver struct {
 	maintenance bool
 
 	lastSeq int64
-	turn    run.TurnState
+	// state is the run's status and pending prompts as run.Next moves
+	// them (loaded from the run row at the group's first state event);
+	// finish writes it once per group.
+	state        run.State
+	stateLoaded  bool
+	stateChanged bool
+	turn         run.TurnState
 	// turnDone is the turn state this process already wrote for the run,
 	// so a batch of deltas does not re-issue the same no-op UPDATE.
 	turnDone run.TurnState
@@ -35,39 +41,21 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 	d.lastSeq = ev.Seq
 	at := int64(ev.CreatedAt * 1e9)
 	id := d.rc.runID
+	if run.MovesState(ev.Type) {
+		if err := d.step(ctx, ev); err != nil {
+			return err
+		}
+	}
 	switch ev.Type {
 	case run.EventRunStarted:
 		d.bump(run.TurnWorkerStarted)
-		return d.exec(ctx, `UPDATE runs SET status = CASE WHEN status = 'queued' THEN 'running' ELSE status END,
-			started_at = COALESCE(started_at, ?) WHERE id = ?`, at, id)
+		return d.exec(ctx, `UPDATE runs SET started_at = COALESCE(started_at, ?) WHERE id = ?`, at, id)
 	case run.EventStatus:
-		var p run.StatusChanged
-		_ = json.Unmarshal(ev.Payload, &p) // validated at append
-		return d.exec(ctx, `UPDATE runs SET status = ?,
-			started_at = CASE WHEN ? = 'running' THEN COALESCE(started_at, ?) ELSE started_at END
-			WHERE id = ? AND terminal = 0`, string(p.Status), string(p.Status), at, id)
+		if d.state.Status == run.StatusRunning {
+			return d.exec(ctx, `UPDATE runs SET started_at = COALESCE(started_at, ?) WHERE id = ?`, at, id)
+		}
 	case run.EventTokenDelta, run.EventReasoningDelta, run.EventToolStarted:
 		d.bump(run.TurnAssistantStarted)
-	case run.EventApprovalRequest:
-		var p run.ApprovalRequested
-		_ = json.Unmarshal(ev.Payload, &p)
-		return d.exec(ctx, `UPDATE runs SET pending_approval_id = ?, status = 'awaiting_approval' WHERE id = ? AND terminal = 0`, p.ApprovalID, id)
-	case run.EventApprovalResolved:
-		var p run.ApprovalResolved
-		_ = json.Unmarshal(ev.Payload, &p)
-		return d.exec(ctx, `UPDATE runs SET pending_approval_id = '',
-			status = CASE WHEN status = 'awaiting_approval' THEN 'running' ELSE status END
-			WHERE id = ? AND pending_approval_id = ?`, id, p.ApprovalID)
-	case run.EventClarifyRequest:
-		var p run.ClarifyRequested
-		_ = json.Unmarshal(ev.Payload, &p)
-		return d.exec(ctx, `UPDATE runs SET pending_clarify_id = ?, status = 'awaiting_clarify' WHERE id = ? AND terminal = 0`, p.ClarifyID, id)
-	case run.EventClarifyResolved:
-		var p run.ClarifyResolved
-		_ = json.Unmarshal(ev.Payload, &p)
-		return d.exec(ctx, `UPDATE runs SET pending_clarify_id = '',
-			status = CASE WHEN status = 'awaiting_clarify' THEN 'running' ELSE status END
-			WHERE id = ? AND pending_clarify_id = ?`, id, p.ClarifyID)
 	case run.EventTitleUpdated:
 		// The agent may name an untitled conversation; a person's title wins.
 		var p run.TitleUpdated
@@ -105,6 +93,25 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 	return nil
 }
 
+// step moves the run's state with the one state machine, run.Next
+// (docs/ARCHITECTURE.md §Run state machine).
+func (d *deriver) step(ctx context.Context, ev run.Event) error {
+	if !d.stateLoaded {
+		var st string
+		if err := d.tx.QueryRowContext(ctx, `SELECT status, pending_approval_id, pending_clarify_id FROM runs WHERE id = ?`,
+			d.rc.runID).Scan(&st, &d.state.PendingApprovalID, &d.state.PendingClarifyID); err != nil {
+			return err
+		}
+		d.state.Status = run.Status(st)
+		d.stateLoaded = true
+	}
+	next := run.Next(d.state, ev.Type, ev.Payload)
+	if next != d.state {
+		d.state, d.stateChanged = next, true
+	}
+	return nil
+}
+
 func (d *deriver) bump(st run.TurnState) {
 	if turnRank(st) > turnRank(d.turn) {
 		d.turn = st
@@ -113,6 +120,13 @@ func (d *deriver) bump(st run.TurnState) {
 
 // finish records the group's last seq and the turn's progress.
 func (d *deriver) finish(ctx context.Context) error {
+	if d.stateChanged && !d.state.Status.Terminal() {
+		if err := d.exec(ctx, `UPDATE runs SET status = ?, pending_approval_id = ?, pending_clarify_id = ? WHERE id = ? AND terminal = 0`,
+			string(d.state.Status), d.state.PendingApprovalID, d.state.PendingClarifyID, d.rc.runID); err != nil {
+			return err
+		}
+		d.stateChanged = false
+	}
 	if d.lastSeq > 0 {
 		if err := d.exec(ctx, `UPDATE runs SET last_seq = ? WHERE id = ? AND last_seq < ?`, d.lastSeq, d.rc.runID, d.lastSeq); err != nil {
 			return err
@@ -139,7 +153,7 @@ func (d *deriver) done(ctx context.Context, ev run.Event, at int64) error {
 	}
 	if err := d.exec(ctx, `UPDATE runs SET status = ?, terminal = 1, ended_at = ?, error = ?, exit_code = ?,
 		pending_approval_id = '', pending_clarify_id = '', last_seq = MAX(last_seq, ?) WHERE id = ?`,
-		string(p.Status), at, p.Error, exit, ev.Seq, d.rc.runID); err != nil {
+		string(d.state.Status), at, p.Error, exit, ev.Seq, d.rc.runID); err != nil {
 		return err
 	}
 	text, _, err := assembleText(ctx, d.tx, d.rc.runID)
@@ -153,10 +167,10 @@ func (d *deriver) done(ctx context.Context, ev run.Event, at int64) error {
 		return err
 	}
 	state := run.TurnCompleted
-	if p.Status == run.StatusInterrupted {
+	if d.state.Status == run.StatusInterrupted {
 		state = run.TurnInterrupted
 	}
-	if err := advanceTurn(ctx, d.tx, d.rc.turnID, state, p.Status, p.Error, nowNanos()); err != nil {
+	if err := advanceTurn(ctx, d.tx, d.rc.turnID, state, d.state.Status, p.Error, nowNanos()); err != nil {
 		return err
 	}
 	d.turn = ""

@@ -30,23 +30,17 @@ func (e emitter) Emit(t run.EventType, payload any) error {
 		r.mu.Unlock()
 		return jerr
 	}
-	var next run.Status
 	switch t {
 	case run.EventApprovalRequest:
 		if a, ok := decode[run.ApprovalRequested](payload); ok && a.ApprovalID != "" {
 			r.approvals[a.ApprovalID] = &pending{options: a.Options}
-			next = run.StatusAwaitingApproval
 		}
 	case run.EventClarifyRequest:
 		if c, ok := decode[run.ClarifyRequested](payload); ok && c.ClarifyID != "" {
 			r.clarifies[c.ClarifyID] = &pending{}
-			next = run.StatusAwaitingClarify
 		}
 	}
-	if next != "" {
-		// The journal derives the same status from the event itself.
-		r.status = next
-	}
+	r.moveLocked(t, payload)
 	r.mu.Unlock()
 	if _, err := r.w.Append(t, payload); err != nil {
 		if !isRunTerminal(err) {
@@ -98,7 +92,7 @@ func accepted(ev run.Event) run.ControlResult {
 func (r *runner) state() control.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	st := control.State{RunID: r.spec.RunID, Status: r.status, LastSeq: r.hub.last(), AgentPid: r.agentPid, Subscribers: r.hub.count()}
+	st := control.State{RunID: r.spec.RunID, Status: r.runState.Status, LastSeq: r.hub.last(), AgentPid: r.agentPid, Subscribers: r.hub.count()}
 	for id, p := range r.approvals {
 		if !p.resolved {
 			st.PendingApprovalID = id
@@ -128,9 +122,10 @@ func (r *runner) cancel(ctx context.Context) (run.ControlResult, error) {
 		return result(run.ControlNotActive, "the run is already being cancelled"), nil
 	}
 	r.cancelled = true
-	r.status = run.StatusCancelling
+	cancelling := run.StatusChanged{Status: run.StatusCancelling}
+	r.moveLocked(run.EventStatus, cancelling)
 	r.mu.Unlock()
-	ev, err := r.w.AppendSync(ctx, run.EventStatus, run.StatusChanged{Status: run.StatusCancelling})
+	ev, err := r.w.AppendSync(ctx, run.EventStatus, cancelling)
 	if err != nil && !isRunTerminal(err) {
 		// The cancel still happens: a person asked to stop.
 		r.journalFailed(err)
@@ -290,11 +285,11 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 	}
 	r.mu.Unlock()
 
+	evType, payload := run.EventType(run.EventClarifyResolved), any(run.ClarifyResolved{ClarifyID: id, Answer: answer})
 	if isApproval {
-		ev, err = r.w.AppendSync(ctx, run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: "user"})
-	} else {
-		ev, err = r.w.AppendSync(ctx, run.EventClarifyResolved, run.ClarifyResolved{ClarifyID: id, Answer: answer})
+		evType, payload = run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: "user"}
 	}
+	ev, err = r.w.AppendSync(ctx, evType, payload)
 	if isRunTerminal(err) {
 		return result(run.ControlNotActive, "the run has already ended"), ev, nil, "", nil
 	}
@@ -306,9 +301,7 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 	}
 	r.mu.Lock()
 	p.resolved, p.answer = true, answer
-	if r.status == run.StatusAwaitingApproval || r.status == run.StatusAwaitingClarify {
-		r.status = run.StatusRunning // as the journal derives it
-	}
+	r.moveLocked(evType, payload)
 	r.mu.Unlock()
 	return accepted(ev), ev, conn, optionID, nil
 }

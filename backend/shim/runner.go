@@ -87,8 +87,11 @@ type runner struct {
 	// modelMu serializes model switches with each other only.
 	modelMu sync.Mutex
 
-	mu          sync.Mutex
-	status      run.Status
+	mu sync.Mutex
+	// state is the run's status and pending prompts, moved only by
+	// run.Next (docs/ARCHITECTURE.md §Run state machine) as events are
+	// appended, so controls see what the journal derives.
+	runState    run.State
 	conn        adapter.Conn
 	caps        adapter.Capabilities
 	agentPid    int
@@ -118,7 +121,7 @@ func newRunner(spec control.Spec, j Journal, w Writer, h *hub, reg *adapter.Regi
 		gone:     new(atomic.Bool),
 
 		shutdownOnce: new(sync.Once),
-		status:       run.StatusQueued,
+		runState:     run.State{Status: run.StatusQueued},
 		approvals:    map[string]*pending{},
 		clarifies:    map[string]*pending{},
 	}
@@ -406,7 +409,7 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 		keep = false
 	}
 	r.mu.Lock()
-	r.status = o.status
+	r.moveLocked(run.EventDone, run.Done{Status: o.status})
 	r.mu.Unlock()
 	r.log.Info("run ended", "status", o.status, "reason", o.message, "warm", keep)
 	if keep {
@@ -504,16 +507,29 @@ func (r *runner) killAgent(sig syscall.Signal) {
 
 // append enqueues an event for group commit; a journal failure ends the run.
 func (r *runner) append(t run.EventType, payload any) {
+	r.mu.Lock()
+	r.moveLocked(t, payload)
+	r.mu.Unlock()
 	if _, err := r.w.Append(t, payload); err != nil && !isRunTerminal(err) {
 		r.journalFailed(err)
 	}
 }
 
 func (r *runner) setStatus(s run.Status, detail string) {
-	r.mu.Lock()
-	r.status = s
-	r.mu.Unlock()
 	r.append(run.EventStatus, run.StatusChanged{Status: s, Detail: detail})
+}
+
+// moveLocked applies an event about to be appended to the run's state
+// with run.Next; r.mu is held. Only state events pay for the encoding.
+func (r *runner) moveLocked(t run.EventType, payload any) {
+	if !run.MovesState(t) {
+		return
+	}
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		return
+	}
+	r.runState = run.Next(r.runState, t, raw)
 }
 
 // journalFailed records the first journal failure and stops the agent: a

@@ -3,7 +3,7 @@
 // input: the same events in the same order always give the same transcript.
 // Ordering and duplicates are the feed's job (feed.ts); this assumes seq order.
 import type { RunEvent, RunStatus } from "../transport/types";
-import { isTerminalStatus } from "../transport/types";
+import { nextState } from "./runState";
 import type { ApprovalOption, Block, ReasoningBlock, RunView, TextBlock, ToolBlock, Usage } from "./model";
 
 /** Tool output kept per card; the head is dropped beyond this. */
@@ -123,19 +123,21 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
   if (v.timeline.length >= 2 * MAX_TIMELINE) v.timeline.splice(0, v.timeline.length - MAX_TIMELINE);
   v.version++;
 
+  // Status and pending prompts move by the one state machine (runState.ts).
+  const st = nextState({ status: v.status, pendingApprovalId: v.pendingApprovalId, pendingClarifyId: v.pendingClarifyId }, ev.type, p);
+  v.status = st.status as RunView["status"];
+  v.pendingApprovalId = st.pendingApprovalId;
+  v.pendingClarifyId = st.pendingClarifyId;
+
   switch (ev.type) {
     case "run.started":
       v.agent = str(p, "agent") ?? v.agent;
       v.model = str(p, "model") ?? v.model;
       v.workspace = str(p, "workspace") ?? v.workspace;
-      if (v.status === "unknown") v.status = "running";
       return;
-    case "status": {
-      const s = str(p, "status");
-      if (s && !v.terminal) v.status = s as RunStatus;
+    case "status":
       v.statusDetail = str(p, "detail");
       return;
-    }
     case "message.user": {
       const id = str(p, "message_id") ?? `seq${seq}`;
       if (v.index.has(`user:${id}`)) return;
@@ -260,8 +262,6 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
         command: str(p, "command"),
         options,
       }));
-      v.pendingApprovalId = id;
-      if (!v.terminal) v.status = "awaiting_approval";
       return;
     }
     case "approval.resolved": {
@@ -271,8 +271,6 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
         const b = v.blocks[i] as Block & { kind: "approval" };
         replace(v, i, { ...b, resolved: { choice: str(p, "choice") ?? "", by: str(p, "by") } });
       }
-      if (v.pendingApprovalId === id) v.pendingApprovalId = undefined;
-      if (v.status === "awaiting_approval") v.status = "running";
       return;
     }
     case "clarify.requested": {
@@ -287,8 +285,6 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
         question: str(p, "question") ?? "",
         choices: Array.isArray(p.choices) ? (p.choices as unknown[]).filter((c): c is string => typeof c === "string") : [],
       }));
-      v.pendingClarifyId = id;
-      if (!v.terminal) v.status = "awaiting_clarify";
       return;
     }
     case "clarify.resolved": {
@@ -298,8 +294,6 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
         const b = v.blocks[i] as Block & { kind: "clarify" };
         replace(v, i, { ...b, answer: str(p, "answer") ?? "" });
       }
-      if (v.pendingClarifyId === id) v.pendingClarifyId = undefined;
-      if (v.status === "awaiting_clarify") v.status = "running";
       return;
     }
     case "commands.updated":
@@ -333,13 +327,9 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
     }
     case "done": {
       closeStreams(v);
-      const status = (str(p, "status") ?? "completed") as RunStatus;
-      v.status = isTerminalStatus(status) ? status : "completed";
       v.terminal = true;
       v.endedAt = ev.created_at;
       v.progress = undefined;
-      v.pendingApprovalId = undefined;
-      v.pendingClarifyId = undefined;
       const u = usage(p.usage);
       if (u) v.usage = u;
       // Tool cards still open when the run ended did not finish.

@@ -1,0 +1,93 @@
+package run
+
+import "encoding/json"
+
+// The run state machine (docs/ARCHITECTURE.md §Run state machine). Every
+// place that needs a run's status after an event — the journal's derived
+// run row, the shim's own view for controls, the frontend's fold (tested
+// against testdata/transitions.json, written from the table in
+// next_test.go) — takes it from Next, so they cannot disagree.
+
+// State is the part of a run that events move: its status and the
+// approval or clarify prompt waiting for an answer.
+type State struct {
+	Status            Status `json:"status"`
+	PendingApprovalID string `json:"pending_approval_id,omitempty"`
+	PendingClarifyID  string `json:"pending_clarify_id,omitempty"`
+}
+
+// MovesState reports whether an event of type t can change a run's State;
+// callers on the hot path (token deltas) skip Next for the others.
+func MovesState(t EventType) bool {
+	switch t {
+	case EventRunStarted, EventStatus, EventApprovalRequest, EventApprovalResolved,
+		EventClarifyRequest, EventClarifyResolved, EventDone:
+		return true
+	}
+	return false
+}
+
+// Next returns the state after an event of type t with payload p (the
+// event's JSON payload) is applied to s. The rules:
+//   - nothing moves a terminal run;
+//   - run.started moves a queued (or not yet known) run to running;
+//   - status sets any non-terminal status it names (only done ends a run);
+//   - approval.requested / clarify.requested make the run wait for that
+//     prompt; resolving the pending one returns it to running (resolving
+//     another id changes nothing);
+//   - done ends the run with its payload's terminal status, completed when
+//     the payload names none.
+//
+// Next never fails: an unreadable payload leaves the state as it was
+// (payloads are validated when they are appended).
+func Next(s State, t EventType, p json.RawMessage) State {
+	if s.Status.Terminal() {
+		return s
+	}
+	switch t {
+	case EventRunStarted:
+		if s.Status == "" || s.Status == StatusQueued {
+			s.Status = StatusRunning
+		}
+	case EventStatus:
+		var v StatusChanged
+		if json.Unmarshal(p, &v) == nil && v.Status.Valid() && !v.Status.Terminal() {
+			s.Status = v.Status
+		}
+	case EventApprovalRequest:
+		var v ApprovalRequested
+		if json.Unmarshal(p, &v) == nil && v.ApprovalID != "" {
+			s.Status, s.PendingApprovalID = StatusAwaitingApproval, v.ApprovalID
+		}
+	case EventApprovalResolved:
+		var v ApprovalResolved
+		if json.Unmarshal(p, &v) == nil && v.ApprovalID != "" && v.ApprovalID == s.PendingApprovalID {
+			s.PendingApprovalID = ""
+			if s.Status == StatusAwaitingApproval {
+				s.Status = StatusRunning
+			}
+		}
+	case EventClarifyRequest:
+		var v ClarifyRequested
+		if json.Unmarshal(p, &v) == nil && v.ClarifyID != "" {
+			s.Status, s.PendingClarifyID = StatusAwaitingClarify, v.ClarifyID
+		}
+	case EventClarifyResolved:
+		var v ClarifyResolved
+		if json.Unmarshal(p, &v) == nil && v.ClarifyID != "" && v.ClarifyID == s.PendingClarifyID {
+			s.PendingClarifyID = ""
+			if s.Status == StatusAwaitingClarify {
+				s.Status = StatusRunning
+			}
+		}
+	case EventDone:
+		var v Done
+		_ = json.Unmarshal(p, &v)
+		s.Status = StatusCompleted
+		if v.Status.Terminal() {
+			s.Status = v.Status
+		}
+		s.PendingApprovalID, s.PendingClarifyID = "", ""
+	}
+	return s
+}

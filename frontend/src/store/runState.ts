@@ -1,0 +1,64 @@
+// The run state machine, as backend/run/next.go defines it
+// (docs/ARCHITECTURE.md §Run state machine). runState.test.ts replays the
+// Go table (backend/run/testdata/transitions.json) through nextState, so
+// the window can never show a status the journal would not derive.
+import type { RunStatus } from "../transport/types";
+import { isTerminalStatus } from "../transport/types";
+
+export interface RunStateFields {
+  status: RunStatus | "" | "unknown";
+  pendingApprovalId?: string;
+  pendingClarifyId?: string;
+}
+
+const NON_TERMINAL: ReadonlySet<string> = new Set([
+  "queued",
+  "running",
+  "awaiting_approval",
+  "awaiting_clarify",
+  "cancelling",
+  "paused",
+]);
+
+type P = Record<string, unknown>;
+const obj = (v: unknown): P => (v && typeof v === "object" && !Array.isArray(v) ? (v as P) : {});
+const str = (p: P, k: string): string | undefined =>
+  typeof p[k] === "string" && p[k] !== "" ? (p[k] as string) : undefined;
+
+/** The state after one event; never throws, unknown input changes nothing. */
+export function nextState(s: RunStateFields, type: string, payload: unknown): RunStateFields {
+  if (isTerminalStatus(s.status)) return s;
+  const p = obj(payload);
+  switch (type) {
+    case "run.started":
+      if (s.status === "" || s.status === "unknown" || s.status === "queued") return { ...s, status: "running" };
+      return s;
+    case "status": {
+      const st = str(p, "status");
+      return st && NON_TERMINAL.has(st) ? { ...s, status: st as RunStatus } : s;
+    }
+    case "approval.requested": {
+      const id = str(p, "approval_id");
+      return id ? { ...s, status: "awaiting_approval", pendingApprovalId: id } : s;
+    }
+    case "approval.resolved": {
+      const id = str(p, "approval_id");
+      if (!id || id !== s.pendingApprovalId) return s;
+      return { ...s, pendingApprovalId: undefined, status: s.status === "awaiting_approval" ? "running" : s.status };
+    }
+    case "clarify.requested": {
+      const id = str(p, "clarify_id");
+      return id ? { ...s, status: "awaiting_clarify", pendingClarifyId: id } : s;
+    }
+    case "clarify.resolved": {
+      const id = str(p, "clarify_id");
+      if (!id || id !== s.pendingClarifyId) return s;
+      return { ...s, pendingClarifyId: undefined, status: s.status === "awaiting_clarify" ? "running" : s.status };
+    }
+    case "done": {
+      const st = str(p, "status");
+      return { status: st && isTerminalStatus(st) ? (st as RunStatus) : "completed" };
+    }
+  }
+  return s;
+}
