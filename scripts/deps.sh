@@ -13,6 +13,8 @@ pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev)
 # WM_DELETE_WINDOW and minimising works as on a desktop; wmctrl asks it to.
 if [ "$mode" = test ]; then
   pkgs+=(xvfb xauth dbus-x11 x11-utils xdotool imagemagick chromium openbox wmctrl)
+  # The Windows cross-build (make build-windows).
+  pkgs+=(gcc-mingw-w64-x86-64)
 fi
 
 missing=()

@@ -67,10 +67,6 @@ func (r *runner) handle(ctx context.Context, req control.Request) control.Respon
 		res, err = r.resolve(ctx, req.ClarifyID, req.Answer, false)
 	case control.OpModel:
 		res, err = r.setModel(ctx, req.Model)
-	case control.OpQueue:
-		// A follow-up is a new turn with its own run, created by the
-		// supervisor in the journal; a shim serves exactly one run.
-		res = result(run.ControlUnsupported, "follow-ups are queued by the supervisor, not the run's shim")
 	default:
 		return control.Response{Code: control.CodeBadRequest, Error: fmt.Sprintf("unknown op %q", req.Op)}
 	}

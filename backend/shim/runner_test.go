@@ -148,9 +148,6 @@ func TestClarifyUnsupportedAndUnknown(t *testing.T) {
 	if res := h.control(control.Request{Op: control.OpModel, Model: "m"}); res.Status != run.ControlUnsupported {
 		t.Fatalf("model switch: %+v", res)
 	}
-	if res := h.control(control.Request{Op: control.OpQueue, Message: "m"}); res.Status != run.ControlUnsupported {
-		t.Fatalf("queue: %+v", res)
-	}
 	close(block)
 	h.wait()
 }

@@ -22,7 +22,6 @@ const (
 	OpCancel    Op = "cancel"
 	OpApproval  Op = "approval"
 	OpClarify   Op = "clarify"
-	OpQueue     Op = "queue"
 	OpModel     Op = "model"
 	OpStatus    Op = "status"
 	// OpNextRun hands an idle warm shim its session's next run (Spec): it
@@ -41,16 +40,14 @@ type Request struct {
 	// RunID names the run a request is about; a warm shim serves several
 	// runs in turn on one socket, and a request about an earlier one must
 	// not reach the current one. Empty: the current run.
-	RunID           string `json:"run_id,omitempty"`
-	AfterSeq        int64  `json:"after_seq,omitempty"`
-	ApprovalID      string `json:"approval_id,omitempty"`
-	Choice          string `json:"choice,omitempty"`
-	ClarifyID       string `json:"clarify_id,omitempty"`
-	Answer          string `json:"answer,omitempty"`
-	Message         string `json:"message,omitempty"`
-	ClientRequestID string `json:"client_request_id,omitempty"`
-	Model           string `json:"model,omitempty"`
-	Spec            *Spec  `json:"spec,omitempty"` // OpNextRun
+	RunID      string `json:"run_id,omitempty"`
+	AfterSeq   int64  `json:"after_seq,omitempty"`
+	ApprovalID string `json:"approval_id,omitempty"`
+	Choice     string `json:"choice,omitempty"`
+	ClarifyID  string `json:"clarify_id,omitempty"`
+	Answer     string `json:"answer,omitempty"`
+	Model      string `json:"model,omitempty"`
+	Spec       *Spec  `json:"spec,omitempty"` // OpNextRun
 }
 
 // Error codes in Response.Code.
@@ -115,7 +112,7 @@ func ParseRequest(line []byte) (Request, error) {
 		return Request{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	switch r.Op {
-	case OpSubscribe, OpCancel, OpApproval, OpClarify, OpQueue, OpModel, OpStatus, OpNextRun, OpStop:
+	case OpSubscribe, OpCancel, OpApproval, OpClarify, OpModel, OpStatus, OpNextRun, OpStop:
 		return r, nil
 	}
 	return r, fmt.Errorf("%w %q", ErrUnknownOp, r.Op)
