@@ -14,23 +14,30 @@
 // `done` per run (a partial unique index) and nothing is appended after it.
 package journal
 
-import "errors"
+import (
+	"errors"
+	"fmt"
 
-// Sentinel errors callers branch on. Returned errors wrap them with %w and
-// name what failed.
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
+)
+
+// Sentinel errors callers branch on: the classes of backend/errdefs under
+// the journal's names, plus the journal's own. Returned errors wrap them
+// with %w and name what failed.
 var (
-	ErrNotFound     = errors.New("journal: not found")
-	ErrConflict     = errors.New("journal: conflict")
-	ErrRunTerminal  = errors.New("journal: run already ended")
+	ErrNotFound    = errdefs.ErrNotFound
+	ErrConflict    = errdefs.ErrConflict
+	ErrRunTerminal = errdefs.ErrRunTerminal
+	ErrDiskFull    = errdefs.ErrDiskFull
+	ErrReadOnly    = errdefs.ErrReadOnly
+	// ErrInvalid: a bad argument (empty name, invalid JSON setting).
+	ErrInvalid = errdefs.ErrInvalid
+	// ErrClosed: the Store (or Writer) was closed.
+	ErrClosed = errdefs.ErrClosed
+
 	ErrSchemaTooNew = errors.New("journal: database schema is newer than this program")
 	ErrNotDatabase  = errors.New("journal: file is not a Hermes Desk database")
-	ErrDiskFull     = errors.New("journal: disk full")
-	ErrReadOnly     = errors.New("journal: database is read-only")
-	ErrInvalidEvent = errors.New("journal: invalid event")
-	// ErrInvalid: a bad argument (empty name, invalid JSON setting).
-	ErrInvalid = errors.New("journal: invalid argument")
+	ErrInvalidEvent = fmt.Errorf("%w: journal: invalid event", errdefs.ErrInvalid)
 	// ErrWriterBusy: another Writer of this process already owns the run.
-	ErrWriterBusy = errors.New("journal: run already has a writer in this process")
-	// ErrClosed: the Store (or Writer) was closed.
-	ErrClosed = errors.New("journal: closed")
+	ErrWriterBusy = fmt.Errorf("%w: journal: run already has a writer in this process", errdefs.ErrConflict)
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"log/slog"
 )
 
@@ -85,6 +86,25 @@ func notFound(what string) error {
 	return &Error{Code: CodeNotFound, Message: what + " not found"}
 }
 
+// errorClasses maps the one error vocabulary (backend/errdefs) to codes
+// and safe sentences, once, for every transport (docs/ARCHITECTURE.md
+// §Errors). The first class that matches wins: members before classes.
+var errorClasses = []struct {
+	err     error
+	code    Code
+	message string // empty: defaultMessage for the code and object
+}{
+	{errdefs.ErrNotFound, CodeNotFound, ""},
+	{errdefs.ErrRunTerminal, CodeConflict, "the run has already ended"},
+	{errdefs.ErrConflict, CodeConflict, "conflicts with an earlier request (same client_request_id, different message)"},
+	{errdefs.ErrInvalid, CodeBadRequest, "invalid request"},
+	{errdefs.ErrDiskFull, CodeUnavailable, "the disk is full"},
+	{errdefs.ErrReadOnly, CodeUnavailable, "the data folder is read-only"},
+	{errdefs.ErrClosed, CodeUnavailable, "shutting down"},
+	{errdefs.ErrUnavailable, CodeUnavailable, ""},
+	{errdefs.ErrUnsupported, CodeBadRequest, "not supported by this agent"},
+}
+
 // classify turns a dependency's error into an *Error, logging the detail
 // (which may hold paths or SQL) and keeping only a safe message. what names
 // the object for not-found messages ("run", "session").
@@ -98,17 +118,15 @@ func (s *Service) classify(ctx context.Context, op, what string, err error) erro
 	}
 	out := &Error{Code: CodeInternal, Message: "internal error", Err: err}
 	switch {
-	case errors.Is(err, ErrDepNotFound):
-		out.Code, out.Message = CodeNotFound, what+" not found"
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		out.Code, out.Message = CodeUnavailable, "request cancelled or timed out"
 		return out // the caller went away or gave up: nothing to log
 	default:
-		for _, m := range s.errMap {
-			if errors.Is(err, m.Err) {
-				out.Code, out.Message = m.Code, m.Message
-				if m.Code == CodeNotFound || m.Message == "" {
-					out.Message = defaultMessage(m.Code, what)
+		for _, c := range errorClasses {
+			if errors.Is(err, c.err) {
+				out.Code, out.Message = c.code, c.message
+				if c.message == "" {
+					out.Message = defaultMessage(c.code, what)
 				}
 				break
 			}
@@ -124,18 +142,9 @@ func (s *Service) classify(ctx context.Context, op, what string, err error) erro
 	return out
 }
 
-// ErrDepNotFound lets a dependency without sentinels of its own (a fake,
-// a thin adapter) say "no such object"; real ones map theirs through
-// Options.Errors.
-var ErrDepNotFound = errors.New("not found")
-
-// ErrorMapping classifies a dependency's sentinel (e.g. the supervisor's)
-// into a code with a safe message.
-type ErrorMapping struct {
-	Err     error
-	Code    Code
-	Message string
-}
+// ErrDepNotFound is errdefs.ErrNotFound under the name the service's
+// fakes know.
+var ErrDepNotFound = errdefs.ErrNotFound
 
 func defaultMessage(c Code, what string) string {
 	switch c {

@@ -25,10 +25,6 @@ const (
 // Options tune a Service. The zero value is sensible.
 type Options struct {
 	Log *slog.Logger
-	// Errors classifies the dependencies' sentinel errors (the journal's
-	// not-found and conflict, the supervisor's …) into codes with safe
-	// messages; anything unmapped is an internal error.
-	Errors []ErrorMapping
 	// Follow tunes event streams (see FollowOptions).
 	Follow FollowOptions
 }
@@ -39,7 +35,6 @@ type Service struct {
 	runner  Runner
 	agents  Agents
 	log     *slog.Logger
-	errMap  []ErrorMapping
 	follow  FollowOptions
 	started time.Time
 	kick    chan struct{} // a run was started: Rings looks for it now
@@ -52,7 +47,6 @@ func New(store Store, runner Runner, agents Agents, opts Options) *Service {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	s.errMap = opts.Errors
 	return s
 }
 

@@ -3,6 +3,8 @@ package service_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"io"
 	"log/slog"
 	"os"
@@ -219,9 +221,9 @@ func TestClassifyHidesDetail(t *testing.T) {
 	if h.OK || strings.Contains(h.Database, "alice") || h.Database == "ok" {
 		t.Fatalf("health = %+v", h)
 	}
-	mapped := errors.New("dep: disk full")
+	mapped := fmt.Errorf("dep: append: %w", errdefs.ErrDiskFull)
 	m.PingFn = func(context.Context) error { return mapped }
-	s = service.New(m, m, m, service.Options{Log: quiet, Errors: []service.ErrorMapping{{Err: mapped, Code: service.CodeUnavailable, Message: "the disk is full"}}})
+	s = service.New(m, m, m, service.Options{Log: quiet})
 	if h := s.Health(context.Background()); h.Database != "the disk is full" {
 		t.Fatalf("mapped health = %+v", h)
 	}

@@ -3,6 +3,7 @@ package shim
 import (
 	"context"
 	"errors"
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -38,9 +39,9 @@ type OpenJournalFunc func(path string, onCommit func([]run.Event)) (Journal, err
 // without importing the journal's internals.
 var (
 	// ErrRunTerminal: the run already has its terminal event.
-	ErrRunTerminal = errors.New("shim: run already ended")
+	ErrRunTerminal = errdefs.ErrRunTerminal
 	// ErrDiskFull: the journal cannot grow.
-	ErrDiskFull = errors.New("shim: disk full")
+	ErrDiskFull = errdefs.ErrDiskFull
 )
 
 func isRunTerminal(err error) bool { return errors.Is(err, ErrRunTerminal) }

@@ -2,8 +2,6 @@ package shim
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -22,34 +20,22 @@ var _ OpenJournalFunc = OpenJournal
 
 type journalStore struct{ j *journal.Store }
 
-func mapErr(err error) error {
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, journal.ErrRunTerminal):
-		return fmt.Errorf("%w: %w", ErrRunTerminal, err)
-	case errors.Is(err, journal.ErrDiskFull):
-		return fmt.Errorf("%w: %w", ErrDiskFull, err)
-	}
-	return err
-}
-
 func (s journalStore) GetRun(ctx context.Context, id string) (run.Run, error) {
 	r, err := s.j.GetRun(ctx, id)
-	return r, mapErr(err)
+	return r, err
 }
 
 func (s journalStore) OpenWriter(ctx context.Context, runID string) (Writer, error) {
 	w, err := s.j.OpenWriter(ctx, runID)
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, err
 	}
 	return journalWriter{w}, nil
 }
 
 func (s journalStore) SetNativeSessionID(ctx context.Context, sessionID, nativeID string) error {
 	_, err := s.j.UpdateSession(ctx, sessionID, journal.SessionUpdate{NativeSessionID: &nativeID})
-	return mapErr(err)
+	return err
 }
 
 func (s journalStore) Close() error { return s.j.Close() }
@@ -58,13 +44,13 @@ type journalWriter struct{ w *journal.Writer }
 
 func (w journalWriter) Append(t run.EventType, payload any) (run.Event, error) {
 	ev, err := w.w.Append(t, payload)
-	return ev, mapErr(err)
+	return ev, err
 }
 
 func (w journalWriter) AppendSync(ctx context.Context, t run.EventType, payload any) (run.Event, error) {
 	ev, err := w.w.AppendSync(ctx, t, payload)
-	return ev, mapErr(err)
+	return ev, err
 }
 
-func (w journalWriter) Flush(ctx context.Context) error { return mapErr(w.w.Flush(ctx)) }
-func (w journalWriter) Close() error                    { return mapErr(w.w.Close()) }
+func (w journalWriter) Flush(ctx context.Context) error { return w.w.Flush(ctx) }
+func (w journalWriter) Close() error                    { return w.w.Close() }

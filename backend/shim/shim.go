@@ -79,7 +79,7 @@ func Serve(ctx context.Context, spec control.Spec, d Deps) error {
 	defer j.Close()
 	sh.j = j
 	sl, err := sh.open(ctx, spec)
-	if errors.Is(err, errRunEnded) {
+	if errors.Is(err, ErrRunTerminal) {
 		sh.log.Info("run already ended; nothing to do", "run", spec.RunID)
 		return nil
 	}
@@ -128,8 +128,6 @@ func Serve(ctx context.Context, spec control.Spec, d Deps) error {
 	return nil
 }
 
-// errRunEnded: the run already has its terminal event.
-var errRunEnded = errors.New("shim: run already ended")
 
 // slot is a run the shim has taken on: its lock, writer and hub.
 type slot struct {
@@ -162,7 +160,7 @@ func (sh *shim) open(ctx context.Context, spec control.Spec) (*slot, error) {
 	case err != nil:
 		err = fmt.Errorf("run %s: %w", spec.RunID, err)
 	case rn.Terminal || rn.Status.Terminal():
-		err = errRunEnded
+		err = ErrRunTerminal
 	case rn.LastSeq > 0:
 		// A previous shim wrote events and died; main fences and closes
 		// such a run, a second shim must not continue it.

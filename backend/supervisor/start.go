@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,9 +73,9 @@ func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.Start
 
 func (s *Supervisor) storeErr(what, id string, err error) error {
 	switch {
-	case errors.Is(err, ErrStoreNotFound):
+	case errors.Is(err, errdefs.ErrNotFound):
 		return fmt.Errorf("%s %s: %w", what, id, ErrNotFound)
-	case errors.Is(err, ErrStoreConflict):
+	case errors.Is(err, errdefs.ErrConflict):
 		return fmt.Errorf("%w: %w", ErrConflict, err)
 	}
 	return err
@@ -299,7 +300,7 @@ func (s *Supervisor) endWithoutShim(ctx context.Context, runID string, st run.St
 	defer lock.Unlock()
 	ev, err := s.cfg.Store.EndRun(context.WithoutCancel(ctx), runID, st, reason, detail)
 	if err != nil {
-		if !errors.Is(err, ErrStoreRunTerminal) {
+		if !errors.Is(err, errdefs.ErrRunTerminal) {
 			s.log.Error("end run", "run", runID, "err", err)
 		}
 		return run.Event{}, false

@@ -2,7 +2,6 @@ package supervisor
 
 import (
 	"context"
-	"errors"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -48,12 +47,5 @@ type Submission struct {
 	Existing bool
 }
 
-// Errors a Store implementation wraps so the supervisor can branch.
-var (
-	// ErrStoreNotFound: no such run, session or project.
-	ErrStoreNotFound = errors.New("supervisor: not found in journal")
-	// ErrStoreConflict: same client_request_id, different body.
-	ErrStoreConflict = errors.New("supervisor: conflicting submission")
-	// ErrStoreRunTerminal: the run already has its terminal event.
-	ErrStoreRunTerminal = errors.New("supervisor: run already ended")
-)
+// A Store wraps the classes of backend/errdefs (not found, conflict, run
+// terminal) so the supervisor can branch without knowing the journal.

@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -41,11 +42,11 @@ var (
 	// ErrAlreadyRunning: another process is the supervisor of this data dir.
 	ErrAlreadyRunning = errors.New("supervisor: another supervisor owns this data dir")
 	// ErrNotFound: no such run (or session).
-	ErrNotFound = errors.New("supervisor: not found")
+	ErrNotFound = errdefs.ErrNotFound
 	// ErrConflict: a client_request_id reused with a different message.
-	ErrConflict = errors.New("supervisor: conflicting request")
+	ErrConflict = errdefs.ErrConflict
 	// ErrClosed: the supervisor was closed.
-	ErrClosed = errors.New("supervisor: closed")
+	ErrClosed = errdefs.ErrClosed
 )
 
 // LockFile is the supervisor's lock in the data dir.

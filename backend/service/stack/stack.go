@@ -90,7 +90,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	}
 	reg := agents.Default(agents.Config{Executable: o.Executable})
 	svc := service.New(Journal{J: j}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
-		Log: o.Log, Errors: ErrorMappings(), Follow: o.Follow,
+		Log: o.Log, Follow: o.Follow,
 	})
 	st := &Stack{Journal: j, Supervisor: sup, Service: svc, DataDir: o.DataDir}
 	st.stopMaintenance = maintain(j, o.Log)
@@ -131,23 +131,4 @@ func maintain(j *journal.Store, log *slog.Logger) (stop func()) {
 		}
 	}()
 	return func() { cancel(); <-done }
-}
-
-// ErrorMappings classifies the journal's and supervisor's sentinels for
-// the service: a stable code and a message safe to show.
-func ErrorMappings() []service.ErrorMapping {
-	nf := func(e error) service.ErrorMapping { return service.ErrorMapping{Err: e, Code: service.CodeNotFound} }
-	return []service.ErrorMapping{
-		nf(journal.ErrNotFound), nf(supervisor.ErrNotFound), nf(supervisor.ErrStoreNotFound),
-		{Err: journal.ErrConflict, Code: service.CodeConflict, Message: "conflicts with an earlier request (same client_request_id, different message)"},
-		{Err: supervisor.ErrConflict, Code: service.CodeConflict, Message: "conflicts with an earlier request (same client_request_id, different message)"},
-		{Err: supervisor.ErrStoreConflict, Code: service.CodeConflict, Message: "conflicts with an earlier request (same client_request_id, different message)"},
-		{Err: journal.ErrRunTerminal, Code: service.CodeConflict, Message: "the run has already ended"},
-		{Err: supervisor.ErrStoreRunTerminal, Code: service.CodeConflict, Message: "the run has already ended"},
-		{Err: journal.ErrInvalid, Code: service.CodeBadRequest, Message: "invalid request"},
-		{Err: journal.ErrDiskFull, Code: service.CodeUnavailable, Message: "the disk is full"},
-		{Err: journal.ErrReadOnly, Code: service.CodeUnavailable, Message: "the data folder is read-only"},
-		{Err: journal.ErrClosed, Code: service.CodeUnavailable, Message: "shutting down"},
-		{Err: supervisor.ErrClosed, Code: service.CodeUnavailable, Message: "shutting down"},
-	}
 }
