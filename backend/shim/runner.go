@@ -329,19 +329,27 @@ func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
 }
 
 func (r *runner) turnOutcome(res adapter.TurnResult) outcome {
-	o := outcome{exitCode: res.ExitCode, usage: res.Usage, stopReason: res.StopReason}
 	r.mu.Lock()
 	cancelled, jerr := r.cancelled, r.journalErr
 	r.mu.Unlock()
+	return decideOutcome(res, cancelled, jerr, r.logTail)
+}
+
+// decideOutcome is how a played turn ends (pure; table-tested in
+// decide_test.go): a journal failure fails the run whatever the agent did,
+// a cancel wins over the agent's own result, an agent error fails it with
+// the log's tail as detail, and anything else completed.
+func decideOutcome(res adapter.TurnResult, cancelled bool, journalErr error, logTail func() string) outcome {
+	o := outcome{exitCode: res.ExitCode, usage: res.Usage, stopReason: res.StopReason}
 	switch {
-	case jerr != nil:
+	case journalErr != nil:
 		o.status, o.code = run.StatusFailed, "journal"
-		o.message = "The run could not be recorded: " + safeJournalReason(jerr)
+		o.message = "The run could not be recorded: " + safeJournalReason(journalErr)
 	case cancelled || res.Cancelled:
 		o.status = run.StatusCancelled
 	case res.Err != nil:
 		o.status, o.code = run.StatusFailed, "agent"
-		o.detail = r.logTail()
+		o.detail = logTail()
 		if errors.Is(res.Err, adapter.ErrAgentExited) {
 			o.message = "The agent exited unexpectedly"
 			if res.ExitCode != nil {
@@ -424,35 +432,55 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 }
 
 // keepable: only a turn that completed normally on a live agent leaves it
-// fit for the next run. After a cancel, a failure or a stop the agent's
-// state is unknown (or it is gone), so the next run starts afresh.
+// fit for the next run (keepWarm decides; docs/ARCHITECTURE.md §Warm agents).
 func (r *runner) keepable(conn adapter.Conn, o outcome) bool {
-	if r.warmUp == nil || conn == nil || o.status != run.StatusCompleted || r.gone.Load() {
+	f := warmFacts{warmable: r.warmUp != nil && conn != nil, status: o.status, dataDirGone: r.gone.Load()}
+	if !f.warmable {
 		return false
 	}
 	r.mu.Lock()
-	spoiled := r.cancelled || r.journalErr != nil
+	f.spoiled = r.cancelled || r.journalErr != nil
 	r.mu.Unlock()
-	if spoiled {
-		return false
-	}
-	if pid := r.agentPidNow(); pid > 0 && conn.Pid() != pid {
-		// The agent process the run recorded is gone while the conn lives
-		// on: an adapter with a process per turn (hermes-chat, a command
-		// agent). Its pid, reaped, is free for reuse, yet a warm shim would
-		// later signal its group (a cancel, the supervisor's fence, the
-		// shim's exit), and the next turn's process would be reported to
-		// this ended run, not the next one. Such a conn is not kept.
-		return false
-	}
+	f.recordedPid, f.connPid = r.agentPidNow(), conn.Pid()
 	select {
 	case <-conn.Done():
-		return false
+		f.agentGone = true
 	case <-r.shutdown:
-		return false
+		f.shuttingDown = true
 	default:
-		return true
 	}
+	return keepWarm(f)
+}
+
+// warmFacts is what keepWarm decides from.
+type warmFacts struct {
+	warmable     bool // warm agents are on and the run has a connection
+	status       run.Status
+	dataDirGone  bool
+	spoiled      bool // cancelled, or the journal failed
+	recordedPid  int  // the agent pid the run recorded (0: none)
+	connPid      int  // the pid the connection talks to now
+	agentGone    bool
+	shuttingDown bool
+}
+
+// keepWarm (pure; table-tested in decide_test.go): after a cancel, a
+// failure or a stop the agent's state is unknown (or it is gone), so the
+// next run starts afresh. An agent whose recorded process is gone while
+// the connection lives on (a process per turn: hermes-chat, a command
+// agent) is not kept either: its reaped pid is free for reuse, yet a warm
+// shim would later signal that group (a cancel, the supervisor's fence,
+// the shim's exit), and the next turn's process would be reported to this
+// ended run.
+func keepWarm(f warmFacts) bool {
+	switch {
+	case !f.warmable, f.status != run.StatusCompleted, f.dataDirGone, f.spoiled,
+		f.agentGone, f.shuttingDown:
+		return false
+	case f.recordedPid > 0 && f.connPid != f.recordedPid:
+		return false
+	}
+	return true
 }
 
 // writeDone commits the terminal event, retrying through a transient

@@ -128,7 +128,6 @@ func Serve(ctx context.Context, spec control.Spec, d Deps) error {
 	return nil
 }
 
-
 // slot is a run the shim has taken on: its lock, writer and hub.
 type slot struct {
 	spec control.Spec

@@ -1,0 +1,71 @@
+package shim
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+func TestDecideOutcome(t *testing.T) {
+	exit := func(n int) *int { return &n }
+	tail := func() string { return "last log line" }
+	for _, tc := range []struct {
+		name      string
+		res       adapter.TurnResult
+		cancelled bool
+		jerr      error
+		status    run.Status
+		code      string
+		message   string
+		detail    string
+	}{
+		{name: "completed", res: adapter.TurnResult{StopReason: "end_turn"}, status: run.StatusCompleted},
+		{name: "cancelled by a control", cancelled: true, status: run.StatusCancelled},
+		{name: "cancelled by the agent", res: adapter.TurnResult{Cancelled: true}, status: run.StatusCancelled},
+		{name: "cancel wins over an agent error", cancelled: true, res: adapter.TurnResult{Err: errors.New("boom")}, status: run.StatusCancelled},
+		{name: "agent exited", res: adapter.TurnResult{Err: fmt.Errorf("read: %w", adapter.ErrAgentExited), ExitCode: exit(3)},
+			status: run.StatusFailed, code: "agent", message: "The agent exited unexpectedly (exit code 3).", detail: "last log line"},
+		{name: "agent exited without a code", res: adapter.TurnResult{Err: adapter.ErrAgentExited},
+			status: run.StatusFailed, code: "agent", message: "The agent exited unexpectedly.", detail: "last log line"},
+		{name: "agent error", res: adapter.TurnResult{Err: errors.New("rate limited")},
+			status: run.StatusFailed, code: "agent", message: "The agent failed: rate limited", detail: "last log line"},
+		{name: "journal failure wins", jerr: ErrDiskFull, cancelled: true, res: adapter.TurnResult{Err: errors.New("x")},
+			status: run.StatusFailed, code: "journal", message: "The run could not be recorded: " + safeJournalReason(ErrDiskFull)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := decideOutcome(tc.res, tc.cancelled, tc.jerr, tail)
+			if o.status != tc.status || o.code != tc.code || o.message != tc.message || o.detail != tc.detail {
+				t.Errorf("got %s/%q/%q/%q, want %s/%q/%q/%q", o.status, o.code, o.message, o.detail, tc.status, tc.code, tc.message, tc.detail)
+			}
+		})
+	}
+}
+
+func TestKeepWarm(t *testing.T) {
+	fit := warmFacts{warmable: true, status: run.StatusCompleted, recordedPid: 42, connPid: 42}
+	with := func(f func(*warmFacts)) warmFacts { c := fit; f(&c); return c }
+	for _, tc := range []struct {
+		name string
+		f    warmFacts
+		want bool
+	}{
+		{"completed on a live agent", fit, true},
+		{"no pid recorded", with(func(f *warmFacts) { f.recordedPid, f.connPid = 0, 7 }), true},
+		{"warm agents off", with(func(f *warmFacts) { f.warmable = false }), false},
+		{"failed", with(func(f *warmFacts) { f.status = run.StatusFailed }), false},
+		{"cancelled", with(func(f *warmFacts) { f.status = run.StatusCancelled }), false},
+		{"interrupted", with(func(f *warmFacts) { f.status = run.StatusInterrupted }), false},
+		{"cancel accepted as it finished", with(func(f *warmFacts) { f.spoiled = true }), false},
+		{"data dir gone", with(func(f *warmFacts) { f.dataDirGone = true }), false},
+		{"agent exited", with(func(f *warmFacts) { f.agentGone = true }), false},
+		{"shim shutting down", with(func(f *warmFacts) { f.shuttingDown = true }), false},
+		{"process per turn", with(func(f *warmFacts) { f.connPid = 43 }), false},
+	} {
+		if got := keepWarm(tc.f); got != tc.want {
+			t.Errorf("%s: keepWarm = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
