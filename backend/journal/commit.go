@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 	"time"
 
@@ -113,7 +112,7 @@ func (s *Store) commitBatch(conn *sql.Conn, batch []*item) {
 		if err == nil || !isTransient(err) || attempt >= len(retryDelays) {
 			break
 		}
-		slog.Warn("journal: commit failed, retrying", "err", err, "attempt", attempt+1)
+		s.opts.Log.Warn("journal: commit failed, retrying", "err", err, "attempt", attempt+1)
 		time.Sleep(retryDelays[attempt])
 		for _, g := range groups {
 			if g.err != nil && !isFailedBefore(g) {
@@ -123,7 +122,7 @@ func (s *Store) commitBatch(conn *sql.Conn, batch []*item) {
 	}
 	if err != nil {
 		err = s.wrap("commit events", err)
-		slog.Error("journal: commit failed", "err", err, "events", len(batch))
+		s.opts.Log.Error("journal: commit failed", "err", err, "events", len(batch))
 		for _, g := range groups {
 			if g.err == nil {
 				g.err = err

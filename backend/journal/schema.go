@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -163,7 +162,7 @@ func (s *Store) migrateTo(ctx context.Context, target int) error {
 		}
 	}
 	if v > 0 {
-		slog.Info("journal: migrated", "path", s.path, "from", v, "to", target)
+		s.opts.Log.Info("journal: migrated", "path", s.path, "from", v, "to", target)
 	}
 	return nil
 }
@@ -210,7 +209,7 @@ func (s *Store) backup(ctx context.Context, from int) error {
 	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", dst); err != nil {
 		return s.wrap("back up before migrating to "+dst, err)
 	}
-	slog.Info("journal: backed up before migrating", "path", dst, "from_version", from)
+	s.opts.Log.Info("journal: backed up before migrating", "path", dst, "from_version", from)
 	return nil
 }
 

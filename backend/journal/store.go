@@ -36,6 +36,10 @@ type Options struct {
 	// seq order per run. It runs on the commit goroutine: it must not block
 	// long (the shim pushes the events to its subscribers from it).
 	OnCommit func([]run.Event)
+	// Log receives the journal's diagnostics (commit retries, migrations,
+	// backups); nil: slog.Default(). The shim passes its run's logger so
+	// they land in shim.log in its format.
+	Log *slog.Logger
 
 	// maxPageCount, when set, caps the database size on every connection
 	// (PRAGMA max_page_count): tests use it to simulate a full disk.
@@ -85,6 +89,9 @@ func Open(path string, opts Options) (*Store, error) {
 func open(path string, opts Options, target int) (*Store, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("journal: open %q: invalid database path", path)
+	}
+	if opts.Log == nil {
+		opts.Log = slog.Default()
 	}
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = 10 * time.Second
@@ -162,7 +169,7 @@ func (s *Store) checkpointLoop() {
 			var busy, logPages, done int
 			err := s.db.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logPages, &done)
 			if err != nil && !s.closed.Load() {
-				slog.Debug("journal: checkpoint", "err", err)
+				s.opts.Log.Debug("journal: checkpoint", "err", err)
 			}
 		}
 	}

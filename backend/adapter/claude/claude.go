@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
 	"io"
 	"strings"
 	"time"
@@ -111,11 +112,10 @@ func (Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter
 	return c, nil
 }
 
-// logf writes a diagnostic line to the run's log.
+// logf writes a diagnostic record to the run's log, in the shim's slog
+// text format (one format per file: docs/ARCHITECTURE.md §Logs).
 func logf(w io.Writer, format string, args ...any) {
-	if w != nil {
-		fmt.Fprintf(w, "claude: "+format+"\n", args...)
-	}
+	procio.Logf(w, "claude", format, args...)
 }
 
 var errClosed = errors.New("claude: connection closed")

@@ -6,6 +6,7 @@ package codex
 import (
 	"context"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
 	"io"
 	"time"
 
@@ -187,8 +188,8 @@ func meta(req adapter.StartRequest, key, def string) string {
 	return def
 }
 
+// logf writes a diagnostic record to the run's log, in the shim's slog
+// text format (one format per file: docs/ARCHITECTURE.md §Logs).
 func logf(w io.Writer, format string, args ...any) {
-	if w != nil {
-		fmt.Fprintf(w, "codex: "+format+"\n", args...)
-	}
+	procio.Logf(w, "codex", format, args...)
 }

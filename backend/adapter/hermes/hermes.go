@@ -9,6 +9,7 @@ package hermes
 import (
 	"context"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
 	"io"
 	"strings"
 	"sync"
@@ -122,8 +123,8 @@ func (Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter
 	return c, nil
 }
 
+// logf writes a diagnostic record to the run's log, in the shim's slog
+// text format (one format per file: docs/ARCHITECTURE.md §Logs).
 func logf(w io.Writer, format string, args ...any) {
-	if w != nil {
-		fmt.Fprintf(w, "hermes: "+format+"\n", args...)
-	}
+	procio.Logf(w, "hermes", format, args...)
 }

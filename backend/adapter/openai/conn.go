@@ -127,9 +127,7 @@ func (c *conn) stream(ctx context.Context, model string, msgs []message, emit ad
 		}
 		ch, err := ParseChunk(data)
 		if err != nil {
-			if c.log != nil {
-				fmt.Fprintf(c.log, "openai: %v\n", err)
-			}
+			procio.Logf(c.log, "openai", "%v", err)
 			continue
 		}
 		if ch.Error != "" {
