@@ -7,12 +7,16 @@
 // does those, from the TurnResult a turn returns.
 //
 // One package per protocol lives below this one (acp/, claude/, codex/, …);
-// each registers a Factory in a Registry.
+// each provides Adapter values that the composition root adds to a
+// Registry (registry.go) by name (docs/ARCHITECTURE.md §Adapters).
 package adapter
 
 import (
+	"fmt"
+
 	"context"
 	"errors"
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"io"
 	"time"
 
@@ -22,7 +26,7 @@ import (
 // Sentinel errors callers branch on.
 var (
 	// ErrUnsupported: the agent cannot do this (no approvals, no model switch).
-	ErrUnsupported = errors.New("adapter: not supported by this agent")
+	ErrUnsupported = fmt.Errorf("adapter: %w", errdefs.ErrUnsupported)
 	// ErrNotPending: no such approval/clarify is waiting (unknown, answered, expired).
 	ErrNotPending = errors.New("adapter: nothing pending with that id")
 	// ErrNotInstalled: the agent's program is not on this machine.

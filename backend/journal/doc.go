@@ -1,6 +1,6 @@
 // Package journal is Hermes Desk's memory: one SQLite database (WAL,
 // synchronous=FULL) holding projects, sessions, messages, turns, runs and
-// every run's events (DESIGN.md §3–5).
+// every run's events (docs/ARCHITECTURE.md §Journal).
 //
 // Events are appended through a Writer (one per run) into a group-commit
 // queue drained by one goroutine per Store: each drained batch of up to
@@ -9,9 +9,13 @@
 // processes (the app and its shims) may write the same file; a busy timeout
 // absorbs their lock contention so SQLITE_BUSY never reaches a caller.
 //
-// The database itself enforces the envelope invariants that matter after a
-// bug or a crash: per-run seq is gapless (a trigger), there is at most one
-// `done` per run (a partial unique index) and nothing is appended after it.
+// The envelope invariants that matter after a bug or a crash are enforced
+// inside each commit's BEGIN IMMEDIATE transaction, once per run per batch
+// (insertGroup in commit.go — a per-row trigger tripled append cost): a
+// run's batch must continue exactly after its last committed seq and the
+// run must not have its `done` yet. A partial unique index refuses a
+// second `done`. Run status and pending prompts follow run.Next
+// (apply.go).
 package journal
 
 import (
