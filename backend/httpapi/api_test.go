@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -262,7 +263,8 @@ func TestDoInProcess(t *testing.T) {
 
 func TestStaticFrontendWithCSP(t *testing.T) {
 	fe := fstest.MapFS{
-		"index.html":    {Data: []byte("<!doctype html><title>Hermes Desk</title>")},
+		"index.html": {Data: []byte(`<!doctype html><head><meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; connect-src 'self'">` +
+			`<title>Hermes Desk</title></head>`)},
 		"assets/app.js": {Data: []byte("console.log(1)")},
 	}
 	e := newEnv(t, httpapi.Config{Frontend: fe})
@@ -276,8 +278,8 @@ func TestStaticFrontendWithCSP(t *testing.T) {
 		if res.StatusCode != 200 {
 			t.Fatalf("%s: %d", path, res.StatusCode)
 		}
-		csp := res.Header.Get("Content-Security-Policy")
-		if !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe") || !strings.Contains(csp, "frame-ancestors 'none'") {
+		// The header is the page's own policy (one source: csp.ts) plus framing.
+		if csp := res.Header.Get("Content-Security-Policy"); csp != "default-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'" {
 			t.Fatalf("%s: CSP %q", path, csp)
 		}
 		if res.Header.Get("Referrer-Policy") != "no-referrer" {
@@ -295,8 +297,13 @@ func TestStaticFrontendWithCSP(t *testing.T) {
 		t.Fatalf("missing asset: %d", res.StatusCode)
 	}
 	none := newEnv(t, httpapi.Config{})
-	if res, _ := http.Get(none.srv.URL + "/"); res.StatusCode != 404 {
-		t.Fatalf("no frontend built: %d", res.StatusCode)
+	if res, _ := http.Get(none.srv.URL + "/"); res.StatusCode != 404 || res.Header.Get("Content-Security-Policy") != "default-src 'none'; frame-ancestors 'none'" {
+		t.Fatalf("no frontend built: %d %q", res.StatusCode, res.Header.Get("Content-Security-Policy"))
+	}
+	// A bundle whose page lost its meta tag gets nothing, not a weaker policy.
+	bare := newEnv(t, httpapi.Config{Frontend: fstest.MapFS{"index.html": {Data: []byte("<title>x</title>")}}})
+	if res, _ := http.Get(bare.srv.URL + "/"); res.Header.Get("Content-Security-Policy") != "default-src 'none'; frame-ancestors 'none'" {
+		t.Fatalf("page without its CSP: %q", res.Header.Get("Content-Security-Policy"))
 	}
 }
 
@@ -373,4 +380,23 @@ func mustJSON(t testing.TB, body string, v any) {
 func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// The page the build really produces (make frontend) carries the policy
+// from frontend/src/csp.ts, and the header serves exactly it.
+func TestBuiltPageCSP(t *testing.T) {
+	dist := os.DirFS("../../frontend/dist")
+	if _, err := fs.Stat(dist, "index.html"); err != nil {
+		t.Skip("frontend not built (make frontend)")
+	}
+	e := newEnv(t, httpapi.Config{Frontend: dist})
+	res, err := http.Get(e.srv.URL + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	csp := res.Header.Get("Content-Security-Policy")
+	if !strings.HasPrefix(csp, "default-src 'self'; script-src 'self'") || !strings.HasSuffix(csp, "; frame-ancestors 'none'") || strings.Contains(csp, "unsafe") {
+		t.Fatalf("CSP %q", csp)
+	}
 }

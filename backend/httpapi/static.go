@@ -1,20 +1,45 @@
 package httpapi
 
 import (
+	"html"
 	"io/fs"
 	"net/http"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
 
-// CSP is the Content-Security-Policy of the web app: only its own scripts
-// and styles, no inline script, no eval, no framing, API calls to itself.
-// Agent output is rendered as sanitized Markdown; this is the second wall.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; " +
-	"font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
-	"frame-ancestors 'none'; form-action 'self'"
+// The Content-Security-Policy has one source, frontend/src/csp.ts: the
+// build writes it into index.html's meta tag, and pageCSP serves that same
+// policy as a header, adding only what a meta tag cannot say (framing).
+// Agent output is rendered as sanitized Markdown; the CSP is the second
+// wall (docs/ARCHITECTURE.md §Security).
+const (
+	headerOnlyCSP = "frame-ancestors 'none'"
+	// noPageCSP answers when no web app is built in: nothing may load.
+	noPageCSP = "default-src 'none'; " + headerOnlyCSP
+)
+
+var cspMeta = regexp.MustCompile(`<meta[^>]+http-equiv="Content-Security-Policy"[^>]+content="([^"]+)"`)
+
+// pageCSP is the built page's own policy plus headerOnlyCSP; a bundle
+// without the meta tag (a broken build) gets noPageCSP, never a weaker one.
+func pageCSP(fsys fs.FS) string {
+	if fsys == nil {
+		return noPageCSP
+	}
+	b, err := fs.ReadFile(fsys, "index.html")
+	if err != nil {
+		return noPageCSP
+	}
+	m := cspMeta.FindSubmatch(b)
+	if m == nil {
+		return noPageCSP
+	}
+	return html.UnescapeString(string(m[1])) + "; " + headerOnlyCSP
+}
 
 // static serves the built frontend; unknown paths without an extension get
 // index.html (client-side routes). The login link `/?token=…` is just the
@@ -36,9 +61,10 @@ func onlyGet(next http.Handler) http.Handler {
 }
 
 func (h *Handler) files() http.Handler {
+	csp := pageCSP(h.cfg.Frontend)
 	if h.cfg.Frontend == nil {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Security-Policy", CSP)
+			w.Header().Set("Content-Security-Policy", csp)
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 			w.WriteHeader(http.StatusNotFound)
 			_, _ = w.Write([]byte("The Hermes Desk web app is not built into this binary (run `make frontend`); the API is at /api/.\n"))
@@ -46,7 +72,7 @@ func (h *Handler) files() http.Handler {
 	}
 	files := http.FileServerFS(h.cfg.Frontend)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", CSP)
+		w.Header().Set("Content-Security-Policy", csp)
 		p := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 		if p == "" || p == "." {
 			p = "index.html"
