@@ -129,6 +129,45 @@ CREATE TABLE settings (
 	updated_at INTEGER NOT NULL
 );
 `},
+	{4, "schedules", `
+CREATE TABLE schedules (
+	id         TEXT PRIMARY KEY,
+	name       TEXT NOT NULL,
+	prompt     TEXT NOT NULL,
+	agent      TEXT NOT NULL,
+	model      TEXT NOT NULL DEFAULT '',
+	project_id TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+	phrase     TEXT NOT NULL DEFAULT '',
+	cron       TEXT NOT NULL DEFAULT '',
+	once_at    INTEGER,
+	timezone   TEXT NOT NULL DEFAULT 'Local',
+	target     TEXT NOT NULL,
+	session_id TEXT NOT NULL DEFAULT '',
+	missed     TEXT NOT NULL,
+	enabled    INTEGER NOT NULL DEFAULT 1,
+	cursor     INTEGER NOT NULL,
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+-- A schedule's history: one row per due time handled (fired, skipped,
+-- missed, failed to start) or "run now". A fired row's status is read from
+-- its run, never stored here.
+CREATE TABLE schedule_firings (
+	id          INTEGER PRIMARY KEY,
+	schedule_id TEXT NOT NULL REFERENCES schedules(id) ON DELETE CASCADE,
+	due_at      INTEGER NOT NULL,
+	at          INTEGER NOT NULL,
+	outcome     TEXT NOT NULL,
+	run_id      TEXT NOT NULL DEFAULT '',
+	session_id  TEXT NOT NULL DEFAULT '',
+	request_id  TEXT NOT NULL DEFAULT '',
+	missed      INTEGER NOT NULL DEFAULT 0,
+	catch_up    INTEGER NOT NULL DEFAULT 0,
+	manual      INTEGER NOT NULL DEFAULT 0,
+	reason      TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX schedule_firings_by_schedule ON schedule_firings(schedule_id, id);
+`},
 }
 
 // SchemaVersion is the newest schema this build knows.

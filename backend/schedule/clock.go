@@ -1,0 +1,53 @@
+package schedule
+
+import (
+	"os"
+	"time"
+)
+
+// Clock is the scheduler's time: the real one in the product, a fake in
+// unit tests, the real one shifted by an offset in end-to-end tests that
+// cross process restarts.
+type Clock interface {
+	Now() time.Time
+	NewTimer(d time.Duration) Timer
+}
+
+// Timer is a one-shot timer of a Clock.
+type Timer interface {
+	C() <-chan time.Time
+	Stop() bool
+}
+
+// RealClock is time.Now and time.NewTimer.
+type RealClock struct{}
+
+func (RealClock) Now() time.Time                 { return time.Now() }
+func (RealClock) NewTimer(d time.Duration) Timer { return realTimer{time.NewTimer(d)} }
+
+type realTimer struct{ t *time.Timer }
+
+func (r realTimer) C() <-chan time.Time { return r.t.C }
+func (r realTimer) Stop() bool          { return r.t.Stop() }
+
+// OffsetClock is the real clock shifted by Offset: "now" is Offset ahead
+// (or behind) while timers still run in real time.
+type OffsetClock struct{ Offset time.Duration }
+
+func (o OffsetClock) Now() time.Time                 { return time.Now().Add(o.Offset) }
+func (o OffsetClock) NewTimer(d time.Duration) Timer { return realTimer{time.NewTimer(d)} }
+
+// ClockOffsetEnv shifts the scheduler's clock for end-to-end tests (a Go
+// duration, e.g. "3h"): a test can "sleep" the machine across due times
+// without waiting. Unset in normal use.
+const ClockOffsetEnv = "HERMESDESK_TEST_CLOCK_OFFSET"
+
+// ClockFromEnv is RealClock, or an OffsetClock when ClockOffsetEnv is set.
+func ClockFromEnv() Clock {
+	if v := os.Getenv(ClockOffsetEnv); v != "" {
+		if d, err := time.ParseDuration(v); err == nil {
+			return OffsetClock{Offset: d}
+		}
+	}
+	return RealClock{}
+}
