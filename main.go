@@ -41,6 +41,8 @@ func main() {
 		os.Exit(cli.Runs(args[1:]))
 	case "ask":
 		os.Exit(cli.Ask(args[1:]))
+	case "schedules":
+		os.Exit(cli.Schedules(args[1:]))
 	case "demo-agent":
 		os.Exit(fakeagent.Main(args[1:]))
 	default: // the app; its flags (--background) and any paths pass through

@@ -29,6 +29,9 @@ import (
 var shimBin string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(childServeEnv) != "" {
+		os.Exit(childServe())
+	}
 	dir, err := os.MkdirTemp("", "hd-cli-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

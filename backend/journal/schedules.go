@@ -171,15 +171,25 @@ func (s *Store) FinishFiring(ctx context.Context, id int64, outcome schedule.Out
 	return s.wrap("finish firing", err)
 }
 
+// firingCols reads a fired row's run: its status, its error, and whether
+// it failed before its agent ran — no run.started (the shim never came
+// up) or an error coded as a start failure by the shim (the agent is not
+// installed, could not be started, or is unknown). Only failed runs pay
+// for the look at their events.
 const firingCols = `f.id, f.schedule_id, f.due_at, f.at, f.outcome, f.run_id, f.session_id, f.request_id, f.missed,
-	f.catch_up, f.manual, f.reason, COALESCE(r.status, ''), r.started_at IS NOT NULL, COALESCE(r.error, '')`
+	f.catch_up, f.manual, f.reason, COALESCE(r.status, ''), COALESCE(r.error, ''),
+	CASE WHEN r.status = 'failed' THEN
+		NOT EXISTS (SELECT 1 FROM events e WHERE e.run_id = r.id AND e.type = 'run.started')
+		OR EXISTS (SELECT 1 FROM events e WHERE e.run_id = r.id AND e.type = 'error'
+			AND json_extract(CAST(e.payload AS TEXT), '$.code') IN ('agent_not_installed', 'agent_start', 'agent_unknown'))
+	ELSE 0 END`
 
 func scanFiring(sc interface{ Scan(...any) error }) (schedule.Firing, error) {
 	var f schedule.Firing
 	var due, at int64
 	var outcome, status string
 	err := sc.Scan(&f.ID, &f.ScheduleID, &due, &at, &outcome, &f.RunID, &f.SessionID, &f.RequestID, &f.Missed,
-		&f.CatchUp, &f.Manual, &f.Reason, &status, &f.RunStarted, &f.RunError)
+		&f.CatchUp, &f.Manual, &f.Reason, &status, &f.RunError, &f.StartFailed)
 	f.DueAt, f.At, f.Outcome, f.RunStatus = fromNanos(due), fromNanos(at), schedule.Outcome(outcome), run.Status(status)
 	f.Settle()
 	return f, err

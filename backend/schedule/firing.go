@@ -30,9 +30,11 @@ type Firing struct {
 	Reason string `json:"reason,omitempty"`
 
 	// Read from the run, never stored here: the run is the truth.
-	RunStatus  run.Status `json:"run_status,omitempty"`
-	RunStarted bool       `json:"-"`
-	RunError   string     `json:"run_error,omitempty"`
+	RunStatus run.Status `json:"run_status,omitempty"`
+	// StartFailed: the run failed before its agent ran (not installed,
+	// could not be started, its process never came up).
+	StartFailed bool   `json:"-"`
+	RunError    string `json:"run_error,omitempty"`
 	// Status is the one word a person reads: completed, failed, running,
 	// queued, cancelled, interrupted, skipped, missed, failed_to_start or
 	// starting.
@@ -52,7 +54,7 @@ func (f *Firing) Settle() {
 			if f.Reason == "" {
 				f.Reason = "the run was not recorded"
 			}
-		case f.RunStatus == run.StatusFailed && !f.RunStarted:
+		case f.RunStatus == run.StatusFailed && f.StartFailed:
 			f.Status = "failed_to_start"
 			if f.Reason == "" {
 				f.Reason = f.RunError

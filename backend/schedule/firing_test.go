@@ -13,10 +13,10 @@ func TestSettle(t *testing.T) {
 		status string
 		reason string
 	}{
-		{"completed run", Firing{Outcome: OutcomeFired, RunStatus: run.StatusCompleted, RunStarted: true}, "completed", ""},
-		{"running run", Firing{Outcome: OutcomeFired, RunStatus: run.StatusRunning, RunStarted: true}, "running", ""},
-		{"failed after starting", Firing{Outcome: OutcomeFired, RunStatus: run.StatusFailed, RunStarted: true, RunError: "boom"}, "failed", ""},
-		{"failed before the agent started", Firing{Outcome: OutcomeFired, RunStatus: run.StatusFailed, RunError: "agent not found"}, "failed_to_start", "agent not found"},
+		{"completed run", Firing{Outcome: OutcomeFired, RunStatus: run.StatusCompleted}, "completed", ""},
+		{"running run", Firing{Outcome: OutcomeFired, RunStatus: run.StatusRunning}, "running", ""},
+		{"failed after starting", Firing{Outcome: OutcomeFired, RunStatus: run.StatusFailed, RunError: "boom"}, "failed", ""},
+		{"failed before the agent started", Firing{Outcome: OutcomeFired, RunStatus: run.StatusFailed, StartFailed: true, RunError: "agent not found"}, "failed_to_start", "agent not found"},
 		{"run row gone", Firing{Outcome: OutcomeFired, RunID: "run_x"}, "failed_to_start", "the run was not recorded"},
 		{"refused at start", Firing{Outcome: OutcomeFailedToStart, Reason: "unknown agent"}, "failed_to_start", "unknown agent"},
 		{"skipped", Firing{Outcome: OutcomeSkipped, Reason: "still running"}, "skipped", "still running"},

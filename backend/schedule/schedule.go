@@ -7,12 +7,13 @@
 package schedule
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/robfig/cron/v3"
+
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 )
 
 // Target says where a schedule's firings go.
@@ -68,8 +69,9 @@ type Schedule struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-// ErrInvalid marks bad schedule input; its text is safe to show.
-var ErrInvalid = errors.New("invalid schedule")
+// ErrInvalid marks bad schedule input (the one vocabulary's invalid
+// class, docs/ARCHITECTURE.md §Errors); the text after it is safe to show.
+var ErrInvalid = errdefs.ErrInvalid
 
 func invalid(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)

@@ -292,7 +292,7 @@ func (s *Scheduler) start(ctx context.Context, f Firing, prompt, model string) (
 		}
 		f.Outcome, f.Reason = OutcomeFailedToStart, err.Error()
 	} else {
-		f.Outcome, f.RunID, f.RunStatus, f.RunStarted = OutcomeFired, res.RunID, res.Status, true
+		f.Outcome, f.RunID, f.RunStatus = OutcomeFired, res.RunID, res.Status
 	}
 	if e := s.cfg.Store.FinishFiring(ctx, f.ID, f.Outcome, f.RunID, f.SessionID, f.Reason); e != nil {
 		return f, e

@@ -38,6 +38,10 @@ type Service struct {
 	follow  FollowOptions
 	started time.Time
 	kick    chan struct{} // a run was started: Rings looks for it now
+
+	// Schedules (SetSchedules): nil until the stack connects them.
+	schedStore ScheduleStore
+	sched      Scheduler
 }
 
 // New returns a service over the journal, the supervisor and the agents.

@@ -15,6 +15,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/schedule"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
 )
@@ -38,6 +39,9 @@ type Options struct {
 	// WarmIdle is how long a shim keeps its agent for the session's next
 	// run (0: 10 minutes; negative: never, every run starts its agent).
 	WarmIdle time.Duration
+	// Clock is the scheduler's clock (nil: the real one, or the test
+	// offset of schedule.ClockOffsetEnv).
+	Clock schedule.Clock
 }
 
 // Stack is an open backend. Close it to release the supervisor lock; runs
@@ -46,7 +50,10 @@ type Stack struct {
 	Journal    *journal.Store
 	Supervisor *supervisor.Supervisor
 	Service    *service.Service
-	DataDir    string
+	// Scheduler fires schedules in this process, the data dir's
+	// supervisor, whether or not a window is open.
+	Scheduler *schedule.Scheduler
+	DataDir   string
 
 	stopMaintenance func()
 }
@@ -92,13 +99,21 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	svc := service.New(Journal{J: j}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
 		Log: o.Log, Follow: o.Follow,
 	})
-	st := &Stack{Journal: j, Supervisor: sup, Service: svc, DataDir: o.DataDir}
+	if o.Clock == nil {
+		o.Clock = schedule.ClockFromEnv()
+	}
+	sch := schedule.New(schedule.Config{Store: j, Starter: firer{svc: svc, j: j}, Clock: o.Clock,
+		Log: o.Log.With("component", "scheduler")})
+	svc.SetSchedules(j, sch)
+	sch.Start(ctx)
+	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir}
 	st.stopMaintenance = maintain(j, o.Log)
 	return st, nil
 }
 
 // Close stops following runs (they go on) and closes the journal.
 func (s *Stack) Close() error {
+	s.Scheduler.Close()
 	s.stopMaintenance()
 	return errors.Join(s.Supervisor.Close(), s.Journal.Close())
 }
