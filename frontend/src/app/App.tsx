@@ -4,6 +4,7 @@ import type { ComposerHandle } from "../components/Composer";
 import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/Dialogs";
 import { BackendOffline, PickProject, Unauthorized } from "../components/EmptyStates";
 import { NewSession } from "../components/NewSession";
+import { SchedulesView } from "../components/Schedules";
 import { DeleteSessionDialog, RENAME_EVENT } from "../components/SessionActions";
 import { SessionView, STOP_EVENT } from "../components/SessionView";
 import { Sidebar } from "../components/Sidebar";
@@ -39,6 +40,7 @@ export function App({ transport: t }: { transport: Transport }) {
   const [note, setNote] = useState<string>();
   const [deleting, setDeleting] = useState<Session>();
   const [jump, setJump] = useState<JumpTarget>();
+  const [schedules, setSchedules] = useState(false);
   const dialogOpen = dialog !== null || deleting !== undefined;
   const composer = useRef<ComposerHandle>(null);
 
@@ -69,6 +71,7 @@ export function App({ transport: t }: { transport: Transport }) {
       setProjectId(s.project_id);
       setSessionId(s.id);
       setAdding(false);
+      setSchedules(false);
       setDialog(null);
       // A text hit opens the transcript at the match; anything else at its tail.
       setJump(hit ? jumpTarget({ ...hit, session_id: s.id }) : undefined);
@@ -81,6 +84,7 @@ export function App({ transport: t }: { transport: Transport }) {
       if (pid) setProjectId(pid);
       setSessionId("");
       setAdding(false);
+      setSchedules(false);
       requestAnimationFrame(() => composer.current?.focus());
     },
     [setProjectId, setSessionId],
@@ -247,6 +251,21 @@ export function App({ transport: t }: { transport: Transport }) {
     main = <BackendOffline inWails={t.kind === "wails"} onRetry={() => void b.refresh()} />;
   } else if (b.conn === "unauthorized") {
     main = <Unauthorized />;
+  } else if (schedules && !adding) {
+    main = (
+      <SchedulesView
+        t={t}
+        projects={b.projects}
+        agents={b.agents ?? []}
+        defaultProject={projectId}
+        onOpenSession={(sid, pid) => {
+          setProjectId(pid);
+          setSessionId(sid);
+          setSchedules(false);
+          void b.refresh();
+        }}
+      />
+    );
   } else if (adding || b.projects.length === 0) {
     main = <PickProject canPickFolder={!!t.desktop && !adding} onPick={() => void pickFolder()} onAddPath={addProjectPath} />;
   } else if (session) {
@@ -284,6 +303,7 @@ export function App({ transport: t }: { transport: Transport }) {
             setProjectId(id);
             setSessionId("");
             setAdding(false);
+            setSchedules(false);
           }}
           onSelectSession={(s) => selectSession(s)}
           onRename={renameSession}
@@ -292,6 +312,8 @@ export function App({ transport: t }: { transport: Transport }) {
           onNewSession={newSession}
           onAddProject={() => void pickFolder()}
           onSettings={() => setDialog("settings")}
+          onSchedules={() => setSchedules(true)}
+          schedulesOpen={schedules}
           onCollapse={() => setCollapsed(true)}
           width={width}
           onWidth={(w) => setWidth(Math.max(200, Math.min(440, Math.round(w))))}

@@ -1,4 +1,4 @@
-import { Archive, ChevronDown, Ellipsis, Folder, FolderPlus, PanelLeftClose, Plus, Settings } from "lucide-react";
+import { Archive, CalendarClock, ChevronDown, Ellipsis, Folder, FolderPlus, PanelLeftClose, Plus, Settings } from "lucide-react";
 import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
 import type { Project, RunInfo, Session } from "../transport/types";
 import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
@@ -55,6 +55,9 @@ export interface SidebarProps {
   onNewSession(projectId: string): void;
   onAddProject(): void;
   onSettings(): void;
+  /** Opens the Schedules view. */
+  onSchedules?(): void;
+  schedulesOpen?: boolean;
   onCollapse(): void;
   width: number;
   onWidth(w: number): void;
@@ -203,6 +206,11 @@ export function Sidebar(p: SidebarProps) {
       )}
 
       <div className="sidebar-bottom">
+        {p.onSchedules && (
+          <button type="button" className={`side-btn${p.schedulesOpen ? " selected" : ""}`} onClick={p.onSchedules} aria-current={p.schedulesOpen ? "page" : undefined}>
+            <CalendarClock size={16} aria-hidden /> Schedules
+          </button>
+        )}
         <button type="button" className="side-btn" onClick={p.onSettings}>
           <Settings size={16} aria-hidden /> Settings
         </button>

@@ -15,6 +15,7 @@ import type {
   StartResult,
   StartRunRequest,
 } from "./types";
+import type { Firing, Schedule, ScheduleInput, SchedulePreview } from "../schedules/types";
 
 export interface RawResponse {
   status: number;
@@ -196,5 +197,27 @@ export class ApiClient {
   }
   async agents(): Promise<AgentInfo[]> {
     return list<AgentInfo>(await this.call("GET", "/api/agents"), "agents");
+  }
+  // Schedules (DESIGN.md §7–8).
+  async listSchedules(): Promise<Schedule[]> {
+    return list<Schedule>(await this.call("GET", "/api/schedules"), "schedules");
+  }
+  createSchedule(req: ScheduleInput): Promise<Schedule> {
+    return this.call("POST", "/api/schedules", req);
+  }
+  updateSchedule(id: string, patch: ScheduleInput): Promise<Schedule> {
+    return this.call("PATCH", `/api/schedules/${enc(id)}`, patch);
+  }
+  deleteSchedule(id: string): Promise<void> {
+    return this.call("DELETE", `/api/schedules/${enc(id)}`);
+  }
+  runSchedule(id: string): Promise<Firing> {
+    return this.call("POST", `/api/schedules/${enc(id)}/run`, {});
+  }
+  async scheduleHistory(id: string): Promise<Firing[]> {
+    return list<Firing>(await this.call("GET", `/api/schedules/${enc(id)}/history`), "firings");
+  }
+  previewSchedule(when: string, timezone: string): Promise<SchedulePreview> {
+    return this.call("GET", `/api/schedules/preview?when=${enc(when)}&timezone=${enc(timezone)}`);
   }
 }
