@@ -57,7 +57,7 @@ test-e2e: build
 
 # Non-cgo packages must build for the other desktop OSes too. Add yours.
 CROSS_PKGS := ./app/autostart/... ./app/applog/... ./app/trayproto/... ./app/traysup/... \
-	./backend/paths ./backend/version ./backend/run ./backend/adapter
+	./backend/paths ./backend/version ./backend/run ./backend/adapter ./backend/schedule
 vet-cross:
 	GOOS=windows CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) $(CROSS_PKGS)
 	GOOS=darwin CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) $(CROSS_PKGS)

@@ -31,3 +31,5 @@ done
 [ -n "$url" ] || { cat "$work/serve.out"; echo "test-e2e: serve printed no login link"; exit 1; }
 (cd frontend && node e2e/flow.mjs --url "$url" --project "$work/project")
 echo "test-e2e: browser flow passed"
+(cd frontend && node e2e/schedules.mjs --url "$url" --project "$work/project")
+echo "test-e2e: schedules flow passed"

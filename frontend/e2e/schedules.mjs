@@ -1,0 +1,116 @@
+// Schedules in the browser against a running `hermesdesk serve` (real
+// scheduler, the demo agent): create a schedule from the UI, see the
+// preview of its next five runs, run it now, find the run in its history
+// and open it. Screenshots go to e2e/out/schedules-*.png.
+//
+//   node e2e/schedules.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/folder
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, "out");
+mkdirSync(out, { recursive: true });
+const arg = (name) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const url = arg("--url");
+const project = arg("--project");
+if (!url || !project) {
+  console.error("usage: node e2e/schedules.mjs --url LOGIN_URL --project DIR");
+  process.exit(2);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+const problems = [];
+let page;
+const step = (s) => console.log(`schedules: ${s}`);
+
+async function api(path) {
+  return page.evaluate(async (p) => {
+    const token = sessionStorage.getItem("hermesdesk.token") ?? "";
+    const r = await fetch(p, { headers: { Authorization: `Bearer ${token}` } });
+    return r.json();
+  }, path);
+}
+
+try {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-GB", timezoneId: "Europe/Berlin" });
+  page = await ctx.newPage();
+  // The preview of a phrase it cannot read is a 400 on purpose; the browser logs it.
+  page.on("console", (m) => m.type() === "error" && !/status of 400/.test(m.text()) && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(url, { waitUntil: "networkidle" });
+
+  if ((await api("/api/projects")).length === 0) {
+    step("add project");
+    await page.getByRole("button", { name: "Add a project folder" }).click();
+    await page.getByLabel("Folder path").fill(project);
+    await page.getByRole("button", { name: "Add folder" }).click();
+  }
+
+  step("open Schedules");
+  await page.getByRole("button", { name: "Schedules", exact: true }).click();
+  await page.getByRole("heading", { name: "Schedules" }).waitFor({ timeout: 10_000 });
+
+  step("create a schedule and see its preview");
+  await page.getByRole("button", { name: /New schedule/ }).click();
+  const form = page.getByRole("form", { name: "New schedule" });
+  await form.getByLabel("Prompt", { exact: true }).fill("/scenario demo\nmorning check");
+  await form.getByLabel("Name", { exact: true }).fill("Morning check");
+  await form.getByLabel("Agent", { exact: true }).selectOption("demo");
+  await form.getByLabel("Time zone", { exact: true }).fill("Europe/Berlin");
+  await form.getByLabel("When", { exact: true }).fill("every blue moon");
+  await form.getByRole("alert").filter({ hasText: "not a phrase" }).waitFor({ timeout: 10_000 });
+  await form.getByLabel("When", { exact: true }).fill("every weekday at 9:00");
+  const preview = form.getByRole("list", { name: "Next runs" });
+  await preview.waitFor({ timeout: 10_000 });
+  const items = await preview.getByRole("listitem").allTextContents();
+  if (items.length !== 5) problems.push(`preview lists ${items.length} runs, want 5`);
+  for (const it of items) {
+    if (!it.includes("09:00") || /Sat|Sun/.test(it)) problems.push(`preview time is not a weekday 9:00: ${it}`);
+  }
+  await page.screenshot({ path: join(out, "schedules-form.png") });
+  await form.getByRole("button", { name: "Create schedule" }).click();
+  const row = page.locator("tr", { hasText: "Morning check" });
+  await row.waitFor({ timeout: 10_000 });
+  if (!(await row.textContent()).includes("every weekday at 9:00")) problems.push("the row does not say when it runs");
+
+  step("run it now and find the run in its history");
+  await page.getByRole("button", { name: "Run Morning check now" }).click();
+  const hist = page.getByRole("region", { name: "History of Morning check" });
+  await hist.locator('.firing[data-firing-status="completed"]').waitFor({ timeout: 60_000 });
+  await row.locator(".badge", { hasText: "Completed" }).waitFor({ timeout: 10_000 });
+  await page.screenshot({ path: join(out, "schedules-history.png") });
+  const [s] = (await api("/api/schedules")).filter((x) => x.name === "Morning check");
+  const h = await api(`/api/schedules/${s.id}/history`);
+  if (h.length !== 1 || h[0].status !== "completed" || !h[0].run_id) problems.push(`history on the server: ${JSON.stringify(h)}`);
+
+  step("open the run");
+  await hist.getByRole("button", { name: "Open run" }).click();
+  await page.locator(".main-head .badge", { hasText: "Completed" }).waitFor({ timeout: 15_000 });
+  await page.locator(".done-line").first().waitFor({ timeout: 15_000 });
+  await page.screenshot({ path: join(out, "schedules-run.png") });
+
+  step("delete with confirmation");
+  await page.getByRole("button", { name: "Schedules", exact: true }).click();
+  await page.getByRole("button", { name: "Delete Morning check" }).click();
+  await page.getByRole("dialog", { name: "Delete schedule" }).getByRole("button", { name: "Delete schedule" }).click();
+  await row.waitFor({ state: "detached", timeout: 10_000 });
+  await ctx.close();
+} catch (e) {
+  problems.push(String(e));
+  await page?.screenshot({ path: join(out, "schedules-failure.png") }).catch(() => {});
+} finally {
+  await browser.close();
+}
+if (problems.length) {
+  console.error(`schedules: FAILED\n  ${problems.join("\n  ")}`);
+  process.exit(1);
+}
+console.log("schedules: ok");
