@@ -183,8 +183,13 @@ func (s *Scheduler) tick(ctx context.Context) time.Time {
 		}
 		d := Decide(*sc, w, now)
 		if d.Kind != Wait {
-			s.act(ctx, *sc, d)
-			sc.Cursor = d.Cursor
+			if s.act(ctx, *sc, d) {
+				sc.Cursor = d.Cursor
+			} else {
+				// Not recorded (the journal refused): read the stored
+				// cursor again next time rather than trust this one.
+				s.dirty = true
+			}
 		}
 		next = append(next, d.Next)
 	}
@@ -192,23 +197,25 @@ func (s *Scheduler) tick(ctx context.Context) time.Time {
 	return s.nextDue
 }
 
-// act records a missed due time or fires one.
-func (s *Scheduler) act(ctx context.Context, sc Schedule, d Decision) {
+// act records a missed due time or fires one; false if nothing could be
+// recorded (the cursor did not move).
+func (s *Scheduler) act(ctx context.Context, sc Schedule, d Decision) bool {
 	cursor := d.Cursor
 	switch {
 	case d.Kind == Miss:
 		_, err := s.cfg.Store.AddFiring(ctx, Firing{ScheduleID: sc.ID, DueAt: d.Due, Outcome: OutcomeMissed,
 			Missed: d.Missed, Reason: missedReason(d.Missed, "the policy is to skip missed runs")}, &cursor)
 		s.logErr("record missed firing", sc.ID, err)
-		return
+		return err == nil
 	case d.Missed > 0 && !d.CatchUp:
 		// On time now, but earlier due times passed unseen: say so.
 		_, err := s.cfg.Store.AddFiring(ctx, Firing{ScheduleID: sc.ID, DueAt: d.Due, Outcome: OutcomeMissed,
 			Missed: d.Missed, Reason: missedReason(d.Missed, "")}, nil)
 		s.logErr("record missed firing", sc.ID, err)
 	}
-	_, err := s.fire(ctx, sc, d.Due, &cursor, d.CatchUp, d.Missed, false)
+	f, err := s.fire(ctx, sc, d.Due, &cursor, d.CatchUp, d.Missed, false)
 	s.logErr("fire", sc.ID, err)
+	return f.ID != 0
 }
 
 func missedReason(n int, policy string) string {

@@ -17,6 +17,7 @@ type memStore struct {
 	mu      sync.Mutex
 	scheds  map[string]Schedule
 	firings []Firing
+	failAdd int // refuse this many AddFiring calls (a full disk)
 }
 
 func (m *memStore) ListSchedules(context.Context) ([]Schedule, error) {
@@ -51,6 +52,10 @@ func (m *memStore) AddFiring(_ context.Context, f Firing, cursor *time.Time) (Fi
 	s, ok := m.scheds[f.ScheduleID]
 	if !ok {
 		return f, errors.New("not found")
+	}
+	if m.failAdd > 0 {
+		m.failAdd--
+		return f, errors.New("disk full")
 	}
 	if cursor != nil {
 		s.Cursor = *cursor
@@ -277,5 +282,23 @@ func TestLoopSleepsUntilDue(t *testing.T) {
 	clk.WaitArmed()
 	if d := clk.LastArmed(); d != 10*time.Second {
 		t.Errorf("after a change armed %s, want 10s (the new one-off)", d)
+	}
+}
+
+// A firing the journal refused to record is tried again at the next wake:
+// the stored cursor did not move, so the due time is still due.
+func TestTickRetriesWhatWasNotRecorded(t *testing.T) {
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	s, st, starter, clk := newTestScheduler(t, t0, hourly("h", t0, MissedRunOnce))
+	st.failAdd = 1
+	clk.Set(t0.Add(time.Hour))
+	s.tick(context.Background())
+	if got := st.outcomes("h"); len(got) != 0 || starter.count() != 0 {
+		t.Fatalf("history %v after a refused write", got)
+	}
+	clk.Set(t0.Add(time.Hour + time.Minute))
+	s.tick(context.Background())
+	if got := st.outcomes("h"); len(got) != 1 || got[0] != OutcomeFired || starter.count() != 1 {
+		t.Errorf("history %v, runs %d: want the 10:00 firing once", got, starter.count())
 	}
 }
