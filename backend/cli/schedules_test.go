@@ -127,7 +127,7 @@ func TestScheduleFiresWithoutWindow(t *testing.T) {
 	at := time.Now().Add(1500 * time.Millisecond)
 	s := addSchedule(t, c, dataDir, service.ScheduleRequest{Name: "Morning report", Prompt: "/scenario demo\nhello",
 		Agent: "demo", At: &at, Timezone: "UTC"})
-	if s.NextDue == nil || !s.NextDue.Equal(at.Truncate(time.Minute)) && !s.NextDue.Equal(at) {
+	if s.NextDue == nil || !s.NextDue.Equal(at) {
 		t.Fatalf("next due %v, want %v", s.NextDue, at)
 	}
 	fs := waitHistory(t, c, s.ID, settledRun)
