@@ -93,11 +93,11 @@ package: build
 # into .tools/ by scripts/install-agents.sh, through their adapters against the
 # fake model server, and (test/agents) through the whole run engine: service,
 # supervisor, shim, journal. With HERMESDESK_AGENT_TESTS=1 a missing CLI fails
-# in CI.
+# in CI. The app never looks in .tools by itself: it is named explicitly.
 AGENT_PKGS := ./backend/adapter/claude/ ./backend/adapter/codex/ ./backend/adapter/hermes/ ./testkit/fakemodel/agenttest/ ./test/agents/
 test-agents:
 	scripts/install-agents.sh
-	HERMESDESK_AGENT_TESTS=1 $(GO) test -race -count=1 -timeout 15m -tags $(GOTAGS) -run '^TestReal' $(AGENT_PKGS)
+	HERMESDESK_TOOLS=$(CURDIR)/.tools HERMESDESK_AGENT_TESTS=1 $(GO) test -race -count=1 -timeout 15m -tags $(GOTAGS) -run '^TestReal' $(AGENT_PKGS)
 
 bench:
 	$(GO) test -tags $(GOTAGS) -run '^$$' -bench . -benchmem ./backend/...

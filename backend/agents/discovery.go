@@ -34,13 +34,13 @@ var localCLIs = map[string][]string{
 	"gemini": {"gemini", "--acp"},
 }
 
-// ToolsDirEnv overrides where the project-local tools dir is.
+// ToolsDirEnv names the tools dir explicitly (tests, scripts); there is no
+// other way to have one.
 const ToolsDirEnv = paths.EnvTools
 
 // LocalCommand returns the command for agent from the project-local tools
 // dir when its program is not on PATH but is installed there; nil otherwise
-// (always nil for an installed app, which has no tools dir: see
-// paths.ToolsDir).
+// (always nil unless $HERMESDESK_TOOLS names one: see paths.ToolsDir).
 func LocalCommand(agent string) []string {
 	cmd, ok := localCLIs[agent]
 	if !ok {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/testkit/fakemodel/agenttest"
 )
 
 func byName(ss []Status) map[string]Status {
@@ -48,7 +48,7 @@ func TestDiscoverMissingAgentsSayHowToInstall(t *testing.T) {
 // With the CLIs from scripts/install-agents.sh, discovery finds them in the
 // project's tools dir and reports their versions.
 func TestDiscoverInstalledAgents(t *testing.T) {
-	tools := paths.ToolsDir()
+	tools := agenttest.ToolsDir()
 	if tools == "" {
 		t.Skip("no .tools dir (run scripts/install-agents.sh)")
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 )
 
+// A checkout of this very project (someone else's clone) is as foreign as
+// any other folder: only an explicit, absolute HERMESDESK_TOOLS counts.
 func TestToolsDir(t *testing.T) {
 	mkdir := func(p string) string {
 		t.Helper()
@@ -16,28 +18,23 @@ func TestToolsDir(t *testing.T) {
 	}
 	root := t.TempDir()
 	checkout := mkdir(filepath.Join(root, "checkout"))
-	if err := os.WriteFile(filepath.Join(checkout, "go.mod"), []byte("module "+modulePath+"\n\ngo 1.24\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(checkout, "go.mod"), []byte("module github.com/hermesdesk/hermesdesk\n\ngo 1.24\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	tools := mkdir(filepath.Join(checkout, ".tools"))
+	mkdir(filepath.Join(checkout, ".tools"))
 	pkgDir := mkdir(filepath.Join(checkout, "backend", "x"))
-	// A user's folder with a .tools dir of its own (another project).
 	userDir := mkdir(filepath.Join(root, "home", "work"))
 	mkdir(filepath.Join(root, "home", ".tools"))
-	other := mkdir(filepath.Join(root, "other"))
-	if err := os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	mkdir(filepath.Join(other, ".tools"))
 
 	tests := []struct {
 		name, env, wd, want string
 	}{
 		{"explicit env wins", "/opt/tools", userDir, "/opt/tools"},
-		{"dev checkout, package dir", "", pkgDir, tools},
-		{"dev checkout root", "", checkout, tools},
+		{"explicit env is cleaned", "/opt/tools/", userDir, "/opt/tools"},
+		{"relative env is ignored", ".tools", checkout, ""},
+		{"checkout of this project, package dir", "", pkgDir, ""},
+		{"checkout of this project, root", "", checkout, ""},
 		{"user folder with a stray .tools", "", userDir, ""},
-		{"another module's .tools", "", other, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -32,14 +32,41 @@ const RecordEnv = "HERMESDESK_RECORD"
 // skips them (for a quick unit-test pass).
 const AgentTestsEnv = "HERMESDESK_AGENT_TESTS"
 
+// ToolsDir is the tools dir scripts/install-agents.sh fills: the
+// absolute $HERMESDESK_TOOLS, else the .tools dir beside this checkout's
+// go.mod, found from the test's working directory (a package dir). Only
+// tests look there; the app itself never looks in a checkout (see
+// paths.ToolsDir).
+func ToolsDir() string {
+	if d := paths.ToolsDir(); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	for err == nil {
+		if b, rerr := os.ReadFile(filepath.Join(dir, "go.mod")); rerr == nil {
+			if strings.Contains(string(b), "module github.com/hermesdesk/hermesdesk\n") {
+				return filepath.Join(dir, ".tools")
+			}
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return ""
+}
+
 // RequireTool returns the path of a CLI installed under the project's .tools
-// dir, or skips (see AgentTestsEnv).
+// dir (ToolsDir), or skips (see AgentTestsEnv). Tests pass that path to the
+// adapter explicitly.
 func RequireTool(t testing.TB, name string) string {
 	t.Helper()
 	if os.Getenv(AgentTestsEnv) == "skip" {
 		t.Skip(AgentTestsEnv + "=skip")
 	}
-	for _, dir := range paths.ToolsBinDirs(paths.ToolsDir()) {
+	for _, dir := range paths.ToolsBinDirs(ToolsDir()) {
 		p := filepath.Join(dir, name)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p

@@ -1,7 +1,8 @@
 // Package locate finds agent programs: a configured command, PATH, the
-// usual per-user install dirs, and — in development and tests only — the
-// project-local tools dir that scripts/install-agents.sh fills
-// (.tools/npm/node_modules/.bin, .tools/venv/bin).
+// usual per-user install dirs, and — only when $HERMESDESK_TOOLS names it
+// (tests, scripts) — a tools dir as scripts/install-agents.sh fills it
+// (.tools/npm/node_modules/.bin, .tools/venv/bin). Never anything relative
+// to the current directory (docs/ARCHITECTURE.md §Security).
 package locate
 
 import (
@@ -55,8 +56,8 @@ func Find(command []string, name string) (string, error) {
 		}
 		return p, nil
 	}
-	// The tools dir's pinned, tested versions come before PATH; it exists
-	// only in development and tests.
+	// An explicitly named tools dir's pinned, tested versions come before
+	// PATH; it exists only when tests or scripts name it.
 	for _, d := range paths.ToolsBinDirs(paths.ToolsDir()) {
 		if p := executable(filepath.Join(d, name)); p != "" {
 			return p, nil
