@@ -315,7 +315,7 @@ func TestLocalSocketTrustsOwnUser(t *testing.T) {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	sock := filepath.Join(dir, "rt", httpapi.SocketName)
-	if err := os.MkdirAll(filepath.Dir(sock), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(sock), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(sock, nil, 0o600) // a stale file is replaced

@@ -110,7 +110,11 @@ func apiError(status int, b []byte) error {
 }
 
 // connErr turns "no socket / nobody listening" into ErrNotRunning.
+// A server of another user comes back as ErrForeignServer alone.
 func connErr(err error) error {
+	if errors.Is(err, ErrForeignServer) {
+		return fmt.Errorf("%w (%s)", ErrForeignServer, SocketHint)
+	}
 	var op *net.OpError
 	if errors.As(err, &op) && op.Op == "dial" &&
 		(errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED)) {
@@ -118,6 +122,9 @@ func connErr(err error) error {
 	}
 	return err
 }
+
+// SocketHint says what to do about a foreign server on the socket.
+const SocketHint = "another user may have created the socket folder first; remove it or set XDG_RUNTIME_DIR"
 
 // Ping reports whether the server answers plain health.
 func (c *Client) Ping(ctx context.Context) error {

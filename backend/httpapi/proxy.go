@@ -2,14 +2,21 @@ package httpapi
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"path/filepath"
 
 	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/peercred"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
+
+// ErrForeignServer: the local API socket is served by another user's
+// process; nothing is sent to it.
+var ErrForeignServer = errors.New("the local Hermes Desk socket belongs to another user; refusing to talk to it")
 
 // SocketPath is the local API socket of a data dir's supervisor.
 func SocketPath(dataDir string) string {
@@ -51,10 +58,21 @@ func NewProxy(socket string, cfg Config) *Handler {
 	return h
 }
 
+// unixTransport dials the local API socket and talks only to a server of
+// this user (SO_PEERCRED): a message, its answer or an approval must never
+// go to whoever took the socket's place (docs/ARCHITECTURE.md §Security).
 func unixTransport(socket string) *http.Transport {
 	return &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return (&net.Dialer{}).DialContext(ctx, "unix", socket)
+			c, err := (&net.Dialer{}).DialContext(ctx, "unix", socket)
+			if err != nil {
+				return nil, err
+			}
+			if err := peercred.Check(c); err != nil {
+				c.Close()
+				return nil, fmt.Errorf("%w: %w", ErrForeignServer, err)
+			}
+			return c, nil
 		},
 		MaxIdleConns:      16,
 		DisableKeepAlives: false,

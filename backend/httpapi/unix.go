@@ -11,29 +11,26 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/peercred"
 )
 
 // SocketName is the local API socket's file name in the runtime dir.
 const SocketName = "api.sock"
 
-// ListenLocal opens the local API socket at path: its directory 0700, the
-// socket 0600, and every accepted connection checked to come from this
+// ListenLocal opens the local API socket at path: its directory this
+// user's and 0700 (paths.EnsureRuntimeDir), the socket 0600, and every accepted connection checked to come from this
 // user (SO_PEERCRED on Linux). A stale socket left by a dead process is
 // replaced; the caller must hold the supervisor lock, so no live server
 // can own it.
 func ListenLocal(path string) (net.Listener, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("local API: create %s: %w", filepath.Dir(path), err)
+	// A runtime folder another user created first, or one others can
+	// open, is refused: whoever owns it could take the socket's place.
+	if err := paths.EnsureRuntimeDir(filepath.Dir(path)); err != nil {
+		return nil, fmt.Errorf("local API: %w", err)
 	}
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("local API: remove stale socket: %w", err)
-	}
-	// The directory is 0700, so the moment between creating the socket and
-	// its chmod exposes nothing (a process-wide umask would race with every
-	// other goroutine creating files).
-	if err := os.Chmod(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("local API: chmod %s: %w", filepath.Dir(path), err)
 	}
 	ln, err := net.Listen("unix", path)
 	if err != nil {

@@ -270,10 +270,7 @@ func (r *runner) agentPidNow() int {
 // socketPath picks a short random socket name in the 0700 runtime dir.
 func socketPath(dataDir string) (string, error) {
 	rt := paths.RuntimeDir(dataDir)
-	if err := os.MkdirAll(rt, 0o700); err != nil {
-		return "", fmt.Errorf("runtime dir: %w", err)
-	}
-	if err := os.Chmod(rt, 0o700); err != nil {
+	if err := paths.EnsureRuntimeDir(rt); err != nil {
 		return "", fmt.Errorf("runtime dir: %w", err)
 	}
 	tok, err := control.NewToken()
