@@ -105,6 +105,9 @@ func open(path string, opts Options, target int) (*Store, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
+	if err := privateFiles(path); err != nil {
+		return nil, err
+	}
 	db := sql.OpenDB(&connector{dsn: path + "?_txlock=immediate", drv: newDriver(opts)})
 	// Reads run concurrently in WAL; writers serialize on SQLite's lock.
 	db.SetMaxOpenConns(8)
@@ -216,6 +219,29 @@ func checkHeader(path string) error {
 	}
 	if n < len(buf) || !bytes.Equal(buf, []byte(sqliteHeader)) {
 		return fmt.Errorf("journal: open %s: %w (it is not an SQLite file; move it aside or point HERMESDESK_HOME elsewhere)", path, ErrNotDatabase)
+	}
+	return nil
+}
+
+// privateFiles creates the database file 0600 before SQLite opens it —
+// SQLite gives the -wal and -shm it creates the database file's mode, where
+// left to the umask all three were readable by other users — and tightens
+// the files of an existing journal (docs/ARCHITECTURE.md §Security, files).
+func privateFiles(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err == nil {
+		f.Close()
+	} else if !errors.Is(err, fs.ErrPermission) && !errors.Is(err, syscall.EROFS) {
+		return fsError("create "+path, err)
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		st, err := os.Stat(p)
+		if err != nil || runtime.GOOS == "windows" || st.Mode().Perm()&0o077 == 0 {
+			continue
+		}
+		if err := os.Chmod(p, st.Mode().Perm()&0o600); err != nil {
+			return fmt.Errorf("journal: %s can be read by other users and could not be made private (%w); run chmod 600 on it", p, err)
+		}
 	}
 	return nil
 }

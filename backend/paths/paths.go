@@ -68,11 +68,16 @@ func RuntimeDir(dataDir string) string {
 	return filepath.Join(base, AppDirName, shortHash(dataDir))
 }
 
-// Ensure creates dir (0700) and checks it is writable, with an error a
-// person can act on.
+// Ensure creates the data dir (0700) and checks it is writable, with an
+// error a person can act on. An existing data dir other users can open is
+// made private (it holds transcripts and the serve token); one that belongs
+// to another user is refused (docs/ARCHITECTURE.md §Security, files).
 func Ensure(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cannot create %s: %w", dir, err)
+	}
+	if err := tighten(dir); err != nil {
+		return err
 	}
 	f, err := os.CreateTemp(dir, ".write-test-*")
 	if err != nil {

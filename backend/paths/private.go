@@ -49,3 +49,22 @@ func checkPrivate(p string, uid int) error {
 	}
 	return nil
 }
+
+// tighten makes dir, a folder of this user, closed to others; a folder of
+// another user is refused.
+func tighten(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("cannot check %s: %w", dir, err)
+	}
+	if owner, ok := ownerOf(st); ok && owner != os.Getuid() {
+		return fmt.Errorf("%w: %s belongs to another user (uid %d); Hermes Desk keeps your conversations there, so it will not use it. Choose another folder (HERMESDESK_HOME)", ErrNotPrivate, dir, owner)
+	}
+	if !privateModes || st.Mode().Perm()&0o077 == 0 {
+		return nil
+	}
+	if err := os.Chmod(dir, st.Mode().Perm()&0o700); err != nil {
+		return fmt.Errorf("%w: other users can open %s and it could not be made private (%w); run chmod 700 on it", ErrNotPrivate, dir, err)
+	}
+	return nil
+}

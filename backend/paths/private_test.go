@@ -82,3 +82,20 @@ func chownOrSkip(t *testing.T, p string, uid int) {
 		t.Fatal(err)
 	}
 }
+
+// An existing data dir others can read is made private; one of another
+// user is refused.
+func TestEnsureTightensTheDataDir(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	mustMkdir(t, dir, 0o755)
+	if err := Ensure(dir); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(dir); st.Mode().Perm() != 0o700 {
+		t.Fatalf("data dir mode %04o, want 0700", st.Mode().Perm())
+	}
+	chownOrSkip(t, dir, 65534)
+	if err := Ensure(dir); !errors.Is(err, ErrNotPrivate) || !strings.Contains(err.Error(), "another user") {
+		t.Fatalf("another user's data dir: %v", err)
+	}
+}
