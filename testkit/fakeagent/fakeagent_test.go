@@ -90,3 +90,22 @@ func TestStoreRoundTripAndRefusesForeignIDs(t *testing.T) {
 		t.Fatalf("%d files in the store; want 1 (no temp files left)", len(entries))
 	}
 }
+
+// Without StateEnv the demo agent keeps its sessions in the user's data
+// dir, not in a folder of the shared temp dir.
+func TestStoreLivesInTheDataDir(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv(StateEnv, "")
+	t.Setenv("HERMESDESK_HOME", home)
+	st := newStore()
+	if want := filepath.Join(home, StateDirName); st.dir != want {
+		t.Fatalf("state dir %q, want %q", st.dir, want)
+	}
+	s := &session{ID: newSessionID(), Cwd: "/w"}
+	if err := st.save(s); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(st.dir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Fatalf("state dir: %v %v", fi, err)
+	}
+}

@@ -9,12 +9,18 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+
+	"github.com/hermesdesk/hermesdesk/backend/paths"
 )
 
 // StateEnv names the directory where the fake agent keeps its sessions, so
-// a later process can session/load them (resume tests). Unset: a directory
-// under os.TempDir().
+// a later process can session/load them (resume tests). Unset: demo-agent/
+// in the user's data dir (paths.DataDir), never a shared folder of the
+// temp dir that every user would fight over and anyone could create first.
 const StateEnv = "HERMESDESK_FAKEAGENT_STATE"
+
+// StateDirName is the state folder's name inside the data dir.
+const StateDirName = "demo-agent"
 
 // session is what the fake agent remembers of a conversation.
 type session struct {
@@ -34,7 +40,9 @@ type store struct{ dir string }
 func newStore() store {
 	dir := os.Getenv(StateEnv)
 	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "hermesdesk-fakeagent")
+		if data, err := paths.DataDir(); err == nil {
+			dir = filepath.Join(data, StateDirName)
+		}
 	}
 	return store{dir: dir}
 }
@@ -71,6 +79,9 @@ func (s store) load(id string) (*session, error) {
 
 // save writes atomically: a crash mid-write never leaves a torn session.
 func (s store) save(sess *session) error {
+	if s.dir == "" {
+		return errors.New("no data dir to keep the demo agent's sessions in")
+	}
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return err
 	}
