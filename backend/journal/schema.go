@@ -248,6 +248,10 @@ func (s *Store) backup(ctx context.Context, from int) error {
 	if _, err := s.db.ExecContext(ctx, "VACUUM INTO ?", dst); err != nil {
 		return s.wrap("back up before migrating to "+dst, err)
 	}
+	// Like the journal itself, its copy is this user's alone.
+	if err := os.Chmod(dst, 0o600); err != nil {
+		return s.wrap("make the backup private", err)
+	}
 	s.opts.Log.Info("journal: backed up before migrating", "path", dst, "from_version", from)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hermesdesk/hermesdesk/backend/redact"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -93,12 +94,17 @@ func (s *Store) Submit(ctx context.Context, req SubmitRequest) (Submission, erro
 		b, _ := json.Marshal(req.Attachments)
 		attach = string(b)
 	}
+	// The transcript and the search index keep the message as its
+	// message.user event does, secrets masked; only the run's spec carries
+	// the raw text to the agent, and only until the run ends
+	// (docs/ARCHITECTURE.md §Security, secrets).
+	stored := redact.String(req.Message)
 	stmts := []struct {
 		q    string
 		args []any
 	}{
 		{`INSERT INTO messages (id, session_id, role, content, run_id, attachments, created_at) VALUES (?, ?, 'user', ?, ?, ?, ?)`,
-			[]any{t.UserMessageID, t.SessionID, req.Message, t.RunID, attach, at}},
+			[]any{t.UserMessageID, t.SessionID, stored, t.RunID, attach, at}},
 		// The placeholder sorts after the user message (created_at + 1).
 		{`INSERT INTO messages (id, session_id, role, content, run_id, created_at) VALUES (?, ?, 'assistant', '', ?, ?)`,
 			[]any{t.AssistantMessageID, t.SessionID, t.RunID, at + 1}},
@@ -116,7 +122,7 @@ func (s *Store) Submit(ctx context.Context, req SubmitRequest) (Submission, erro
 			return Submission{}, s.wrap("submit", err)
 		}
 	}
-	if err := indexText(ctx, tx, "user", t.SessionID, t.RunID, t.UserMessageID, 0, req.Message, at); err != nil {
+	if err := indexText(ctx, tx, "user", t.SessionID, t.RunID, t.UserMessageID, 0, stored, at); err != nil {
 		return Submission{}, s.wrap("submit: index message", err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -226,6 +226,9 @@ func (sh *shim) serveRun(ctx context.Context, r *runner, sl *slot) adapter.Conn 
 	// Let subscribers receive the terminal event; they end there.
 	sl.h.close()
 	sl.release()
+	if err := control.RemoveSpec(sl.spec.DataDir, sl.spec.RunID); err != nil {
+		sh.log.Warn("the ended run's spec stays", "run", sl.spec.RunID, "err", err)
+	}
 	return conn
 }
 

@@ -223,6 +223,7 @@ func (s *Supervisor) fenced(ctx context.Context, runID string) bool {
 	if written {
 		s.log.Warn("run interrupted: its shim is gone", "run", runID)
 	}
+	s.removeSpec(runID)
 	s.publishFromJournal(runID)
 	return true
 }
@@ -236,8 +237,17 @@ func (s *Supervisor) interrupt(runID, reason, detail string) {
 	defer lock.Unlock()
 	if _, err := s.cfg.Store.InterruptRun(context.WithoutCancel(s.ctx), runID, reason, detail); err != nil {
 		s.log.Error("interrupt run", "run", runID, "err", err)
+	} else {
+		s.removeSpec(runID)
 	}
 	s.publishFromJournal(runID)
+}
+
+// removeSpec deletes the spec of a run that has ended (control.RemoveSpec).
+func (s *Supervisor) removeSpec(runID string) {
+	if err := control.RemoveSpec(s.cfg.DataDir, runID); err != nil {
+		s.log.Warn("the ended run's spec stays", "run", runID, "err", err)
+	}
 }
 
 // publishFromJournal pushes events the supervisor itself wrote (or that a

@@ -305,6 +305,7 @@ func (s *Supervisor) endWithoutShim(ctx context.Context, runID string, st run.St
 		}
 		return run.Event{}, false
 	}
+	s.removeSpec(runID)
 	s.publishFromJournal(runID)
 	return ev, true
 }

@@ -157,6 +157,19 @@ func WriteSpec(spec Spec) (string, error) {
 	return path, WriteJSONAtomic(path, spec)
 }
 
+// RemoveSpec deletes a run's spec once the run has ended: it holds the
+// user's message as typed (secrets included: the transcript keeps only the
+// redacted text) and the agent's settings, keys included, which nothing
+// needs after the end (docs/ARCHITECTURE.md §Security, secrets). A missing
+// spec is not an error.
+func RemoveSpec(dataDir, runID string) error {
+	err := os.Remove(filepath.Join(RunDir(dataDir, runID), SpecFile))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove spec: %w", err)
+	}
+	return nil
+}
+
 // ReadSpec reads and validates a spec file.
 func ReadSpec(path string) (Spec, error) {
 	var s Spec
