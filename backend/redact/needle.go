@@ -7,11 +7,14 @@ package redact
 var needles = []string{
 	// provider key prefixes (case-folded)
 	"sk-", "sk_live_", "sk_test_", "aiza", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-",
-	"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "akia", "asia",
+	"xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-", "akia", "asia", "npm_", "hf_", "eyj",
+	// passwords in URLs
+	"://",
 	// assignment keywords and bearer tokens
 	"bearer", "authorization", "password", "passwd", "pwd", "secret", "api_key", "api-key", "apikey",
 	"access_token", "access-token", "accesstoken", "auth_token", "auth-token", "authtoken",
 	"refresh_token", "refresh-token", "refreshtoken", "private_key", "private-key", "privatekey",
+	"access_key", "access-key", "accesskey", "token",
 	// PEM blocks
 	"-----begin",
 }

@@ -27,6 +27,7 @@ const PEMMask = "[REDACTED PRIVATE KEY]"
 var keyPrefixes = []string{
 	"github_pat_", "sk-proj-", "sk-ant-", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-",
 	"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "AIza", "AKIA", "ASIA", "sk-", "sk_live_", "sk_test_",
+	"npm_", "hf_", "eyJ",
 }
 
 var (
@@ -40,18 +41,31 @@ var (
 		`|glpat-[A-Za-z0-9_\-]{20,}` +
 		`|xox[abprs]-[A-Za-z0-9\-]{10,}` +
 		`|(?:AKIA|ASIA)[0-9A-Z]{16}` +
+		`|hf_[A-Za-z0-9]{30,}` +
+		`|npm_[A-Za-z0-9]{30,}` +
+		// A JWT: base64url header and payload (both JSON objects, so
+		// "eyJ"), then the signature.
+		`|eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}` +
 		`)`)
 	bearerRE = regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9\-._~+/]{8,}=*)`)
-	// An assignment: keyword, optional closing quote, ':' or '=', optional
-	// opening quote, then the value up to a quote, space or separator.
-	assignRE = regexp.MustCompile(`(?i)\b((?:` + keywordAlt + `)["']?\s*[:=]\s*["']?)([^\s"'&,;\\]{3,})`)
-	pemRE    = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----`)
+	// An assignment: a name holding a keyword anywhere (DB_PASSWORD,
+	// AWS_SECRET_ACCESS_KEY, client_secret) or ending in "token"
+	// (GITHUB_TOKEN, "token", but not max_tokens), optional closing quote,
+	// ':' or '=', optional opening quote, then the value up to a quote,
+	// space or separator.
+	assignRE = regexp.MustCompile(`(?i)((?:` + nameChars + `*?(?:` + keywordAlt + `)` + nameChars + `*|` + nameChars + `*?token)["']?\s*[:=]\s*["']?)([^\s"'&,;\\]{3,})`)
+	// A password in a URL: scheme://user:PASSWORD@host.
+	urlRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]+:)([^\s@/"'<>]+)@`)
+	pemRE = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----`)
 	// pemOpenRE catches a private key block that never ends (truncated
 	// output): everything after BEGIN is masked.
 	pemOpenRE = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*$`)
 )
 
-const keywordAlt = `password|passwd|pwd|secret|client_secret|api[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key`
+const (
+	keywordAlt = `password|passwd|pwd|secret|api[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key`
+	nameChars  = `[A-Za-z0-9_\-]`
+)
 
 // String returns s with every secret it recognizes masked.
 func String(s string) string {
@@ -62,6 +76,7 @@ func String(s string) string {
 	s = pemOpenRE.ReplaceAllLiteralString(s, PEMMask)
 	s = keyRE.ReplaceAllStringFunc(s, func(k string) string { return hint(k) + Mask })
 	s = bearerRE.ReplaceAllString(s, "${1}"+Mask)
+	s = urlRE.ReplaceAllString(s, "${1}"+Mask+"@")
 	s = assignRE.ReplaceAllStringFunc(s, func(m string) string {
 		sub := assignRE.FindStringSubmatch(m)
 		if sub[2] == Mask || strings.HasSuffix(sub[2], Mask) {

@@ -14,10 +14,12 @@ const (
 
 var (
 	// A keyword whose value may still be arriving: hold from the keyword.
-	pendingAssignRE = regexp.MustCompile(`(?i)\b(?:bearer|authorization|` + keywordAlt + `)["']?\s*[:=]?\s*["']?[^\s"'&,;\\]*$`)
-	keywords        = []string{"bearer", "authorization", "password", "passwd", "pwd", "secret", "client_secret",
-		"api_key", "api-key", "apikey", "access_token", "access-token", "accesstoken", "auth_token", "auth-token",
-		"authtoken", "refresh_token", "refresh-token", "refreshtoken", "private_key", "private-key", "privatekey"}
+	// (The keyword may sit inside a longer name: AWS_SECRET_ACCESS_KEY.)
+	pendingAssignRE = regexp.MustCompile(`(?i)(?:bearer|authorization|token|` + keywordAlt + `)` + nameChars + `*["']?\s*[:=]?\s*["']?[^\s"'&,;\\]*$`)
+	keywords        = []string{"bearer", "authorization", "password", "passwd", "pwd", "secret",
+		"api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "access_token", "access-token",
+		"accesstoken", "auth_token", "auth-token", "authtoken", "refresh_token", "refresh-token", "refreshtoken",
+		"private_key", "private-key", "privatekey", "token"}
 )
 
 // Stream redacts text that arrives in pieces. Write returns the part of the
@@ -134,16 +136,30 @@ func holdWord(buf string) int {
 	}
 	tail := buf[j:]
 	for k := 0; k < len(tail); k++ {
-		if k > 0 && isWordChar(tail[k-1]) {
-			continue // a key starts at a word boundary
-		}
 		rest := tail[k:]
-		if startsKey(rest) || isKeywordPrefix(rest) {
+		// A key starts at a word boundary; a keyword may sit inside a
+		// longer name (AWS_SEC|RET_ACCESS_KEY=…).
+		if (k == 0 || !isWordChar(tail[k-1])) && startsKey(rest) || isKeywordPrefix(rest) {
 			cut = min(cut, j+k)
 			break
 		}
 	}
-	return cut
+	return min(cut, holdURL(buf))
+}
+
+// holdURL returns where a trailing URL that may still carry a password
+// (scheme://user:PASSWORD@) starts — or a word that may become one
+// ("postgres:", "https:/") — ; len(buf) when there is none.
+func holdURL(buf string) int {
+	j := len(buf)
+	for j > 0 && !isSpace(buf[j-1]) && !strings.ContainsRune("\"'<>()[]{}`", rune(buf[j-1])) {
+		j--
+	}
+	run := buf[j:]
+	if strings.Contains(run, "://") || strings.HasSuffix(run, ":") || strings.HasSuffix(run, ":/") {
+		return j
+	}
+	return len(buf)
 }
 
 // startsKey: rest begins with a provider key prefix, or is a prefix of one.
