@@ -1,6 +1,8 @@
-import { Check, Hand, X } from "lucide-react";
+import { AlertTriangle, Check, Hand, X } from "lucide-react";
 import { memo, useEffect, useState } from "react";
 import type { ApprovalBlock } from "../store/model";
+import { hasInvisible } from "../text/invisible";
+import { Visible } from "../text/Visible";
 
 /** The key that picks option i: 1–9 in the agent's order. */
 export function optionKey(i: number): string | undefined {
@@ -47,19 +49,43 @@ export const ApprovalCard = memo(function ApprovalCard({
     return () => window.removeEventListener("keydown", onKey);
   });
 
+  // What is shown must be what is approved: hidden and direction-changing
+  // characters appear as <U+XXXX> badges, and the card says so.
+  const hidden = [block.title, block.description, block.command].some(hasInvisible);
   const chosen = block.resolved ? block.options.find((o) => o.id === block.resolved!.choice) : undefined;
   return (
-    <section className={`approval-card${pending ? " pending" : ""}`} aria-label="Approval request">
+    <section
+      className={`approval-card${pending ? " pending" : ""}`}
+      aria-label="Approval request"
+      data-hidden-chars={hidden || undefined}
+    >
       <header>
         <Hand size={16} aria-hidden className="needs-icon" />
-        <h3>{block.title}</h3>
+        <h3>
+          <Visible text={block.title} />
+        </h3>
       </header>
-      {block.description && <p className="approval-desc">{block.description}</p>}
-      {block.command && <pre className="mono approval-cmd">{block.command}</pre>}
+      {hidden && (
+        <p className="approval-warning" role="alert">
+          <AlertTriangle size={14} aria-hidden />
+          This request contains hidden or direction-changing characters, shown as &lt;U+…&gt;. What runs may differ
+          from how it reads.
+        </p>
+      )}
+      {block.description && (
+        <p className="approval-desc">
+          <Visible text={block.description} />
+        </p>
+      )}
+      {block.command && (
+        <pre className="mono approval-cmd">
+          <Visible text={block.command} />
+        </pre>
+      )}
       {block.resolved ? (
         <p className="approval-result">
           {chosen?.kind?.startsWith("reject") ? <X size={14} aria-hidden /> : <Check size={14} aria-hidden />}
-          {chosen?.label ?? block.resolved.choice}
+          <Visible text={chosen?.label ?? block.resolved.choice} />
           {block.resolved.by && block.resolved.by !== "user" ? ` (${block.resolved.by})` : ""}
         </p>
       ) : pending ? (
@@ -73,7 +99,7 @@ export const ApprovalCard = memo(function ApprovalCard({
               aria-keyshortcuts={optionKey(i)}
               onClick={() => void choose(o.id)}
             >
-              {o.label}
+              <Visible text={o.label} />
               {optionKey(i) && <kbd>{optionKey(i)}</kbd>}
             </button>
           ))}

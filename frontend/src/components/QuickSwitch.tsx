@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { hitKey, snippetParts } from "../store/jump";
 import type { Project, SearchHit, Session } from "../transport/types";
 import { Dialog } from "./Dialog";
+import { revealInvisible } from "../text/invisible";
 
 /** Full-text hits are asked for once typing pauses, from this many characters. */
 const SEARCH_MIN = 3;
@@ -141,7 +142,7 @@ export function QuickSwitch({
               onClick={() => pick(r)}
               onMouseEnter={() => setSel(i)}
             >
-              <span className="ellipsis">{r.s.title || "Untitled session"}</span>
+              <span className="ellipsis">{revealInvisible(r.s.title || "Untitled session")}</span>
               {r.hit?.snippet ? (
                 <span className="quiet quick-snippet">
                   {r.hit.kind && KIND_LABEL[r.hit.kind] && <span className="quick-kind">{KIND_LABEL[r.hit.kind]} · </span>}

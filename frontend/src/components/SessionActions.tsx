@@ -6,6 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from
 import { ApiError } from "../transport/api";
 import type { Session } from "../transport/types";
 import { Dialog } from "./Dialog";
+import { revealInvisible } from "../text/invisible";
 
 /** Window event asking the open session to edit its title (F2). */
 export const RENAME_EVENT = "hermesdesk:rename";
@@ -194,7 +195,7 @@ export function SessionMenu({
         break;
     }
   };
-  const title = session.title || "Untitled session";
+  const title = revealInvisible(session.title || "Untitled session");
   return (
     <div ref={box} className="menu" role="menu" aria-label={`Actions for ${title}`} style={{ left: pos.left, top: pos.top }} onKeyDown={onKey}>
       <button type="button" role="menuitem" tabIndex={-1} onClick={run(onRename)}>
@@ -243,7 +244,7 @@ export function DeleteSessionDialog({
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<{ text: string; busy: boolean }>();
   const [note, setNote] = useState<string>();
-  const title = session.title || "Untitled session";
+  const title = revealInvisible(session.title || "Untitled session");
 
   const del = async () => {
     setBusy(true);

@@ -16,6 +16,7 @@ import { InlineTitle, RENAME_EVENT } from "./SessionActions";
 import { StatusBadge } from "./StatusBadge";
 import { Transcript, type Item } from "./Transcript";
 import { useJump } from "./useJump";
+import { revealInvisible } from "../text/invisible";
 
 /** Window event that asks the open session to stop its run (Ctrl+.). */
 export const STOP_EVENT = "hermesdesk:stop";
@@ -250,7 +251,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
 
   // A person's title wins; the agent's live title only names an untitled
   // session (the journal applies title.updated the same way).
-  const title = session.title || latest?.title || "Untitled session";
+  const title = revealInvisible(session.title || latest?.title || "Untitled session");
   const model = latest?.model || session.model;
   return (
     <div className="session">

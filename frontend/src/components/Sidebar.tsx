@@ -2,6 +2,7 @@ import { Archive, CalendarClock, ChevronDown, Ellipsis, Folder, FolderPlus, Pane
 import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
 import type { Project, RunInfo, Session } from "../transport/types";
 import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
+import { revealInvisible } from "../text/invisible";
 
 export type Marker = "running" | "needs" | "unread" | undefined;
 
@@ -257,7 +258,7 @@ function SessionRow({
   onMenu(at: MenuAnchor): void;
 }) {
   const rowBtn = useRef<HTMLButtonElement>(null);
-  const title = s.title || "Untitled session";
+  const title = revealInvisible(s.title || "Untitled session");
   if (renaming) {
     return (
       <li className="session-item">

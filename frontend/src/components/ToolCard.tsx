@@ -1,6 +1,8 @@
 import { Brain, ChevronRight, FilePen, FileText, Globe, Search, SquareTerminal, Wrench } from "lucide-react";
 import { memo, useId, useState } from "react";
 import type { ToolBlock } from "../store/model";
+import { revealInvisible } from "../text/invisible";
+import { Visible } from "../text/Visible";
 import { statusLook } from "./StatusBadge";
 
 function kindIcon(kind: string | undefined, name: string) {
@@ -64,8 +66,14 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: {
       >
         <ChevronRight size={14} className="chev" aria-hidden />
         <span className="tool-icon">{kindIcon(block.toolKind, block.name)}</span>
-        <span className="tool-name">{block.name}</span>
-        {arg && <span className="tool-arg mono" title={arg}>{arg}</span>}
+        <span className="tool-name">
+          <Visible text={block.name} />
+        </span>
+        {arg && (
+          <span className="tool-arg mono" title={revealInvisible(arg)}>
+            <Visible text={arg} />
+          </span>
+        )}
         <span className="spacer" />
         <span className={`tool-status tone-${look.tone}`} title={statusText}>
           {look.icon}
@@ -78,13 +86,17 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: {
           {block.input !== undefined && (
             <section>
               <h4>Arguments</h4>
-              <pre className="mono">{typeof block.input === "string" ? block.input : JSON.stringify(block.input, null, 2)}</pre>
+              <pre className="mono">
+                <Visible text={typeof block.input === "string" ? block.input : JSON.stringify(block.input, null, 2)} />
+              </pre>
             </section>
           )}
           <section>
             <h4>Output{block.truncated ? " (beginning trimmed)" : ""}</h4>
             {block.output ? (
-              <pre className="mono tool-output">{block.output}</pre>
+              <pre className="mono tool-output">
+                <Visible text={block.output} />
+              </pre>
             ) : (
               <p className="quiet">{look.tone === "running" ? "Waiting for output…" : "No output."}</p>
             )}

@@ -5,6 +5,7 @@
 // links limited to http(s)/mailto that are opened outside the webview.
 import DOMPurify from "dompurify";
 import MarkdownIt from "markdown-it";
+import { revealInvisible } from "../text/invisible";
 import { highlighter } from "./highlight";
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
@@ -68,7 +69,10 @@ export function renderMarkdown(text: string, opts: RenderOptions = {}): string {
   md.set({
     highlight: hl ? (code: string, lang: string) => hl(code, lang) : null,
   });
-  return sanitize(md.render(text));
+  // Bidi controls and other invisible characters would reorder or hide
+  // what the text says (in code blocks and link text too): they are shown
+  // as the plain text <U+XXXX>, which markdown-it escapes.
+  return sanitize(md.render(revealInvisible(text)));
 }
 
 /** True for URLs the app opens (externally); everything else is inert. */

