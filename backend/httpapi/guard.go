@@ -43,22 +43,22 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 		}
 		if !h.hostAllowed(r.Host) {
 			h.log.Warn("httpapi: refused request for a foreign Host", "host", r.Host, "remote", r.RemoteAddr)
-			writeError(w, http.StatusForbidden, service.CodeForbidden, "this server does not answer for that host name")
+			refuse(w, http.StatusForbidden, service.CodeForbidden, "this server does not answer for that host name")
 			return
 		}
 		api := strings.HasPrefix(r.URL.Path, "/api/")
 		if api && !sameOrigin(r) {
 			h.log.Warn("httpapi: refused cross-origin request", "origin", r.Header.Get("Origin"), "remote", r.RemoteAddr)
-			writeError(w, http.StatusForbidden, service.CodeForbidden, "cross-origin requests are not allowed")
+			refuse(w, http.StatusForbidden, service.CodeForbidden, "cross-origin requests are not allowed")
 			return
 		}
 		public := !api || (r.URL.Path == "/api/health" && r.Method == http.MethodGet && !isDeepHealth(r))
 		if !public && !h.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="hermesdesk"`)
-			writeError(w, http.StatusUnauthorized, service.CodeUnauthorized, "missing or wrong token; open the login link `hermesdesk serve` printed")
+			refuse(w, http.StatusUnauthorized, service.CodeUnauthorized, "missing or wrong token; open the login link `hermesdesk serve` printed")
 			return
 		}
-		next.ServeHTTP(w, r)
+		next.ServeHTTP(w, h.withBodyDeadline(w, r))
 	})
 }
 

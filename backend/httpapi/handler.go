@@ -39,7 +39,10 @@ type Config struct {
 	// Rings feeds Doorbells (the desktop app's live updates); nil: the
 	// service's own (every live event of every active run).
 	Rings RingSource
-	Log   *slog.Logger
+	// BodyTimeout bounds how long an untrusted request's body may take to
+	// arrive (default DefaultBodyTimeout).
+	BodyTimeout time.Duration
+	Log         *slog.Logger
 }
 
 // Handler is the HTTP API. It is safe for concurrent use.

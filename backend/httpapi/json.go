@@ -79,6 +79,9 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 		switch {
 		case errors.As(err, &tooBig):
 			writeError(w, http.StatusRequestEntityTooLarge, service.CodeTooLarge, "request body is larger than 1 MiB")
+		case isTimeout(err):
+			w.Header().Set("Connection", "close")
+			writeError(w, http.StatusRequestTimeout, service.CodeBadRequest, "the request body took too long to arrive")
 		case errors.Is(err, io.EOF):
 			writeError(w, http.StatusBadRequest, service.CodeBadRequest, "request body is empty; send a JSON object")
 		default:

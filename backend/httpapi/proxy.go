@@ -48,6 +48,19 @@ func NewProxy(socket string, cfg Config) *Handler {
 		Transport:     unixTransport(socket),
 		FlushInterval: -1,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			// The request's own fault (a body over the limit, or one too
+			// slow to arrive) is said as such, not as the app being down.
+			var tooBig *http.MaxBytesError
+			switch {
+			case errors.As(err, &tooBig):
+				w.Header().Set("Connection", "close")
+				writeError(w, http.StatusRequestEntityTooLarge, service.CodeTooLarge, "request body is larger than 1 MiB")
+				return
+			case isTimeout(err) && r.Context().Err() == nil:
+				w.Header().Set("Connection", "close")
+				writeError(w, http.StatusRequestTimeout, service.CodeBadRequest, "the request body took too long to arrive")
+				return
+			}
 			h.log.Warn("httpapi: proxy to the local API failed", "err", err)
 			writeError(w, http.StatusBadGateway, service.CodeUnavailable, "Hermes Desk is not answering; is it still running?")
 		},

@@ -102,7 +102,8 @@ func serveUntil(ctx context.Context, srv *http.Server, ln net.Listener) error {
 // untrusted: token, Host and Origin checks apply. There is no read or
 // write timeout: either would cut long SSE streams (a read deadline
 // cancels the request's context); headers are bounded in time, bodies in
-// size, and each SSE flush has its own write deadline.
+// size and time (limits.go), refused requests closed unread, connections
+// capped per client, and each SSE flush has its own write deadline.
 func ServeTCP(ctx context.Context, ln net.Listener, h http.Handler) error {
 	srv := &http.Server{
 		Handler:           h,
@@ -110,7 +111,7 @@ func ServeTCP(ctx context.Context, ln net.Listener, h http.Handler) error {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
-	return serveUntil(ctx, srv, ln)
+	return serveUntil(ctx, srv, LimitPerClient(ln, MaxConnsPerClient, nil))
 }
 
 // StartLocal serves h on the data dir's local API socket (SocketPath) in

@@ -21,10 +21,29 @@ func EnsureRuntimeDir(dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("cannot create the folder for Hermes Desk's sockets %s: %w", dir, err)
 	}
-	for _, p := range []string{filepath.Dir(dir), dir} {
-		if err := checkPrivate(p, os.Getuid()); err != nil {
-			return err
-		}
+	if err := checkParent(filepath.Dir(dir), os.Getuid()); err != nil {
+		return err
+	}
+	return checkPrivate(dir, os.Getuid())
+}
+
+// checkParent: the folder holding the runtime dir must not let another
+// user swap the runtime dir — a real directory of this user or root, and
+// if others may write to it, sticky (like /tmp) so they cannot rename or
+// delete what is ours.
+func checkParent(p string, uid int) error {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return fmt.Errorf("cannot check %s: %w", p, err)
+	}
+	if st.Mode()&os.ModeSymlink != 0 || !st.IsDir() {
+		return fmt.Errorf("%w: %s is not a plain folder (a link or a file); remove it and start again", ErrNotPrivate, p)
+	}
+	if owner, ok := ownerOf(st); ok && uid >= 0 && owner != uid && owner != 0 {
+		return fmt.Errorf("%w: %s belongs to another user (uid %d); Hermes Desk will not put its sockets there. Remove it (or set XDG_RUNTIME_DIR) and start again", ErrNotPrivate, p, owner)
+	}
+	if privateModes && st.Mode().Perm()&0o022 != 0 && st.Mode()&os.ModeSticky == 0 {
+		return fmt.Errorf("%w: other users can change %s (mode %04o); run chmod 700 on it, or remove it, and start again", ErrNotPrivate, p, st.Mode().Perm())
 	}
 	return nil
 }

@@ -23,10 +23,18 @@ func TestEnsureRuntimeDirRefusesForeignFolders(t *testing.T) {
 		{"fresh", func(*testing.T, string, string) {}, ""},
 		{"existing, ours, 0700", func(t *testing.T, base, dir string) { mustMkdir(t, dir, 0o700) }, ""},
 		{"dir open to others", func(t *testing.T, base, dir string) { mustMkdir(t, dir, 0o755) }, "chmod 700"},
-		{"parent open to others", func(t *testing.T, base, dir string) {
+		{"parent writable by others", func(t *testing.T, base, dir string) {
 			mustMkdir(t, dir, 0o700)
 			os.Chmod(base, 0o777)
 		}, "chmod 700"},
+		{"parent readable by others", func(t *testing.T, base, dir string) {
+			mustMkdir(t, dir, 0o700)
+			os.Chmod(base, 0o755)
+		}, ""},
+		{"parent shared but sticky, like /tmp", func(t *testing.T, base, dir string) {
+			mustMkdir(t, dir, 0o700)
+			os.Chmod(base, 0o777|os.ModeSticky)
+		}, ""},
 		{"dir is a symlink", func(t *testing.T, base, dir string) {
 			mustMkdir(t, base, 0o700)
 			target := t.TempDir()
