@@ -51,9 +51,12 @@ func (s *Service) Settings(ctx context.Context) (map[string]json.RawMessage, err
 // Secret fields (api_key) read back masked; sending the mask back keeps the
 // stored secret.
 func (s *Service) PutSettings(ctx context.Context, in map[string]json.RawMessage) (map[string]json.RawMessage, error) {
-	for k := range in {
+	for k, v := range in {
 		if k == "" || len(k) > MaxNameBytes {
 			return nil, badRequest("setting names must be non-empty and short")
+		}
+		if err := checkAgentSettings(k, v); err != nil {
+			return nil, err
 		}
 	}
 	stored, err := s.store.Settings(ctx)
