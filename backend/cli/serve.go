@@ -58,7 +58,10 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 			e.errorf("--frontend %s is not a folder", *feDir)
 			return exitUsage
 		}
-		frontend = os.DirFS(*feDir)
+		if frontend, err = httpapi.DirFrontend(*feDir); err != nil {
+			e.errorf("%v", err)
+			return exitUsage
+		}
 	}
 	if frontend != nil {
 		if _, err := fs.Stat(frontend, "index.html"); err != nil {

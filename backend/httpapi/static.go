@@ -1,9 +1,11 @@
 package httpapi
 
 import (
+	"fmt"
 	"html"
 	"io/fs"
 	"net/http"
+	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -39,6 +41,19 @@ func pageCSP(fsys fs.FS) string {
 		return noPageCSP
 	}
 	return html.UnescapeString(string(m[1])) + "; " + headerOnlyCSP
+}
+
+// DirFrontend is the frontend of `serve --frontend DIR`: files of DIR
+// only. Static files are served without a token, so a symlink that leads
+// out of DIR (to /etc/passwd, to a data dir's serve.token) is refused, as
+// is "..": os.Root resolves every path inside DIR (docs/ARCHITECTURE.md
+// §Security, serve mode).
+func DirFrontend(dir string) (fs.FS, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--frontend %s: %w", dir, err)
+	}
+	return root.FS(), nil
 }
 
 // static serves the built frontend; unknown paths without an extension get
