@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
@@ -96,7 +98,7 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 
 	log := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg := httpapi.Config{Token: token, AllowedHosts: hosts, Frontend: frontend, Log: log}
-	var handler http.Handler
+	var handler *httpapi.Handler
 	sock := httpapi.SocketPath(dataDir)
 	st, err := stack.Open(ctx, stack.Options{DataDir: dataDir, Executable: e.Executable, Log: log})
 	switch {
@@ -135,12 +137,25 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	if e.Ready != nil {
 		e.Ready(url)
 	}
+	// Deleting serve.token revokes the token: a new one is made and only
+	// it is accepted from then on.
+	go httpapi.WatchToken(ctx, dataDir, token, tokenPoll, func(tok string) {
+		handler.SetToken(tok)
+		if tok == "" {
+			fmt.Fprintf(e.Stderr, "The token file %s is damaged; no token is accepted until it is deleted.\n", filepath.Join(dataDir, httpapi.TokenFile))
+			return
+		}
+		fmt.Fprintf(e.Stdout, "\nThe token changed (serve.token was deleted or replaced); the old one no longer works.\n\n  Open: http://%s/?token=%s\n\n", displayAddr(ln.Addr()), tok)
+	}, log)
 	if err := httpapi.ServeTCP(ctx, ln, handler); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		e.errorf("server: %v", err)
 		return exitFail
 	}
 	return exitOK
 }
+
+// tokenPoll is how often serve checks its token file (a var for tests).
+var tokenPoll = time.Second
 
 func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {

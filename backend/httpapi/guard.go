@@ -63,7 +63,8 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 }
 
 func (h *Handler) authorized(r *http.Request) bool {
-	if h.cfg.Token == "" {
+	token := h.currentToken()
+	if token == "" {
 		return false
 	}
 	auth := r.Header.Get("Authorization")
@@ -72,7 +73,7 @@ func (h *Handler) authorized(r *http.Request) bool {
 		return false
 	}
 	got := strings.TrimSpace(auth[len(prefix):])
-	return subtle.ConstantTimeCompare([]byte(got), []byte(h.cfg.Token)) == 1
+	return subtle.ConstantTimeCompare([]byte(got), []byte(token)) == 1
 }
 
 // hostAllowed accepts loopback names, IP literals (a rebinding attack

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -52,6 +53,19 @@ type Handler struct {
 	log  *slog.Logger
 	mux  *http.ServeMux
 	root http.Handler
+	// token replaces cfg.Token once SetToken was called (serve.token
+	// deleted or replaced while serving).
+	token atomic.Pointer[string]
+}
+
+// SetToken replaces the bearer token: from now on only tok is accepted.
+func (h *Handler) SetToken(tok string) { h.token.Store(&tok) }
+
+func (h *Handler) currentToken() string {
+	if t := h.token.Load(); t != nil {
+		return *t
+	}
+	return h.cfg.Token
 }
 
 var _ http.Handler = (*Handler)(nil)

@@ -1,13 +1,16 @@
 package httpapi
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // TokenFile is the serve token's file name in the data dir.
@@ -67,4 +70,48 @@ func LoadOrCreateToken(dataDir string) (string, error) {
 		return "", fmt.Errorf("write token: %w", err)
 	}
 	return tok, nil
+}
+
+// WatchToken checks dataDir's token file every interval until ctx ends and
+// calls changed with the token to accept from then on: when the file is
+// deleted, a new token (the old one is revoked); when it is replaced, its
+// new content. This is what makes "delete serve.token" revoke the token of
+// a running serve (docs/ARCHITECTURE.md §Security, serve mode).
+func WatchToken(ctx context.Context, dataDir, current string, interval time.Duration, changed func(string), log *slog.Logger) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	path := filepath.Join(dataDir, TokenFile)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		b, err := os.ReadFile(path)
+		if err == nil && strings.TrimSpace(string(b)) == current {
+			continue
+		}
+		if _, derr := os.Stat(dataDir); derr != nil {
+			// The whole data dir is gone: revoke, but do not recreate it.
+			if current != "" {
+				current = ""
+				changed("")
+			}
+			continue
+		}
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			continue // unreadable for a moment: keep the current token
+		}
+		tok, err := LoadOrCreateToken(dataDir) // new if deleted; the file's if replaced
+		if err != nil {
+			// A damaged file: accept no token rather than the revoked one.
+			log.Warn("httpapi: the token file changed and cannot be used; refusing every token", "err", err)
+			tok = ""
+		}
+		if tok == current {
+			continue
+		}
+		current = tok
+		changed(tok)
+	}
 }
