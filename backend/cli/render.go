@@ -76,7 +76,7 @@ func (r *renderer) event(ev run.Event) error {
 		var p run.ErrorInfo
 		if decode(ev, &p) {
 			r.endLine()
-			fmt.Fprintln(r.err, "error: "+p.Message)
+			fmt.Fprintln(r.err, "error: "+termSafe(p.Message))
 		}
 	case run.EventNotice:
 		var p run.Notice
@@ -116,20 +116,22 @@ func (r *renderer) summary() int {
 	}
 	msg := "Run " + string(r.done.Status)
 	if r.done.Error != "" {
-		msg += ": " + r.done.Error
+		msg += ": " + termSafe(r.done.Error)
 	}
 	fmt.Fprintln(r.err, msg+".")
 	return exitFail
 }
 
+// write and line are where agent text reaches the terminal: termSafe.
 func (r *renderer) write(s string) {
+	s = termSafe(s)
 	fmt.Fprint(r.out, s)
 	r.midLine = !strings.HasSuffix(s, "\n")
 }
 
 func (r *renderer) line(s string) {
 	r.endLine()
-	fmt.Fprintln(r.out, s)
+	fmt.Fprintln(r.out, termSafe(s))
 }
 
 func (r *renderer) endLine() {

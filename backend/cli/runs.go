@@ -72,7 +72,7 @@ func (e *Env) runsList(args []string) int {
 	tw := tabwriter.NewWriter(e.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tSTATUS\tAGENT\tEVENTS\tSTARTED\tSESSION")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Status, r.Agent, r.LastSeq, when(r.CreatedAt), r.SessionID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Status, termSafe(r.Agent), r.LastSeq, when(r.CreatedAt), r.SessionID)
 	}
 	tw.Flush()
 	return exitOK
