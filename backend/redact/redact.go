@@ -48,14 +48,16 @@ var (
 		`|eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}` +
 		`)`)
 	bearerRE = regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9\-._~+/]{8,}=*)`)
-	// An assignment: a name holding a keyword anywhere (DB_PASSWORD,
-	// AWS_SECRET_ACCESS_KEY, client_secret) or ending in "token"
+	// An assignment: a name with a part starting with a keyword
+	// (DB_PASSWORD, AWS_SECRET_ACCESS_KEY, client_secret) or ending in "token"
 	// (GITHUB_TOKEN, "token", but not max_tokens), optional closing quote,
 	// ':' or '=', optional opening quote, then the value up to a quote,
 	// space or separator.
-	assignRE = regexp.MustCompile(`(?i)((?:` + nameChars + `*?(?:` + keywordAlt + `)` + nameChars + `*|` + nameChars + `*?token)["']?\s*[:=]\s*["']?)([^\s"'&,;\\]{3,})`)
+	assignRE = regexp.MustCompile(`(?i)\b((?:` + namePart + `(?:` + keywordAlt + `)` + nameChars + `*|` + namePart + `token)["']?\s*[:=]\s*["']?)([^\s"'&,;\\]{3,})`)
 	// A password in a URL: scheme://user:PASSWORD@host.
-	urlRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.\-]*://[^\s:/@"'<>]+:)([^\s@/"'<>]+)@`)
+	// (The scheme may be missing: streamed text can be cut just before
+	// "://", and the part before it is already released.)
+	urlRE = regexp.MustCompile(`((?:[A-Za-z][A-Za-z0-9+.\-]*)?://[^\s:/@"'<>]+:)([^\s@/"'<>]+)@`)
 	pemRE = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----`)
 	// pemOpenRE catches a private key block that never ends (truncated
 	// output): everything after BEGIN is masked.
@@ -65,6 +67,9 @@ var (
 const (
 	keywordAlt = `password|passwd|pwd|secret|api[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key`
 	nameChars  = `[A-Za-z0-9_\-]`
+	// namePart: the parts of a name before the keyword, each ending in
+	// _ or - (AWS_, DB_, _): the keyword starts a part of the name.
+	namePart = `(?:[A-Za-z0-9]*[_\-])*?`
 )
 
 // String returns s with every secret it recognizes masked.

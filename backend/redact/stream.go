@@ -137,9 +137,10 @@ func holdWord(buf string) int {
 	tail := buf[j:]
 	for k := 0; k < len(tail); k++ {
 		rest := tail[k:]
-		// A key starts at a word boundary; a keyword may sit inside a
-		// longer name (AWS_SEC|RET_ACCESS_KEY=…).
-		if (k == 0 || !isWordChar(tail[k-1])) && startsKey(rest) || isKeywordPrefix(rest) {
+		// A key starts at a word boundary; a keyword may also start a
+		// part of a longer name (AWS_SEC|RET_ACCESS_KEY=…).
+		if (k == 0 || !isWordChar(tail[k-1])) && startsKey(rest) ||
+			(k == 0 || !isAlnum(tail[k-1])) && isKeywordPrefix(rest) {
 			cut = min(cut, j+k)
 			break
 		}
@@ -196,6 +197,10 @@ func trailingPrefixOf(buf, marker string) int {
 
 func isKeyChar(c byte) bool {
 	return isWordChar(c) || c == '-' || c == '.' || c == '+' || c == '/' || c == '='
+}
+
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 func isWordChar(c byte) bool {
