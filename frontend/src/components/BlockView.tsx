@@ -6,6 +6,7 @@ import { ClarifyCard } from "./ClarifyCard";
 import { Markdown } from "./Markdown";
 import { statusLook } from "./StatusBadge";
 import { formatDuration, ToolCard } from "./ToolCard";
+import { Visible } from "../text/Visible";
 
 export interface BlockActions {
   approve(runId: string, approvalId: string, optionId: string): Promise<string | undefined>;
@@ -23,7 +24,7 @@ const Reasoning = memo(function Reasoning({ block }: { block: ReasoningBlock }) 
         <Brain size={14} aria-hidden />
         {block.done ? "Thought" : "Thinking…"}
       </button>
-      {shown && <div className="reasoning-text">{block.text}</div>}
+      {shown && <div className="reasoning-text"><Visible text={block.text} /></div>}
     </div>
   );
 });
@@ -42,7 +43,7 @@ function Plan({ block }: { block: PlanBlock }) {
             ) : (
               <Circle size={14} aria-label="pending" />
             )}
-            <span>{e.content}</span>
+            <span><Visible text={e.content} /></span>
           </li>
         ))}
       </ol>
@@ -62,7 +63,7 @@ function Done({ block }: { block: DoneBlock }) {
     <div className={`done-line tone-${l.tone}`}>
       {l.icon}
       <span>{l.label}</span>
-      {block.error && <span className="done-error">— {block.error}</span>}
+      {block.error && <span className="done-error">— <Visible text={block.error} /></span>}
       {bits.length > 0 && <span className="quiet">{bits.join(" · ")}</span>}
     </div>
   );
@@ -82,7 +83,7 @@ export const BlockView = memo(function BlockView({
 }) {
   switch (block.kind) {
     case "user":
-      return <div className="msg-user"><div className="bubble">{block.text}</div></div>;
+      return <div className="msg-user"><div className="bubble"><Visible text={block.text} /></div></div>;
     case "text":
       return <Markdown text={block.text} done={block.done} className="msg-assistant" />;
     case "reasoning":
@@ -100,8 +101,8 @@ export const BlockView = memo(function BlockView({
         <div className="error-block" role="alert">
           <TriangleAlert size={14} aria-hidden />
           <div>
-            <p>{block.message}</p>
-            {block.detail && <pre className="mono">{block.detail}</pre>}
+            <p><Visible text={block.message} /></p>
+            {block.detail && <pre className="mono"><Visible text={block.detail} /></pre>}
           </div>
         </div>
       );
@@ -109,7 +110,7 @@ export const BlockView = memo(function BlockView({
       return (
         <div className="notice-block" role="status">
           <Info size={14} aria-hidden />
-          <p>{block.message}</p>
+          <p><Visible text={block.message} /></p>
         </div>
       );
     case "done":

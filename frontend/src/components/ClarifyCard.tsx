@@ -1,6 +1,7 @@
 import { MessageCircleQuestion } from "lucide-react";
 import { memo, useState, type FormEvent, type KeyboardEvent } from "react";
 import type { ClarifyBlock } from "../store/model";
+import { Visible } from "../text/Visible";
 
 export const ClarifyCard = memo(function ClarifyCard({
   block,
@@ -36,17 +37,17 @@ export const ClarifyCard = memo(function ClarifyCard({
     <section className={`clarify-card${pending ? " pending" : ""}`} aria-label="Question from the agent">
       <header>
         <MessageCircleQuestion size={16} aria-hidden className="needs-icon" />
-        <h3>{block.question || "The agent has a question"}</h3>
+        <h3>{block.question ? <Visible text={block.question} /> : "The agent has a question"}</h3>
       </header>
       {block.answer !== undefined ? (
-        <p className="clarify-answer">{block.answer}</p>
+        <p className="clarify-answer"><Visible text={block.answer} /></p>
       ) : pending ? (
         <form onSubmit={submit}>
           {block.choices.length > 0 && (
             <div className="approval-options">
               {block.choices.map((c) => (
                 <button key={c} type="button" className="btn btn-secondary" disabled={busy} onClick={() => void send(c)}>
-                  {c}
+                  <Visible text={c} />
                 </button>
               ))}
             </div>

@@ -3,9 +3,11 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { ApprovalCard } from "../components/ApprovalCard";
+import { BlockView } from "../components/BlockView";
+import { ClarifyCard } from "../components/ClarifyCard";
 import { ToolCard } from "../components/ToolCard";
 import { renderMarkdown } from "../markdown/render";
-import type { ApprovalBlock, ToolBlock } from "../store/model";
+import type { ApprovalBlock, Block, ClarifyBlock, ToolBlock } from "../store/model";
 
 const RLO = "\u202E";
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
@@ -70,5 +72,24 @@ describe("spoofing with bidi controls", () => {
     const html = renderMarkdown(`see \`a${RLO}b\` and [x${RLO}y](https://e.example/) ${RLO}txt.exe\n\n\`\`\`\nrm ${RLO}x\n\`\`\``);
     expect(html).not.toMatch(BIDI);
     expect(html.match(/&lt;U\+202E&gt;/g)).toHaveLength(4);
+  });
+
+  it("shows them in a question's text and its choices", () => {
+    const block: ClarifyBlock = { kind: "clarify", key: "c", seq: 3, clarifyId: "c1", question: `Delete ${RLO}txt.exe?`, choices: [`yes ${RLO}on`] };
+    const { container } = render(<ClarifyCard block={block} active onAnswer={vi.fn(async () => undefined)} />);
+    expect(container.textContent).not.toMatch(BIDI);
+    expect(screen.getByRole("heading").textContent).toBe("Delete <U+202E>txt.exe?");
+    expect(screen.getByRole("button", { name: /yes/ }).textContent).toBe("yes <U+202E>on");
+  });
+
+  it.each<Block>([
+    { kind: "user", key: "u", seq: 0, messageId: "m", text: `run ${RLO}hs.x` },
+    { kind: "error", key: "e", seq: 4, message: `failed ${RLO}x`, detail: `at ${RLO}y` },
+    { kind: "notice", key: "n", seq: 5, message: `note ${RLO}z` },
+  ] as Block[])("shows them in a $kind block", (block) => {
+    const actions = { approve: vi.fn(async () => undefined), clarify: vi.fn(async () => undefined) };
+    const { container } = render(<BlockView runId="r" block={block} live actions={actions} />);
+    expect(container.textContent).not.toMatch(BIDI);
+    expect(container.textContent).toContain("<U+202E>");
   });
 });
