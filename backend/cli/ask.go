@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
+	"github.com/hermesdesk/hermesdesk/backend/redact"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
@@ -120,10 +121,12 @@ func (e *Env) pickAgent(ctx context.Context, c *httpapi.Client) (string, int) {
 	return "", exitFail
 }
 
-// title is the message's first line, shortened, for the session list.
+// title is the message's first line, shortened, for the session list —
+// its secrets masked first, as the stored message's are (a title is shown
+// everywhere and never redacted later).
 func title(msg string) string {
 	t, _, _ := strings.Cut(msg, "\n")
-	t = strings.TrimSpace(t)
+	t = strings.TrimSpace(redact.String(t))
 	if len(t) > 60 {
 		cut := 60
 		for cut > 0 && !utf8.RuneStart(t[cut]) {

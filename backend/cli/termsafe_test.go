@@ -74,3 +74,12 @@ func TestTermSafeLeavesTextAlone(t *testing.T) {
 		}
 	}
 }
+
+// A session named after the message by `ask` does not carry its secret.
+func TestTitleMasksSecrets(t *testing.T) {
+	key := "sk-ant-" + strings.Repeat("Zq9_", 8)
+	got := title("deploy with " + key + " please, and then a long tail that gets cut off here")
+	if strings.Contains(got, key[7:15]) || !strings.HasPrefix(got, "deploy with sk-ant-[REDACTED]") {
+		t.Fatalf("title %q", got)
+	}
+}
