@@ -278,6 +278,7 @@ func (s *Supervisor) publishFromJournal(runID string) {
 // live shim (its lock held) is followed again; a dead one is fenced and
 // closed as interrupted, once; queued runs are started as slots allow.
 func (s *Supervisor) Recover(ctx context.Context) error {
+	s.removeEndedSpecs(ctx)
 	runs, err := s.cfg.Store.ActiveRuns(ctx)
 	if err != nil {
 		return err

@@ -82,3 +82,26 @@ func TestUserSecretsReachTheAgentButAreNotKept(t *testing.T) {
 		}
 	}
 }
+
+// Specs that older versions left behind after their runs ended are removed
+// at recovery; a queued run's spec stays (it still has to start).
+func TestRecoverRemovesSpecsOfEndedRuns(t *testing.T) {
+	e := newEnv(t)
+	res, _ := e.runDone(e.session.ID, "hello")
+	ended := filepath.Join(control.RunDir(e.dataDir, res.RunID), control.SpecFile)
+	e.waitFor("the spec to go", 10*time.Second, func() bool { _, err := os.Stat(ended); return os.IsNotExist(err) })
+	// As an older version left it.
+	if err := os.WriteFile(ended, []byte(`{"run_id":"`+res.RunID+`","message":"sk-ant-old"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	stray := filepath.Join(e.dataDir, "runs", "run_gone", control.SpecFile)
+	os.MkdirAll(filepath.Dir(stray), 0o700)
+	os.WriteFile(stray, []byte(`{}`), 0o600)
+	e.sup.Close()
+	e.open()
+	for _, p := range []string{ended, stray} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s still there (%v)", p, err)
+		}
+	}
+}
