@@ -81,7 +81,7 @@ func (s *Supervisor) adopt(r run.Run) {
 	s.log.Info("adopting live shim", "run", r.ID)
 	if !s.go_(func() {
 		for {
-			boot, err := s.waitBootstrap(r.ID, 0, nil)
+			boot, err := s.waitBootstrap(r.ID, 0, nil, nil)
 			if errors.Is(err, ErrClosed) {
 				return
 			}
@@ -163,6 +163,7 @@ const (
 	shimLive    verdict = iota // the lock is held: keep following
 	runEnded                   // the run has its terminal event
 	shimDead                   // fenced and closed as interrupted
+	notStarted                 // fenced, but no shim ever served it: schedule starts it
 	fenceFailed                // fenced, but the interruption could not be written: try again
 )
 
@@ -195,6 +196,16 @@ func (s *Supervisor) check(runID string) verdict {
 		return shimLive
 	}
 	defer lock.Unlock()
+	if r, err := s.cfg.Store.GetRun(ctx, runID); err == nil && !r.Terminal && r.Status == run.StatusQueued && r.LastSeq == 0 {
+		// Its lock looked held, yet no shim ever wrote an event: the agent
+		// never saw the message (a shim writes run.started before it
+		// starts the agent), so the run is started, not interrupted. A
+		// free lock looks held for a moment when a child forked while
+		// this process had the lock file open still shares the lock.
+		s.log.Warn("run never started; scheduling it again", "run", runID)
+		s.untrack(runID)
+		return notStarted
+	}
 	if !s.fenced(ctx, runID) {
 		return fenceFailed // stays tracked; the follower checks again
 	}

@@ -32,6 +32,10 @@ const (
 	LogFile       = "shim.log"
 )
 
+// ExitOwned is the exit code of a shim that found its run owned by another
+// shim (it did nothing); its supervisor follows that other shim instead.
+const ExitOwned = 3
+
 // ErrNoBootstrap: the shim has not written its bootstrap file (yet).
 var ErrNoBootstrap = errors.New("control: no bootstrap file")
 
