@@ -21,7 +21,7 @@ import (
 type onLog struct {
 	mu  *sync.Mutex
 	run *string
-	f   func(msg string)
+	f   func(level slog.Level, msg string)
 }
 
 func (h onLog) Enabled(context.Context, slog.Level) bool { return true }
@@ -32,7 +32,7 @@ func (h onLog) Handle(_ context.Context, r slog.Record) error {
 	defer h.mu.Unlock()
 	r.Attrs(func(a slog.Attr) bool {
 		if a.Key == "run" && *h.run != "" && a.Value.String() == *h.run {
-			h.f(r.Message)
+			h.f(r.Level, r.Message)
 			return false
 		}
 		return true
@@ -52,7 +52,7 @@ func TestQueuedRunWithAMomentarilyHeldLockStillRuns(t *testing.T) {
 	var mu sync.Mutex
 	var watched string
 	var held *control.Lock
-	release := func(string) {
+	release := func(slog.Level, string) {
 		held.Unlock() // idempotent
 	}
 	e := newEnv(t, func(c *supervisor.Config) {
@@ -145,5 +145,70 @@ func TestQueuedRunsAreNeverDropped(t *testing.T) {
 			}
 		}
 		t.Fatalf("%d of %d queued runs completed", n, total)
+	}
+}
+
+// A shim that exits without publishing a bootstrap because its run had
+// already ended (here: ended while the shim waited for its lock) did not
+// fail to start: no "shim start failed" error is logged, and the run keeps
+// the end it had.
+func TestShimThatFindsItsRunEndedIsNoStartFailure(t *testing.T) {
+	var mu sync.Mutex
+	var watched string
+	var held *control.Lock
+	var started bool
+	var errs []string
+	var settled bool // the supervisor decided what the shim's exit means
+	var store interface {
+		InterruptRun(ctx context.Context, runID, reason, detail string) (bool, error)
+	}
+	hook := func(level slog.Level, msg string) {
+		if level >= slog.LevelError {
+			errs = append(errs, msg)
+		}
+		if msg == "shim start failed" || msg == "shim found its run already ended" {
+			settled = true
+		}
+		if msg == "shim started" && !started {
+			started = true
+			// The run ends while its shim starts up, then the shim gets
+			// the lock and finds nothing to serve.
+			if _, err := store.InterruptRun(context.Background(), watched, "ended elsewhere", ""); err != nil {
+				errs = append(errs, err.Error())
+			}
+			held.Unlock()
+		}
+	}
+	e := newEnv(t, func(c *supervisor.Config) {
+		c.Log = slog.New(onLog{mu: &mu, run: &watched, f: hook})
+	})
+	store = e.store
+	first := e.start(e.session.ID, "/scenario slow")
+	e.waitStatus(first.RunID, run.StatusRunning)
+	second := e.start(e.session.ID, "/scenario models")
+	lock, err := control.TryLock(filepath.Join(control.RunDir(e.dataDir, second.RunID), control.LockFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { lock.Unlock() })
+	mu.Lock()
+	watched, held = second.RunID, lock
+	mu.Unlock()
+	if _, err := e.sup.Cancel(context.Background(), first.RunID); err != nil {
+		t.Fatal(err)
+	}
+	r := e.waitTerminal(second.RunID)
+	e.waitFor("the supervisor to hear that the shim exited", 30*time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return settled
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if !started {
+		t.Fatal("the queued run's shim was never started")
+	}
+	if r.Status != run.StatusInterrupted || len(errs) > 0 {
+		t.Fatalf("run %s (%s); errors logged: %q", r.Status, r.Error, errs)
 	}
 }
