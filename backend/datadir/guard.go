@@ -12,14 +12,26 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 )
 
-// The conditions Check reports; their texts are safe to show people.
+// The conditions Check reports, in the one error vocabulary (all members
+// of errdefs.ErrUnavailable); Message says them in words for people.
 var (
-	ErrGone     = errors.New("the data folder was deleted or replaced while Hermes Desk was running; restart Hermes Desk to go on (what was recorded since is lost)")
-	ErrReadOnly = errors.New("the database files in the data folder are read-only, so nothing new can be recorded")
-	ErrDiskFull = errors.New("the disk holding the data folder is full")
+	ErrGone     = errdefs.ErrDataDirGone
+	ErrReadOnly = errdefs.ErrReadOnly
+	ErrDiskFull = errdefs.ErrDiskFull
 )
+
+var messages = []struct {
+	err error
+	msg string
+}{
+	{ErrGone, "the data folder was deleted or replaced while Hermes Desk was running (restart Hermes Desk to go on)"},
+	{ErrReadOnly, "the database files in the data folder are read-only"},
+	{ErrDiskFull, "the disk holding the data folder is full"},
+}
 
 // MinFree is the free space below which the disk counts as full: a run's
 // journal needs room for its events and the WAL's growth.
@@ -92,11 +104,12 @@ func (g *Guard) Check() error {
 	return nil
 }
 
-// Message is err's text for people when it is one of Check's conditions.
+// Message is err's condition in words for people, when it is one of
+// Check's.
 func Message(err error) (string, bool) {
-	for _, e := range []error{ErrGone, ErrReadOnly, ErrDiskFull} {
-		if errors.Is(err, e) {
-			return e.Error(), true
+	for _, m := range messages {
+		if errors.Is(err, m.err) {
+			return m.msg, true
 		}
 	}
 	return "", false

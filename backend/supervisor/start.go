@@ -23,6 +23,12 @@ func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.Start
 	if s.isClosed() {
 		return run.StartResult{}, ErrClosed
 	}
+	// Refused before anything is written: a run accepted now would fail,
+	// or be recorded in a database nobody will read again.
+	if err := s.dataDirProblem(); err != nil {
+		s.log.Warn("run refused", "session", req.SessionID, "err", err)
+		return run.StartResult{}, err
+	}
 	ses, err := s.cfg.Store.GetSession(ctx, req.SessionID)
 	if err != nil {
 		return run.StartResult{}, s.storeErr("session", req.SessionID, err)
@@ -105,6 +111,10 @@ func (s *Supervisor) schedule() {
 	}
 	s.schedMu.Lock()
 	defer s.schedMu.Unlock()
+	if err := s.dataDirProblem(); err != nil {
+		s.log.Warn("queued runs wait", "err", err)
+		return
+	}
 	ctx := s.ctx
 	runs, err := s.cfg.Store.ActiveRuns(ctx)
 	if err != nil {

@@ -81,6 +81,11 @@ type Config struct {
 	WarmIdle time.Duration
 	// Env is the shims' environment; nil inherits this process's.
 	Env []string
+	// DataDirCheck, when set, is asked before a run is accepted or
+	// launched; while it fails (the data folder deleted, the database
+	// read-only, the disk full) new runs are refused with its error and
+	// queued runs wait (backend/datadir).
+	DataDirCheck interface{ Check() error }
 	Log *slog.Logger
 }
 
@@ -197,6 +202,17 @@ func (s *Supervisor) Close() error {
 	}
 	s.mu.Unlock()
 	return s.lock.Unlock()
+}
+
+// dataDirProblem is DataDirCheck's verdict (nil: fine, or no check).
+func (s *Supervisor) dataDirProblem() error {
+	if s.cfg.DataDirCheck == nil {
+		return nil
+	}
+	if err := s.cfg.DataDirCheck.Check(); err != nil {
+		return fmt.Errorf("supervisor: %w", err)
+	}
+	return nil
 }
 
 func (s *Supervisor) isClosed() bool {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/schedule"
@@ -56,6 +57,7 @@ type Stack struct {
 	DataDir   string
 
 	stopMaintenance func()
+	guard           *datadir.Guard
 }
 
 // Open opens the journal, becomes the data dir's supervisor (or returns
@@ -80,15 +82,21 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
+	guard, err := datadir.Open(o.DataDir, dbPath)
+	if err != nil {
+		j.Close()
+		return nil, err
+	}
 	js := supervisor.JournalStore{J: j}
 	sup, err := supervisor.New(supervisor.Config{
 		DataDir: o.DataDir, DBPath: dbPath, Store: js, Executable: o.Executable, Log: o.Log,
-		WarmIdle: o.WarmIdle,
+		WarmIdle: o.WarmIdle, DataDirCheck: guard,
 		AgentConfig: func(ctx context.Context, agent string) (adapterConfig, error) {
 			return agents.Resolve(ctx, agent, js.Setting)
 		},
 	})
 	if err != nil {
+		guard.Close()
 		j.Close()
 		return nil, err
 	}
@@ -96,7 +104,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 		o.Log.Warn("stack: recovery", "err", err)
 	}
 	reg := agents.Default(agents.Config{Executable: o.Executable})
-	svc := service.New(Journal{J: j}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
+	svc := service.New(Journal{J: j, Guard: guard}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
 		Log: o.Log, Follow: o.Follow,
 	})
 	if o.Clock == nil {
@@ -106,7 +114,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 		Log: o.Log.With("component", "scheduler")})
 	svc.SetSchedules(j, sch)
 	sch.Start(ctx)
-	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir}
+	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard}
 	st.stopMaintenance = maintain(j, o.Log)
 	return st, nil
 }
@@ -115,7 +123,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 func (s *Stack) Close() error {
 	s.Scheduler.Close()
 	s.stopMaintenance()
-	return errors.Join(s.Supervisor.Close(), s.Journal.Close())
+	return errors.Join(s.Supervisor.Close(), s.Journal.Close(), s.guard.Close())
 }
 
 // maintenanceEvery is how often retention runs while the app is up.
