@@ -86,7 +86,7 @@ type Config struct {
 	// read-only, the disk full) new runs are refused with its error and
 	// queued runs wait (backend/datadir).
 	DataDirCheck interface{ Check() error }
-	Log *slog.Logger
+	Log          *slog.Logger
 }
 
 func (c *Config) defaults() error {
