@@ -88,6 +88,7 @@ func (s *Supervisor) adopt(r run.Run) {
 			if err == nil {
 				t.setBoot(boot)
 				s.follow(t)
+				s.capWarm()
 				return
 			}
 			// Held lock but no bootstrap in time: decide by the lock again.
@@ -312,5 +313,8 @@ func (s *Supervisor) Recover(ctx context.Context) error {
 	}
 	s.schedMu.Unlock()
 	s.schedule()
+	// A lower cap than the previous supervisor's, or shims gone warm
+	// while none was running.
+	s.go_(s.capWarm)
 	return nil
 }

@@ -175,6 +175,8 @@ func (s *Supervisor) launch(r run.Run) {
 		}
 		t.setBoot(boot)
 		s.follow(t)
+		// Its shim may have gone warm: keep warm agents under the cap.
+		s.capWarm()
 	}) {
 		s.untrack(r.ID)
 	}
@@ -209,7 +211,7 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	spec.NativeSessionID = ses.NativeSessionID
 	spec.CancelGraceMs = s.cfg.CancelGrace.Milliseconds()
 	spec.WarmIdleMs = s.cfg.WarmIdle.Milliseconds()
-	if s.cfg.WarmIdle < 0 {
+	if s.cfg.WarmIdle < 0 || s.maxWarm(ctx) == 0 {
 		spec.WarmIdleMs = -1
 	}
 	specPath, err := control.WriteSpec(spec)

@@ -79,6 +79,11 @@ type Config struct {
 	// the session's next one (0: control.DefaultWarmIdle, 10 min; negative:
 	// never, every run starts its agent afresh).
 	WarmIdle time.Duration
+	// MaxWarm caps how many shims keep their agent warm at once, across
+	// sessions; the least recently used retire first. 0 takes the default
+	// (4); the setting SettingMaxWarm, when set, overrides it (0 there:
+	// no warm agents).
+	MaxWarm int
 	// Env is the shims' environment; nil inherits this process's.
 	Env []string
 	// DataDirCheck, when set, is asked before a run is accepted or
@@ -107,6 +112,9 @@ func (c *Config) defaults() error {
 	}
 	if c.ControlTimeout <= 0 {
 		c.ControlTimeout = 5 * time.Second
+	}
+	if c.MaxWarm <= 0 {
+		c.MaxWarm = DefaultMaxWarm
 	}
 	if c.CancelGrace <= 0 {
 		c.CancelGrace = 5 * time.Second

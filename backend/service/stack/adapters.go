@@ -119,3 +119,15 @@ func (a Agents) List(ctx context.Context) ([]service.AgentInfo, error) {
 	}
 	return out, nil
 }
+
+// Warm adapts the supervisor's warm agents to service.WarmSource.
+type Warm struct{ S *supervisor.Supervisor }
+
+func (w Warm) WarmAgents() []service.WarmAgent {
+	var out []service.WarmAgent
+	for _, a := range w.S.WarmAgents() {
+		out = append(out, service.WarmAgent{SessionID: a.SessionID, Agent: a.Agent, Pid: a.Pid, AgentPid: a.AgentPid,
+			Since: a.Since, IdleUntil: a.IdleUntil, RSSBytes: a.RSSBytes})
+	}
+	return out
+}

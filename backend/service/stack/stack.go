@@ -58,6 +58,7 @@ type Stack struct {
 
 	stopMaintenance func()
 	guard           *datadir.Guard
+	log             *slog.Logger
 }
 
 // Open opens the journal, becomes the data dir's supervisor (or returns
@@ -105,7 +106,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	}
 	reg := agents.Default(agents.Config{Executable: o.Executable})
 	svc := service.New(Journal{J: j, Guard: guard}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
-		Log: o.Log, Follow: o.Follow,
+		Log: o.Log, Follow: o.Follow, Warm: Warm{S: sup},
 	})
 	if o.Clock == nil {
 		o.Clock = schedule.ClockFromEnv()
@@ -114,14 +115,28 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 		Log: o.Log.With("component", "scheduler")})
 	svc.SetSchedules(j, sch)
 	sch.Start(ctx)
-	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard}
+	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log}
 	st.stopMaintenance = maintain(j, o.Log)
 	return st, nil
 }
 
-// Close stops following runs (they go on) and closes the journal.
+// retireOnClose bounds how long Close waits for idle warm agents to agree
+// to close (each answers in milliseconds).
+const retireOnClose = 3 * time.Second
+
+// Close stops following runs (they go on in their shims, and the next
+// start re-adopts them) and closes the journal. Idle warm agents are
+// closed: one waiting for a next message nobody can send while no
+// supervisor runs would only hold memory (`serve` stopped with SIGTERM or
+// Ctrl-C, the app quitting).
 func (s *Stack) Close() error {
 	s.Scheduler.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), retireOnClose)
+	n := s.Supervisor.RetireWarm(ctx, "")
+	cancel()
+	if n > 0 {
+		s.log.Info("closed idle warm agents", "count", n)
+	}
 	s.stopMaintenance()
 	return errors.Join(s.Supervisor.Close(), s.Journal.Close(), s.guard.Close())
 }
