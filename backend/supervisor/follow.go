@@ -227,7 +227,7 @@ func (s *Supervisor) fenced(ctx context.Context, runID string) bool {
 		killAgentGroup(b.AgentPid)
 	}
 	reason := "The run's process ended unexpectedly, so the run was interrupted."
-	written, err := s.cfg.Store.InterruptRun(ctx, runID, reason, control.TailFile(s.logPath(runID), 2048))
+	written, err := s.cfg.Store.InterruptRun(ctx, runID, reason, control.TailFile(s.logPath(runID), 2048), s.announced(runID))
 	if err != nil {
 		s.log.Error("interrupt dead run", "run", runID, "err", err)
 		return false
@@ -239,6 +239,19 @@ func (s *Supervisor) fenced(ctx context.Context, runID string) bool {
 	return true
 }
 
+// announced is the highest seq of runID published to observers: a client
+// may hold it, so nothing written later may reuse it (a damaged WAL can
+// lose commits that were already shown).
+func (s *Supervisor) announced(runID string) int64 {
+	s.mu.Lock()
+	h := s.hubs[runID]
+	s.mu.Unlock()
+	if h == nil {
+		return 0
+	}
+	return h.last()
+}
+
 // interrupt fences and interrupts a run no shim ever served.
 func (s *Supervisor) interrupt(runID, reason, detail string) {
 	lock, err := control.TryLock(s.lockPath(runID))
@@ -246,7 +259,7 @@ func (s *Supervisor) interrupt(runID, reason, detail string) {
 		return // a shim owns it after all, or the fs failed: leave it
 	}
 	defer lock.Unlock()
-	if _, err := s.cfg.Store.InterruptRun(context.WithoutCancel(s.ctx), runID, reason, detail); err != nil {
+	if _, err := s.cfg.Store.InterruptRun(context.WithoutCancel(s.ctx), runID, reason, detail, s.announced(runID)); err != nil {
 		s.log.Error("interrupt run", "run", runID, "err", err)
 	}
 	s.publishFromJournal(runID)

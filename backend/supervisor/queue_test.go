@@ -160,7 +160,7 @@ func TestShimThatFindsItsRunEndedIsNoStartFailure(t *testing.T) {
 	var errs []string
 	var settled bool // the supervisor decided what the shim's exit means
 	var store interface {
-		InterruptRun(ctx context.Context, runID, reason, detail string) (bool, error)
+		InterruptRunAfter(ctx context.Context, runID, reason, detail string, announced int64) (bool, error)
 	}
 	hook := func(level slog.Level, msg string) {
 		if level >= slog.LevelError {
@@ -173,7 +173,7 @@ func TestShimThatFindsItsRunEndedIsNoStartFailure(t *testing.T) {
 			started = true
 			// The run ends while its shim starts up, then the shim gets
 			// the lock and finds nothing to serve.
-			if _, err := store.InterruptRun(context.Background(), watched, "ended elsewhere", ""); err != nil {
+			if _, err := store.InterruptRunAfter(context.Background(), watched, "ended elsewhere", "", 0); err != nil {
 				errs = append(errs, err.Error())
 			}
 			held.Unlock()
