@@ -410,11 +410,22 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 	if o.status == run.StatusCancelled && done.Error == "" && o.detail != "" {
 		done.Error = o.detail
 	}
-	if !r.writeDone(ctx, done) && keep {
+	if err := r.writeDone(ctx, done); err != nil {
 		// A run without its terminal event is closed by main as
 		// interrupted, which kills the agent: no use keeping it (the
-		// shim's exit takes down the warm state it opened).
+		// shim's exit takes down the warm state it opened). The note
+		// tells main why, so the run does not end "unexpectedly".
 		keep = false
+		note := control.ExitNote{Message: done.Error, Code: o.code}
+		if o.code != "journal" {
+			note = control.ExitNote{Message: "The run could not be recorded: " + safeJournalReason(err), Code: "journal"}
+		}
+		// A run ended by someone else (main fenced it) needs no note.
+		if !isRunTerminal(err) {
+			if werr := control.WriteExitNote(r.spec.DataDir, r.spec.RunID, note); werr != nil {
+				r.log.Warn("exit note not written", "err", werr)
+			}
+		}
 	}
 	r.mu.Lock()
 	r.moveLocked(run.EventDone, run.Done{Status: o.status})
@@ -484,17 +495,18 @@ func keepWarm(f warmFacts) bool {
 }
 
 // writeDone commits the terminal event, retrying through a transient
-// journal failure (a full disk that frees up): it must land.
-func (r *runner) writeDone(ctx context.Context, done run.Done) bool {
+// journal failure (a full disk that frees up): it must land. The error is
+// the last failure when it did not.
+func (r *runner) writeDone(ctx context.Context, done run.Done) error {
 	ctx = context.WithoutCancel(ctx)
 	for attempt := 1; ; attempt++ {
 		_, err := r.w.AppendSync(ctx, run.EventDone, done)
 		if err == nil {
-			return true
+			return nil
 		}
 		if attempt >= r.tm.doneRetries || isRunTerminal(err) || r.gone.Load() {
 			r.log.Error("terminal event not written", "attempt", attempt, "err", err)
-			return false
+			return err
 		}
 		r.log.Warn("terminal event write failed; retrying", "attempt", attempt, "err", err)
 		time.Sleep(time.Duration(attempt) * r.tm.doneBackoff)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -226,17 +227,39 @@ func (s *Supervisor) fenced(ctx context.Context, runID string) bool {
 	if b, err := control.ReadBootstrap(s.cfg.DataDir, runID); err == nil {
 		killAgentGroup(b.AgentPid)
 	}
-	reason := "The run's process ended unexpectedly, so the run was interrupted."
+	reason := s.deathReason(runID)
 	written, err := s.cfg.Store.InterruptRun(ctx, runID, reason, control.TailFile(s.logPath(runID), 2048), s.announced(runID))
 	if err != nil {
 		s.log.Error("interrupt dead run", "run", runID, "err", err)
 		return false
 	}
 	if written {
-		s.log.Warn("run interrupted: its shim is gone", "run", runID)
+		s.log.Warn("run interrupted: its shim is gone", "run", runID, "reason", reason)
 	}
+	s.causes.Delete(runID)
 	s.publishFromJournal(runID)
 	return true
+}
+
+// deathReason says why a dead shim's run ends: the reason the shim left
+// (its journal failed, the disk filled), else a condition of the data
+// folder seen now or at an earlier attempt to close the run (a full disk
+// fails that attempt too), else that the process ended unexpectedly.
+func (s *Supervisor) deathReason(runID string) string {
+	if n, err := control.ReadExitNote(s.cfg.DataDir, runID); err == nil && n.Message != "" {
+		return n.Message
+	}
+	if err := s.dataDirProblem(); err != nil {
+		if msg, ok := datadir.Message(err); ok {
+			why := "The run was stopped because " + msg + "."
+			s.causes.Store(runID, why)
+			return why
+		}
+	}
+	if why, ok := s.causes.Load(runID); ok {
+		return why.(string)
+	}
+	return "The run's process ended unexpectedly, so the run was interrupted."
 }
 
 // announced is the highest seq of runID published to observers: a client

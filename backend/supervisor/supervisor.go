@@ -149,6 +149,9 @@ type Supervisor struct {
 	// preparing counts Starts between submitting a run and writing its
 	// spec (see schedule).
 	preparing atomic.Int32
+	// causes remembers, per run, why its dead shim's run must end when the
+	// first attempt to close it failed (deathReason).
+	causes sync.Map
 
 	mu      sync.Mutex
 	tracked map[string]*tracked

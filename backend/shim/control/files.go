@@ -30,7 +30,32 @@ const (
 	BootstrapFile = "bootstrap.json"
 	LockFile      = "lock"
 	LogFile       = "shim.log"
+	// ExitNoteFile is left by a shim that could not write its run's
+	// terminal event (ExitNote).
+	ExitNoteFile = "exit.json"
 )
+
+// ExitNote is why a shim gave up on its run without writing the terminal
+// event (the journal failed, the disk filled): the supervisor that closes
+// the run then gives that reason, not "ended unexpectedly".
+type ExitNote struct {
+	// Message is safe to show people.
+	Message string `json:"message"`
+	Code    string `json:"code,omitempty"`
+}
+
+// WriteExitNote leaves n in the run's directory (best effort: on a full
+// disk it may fail too, and the supervisor falls back on what it sees).
+func WriteExitNote(dataDir, runID string, n ExitNote) error {
+	return WriteJSONAtomic(filepath.Join(RunDir(dataDir, runID), ExitNoteFile), n)
+}
+
+// ReadExitNote reads the run's exit note, if its shim left one.
+func ReadExitNote(dataDir, runID string) (ExitNote, error) {
+	var n ExitNote
+	err := readJSON(filepath.Join(RunDir(dataDir, runID), ExitNoteFile), &n)
+	return n, err
+}
 
 // ExitOwned is the exit code of a shim that found its run owned by another
 // shim (it did nothing); its supervisor follows that other shim instead.
