@@ -98,6 +98,7 @@ type runner struct {
 	cancelled   bool
 	ended       bool
 	journalErr  error
+	outCap      *outputCap // under mu
 	approvals   map[string]*pending
 	clarifies   map[string]*pending
 	startCancel context.CancelFunc
@@ -124,8 +125,13 @@ func newRunner(spec control.Spec, j Journal, w Writer, h *hub, reg *adapter.Regi
 		runState:     run.State{Status: run.StatusQueued},
 		approvals:    map[string]*pending{},
 		clarifies:    map[string]*pending{},
+		outCap:       newOutputCap(spec.MaxOutput()),
 	}
 }
+
+// checkpointAfter: a run that stored this much output checkpoints the WAL
+// when it ends.
+const checkpointAfter = 1 << 20
 
 // outcome is how the run ends.
 type outcome struct {
@@ -396,6 +402,12 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 	// the session's next run when anyone can see this one has ended.
 	keep := r.keepable(conn, o) && r.warmUp(r)
 
+	r.mu.Lock()
+	closing := r.outCap.end()
+	r.mu.Unlock()
+	for _, ev := range closing {
+		r.append(ev.t, ev.p)
+	}
 	if o.message != "" {
 		// Synchronous: after a failed commit only a synchronous append
 		// resynchronizes the writer, and the reason must not be lost.
@@ -429,7 +441,15 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 	}
 	r.mu.Lock()
 	r.moveLocked(run.EventDone, run.Done{Status: o.status})
+	big := r.outCap.stored >= checkpointAfter
 	r.mu.Unlock()
+	if big {
+		// A large run grew the WAL; give the space back now rather than
+		// when some later checkpoint finds no reader in the way.
+		if err := r.j.Checkpoint(context.WithoutCancel(ctx)); err != nil {
+			r.log.Info("checkpoint after a large run", "err", err)
+		}
+	}
 	r.log.Info("run ended", "status", o.status, "reason", o.message, "warm", keep)
 	if keep {
 		return conn

@@ -210,6 +210,7 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	spec.Config, spec.Workspace, spec.Profile = cfg, proj.Workspace, ses.Profile
 	spec.NativeSessionID = ses.NativeSessionID
 	spec.CancelGraceMs = s.cfg.CancelGrace.Milliseconds()
+	spec.MaxOutputBytes = s.maxOutput(ctx)
 	spec.WarmIdleMs = s.cfg.WarmIdle.Milliseconds()
 	if s.cfg.WarmIdle < 0 || s.maxWarm(ctx) == 0 {
 		spec.WarmIdleMs = -1

@@ -155,3 +155,21 @@ func (s *Supervisor) WarmAgents() []WarmAgent {
 	}
 	return out
 }
+
+// SettingMaxOutput caps the output a run stores, in MB (a positive
+// number; default control.DefaultMaxOutput): beyond it the shim keeps the
+// head and the answer's tail and says what was cut.
+const SettingMaxOutput = "max_run_output_mb"
+
+func (s *Supervisor) maxOutput(ctx context.Context) int64 {
+	v, ok, err := s.cfg.Store.Setting(ctx, SettingMaxOutput)
+	if err != nil || !ok {
+		return 0
+	}
+	var mb float64
+	if err := json.Unmarshal(v, &mb); err != nil || mb <= 0 {
+		s.log.Warn("ignoring an invalid setting", "key", SettingMaxOutput, "value", string(v))
+		return 0
+	}
+	return int64(mb * (1 << 20))
+}

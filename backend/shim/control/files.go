@@ -91,8 +91,24 @@ type Spec struct {
 	// WarmIdleMs is how long the shim stays warm after a run for the
 	// session's next one: 0 takes DefaultWarmIdle, negative never.
 	WarmIdleMs int64 `json:"warm_idle_ms,omitempty"`
+	// MaxOutputBytes caps the output text the run stores (answer,
+	// reasoning, tool output): beyond it the shim keeps the head and the
+	// answer's tail and says what was cut. 0 takes DefaultMaxOutput.
+	MaxOutputBytes int64 `json:"max_output_bytes,omitempty"`
 	// CreatedAt helps a person reading the directory; nothing branches on it.
 	CreatedAt time.Time `json:"created_at"`
+}
+
+// DefaultMaxOutput is a run's stored output cap unless configured: far
+// beyond any real answer, small enough that the window shows it at once.
+const DefaultMaxOutput = 4 << 20
+
+// MaxOutput is the run's output cap in bytes.
+func (s Spec) MaxOutput() int64 {
+	if s.MaxOutputBytes <= 0 {
+		return DefaultMaxOutput
+	}
+	return s.MaxOutputBytes
 }
 
 // CancelGrace returns the grace period, defaulting to 5 s (DESIGN.md §7).
