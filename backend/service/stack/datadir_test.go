@@ -19,29 +19,48 @@ import (
 // accepted and then fail or are lost.
 func TestUnusableDataDirRefusesRunsAndFailsHealth(t *testing.T) {
 	tests := []struct {
-		name    string
-		breakIt func(t *testing.T, dataDir string)
+		name string
+		// mount: the data folder lives on a tmpfs (root only; the CI runs
+		// as root, where chmod cannot make files read-only).
+		mount   bool
+		breakIt func(t *testing.T, dataDir string, remountRO func())
 		want    string // in the refusal and in deep health
 	}{
-		{"data folder deleted", func(t *testing.T, dir string) {
+		{"data folder deleted", false, func(t *testing.T, dir string, _ func()) {
 			if err := os.RemoveAll(dir); err != nil {
 				t.Fatal(err)
 			}
 		}, "deleted"},
-		{"database read-only", func(t *testing.T, dir string) {
-			if os.Geteuid() == 0 {
-				t.Skip("root writes read-only files")
+		{"database read-only", os.Geteuid() == 0, func(t *testing.T, dir string, remountRO func()) {
+			if remountRO != nil {
+				remountRO()
+				return
 			}
 			for _, f := range []string{DBFile, DBFile + "-wal", DBFile + "-shm"} {
 				os.Chmod(filepath.Join(dir, f), 0o400)
 			}
+			t.Cleanup(func() {
+				for _, f := range []string{DBFile, DBFile + "-wal", DBFile + "-shm"} {
+					os.Chmod(filepath.Join(dir, f), 0o600)
+				}
+			})
 		}, "read-only"},
+		{"disk full", true, func(t *testing.T, dir string, _ func()) {
+			fillDisk(t, dir)
+		}, "disk is full"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := filepath.Join(t.TempDir(), "data")
+			parent := t.TempDir()
+			var remountRO func()
+			if tc.mount {
+				parent, remountRO = tmpfsOrSkip(t, "16m")
+			}
+			dir := filepath.Join(parent, "data")
 			ctx := context.Background()
-			st, err := Open(ctx, Options{DataDir: dir, Log: slog.New(slog.DiscardHandler)})
+			// The shim binary is never started (runs are refused or none is
+			// asked for): a small program keeps the tmpfs small.
+			st, err := Open(ctx, Options{DataDir: dir, Executable: "/bin/true", Log: slog.New(slog.DiscardHandler)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,12 +77,7 @@ func TestUnusableDataDirRefusesRunsAndFailsHealth(t *testing.T) {
 			if h := st.Service.Health(ctx); !h.OK || h.Database != "ok" {
 				t.Fatalf("healthy data folder: %+v", h)
 			}
-			tc.breakIt(t, dir)
-			t.Cleanup(func() {
-				for _, f := range []string{DBFile, DBFile + "-wal", DBFile + "-shm"} {
-					os.Chmod(filepath.Join(dir, f), 0o600)
-				}
-			})
+			tc.breakIt(t, dir, remountRO)
 			_, err = st.Service.StartRun(ctx, run.StartRequest{SessionID: ses.ID, Message: "hi", ClientRequestID: "r1"})
 			var se *service.Error
 			if !errors.As(err, &se) || se.Code != service.CodeUnavailable || !strings.Contains(se.Message, tc.want) {
