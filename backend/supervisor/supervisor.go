@@ -152,6 +152,9 @@ type Supervisor struct {
 	// causes remembers, per run, why its dead shim's run must end when the
 	// first attempt to close it failed (deathReason).
 	causes sync.Map
+	// capWarmMu keeps two followers from retiring warm shims over each
+	// other (capWarm).
+	capWarmMu sync.Mutex
 
 	mu      sync.Mutex
 	tracked map[string]*tracked

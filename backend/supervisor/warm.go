@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
@@ -107,15 +106,12 @@ func (s *Supervisor) warmRecords() []control.Warm {
 	return out
 }
 
-// capWarmMu keeps two followers from retiring over each other.
-var capWarmMu sync.Mutex
-
 // capWarm retires the least recently used warm shims beyond the cap. It
 // runs whenever a run ends (its shim may just have gone warm) and after
 // recovery.
 func (s *Supervisor) capWarm() {
-	capWarmMu.Lock()
-	defer capWarmMu.Unlock()
+	s.capWarmMu.Lock()
+	defer s.capWarmMu.Unlock()
 	ctx := context.WithoutCancel(s.ctx)
 	limit := s.maxWarm(ctx)
 	recs := s.warmRecords()
