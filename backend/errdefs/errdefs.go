@@ -39,4 +39,7 @@ var (
 	ErrDiskFull = fmt.Errorf("%w: disk full", ErrUnavailable)
 	ErrReadOnly = fmt.Errorf("%w: database is read-only", ErrUnavailable)
 	ErrClosed   = fmt.Errorf("%w: closed", ErrUnavailable)
+	// ErrDataDirGone: the data folder was deleted or replaced while the
+	// process ran; what it records goes nowhere until a restart.
+	ErrDataDirGone = fmt.Errorf("%w: data folder deleted or replaced", ErrUnavailable)
 )

@@ -22,6 +22,17 @@ import (
 // It must not be used while a Writer of this process owns the run
 // (ErrWriterBusy): that writer should end the run itself.
 func (s *Store) InterruptRun(ctx context.Context, runID, reason, detail string) (written bool, err error) {
+	return s.InterruptRunAfter(ctx, runID, reason, detail, 0)
+}
+
+// InterruptRunAfter is InterruptRun for a run whose events up to seq
+// announced were already shown to clients (the supervisor published them
+// live). If the journal holds fewer — a damaged write-ahead log dropped the
+// last commit — the synthetic events go after announced, never on a seq a
+// client may hold (a client resuming after it would miss the interruption),
+// and a lost `compacted` marker stands for the missing range; the audit
+// lists the run.
+func (s *Store) InterruptRunAfter(ctx context.Context, runID, reason, detail string, announced int64) (written bool, err error) {
 	if s.closed.Load() {
 		return false, ErrClosed
 	}
@@ -47,10 +58,19 @@ func (s *Store) InterruptRun(ctx context.Context, runID, reason, detail string) 
 	now := run.UnixSeconds(time.Now())
 	errPayload, _ := json.Marshal(run.ErrorInfo{Message: reason, Code: "interrupted", Detail: redact.String(detail)})
 	donePayload, _ := json.Marshal(run.Done{Status: run.StatusInterrupted, Error: reason})
-	evs := []run.Event{
-		{Seq: last + 1, Type: run.EventError, Payload: errPayload},
-		{Seq: last + 2, Type: run.EventDone, Payload: donePayload, Terminal: true},
+	var evs []run.Event
+	if announced > last {
+		lost := announced - last
+		lostPayload, _ := json.Marshal(run.Compacted{FromSeq: last + 1, ToSeq: announced, Lost: true})
+		evs = append(evs, run.Event{Seq: last + 1, Type: run.EventCompacted, Payload: lostPayload})
+		errPayload, _ = json.Marshal(run.ErrorInfo{Message: reason, Code: "interrupted", Detail: redact.String(fmt.Sprintf(
+			"%d event(s) already shown (seq %d–%d) were lost from the journal (a damaged write-ahead log).\n%s", lost, last+1, announced, detail))})
+		last = announced
 	}
+	evs = append(evs,
+		run.Event{Seq: last + 1, Type: run.EventError, Payload: errPayload},
+		run.Event{Seq: last + 2, Type: run.EventDone, Payload: donePayload, Terminal: true},
+	)
 	d := deriver{s: s, tx: tx, rc: rc, maintenance: true}
 	for i := range evs {
 		ev := &evs[i]
@@ -137,6 +157,8 @@ func (s *Store) Audit(ctx context.Context) (Audit, error) {
 		{`r.terminal = 1 AND t.state NOT IN ('completed', 'interrupted')`, "run ended but its turn is still open"},
 		{`r.terminal = 0 AND t.state IN ('completed', 'interrupted')`, "turn closed but its run has not ended"},
 		{`r.last_seq <> COALESCE((SELECT MAX(seq) FROM events e WHERE e.run_id = r.id), 0)`, "last_seq does not match the events"},
+		{`EXISTS (SELECT 1 FROM events e WHERE e.run_id = r.id AND e.type = 'compacted' AND json_extract(e.payload, '$.lost'))`,
+			"events already shown were lost from the journal (a damaged write-ahead log); the run was closed after them"},
 	}
 	for _, c := range checks {
 		items, err := q(c.where, "r.created_at", 1000, c.problem)

@@ -255,4 +255,8 @@ type Compacted struct {
 	Text      string `json:"text,omitempty"`
 	Reasoning string `json:"reasoning,omitempty"`
 	Events    int    `json:"events"`
+	// Lost: the range stands for events that were shown live but are no
+	// longer in the journal (a damaged write-ahead log lost their commit);
+	// recovery wrote it so that no seq a client may hold is used again.
+	Lost bool `json:"lost,omitempty"`
 }

@@ -116,3 +116,21 @@ type ShimInfo struct {
 	Status    run.Status `json:"status"`
 	LastSeq   int64      `json:"last_seq"`
 }
+
+// WarmSource lists the agents kept warm for their session's next run, for
+// deep health (the supervisor, through an adapter).
+type WarmSource interface {
+	WarmAgents() []WarmAgent
+}
+
+// WarmAgent is one warm agent and the memory it holds.
+type WarmAgent struct {
+	SessionID string    `json:"session_id"`
+	Agent     string    `json:"agent"`
+	Pid       int       `json:"pid"`
+	AgentPid  int       `json:"agent_pid,omitempty"`
+	Since     time.Time `json:"since"`
+	IdleUntil time.Time `json:"idle_until"`
+	// RSSBytes: resident memory of the shim and the agent's process group.
+	RSSBytes int64 `json:"rss_bytes"`
+}

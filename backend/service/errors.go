@@ -101,6 +101,7 @@ var errorClasses = []struct {
 	{errdefs.ErrDiskFull, CodeUnavailable, "the disk is full"},
 	{errdefs.ErrReadOnly, CodeUnavailable, "the data folder is read-only"},
 	{errdefs.ErrClosed, CodeUnavailable, "shutting down"},
+	{errdefs.ErrDataDirGone, CodeUnavailable, "the data folder was deleted or replaced while Hermes Desk was running; restart Hermes Desk to go on"},
 	{errdefs.ErrUnavailable, CodeUnavailable, ""},
 	{errdefs.ErrUnsupported, CodeBadRequest, "not supported by this agent"},
 }

@@ -119,14 +119,18 @@ type Health struct {
 	UptimeS  int64      `json:"uptime_s"`
 	Database string     `json:"database"` // "ok" or a safe reason
 	Shims    []ShimInfo `json:"shims"`
-	Error    string     `json:"error,omitempty"`
+	// Warm lists the agents kept warm for a next message; WarmRSSBytes is
+	// the memory they hold together.
+	Warm         []WarmAgent `json:"warm_agents"`
+	WarmRSSBytes int64       `json:"warm_rss_bytes"`
+	Error        string      `json:"error,omitempty"`
 }
 
 // Health touches the database and lists the active runs, each served by a
 // shim the supervisor follows.
 func (s *Service) Health(ctx context.Context) Health {
 	h := Health{OK: true, Version: version.Version, UptimeS: int64(time.Since(s.started).Seconds()),
-		Database: "ok", Shims: []ShimInfo{}}
+		Database: "ok", Shims: []ShimInfo{}, Warm: []WarmAgent{}}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	if err := s.store.Ping(ctx); err != nil {
@@ -140,6 +144,12 @@ func (s *Service) Health(ctx context.Context) Health {
 	}
 	for _, r := range active {
 		h.Shims = append(h.Shims, ShimInfo{RunID: r.ID, SessionID: r.SessionID, Agent: r.Agent, Status: r.Status, LastSeq: r.LastSeq})
+	}
+	if s.warm != nil {
+		h.Warm = append(h.Warm, s.warm.WarmAgents()...)
+		for _, w := range h.Warm {
+			h.WarmRSSBytes += w.RSSBytes
+		}
 	}
 	return h
 }

@@ -27,6 +27,8 @@ type Options struct {
 	Log *slog.Logger
 	// Follow tunes event streams (see FollowOptions).
 	Follow FollowOptions
+	// Warm, when set, adds warm agents and their memory to deep health.
+	Warm WarmSource
 }
 
 // Service is the API. It is safe for concurrent use.
@@ -42,6 +44,8 @@ type Service struct {
 	// Schedules (SetSchedules): nil until the stack connects them.
 	schedStore ScheduleStore
 	sched      Scheduler
+
+	warm WarmSource // deep health's warm agents (Options.Warm)
 }
 
 // New returns a service over the journal, the supervisor and the agents.
@@ -51,6 +55,7 @@ func New(store Store, runner Runner, agents Agents, opts Options) *Service {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.warm = opts.Warm
 	return s
 }
 

@@ -41,6 +41,12 @@ func (e emitter) Emit(t run.EventType, payload any) error {
 		}
 	}
 	r.moveLocked(t, payload)
+	if r.outCap != nil {
+		if payload = r.outCap.admit(t, payload); payload == nil {
+			r.mu.Unlock()
+			return nil // cut: the notice at the end says how much
+		}
+	}
 	r.mu.Unlock()
 	if _, err := r.w.Append(t, payload); err != nil {
 		if !isRunTerminal(err) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +24,8 @@ type memJournal struct {
 	onCommit func([]run.Event)
 	// fail, when set, decides whether an append of t fails.
 	fail func(t run.EventType, sync bool) error
+	// checkpoints counts Checkpoint calls.
+	checkpoints atomic.Int32
 	// after, when set, sees every committed event (outside the lock, on
 	// the appending goroutine), so a test can act at an exact point.
 	after  func(ev run.Event)
@@ -45,6 +48,7 @@ func (m *memJournal) SetNativeSessionID(_ context.Context, _, id string) error {
 	return nil
 }
 func (m *memJournal) Close() error                                     { return nil }
+func (m *memJournal) Checkpoint(context.Context) error                 { m.checkpoints.Add(1); return nil }
 func (m *memJournal) Flush(context.Context) error                      { return nil }
 func (m *memJournal) Append(t run.EventType, p any) (run.Event, error) { return m.add(t, p, false) }
 func (m *memJournal) AppendSync(_ context.Context, t run.EventType, p any) (run.Event, error) {

@@ -18,6 +18,9 @@ type Journal interface {
 	// SetNativeSessionID stores the agent's own session id on the session so
 	// a later run resumes it.
 	SetNativeSessionID(ctx context.Context, sessionID, nativeID string) error
+	// Checkpoint moves the WAL into the database and truncates it (after
+	// a large run); it may give up if readers stay in the way.
+	Checkpoint(ctx context.Context) error
 	Close() error
 }
 

@@ -40,6 +40,8 @@ func (s journalStore) SetNativeSessionID(ctx context.Context, sessionID, nativeI
 
 func (s journalStore) Close() error { return s.j.Close() }
 
+func (s journalStore) Checkpoint(ctx context.Context) error { return s.j.Checkpoint(ctx) }
+
 type journalWriter struct{ w *journal.Writer }
 
 func (w journalWriter) Append(t run.EventType, payload any) (run.Event, error) {

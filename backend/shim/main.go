@@ -21,7 +21,7 @@ const (
 	exitOK    = 0
 	exitError = 1
 	exitUsage = 2
-	exitOwned = 3 // another shim owns the run; nothing was done
+	exitOwned = control.ExitOwned // another shim owns the run; nothing was done
 )
 
 // Main is `hermesdesk shim --spec <path>`; it returns the exit code. The

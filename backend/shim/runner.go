@@ -98,6 +98,7 @@ type runner struct {
 	cancelled   bool
 	ended       bool
 	journalErr  error
+	outCap      *outputCap // under mu
 	approvals   map[string]*pending
 	clarifies   map[string]*pending
 	startCancel context.CancelFunc
@@ -124,8 +125,13 @@ func newRunner(spec control.Spec, j Journal, w Writer, h *hub, reg *adapter.Regi
 		runState:     run.State{Status: run.StatusQueued},
 		approvals:    map[string]*pending{},
 		clarifies:    map[string]*pending{},
+		outCap:       newOutputCap(spec.MaxOutput()),
 	}
 }
+
+// checkpointAfter: a run that stored this much output checkpoints the WAL
+// when it ends.
+const checkpointAfter = 1 << 20
 
 // outcome is how the run ends.
 type outcome struct {
@@ -396,6 +402,12 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 	// the session's next run when anyone can see this one has ended.
 	keep := r.keepable(conn, o) && r.warmUp(r)
 
+	r.mu.Lock()
+	closing := r.outCap.end()
+	r.mu.Unlock()
+	for _, ev := range closing {
+		r.append(ev.t, ev.p)
+	}
 	if o.message != "" {
 		// Synchronous: after a failed commit only a synchronous append
 		// resynchronizes the writer, and the reason must not be lost.
@@ -410,15 +422,34 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 	if o.status == run.StatusCancelled && done.Error == "" && o.detail != "" {
 		done.Error = o.detail
 	}
-	if !r.writeDone(ctx, done) && keep {
+	if err := r.writeDone(ctx, done); err != nil {
 		// A run without its terminal event is closed by main as
 		// interrupted, which kills the agent: no use keeping it (the
-		// shim's exit takes down the warm state it opened).
+		// shim's exit takes down the warm state it opened). The note
+		// tells main why, so the run does not end "unexpectedly".
 		keep = false
+		note := control.ExitNote{Message: done.Error, Code: o.code}
+		if o.code != "journal" {
+			note = control.ExitNote{Message: "The run could not be recorded: " + safeJournalReason(err), Code: "journal"}
+		}
+		// A run ended by someone else (main fenced it) needs no note.
+		if !isRunTerminal(err) {
+			if werr := control.WriteExitNote(r.spec.DataDir, r.spec.RunID, note); werr != nil {
+				r.log.Warn("exit note not written", "err", werr)
+			}
+		}
 	}
 	r.mu.Lock()
 	r.moveLocked(run.EventDone, run.Done{Status: o.status})
+	big := r.outCap.stored >= checkpointAfter
 	r.mu.Unlock()
+	if big {
+		// A large run grew the WAL; give the space back now rather than
+		// when some later checkpoint finds no reader in the way.
+		if err := r.j.Checkpoint(context.WithoutCancel(ctx)); err != nil {
+			r.log.Info("checkpoint after a large run", "err", err)
+		}
+	}
 	r.log.Info("run ended", "status", o.status, "reason", o.message, "warm", keep)
 	if keep {
 		return conn
@@ -484,17 +515,18 @@ func keepWarm(f warmFacts) bool {
 }
 
 // writeDone commits the terminal event, retrying through a transient
-// journal failure (a full disk that frees up): it must land.
-func (r *runner) writeDone(ctx context.Context, done run.Done) bool {
+// journal failure (a full disk that frees up): it must land. The error is
+// the last failure when it did not.
+func (r *runner) writeDone(ctx context.Context, done run.Done) error {
 	ctx = context.WithoutCancel(ctx)
 	for attempt := 1; ; attempt++ {
 		_, err := r.w.AppendSync(ctx, run.EventDone, done)
 		if err == nil {
-			return true
+			return nil
 		}
 		if attempt >= r.tm.doneRetries || isRunTerminal(err) || r.gone.Load() {
 			r.log.Error("terminal event not written", "attempt", attempt, "err", err)
-			return false
+			return err
 		}
 		r.log.Warn("terminal event write failed; retrying", "attempt", attempt, "err", err)
 		time.Sleep(time.Duration(attempt) * r.tm.doneBackoff)

@@ -146,7 +146,7 @@ func (sl *slot) release() {
 // open takes spec's run: its lock (held while the shim serves it), a
 // check that nobody served it before, and its journal writer.
 func (sh *shim) open(ctx context.Context, spec control.Spec) (*slot, error) {
-	lock, err := control.TryLock(filepath.Join(control.RunDir(spec.DataDir, spec.RunID), control.LockFile))
+	lock, err := takeRunLock(filepath.Join(control.RunDir(spec.DataDir, spec.RunID), control.LockFile))
 	if errors.Is(err, control.ErrLocked) {
 		return nil, fmt.Errorf("run %s: %w", spec.RunID, ErrOwned)
 	}
@@ -175,6 +175,24 @@ func (sh *shim) open(ctx context.Context, spec control.Spec) (*slot, error) {
 		return nil, err
 	}
 	return sl, nil
+}
+
+// lockSettle is how long a shim keeps trying a run lock that is held
+// before it concludes another shim owns the run. A free lock looks held
+// for a moment when the supervisor's process forked a child while it had
+// the lock file open (the child shares the lock until it execs); a shim
+// that really owns the run holds it for the run's whole life.
+const lockSettle = 250 * time.Millisecond
+
+func takeRunLock(path string) (*control.Lock, error) {
+	deadline := time.Now().Add(lockSettle)
+	for {
+		lock, err := control.TryLock(path)
+		if !errors.Is(err, control.ErrLocked) || time.Now().After(deadline) {
+			return lock, err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // prepare makes sl's runner the current one and publishes the run's

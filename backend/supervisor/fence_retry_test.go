@@ -20,11 +20,11 @@ type flakyInterrupt struct {
 	fails *atomic.Int32
 }
 
-func (s flakyInterrupt) InterruptRun(ctx context.Context, runID, reason, detail string) (bool, error) {
+func (s flakyInterrupt) InterruptRun(ctx context.Context, runID, reason, detail string, announced int64) (bool, error) {
 	if s.fails.Add(-1) >= 0 {
 		return false, errors.New("database is locked")
 	}
-	return s.Store.InterruptRun(ctx, runID, reason, detail)
+	return s.Store.InterruptRun(ctx, runID, reason, detail, announced)
 }
 
 // A dead shim's run is closed even when the first attempt to write its

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -81,13 +82,14 @@ func (s *Supervisor) adopt(r run.Run) {
 	s.log.Info("adopting live shim", "run", r.ID)
 	if !s.go_(func() {
 		for {
-			boot, err := s.waitBootstrap(r.ID, 0, nil)
+			boot, err := s.waitBootstrap(r.ID, 0, nil, nil)
 			if errors.Is(err, ErrClosed) {
 				return
 			}
 			if err == nil {
 				t.setBoot(boot)
 				s.follow(t)
+				s.capWarm()
 				return
 			}
 			// Held lock but no bootstrap in time: decide by the lock again.
@@ -163,6 +165,7 @@ const (
 	shimLive    verdict = iota // the lock is held: keep following
 	runEnded                   // the run has its terminal event
 	shimDead                   // fenced and closed as interrupted
+	notStarted                 // fenced, but no shim ever served it: schedule starts it
 	fenceFailed                // fenced, but the interruption could not be written: try again
 )
 
@@ -195,6 +198,16 @@ func (s *Supervisor) check(runID string) verdict {
 		return shimLive
 	}
 	defer lock.Unlock()
+	if r, err := s.cfg.Store.GetRun(ctx, runID); err == nil && !r.Terminal && r.Status == run.StatusQueued && r.LastSeq == 0 {
+		// Its lock looked held, yet no shim ever wrote an event: the agent
+		// never saw the message (a shim writes run.started before it
+		// starts the agent), so the run is started, not interrupted. A
+		// free lock looks held for a moment when a child forked while
+		// this process had the lock file open still shares the lock.
+		s.log.Warn("run never started; scheduling it again", "run", runID)
+		s.untrack(runID)
+		return notStarted
+	}
 	if !s.fenced(ctx, runID) {
 		return fenceFailed // stays tracked; the follower checks again
 	}
@@ -214,18 +227,53 @@ func (s *Supervisor) fenced(ctx context.Context, runID string) bool {
 	if b, err := control.ReadBootstrap(s.cfg.DataDir, runID); err == nil {
 		killAgentGroup(b.AgentPid)
 	}
-	reason := "The run's process ended unexpectedly, so the run was interrupted."
-	written, err := s.cfg.Store.InterruptRun(ctx, runID, reason, control.TailFile(s.logPath(runID), 2048))
+	reason := s.deathReason(runID)
+	written, err := s.cfg.Store.InterruptRun(ctx, runID, reason, control.TailFile(s.logPath(runID), 2048), s.announced(runID))
 	if err != nil {
 		s.log.Error("interrupt dead run", "run", runID, "err", err)
 		return false
 	}
 	if written {
-		s.log.Warn("run interrupted: its shim is gone", "run", runID)
+		s.log.Warn("run interrupted: its shim is gone", "run", runID, "reason", reason)
 	}
 	s.removeSpec(runID)
+	s.causes.Delete(runID)
 	s.publishFromJournal(runID)
 	return true
+}
+
+// deathReason says why a dead shim's run ends: the reason the shim left
+// (its journal failed, the disk filled), else a condition of the data
+// folder seen now or at an earlier attempt to close the run (a full disk
+// fails that attempt too), else that the process ended unexpectedly.
+func (s *Supervisor) deathReason(runID string) string {
+	if n, err := control.ReadExitNote(s.cfg.DataDir, runID); err == nil && n.Message != "" {
+		return n.Message
+	}
+	if err := s.dataDirProblem(); err != nil {
+		if msg, ok := datadir.Message(err); ok {
+			why := "The run was stopped because " + msg + "."
+			s.causes.Store(runID, why)
+			return why
+		}
+	}
+	if why, ok := s.causes.Load(runID); ok {
+		return why.(string)
+	}
+	return "The run's process ended unexpectedly, so the run was interrupted."
+}
+
+// announced is the highest seq of runID published to observers: a client
+// may hold it, so nothing written later may reuse it (a damaged WAL can
+// lose commits that were already shown).
+func (s *Supervisor) announced(runID string) int64 {
+	s.mu.Lock()
+	h := s.hubs[runID]
+	s.mu.Unlock()
+	if h == nil {
+		return 0
+	}
+	return h.last()
 }
 
 // interrupt fences and interrupts a run no shim ever served.
@@ -235,7 +283,7 @@ func (s *Supervisor) interrupt(runID, reason, detail string) {
 		return // a shim owns it after all, or the fs failed: leave it
 	}
 	defer lock.Unlock()
-	if _, err := s.cfg.Store.InterruptRun(context.WithoutCancel(s.ctx), runID, reason, detail); err != nil {
+	if _, err := s.cfg.Store.InterruptRun(context.WithoutCancel(s.ctx), runID, reason, detail, s.announced(runID)); err != nil {
 		s.log.Error("interrupt run", "run", runID, "err", err)
 	} else {
 		s.removeSpec(runID)
@@ -312,5 +360,8 @@ func (s *Supervisor) Recover(ctx context.Context) error {
 	}
 	s.schedMu.Unlock()
 	s.schedule()
+	// A lower cap than the previous supervisor's, or shims gone warm
+	// while none was running.
+	s.go_(s.capWarm)
 	return nil
 }

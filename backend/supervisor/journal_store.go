@@ -53,8 +53,8 @@ func (s JournalStore) Events(ctx context.Context, runID string, after int64, lim
 	return evs, err
 }
 
-func (s JournalStore) InterruptRun(ctx context.Context, runID, reason, detail string) (bool, error) {
-	ok, err := s.J.InterruptRun(ctx, runID, reason, detail)
+func (s JournalStore) InterruptRun(ctx context.Context, runID, reason, detail string, announced int64) (bool, error) {
+	ok, err := s.J.InterruptRunAfter(ctx, runID, reason, detail, announced)
 	return ok, err
 }
 

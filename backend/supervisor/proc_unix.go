@@ -23,3 +23,9 @@ func killAgentGroup(pid int) {
 	}
 	syscall.Kill(-pid, syscall.SIGKILL)
 }
+
+// processAlive: pid names a live process (one of another user counts).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

@@ -22,3 +22,14 @@ func killAgentGroup(pid int) {
 		p.Kill()
 	}
 }
+
+// processAlive: a warm record's shim still runs (a record of a dead shim
+// fails its control call anyway).
+func processAlive(pid int) bool {
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	p.Release()
+	return true
+}

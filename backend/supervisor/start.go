@@ -23,6 +23,12 @@ func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.Start
 	if s.isClosed() {
 		return run.StartResult{}, ErrClosed
 	}
+	// Refused before anything is written: a run accepted now would fail,
+	// or be recorded in a database nobody will read again.
+	if err := s.dataDirProblem(); err != nil {
+		s.log.Warn("run refused", "session", req.SessionID, "err", err)
+		return run.StartResult{}, err
+	}
 	ses, err := s.cfg.Store.GetSession(ctx, req.SessionID)
 	if err != nil {
 		return run.StartResult{}, s.storeErr("session", req.SessionID, err)
@@ -105,6 +111,10 @@ func (s *Supervisor) schedule() {
 	}
 	s.schedMu.Lock()
 	defer s.schedMu.Unlock()
+	if err := s.dataDirProblem(); err != nil {
+		s.log.Warn("queued runs wait", "err", err)
+		return
+	}
 	ctx := s.ctx
 	runs, err := s.cfg.Store.ActiveRuns(ctx)
 	if err != nil {
@@ -123,13 +133,13 @@ func (s *Supervisor) schedule() {
 		if r.Status != run.StatusQueued || s.lookup(r.ID) != nil {
 			continue
 		}
-		if locked, _ := control.IsLocked(s.lockPath(r.ID)); locked {
-			// A shim already owns it (launched by a previous supervisor).
-			s.adopt(r)
-			busy[r.SessionID] = true
-			n++
-			continue
-		}
+		// No lock probe here: a free lock can look held for a moment (a
+		// child forked while this process had the lock file open shares
+		// the lock until it execs), and a queued run taken for an owned
+		// one was waited for and then fenced without ever starting.
+		// Shims that outlived the previous supervisor were adopted by
+		// Recover; one that takes the lock only now wins the race with
+		// the shim launched here, which then follows it (waitBootstrap).
 		if n >= s.cfg.MaxConcurrent || busy[r.SessionID] {
 			continue
 		}
@@ -151,12 +161,22 @@ func (s *Supervisor) launch(r run.Run) {
 	t := s.track(r)
 	if !s.go_(func() {
 		boot, err := s.startShim(r)
+		if errors.Is(err, errRunGone) {
+			s.log.Info("shim found its run already ended", "run", r.ID)
+			t.fail(err)
+			s.publishFromJournal(r.ID)
+			s.untrack(r.ID)
+			s.schedule()
+			return
+		}
 		if err != nil {
 			s.startFailed(t, err)
 			return
 		}
 		t.setBoot(boot)
 		s.follow(t)
+		// Its shim may have gone warm: keep warm agents under the cap.
+		s.capWarm()
 	}) {
 		s.untrack(r.ID)
 	}
@@ -190,8 +210,9 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	spec.Config, spec.Workspace, spec.Profile = cfg, proj.Workspace, ses.Profile
 	spec.NativeSessionID = ses.NativeSessionID
 	spec.CancelGraceMs = s.cfg.CancelGrace.Milliseconds()
+	spec.MaxOutputBytes = s.maxOutput(ctx)
 	spec.WarmIdleMs = s.cfg.WarmIdle.Milliseconds()
-	if s.cfg.WarmIdle < 0 {
+	if s.cfg.WarmIdle < 0 || s.maxWarm(ctx) == 0 {
 		spec.WarmIdleMs = -1
 	}
 	specPath, err := control.WriteSpec(spec)
@@ -220,10 +241,15 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 		return control.Bootstrap{}, fmt.Errorf("%w: %w", errShimStart, err)
 	}
 	exited := make(chan struct{})
+	exitCode := -1
 	// Reap it whenever it ends, even after Close (it is our child).
-	go func() { cmd.Wait(); close(exited) }()
+	go func() {
+		cmd.Wait()
+		exitCode = cmd.ProcessState.ExitCode()
+		close(exited)
+	}()
 	s.log.Info("shim started", "run", r.ID, "pid", cmd.Process.Pid)
-	boot, err := s.waitBootstrap(r.ID, cmd.Process.Pid, exited)
+	boot, err := s.waitBootstrap(r.ID, cmd.Process.Pid, exited, func() int { return exitCode })
 	if err != nil {
 		if errors.Is(err, errShimTimeout) {
 			cmd.Process.Kill()
@@ -240,9 +266,11 @@ var errShimTimeout = errors.New("the run's process did not start in time")
 const pollBootstrap = 5 * time.Millisecond
 
 // waitBootstrap waits for the bootstrap of the shim with pid (0: any live
-// shim of the run, when adopting). A shim that exits first — or loses the
-// lock race to another shim of the same run — is reported.
-func (s *Supervisor) waitBootstrap(runID string, pid int, exited <-chan struct{}) (control.Bootstrap, error) {
+// shim of the run, when adopting). A shim that exits first is reported,
+// unless it lost the lock race to another shim of the run (its exit code
+// says so: that one is followed) or found its run already ended
+// (errRunGone). exitCode is read only once exited is closed.
+func (s *Supervisor) waitBootstrap(runID string, pid int, exited <-chan struct{}, exitCode func() int) (control.Bootstrap, error) {
 	deadline := time.NewTimer(s.cfg.StartTimeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(pollBootstrap)
@@ -254,11 +282,19 @@ func (s *Supervisor) waitBootstrap(runID string, pid int, exited <-chan struct{}
 		select {
 		case <-exited:
 			exited = nil
-			if locked, _ := control.IsLocked(s.lockPath(runID)); locked {
+			// It may have published its bootstrap, served its run and
+			// exited between two polls: that is a run, not a failure.
+			if b, err := control.ReadBootstrap(s.cfg.DataDir, runID); err == nil && b.Pid == pid {
+				return b, nil
+			}
+			if exitCode() == control.ExitOwned {
 				pid = 0 // another shim owns the run: follow that one
 				continue
 			}
-			return control.Bootstrap{}, fmt.Errorf("%w: it exited", errShimStart)
+			if r, err := s.cfg.Store.GetRun(context.WithoutCancel(s.ctx), runID); err == nil && r.Terminal {
+				return control.Bootstrap{}, errRunGone
+			}
+			return control.Bootstrap{}, fmt.Errorf("%w: it exited with code %d", errShimStart, exitCode())
 		case <-deadline.C:
 			return control.Bootstrap{}, errShimTimeout
 		case <-s.ctx.Done():
@@ -267,6 +303,10 @@ func (s *Supervisor) waitBootstrap(runID string, pid int, exited <-chan struct{}
 		}
 	}
 }
+
+// errRunGone: the shim found its run already ended (cancelled while it
+// started) and exited without serving it; nothing failed.
+var errRunGone = errors.New("the run had already ended")
 
 // startFailed ends a run whose shim never came up, with a readable reason.
 func (s *Supervisor) startFailed(t *tracked, err error) {

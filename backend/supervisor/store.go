@@ -22,7 +22,9 @@ type Store interface {
 	Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error)
 	// InterruptRun writes the synthetic error + done{interrupted} once and
 	// closes the turn; written is false when the run had already ended.
-	InterruptRun(ctx context.Context, runID, reason, detail string) (written bool, err error)
+	// announced is the highest seq already shown live: the synthetic
+	// events go after it even if the journal lost events up to it.
+	InterruptRun(ctx context.Context, runID, reason, detail string, announced int64) (written bool, err error)
 	// EndRun ends a run that has no shim (never started, or failed to
 	// start) with an error (when reason is set) and done{status}.
 	EndRun(ctx context.Context, runID string, status run.Status, reason, detail string) (run.Event, error)

@@ -79,9 +79,19 @@ type Config struct {
 	// the session's next one (0: control.DefaultWarmIdle, 10 min; negative:
 	// never, every run starts its agent afresh).
 	WarmIdle time.Duration
+	// MaxWarm caps how many shims keep their agent warm at once, across
+	// sessions; the least recently used retire first. 0 takes the default
+	// (4); the setting SettingMaxWarm, when set, overrides it (0 there:
+	// no warm agents).
+	MaxWarm int
 	// Env is the shims' environment; nil inherits this process's.
 	Env []string
-	Log *slog.Logger
+	// DataDirCheck, when set, is asked before a run is accepted or
+	// launched; while it fails (the data folder deleted, the database
+	// read-only, the disk full) new runs are refused with its error and
+	// queued runs wait (backend/datadir).
+	DataDirCheck interface{ Check() error }
+	Log          *slog.Logger
 }
 
 func (c *Config) defaults() error {
@@ -102,6 +112,9 @@ func (c *Config) defaults() error {
 	}
 	if c.ControlTimeout <= 0 {
 		c.ControlTimeout = 5 * time.Second
+	}
+	if c.MaxWarm <= 0 {
+		c.MaxWarm = DefaultMaxWarm
 	}
 	if c.CancelGrace <= 0 {
 		c.CancelGrace = 5 * time.Second
@@ -136,6 +149,12 @@ type Supervisor struct {
 	// preparing counts Starts between submitting a run and writing its
 	// spec (see schedule).
 	preparing atomic.Int32
+	// causes remembers, per run, why its dead shim's run must end when the
+	// first attempt to close it failed (deathReason).
+	causes sync.Map
+	// capWarmMu keeps two followers from retiring warm shims over each
+	// other (capWarm).
+	capWarmMu sync.Mutex
 
 	mu      sync.Mutex
 	tracked map[string]*tracked
@@ -197,6 +216,17 @@ func (s *Supervisor) Close() error {
 	}
 	s.mu.Unlock()
 	return s.lock.Unlock()
+}
+
+// dataDirProblem is DataDirCheck's verdict (nil: fine, or no check).
+func (s *Supervisor) dataDirProblem() error {
+	if s.cfg.DataDirCheck == nil {
+		return nil
+	}
+	if err := s.cfg.DataDirCheck.Check(); err != nil {
+		return fmt.Errorf("supervisor: %w", err)
+	}
+	return nil
 }
 
 func (s *Supervisor) isClosed() bool {

@@ -2,10 +2,13 @@ package supervisor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -63,4 +66,106 @@ func (s *Supervisor) RetireWarm(ctx context.Context, agent string) int {
 		s.log.Info("retire warm shim", "session", sessionID, "agent", rec.Agent, "pid", rec.Pid, "err", err)
 	}
 	return n
+}
+
+// DefaultMaxWarm is how many agents stay warm at once unless configured.
+// Each warm agent is a live CLI (real ones weigh 100+ MB), so one finished
+// run in each of many sessions must not leave as many agents behind.
+const DefaultMaxWarm = 4
+
+// SettingMaxWarm is the setting capping warm agents (a whole number; 0:
+// none, every run starts its agent afresh).
+const SettingMaxWarm = "max_warm_agents"
+
+// maxWarm is the cap now: the setting if it is a valid number, else the
+// configured default.
+func (s *Supervisor) maxWarm(ctx context.Context) int {
+	v, ok, err := s.cfg.Store.Setting(ctx, SettingMaxWarm)
+	if err != nil || !ok {
+		return s.cfg.MaxWarm
+	}
+	var n int
+	if err := json.Unmarshal(v, &n); err != nil || n < 0 {
+		s.log.Warn("ignoring an invalid setting", "key", SettingMaxWarm, "value", string(v))
+		return s.cfg.MaxWarm
+	}
+	return n
+}
+
+// warmRecords lists the published warm records, most recently used first.
+func (s *Supervisor) warmRecords() []control.Warm {
+	paths, _ := filepath.Glob(filepath.Join(s.cfg.DataDir, control.WarmDirName, "*.json"))
+	out := make([]control.Warm, 0, len(paths))
+	for _, p := range paths {
+		rec, err := control.ReadWarm(s.cfg.DataDir, strings.TrimSuffix(filepath.Base(p), ".json"))
+		if err == nil && rec.Pid > 0 && processAlive(rec.Pid) {
+			out = append(out, rec)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Since.After(out[j].Since) })
+	return out
+}
+
+// capWarm retires the least recently used warm shims beyond the cap. It
+// runs whenever a run ends (its shim may just have gone warm) and after
+// recovery.
+func (s *Supervisor) capWarm() {
+	s.capWarmMu.Lock()
+	defer s.capWarmMu.Unlock()
+	ctx := context.WithoutCancel(s.ctx)
+	limit := s.maxWarm(ctx)
+	recs := s.warmRecords()
+	for i := limit; i < len(recs); i++ {
+		rec := recs[i]
+		cctx, cancel := context.WithTimeout(ctx, s.cfg.ControlTimeout)
+		_, err := control.Call(cctx, rec.Bootstrap(), control.Request{Op: control.OpStop})
+		cancel()
+		s.log.Info("retire warm shim beyond the cap", "session", rec.SessionID, "pid", rec.Pid,
+			"warm_since", rec.Since, "cap", limit, "err", err)
+	}
+}
+
+// WarmAgent is one agent kept warm for its session's next run, with the
+// memory it holds (deep health).
+type WarmAgent struct {
+	SessionID string    `json:"session_id"`
+	Agent     string    `json:"agent"`
+	Pid       int       `json:"pid"`
+	AgentPid  int       `json:"agent_pid,omitempty"`
+	Since     time.Time `json:"since"`
+	IdleUntil time.Time `json:"idle_until"`
+	// RSSBytes is the resident memory of the shim and of every process in
+	// the agent's process group (0 where /proc is not available).
+	RSSBytes int64 `json:"rss_bytes"`
+}
+
+// WarmAgents lists the live warm shims, most recently used first.
+func (s *Supervisor) WarmAgents() []WarmAgent {
+	recs := s.warmRecords()
+	out := make([]WarmAgent, 0, len(recs))
+	for _, r := range recs {
+		out = append(out, WarmAgent{
+			SessionID: r.SessionID, Agent: r.Agent, Pid: r.Pid, AgentPid: r.AgentPid,
+			Since: r.Since, IdleUntil: r.IdleUntil, RSSBytes: memoryOf(r.Pid, r.AgentPid),
+		})
+	}
+	return out
+}
+
+// SettingMaxOutput caps the output a run stores, in MB (a positive
+// number; default control.DefaultMaxOutput): beyond it the shim keeps the
+// head and the answer's tail and says what was cut.
+const SettingMaxOutput = "max_run_output_mb"
+
+func (s *Supervisor) maxOutput(ctx context.Context) int64 {
+	v, ok, err := s.cfg.Store.Setting(ctx, SettingMaxOutput)
+	if err != nil || !ok {
+		return 0
+	}
+	var mb float64
+	if err := json.Unmarshal(v, &mb); err != nil || mb <= 0 {
+		s.log.Warn("ignoring an invalid setting", "key", SettingMaxOutput, "value", string(v))
+		return 0
+	}
+	return int64(mb * (1 << 20))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -20,8 +21,15 @@ var (
 	_ service.Agents = Agents{}
 )
 
-// Journal adapts a journal.Store to service.Store.
-type Journal struct{ J *journal.Store }
+// Journal adapts a journal.Store to service.Store. Guard, when set, is
+// asked first by Ping: deep health reports a deleted data folder, read-only
+// database files or a full disk, which a read of the open database cannot
+// see (and a write to read-only files could crash the process with SIGBUS
+// inside SQLite's shared memory).
+type Journal struct {
+	J     *journal.Store
+	Guard *datadir.Guard
+}
 
 func (j Journal) CreateProject(ctx context.Context, name, ws string) (run.Project, error) {
 	return j.J.CreateProject(ctx, name, ws)
@@ -78,6 +86,9 @@ func (j Journal) Audit(ctx context.Context) (any, error) { return j.J.Audit(ctx)
 
 // Ping reads the schema table: it touches the file, not just the pool.
 func (j Journal) Ping(ctx context.Context) error {
+	if err := j.Guard.Check(); err != nil {
+		return err
+	}
 	var n int
 	return j.J.DB().QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n)
 }
@@ -107,4 +118,16 @@ func (a Agents) List(ctx context.Context) ([]service.AgentInfo, error) {
 			Installed: h.Installed, OK: h.OK, Version: h.Version, Path: h.Path, Message: h.Message})
 	}
 	return out, nil
+}
+
+// Warm adapts the supervisor's warm agents to service.WarmSource.
+type Warm struct{ S *supervisor.Supervisor }
+
+func (w Warm) WarmAgents() []service.WarmAgent {
+	var out []service.WarmAgent
+	for _, a := range w.S.WarmAgents() {
+		out = append(out, service.WarmAgent{SessionID: a.SessionID, Agent: a.Agent, Pid: a.Pid, AgentPid: a.AgentPid,
+			Since: a.Since, IdleUntil: a.IdleUntil, RSSBytes: a.RSSBytes})
+	}
+	return out
 }

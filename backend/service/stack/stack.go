@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/schedule"
@@ -56,6 +57,8 @@ type Stack struct {
 	DataDir   string
 
 	stopMaintenance func()
+	guard           *datadir.Guard
+	log             *slog.Logger
 }
 
 // Open opens the journal, becomes the data dir's supervisor (or returns
@@ -80,15 +83,21 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
+	guard, err := datadir.Open(o.DataDir, dbPath)
+	if err != nil {
+		j.Close()
+		return nil, err
+	}
 	js := supervisor.JournalStore{J: j}
 	sup, err := supervisor.New(supervisor.Config{
 		DataDir: o.DataDir, DBPath: dbPath, Store: js, Executable: o.Executable, Log: o.Log,
-		WarmIdle: o.WarmIdle,
+		WarmIdle: o.WarmIdle, DataDirCheck: guard,
 		AgentConfig: func(ctx context.Context, agent string) (adapterConfig, error) {
 			return agents.Resolve(ctx, agent, js.Setting)
 		},
 	})
 	if err != nil {
+		guard.Close()
 		j.Close()
 		return nil, err
 	}
@@ -96,8 +105,8 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 		o.Log.Warn("stack: recovery", "err", err)
 	}
 	reg := agents.Default(agents.Config{Executable: o.Executable})
-	svc := service.New(Journal{J: j}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
-		Log: o.Log, Follow: o.Follow,
+	svc := service.New(Journal{J: j, Guard: guard}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
+		Log: o.Log, Follow: o.Follow, Warm: Warm{S: sup},
 	})
 	if o.Clock == nil {
 		o.Clock = schedule.ClockFromEnv()
@@ -106,16 +115,30 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 		Log: o.Log.With("component", "scheduler")})
 	svc.SetSchedules(j, sch)
 	sch.Start(ctx)
-	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir}
+	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log}
 	st.stopMaintenance = maintain(j, o.Log)
 	return st, nil
 }
 
-// Close stops following runs (they go on) and closes the journal.
+// retireOnClose bounds how long Close waits for idle warm agents to agree
+// to close (each answers in milliseconds).
+const retireOnClose = 3 * time.Second
+
+// Close stops following runs (they go on in their shims, and the next
+// start re-adopts them) and closes the journal. Idle warm agents are
+// closed: one waiting for a next message nobody can send while no
+// supervisor runs would only hold memory (`serve` stopped with SIGTERM or
+// Ctrl-C, the app quitting).
 func (s *Stack) Close() error {
 	s.Scheduler.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), retireOnClose)
+	n := s.Supervisor.RetireWarm(ctx, "")
+	cancel()
+	if n > 0 {
+		s.log.Info("closed idle warm agents", "count", n)
+	}
 	s.stopMaintenance()
-	return errors.Join(s.Supervisor.Close(), s.Journal.Close())
+	return errors.Join(s.Supervisor.Close(), s.Journal.Close(), s.guard.Close())
 }
 
 // maintenanceEvery is how often retention runs while the app is up.

@@ -30,7 +30,36 @@ const (
 	BootstrapFile = "bootstrap.json"
 	LockFile      = "lock"
 	LogFile       = "shim.log"
+	// ExitNoteFile is left by a shim that could not write its run's
+	// terminal event (ExitNote).
+	ExitNoteFile = "exit.json"
 )
+
+// ExitNote is why a shim gave up on its run without writing the terminal
+// event (the journal failed, the disk filled): the supervisor that closes
+// the run then gives that reason, not "ended unexpectedly".
+type ExitNote struct {
+	// Message is safe to show people.
+	Message string `json:"message"`
+	Code    string `json:"code,omitempty"`
+}
+
+// WriteExitNote leaves n in the run's directory (best effort: on a full
+// disk it may fail too, and the supervisor falls back on what it sees).
+func WriteExitNote(dataDir, runID string, n ExitNote) error {
+	return WriteJSONAtomic(filepath.Join(RunDir(dataDir, runID), ExitNoteFile), n)
+}
+
+// ReadExitNote reads the run's exit note, if its shim left one.
+func ReadExitNote(dataDir, runID string) (ExitNote, error) {
+	var n ExitNote
+	err := readJSON(filepath.Join(RunDir(dataDir, runID), ExitNoteFile), &n)
+	return n, err
+}
+
+// ExitOwned is the exit code of a shim that found its run owned by another
+// shim (it did nothing); its supervisor follows that other shim instead.
+const ExitOwned = 3
 
 // ErrNoBootstrap: the shim has not written its bootstrap file (yet).
 var ErrNoBootstrap = errors.New("control: no bootstrap file")
@@ -62,8 +91,24 @@ type Spec struct {
 	// WarmIdleMs is how long the shim stays warm after a run for the
 	// session's next one: 0 takes DefaultWarmIdle, negative never.
 	WarmIdleMs int64 `json:"warm_idle_ms,omitempty"`
+	// MaxOutputBytes caps the output text the run stores (answer,
+	// reasoning, tool output): beyond it the shim keeps the head and the
+	// answer's tail and says what was cut. 0 takes DefaultMaxOutput.
+	MaxOutputBytes int64 `json:"max_output_bytes,omitempty"`
 	// CreatedAt helps a person reading the directory; nothing branches on it.
 	CreatedAt time.Time `json:"created_at"`
+}
+
+// DefaultMaxOutput is a run's stored output cap unless configured: far
+// beyond any real answer, small enough that the window shows it at once.
+const DefaultMaxOutput = 4 << 20
+
+// MaxOutput is the run's output cap in bytes.
+func (s Spec) MaxOutput() int64 {
+	if s.MaxOutputBytes <= 0 {
+		return DefaultMaxOutput
+	}
+	return s.MaxOutputBytes
 }
 
 // CancelGrace returns the grace period, defaulting to 5 s (DESIGN.md §7).

@@ -1,6 +1,6 @@
-import { render } from "@testing-library/react";
+import { fireEvent, render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { Markdown, splitStable } from "./Markdown";
+import { LAZY_CHARS, Markdown, splitStable } from "./Markdown";
 
 describe("splitStable", () => {
   it.each([
@@ -23,5 +23,16 @@ describe("Markdown", () => {
     const b = render(<Markdown text={text} done />).container;
     const shape = (c: HTMLElement) => [...c.querySelectorAll("h1,p,strong,li,pre")].map((e) => `${e.tagName}:${e.textContent}`);
     expect(shape(a)).toEqual(shape(b));
+  });
+});
+
+describe("Markdown of a huge block", () => {
+  it("renders the beginning and the rest only when asked", () => {
+    const line = "word ".repeat(19) + "\n";
+    const text = line.repeat(Math.ceil((LAZY_CHARS * 2) / line.length)) + "THE END";
+    const { container, getByRole } = render(<Markdown text={text} done />);
+    expect(container.textContent).not.toContain("THE END");
+    fireEvent.click(getByRole("button", { name: /Show the rest/ }));
+    expect(container.textContent).toContain("THE END");
   });
 });

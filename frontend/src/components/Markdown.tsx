@@ -28,8 +28,28 @@ export function splitStable(text: string): [head: string, tail: string] {
   return [text.slice(0, cut), text.slice(cut)];
 }
 
+/**
+ * Past this many characters a block renders its beginning and the rest on
+ * request: a multi-megabyte answer stalled the window for seconds at a time.
+ */
+export const LAZY_CHARS = 100_000;
+
 /** Streaming text: a settled head and a live tail, each memoized on its string. */
 export const Markdown = memo(function Markdown({ text, done, className }: { text: string; done: boolean; className?: string }) {
+  const [all, setAll] = useState(false);
+  if (!all && text.length > LAZY_CHARS) {
+    const nl = text.lastIndexOf("\n", LAZY_CHARS);
+    const head = text.slice(0, nl > 0 ? nl : LAZY_CHARS);
+    const kb = Math.ceil((text.length - head.length) / 1024);
+    return (
+      <div className={className}>
+        <MarkdownHTML text={head} done={false} />
+        <button type="button" className="md-more" onClick={() => setAll(true)}>
+          Show the rest ({kb} KB more)
+        </button>
+      </div>
+    );
+  }
   if (done) return <MarkdownHTML text={text} done className={className} />;
   const [head, tail] = splitStable(text);
   return (
