@@ -9,18 +9,19 @@ GOTAGS  := sqlite_fts5,webkit2_41
 APPTAGS := desktop,production,$(GOTAGS)
 LDFLAGS := -s -w -X github.com/hermesdesk/hermesdesk/backend/version.Version=$(VERSION) -X github.com/hermesdesk/hermesdesk/backend/version.Commit=$(COMMIT)
 BIN     := build/bin/hermesdesk
+WINBIN  := build/bin/hermesdesk-window
 export GOFLAGS := -buildvcs=false
 
 .PHONY: run dev test deps deps-test frontend build build-windows test-go vet-cross test-frontend test-e2e test-desktop test-agents bench \
 	bench-desktop install uninstall package clean
 
-## run: install what is missing, build, start the app
+## run: install what is missing, build, start the app (the core, which starts the window)
 run: deps build
 	./$(BIN)
 
-## dev: the app with live-reloading frontend (wails dev)
+## dev: the window with live-reloading frontend (wails dev; it starts build/bin/hermesdesk as its core)
 WAILS ?= $(shell $(GO) env GOPATH)/bin/wails
-dev: deps
+dev: deps build
 	$(WAILS) dev -tags $(GOTAGS)
 
 ## test: install what tests need, run every test
@@ -40,8 +41,12 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 frontend: frontend/node_modules/.package-lock.json
 	cd frontend && npm run build
 
+# Two programs (docs/ARCHITECTURE.md §Processes): hermesdesk, the resident
+# core + CLI + serve + shims, built without the desktop tag so it maps no
+# GTK or WebKit; hermesdesk-window, the Wails window it starts on demand.
 build: frontend
-	$(GO) build -tags $(APPTAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+	$(GO) build -tags $(GOTAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+	$(GO) build -tags $(APPTAGS) -ldflags "$(LDFLAGS)" -o $(WINBIN) .
 
 # The real agent CLIs run once, in test-agents, not again here.
 test-go:
@@ -56,7 +61,7 @@ test-e2e: build
 	scripts/test-e2e.sh $(BIN)
 
 # Non-cgo packages must build for the other desktop OSes too. Add yours.
-CROSS_PKGS := ./app/autostart/... ./app/applog/... ./app/trayproto/... ./app/traysup/... \
+CROSS_PKGS := ./app/autostart/... ./app/applog/... ./core/coreapi/... \
 	./backend/paths ./backend/version ./backend/run ./backend/adapter ./backend/schedule
 vet-cross:
 	GOOS=windows CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) $(CROSS_PKGS)
@@ -73,7 +78,7 @@ build-windows:
 test-desktop:
 	$(GO) test -count=1 -timeout 15m -tags $(GOTAGS),desktoptest ./test/desktop/ -v
 
-## bench-desktop: startup time and memory of the real app, window shown and hidden
+## bench-desktop: startup times and memory of the real app: core + window, window hidden, window gone
 bench-desktop: build
 	scripts/bench-desktop.sh
 

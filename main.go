@@ -1,6 +1,11 @@
-// Command hermesdesk is the Hermes Desk desktop app and its helper
-// processes. main only picks the subcommand and hands over; each case is one
-// line so new subcommands stay easy to add.
+//go:build !desktop && !dev && !bindings
+
+// Command hermesdesk is the Hermes Desk resident core and its helper
+// processes: the launcher/core (default), the CLI, serve, shims and the
+// demo agent. It is built without the desktop tag and links no GUI
+// toolkit; the window is a separate program (main_window.go, built with
+// the desktop tag as hermesdesk-window). See docs/ARCHITECTURE.md
+// §Processes. main only picks the subcommand and hands over.
 package main
 
 import (
@@ -8,18 +13,14 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/hermesdesk/hermesdesk/app"
-	"github.com/hermesdesk/hermesdesk/app/tray"
 	"github.com/hermesdesk/hermesdesk/backend/cli"
 	"github.com/hermesdesk/hermesdesk/backend/shim"
+	"github.com/hermesdesk/hermesdesk/core"
 	"github.com/hermesdesk/hermesdesk/testkit/fakeagent"
 )
 
 //go:embed all:frontend/dist
 var frontendDist embed.FS
-
-//go:embed build/icons/hermesdesk-256.png
-var appIcon []byte
 
 //go:embed build/trayicon.png
 var trayIcon []byte
@@ -31,8 +32,6 @@ func main() {
 		sub = args[0]
 	}
 	switch sub {
-	case "tray":
-		os.Exit(tray.Main(trayIcon))
 	case "shim":
 		os.Exit(shim.Main(args[1:]))
 	case "serve":
@@ -45,8 +44,8 @@ func main() {
 		os.Exit(cli.Schedules(args[1:]))
 	case "demo-agent":
 		os.Exit(fakeagent.Main(args[1:]))
-	default: // the app; its flags (--background) and any paths pass through
-		os.Exit(app.Main(args, app.Assets{Frontend: mustSub(frontendDist, "frontend/dist"), Icon: appIcon, TrayIcon: trayIcon}))
+	default: // launch: be or reach the core, show the window; --background and a folder pass through
+		os.Exit(core.Main(args, core.Options{Icons: core.Icons{Default: trayIcon}}))
 	}
 }
 

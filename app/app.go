@@ -1,12 +1,18 @@
-// Package app is the desktop shell: the Wails window and its lifecycle, the
-// object bound to the frontend, the tray helper it keeps alive, and start at
-// login. Everything that needs no GUI lives in subpackages (autostart,
-// applog, trayproto, traysup, sni) so it is tested without a display.
+// Package app is the window process (`hermesdesk-window`): the Wails window
+// and the object bound to the frontend. It is a pure client of the
+// resident core (package core): API requests go to the core's local API
+// socket, doorbells come from it, and the core's command stream shows,
+// hides and quits the window. If the core dies, the window waits quietly,
+// starts a new one and reconnects. Everything that needs no GUI lives in
+// subpackages (autostart, applog, sni) or in core/. See
+// docs/ARCHITECTURE.md §Processes.
 package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -14,79 +20,81 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	goruntime "runtime"
-	"slices"
+	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/app/applog"
-	"github.com/hermesdesk/hermesdesk/app/autostart"
-	"github.com/hermesdesk/hermesdesk/app/sni"
-	"github.com/hermesdesk/hermesdesk/app/traysup"
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/version"
+	"github.com/hermesdesk/hermesdesk/core/coreapi"
 )
 
-// Assets are the files main.go embeds.
+// Assets are the files main embeds.
 type Assets struct {
 	Frontend fs.FS  // frontend/dist
 	Icon     []byte // window icon, PNG
-	TrayIcon []byte // tray icon, PNG
 }
 
-// App is one run of the desktop app. Nothing touches the disk, the bus or
-// other processes before wails.Run calls startup: `wails build` runs this
-// binary with the bindings tag just to list the bound methods.
+// LogName is the window process's log in the data dir's logs/.
+const LogName = "window.log"
+
+// CoreProgram is the core's executable, next to this one.
+const CoreProgram = "hermesdesk"
+
+// App is one window process. Nothing touches the disk or other processes
+// before wails.Run calls startup.
 type App struct {
-	assets     Assets
-	background bool
-	shell      *shell
-	desktop    *Desktop
+	assets Assets
+	shell  *shell
+	desk   *Desktop
+	launch coreapi.Launch
+	fatal  [2]string // title, message: show this and exit 1
 
-	mu       sync.Mutex
-	ctx      context.Context
-	dataDir  string
-	fatal    error
-	logFile  io.Closer
-	sup      *traysup.Supervisor
-	detector *sni.Detector
-	exe      string
+	mu        sync.Mutex
+	ctx       context.Context
+	cancel    context.CancelFunc
+	dataDir   string
+	logFile   io.Closer
+	core      *coreapi.Client
+	api       *httpapi.Handler
+	connected bool
+	reconnect chan struct{} // closed (and replaced) when the core answers again
+	lastSpawn time.Time
 
-	backend    *backend
-	backendErr error
-	backendUp  chan struct{} // closed once the backend opened or failed
-	quitting   bool          // shutdown has begun
-
-	signals chan os.Signal
-	started chan struct{} // closed when startup returns
 	domOnce sync.Once
 }
 
-// New prepares the app for the command line args (without the program name).
-func New(args []string, assets Assets) *App {
-	a := &App{assets: assets, background: slices.Contains(args, autostart.BackgroundFlag), started: make(chan struct{}), backendUp: make(chan struct{})}
-	a.shell = &shell{logger: slog.New(slog.NewTextHandler(os.Stderr, nil)), ui: a.wailsUI()}
-	a.desktop = &Desktop{shell: a.shell, dataDir: a.getDataDir, api: a.api}
-	return a
-}
-
-// Main runs the app and returns the process exit code.
+// Main runs the window process and returns its exit code.
 func Main(args []string, assets Assets) int {
-	a := New(args, assets)
+	fset := flag.NewFlagSet("hermesdesk-window", flag.ContinueOnError)
+	grace := fset.Duration("grace", 5*time.Minute, "how long a hidden window stays before its process exits")
+	launch := fset.String("launch", "", "the launch that asked for the window (JSON)")
+	fatal := fset.String("fatal", "", "show this error and exit")
+	fatalTitle := fset.String("fatal-title", "Hermes Desk cannot start", "the error's title")
+	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	a := &App{assets: assets, reconnect: make(chan struct{})}
+	if *launch != "" {
+		if err := json.Unmarshal([]byte(*launch), &a.launch); err != nil {
+			fmt.Fprintln(os.Stderr, "hermesdesk-window: bad --launch:", err)
+		}
+	}
+	a.fatal = [2]string{*fatalTitle, *fatal}
+	a.shell = &shell{logger: slog.New(slog.NewTextHandler(os.Stderr, nil)), ui: a.wailsUI(), grace: *grace, visible: true}
+	a.shell.retire = a.retire
+	a.desk = &Desktop{app: a}
 	if err := a.run(); err != nil {
-		fmt.Fprintln(os.Stderr, "hermesdesk:", err)
+		fmt.Fprintln(os.Stderr, "hermesdesk-window:", err)
 		return 1
 	}
-	if a.getFatal() != nil {
+	if a.fatal[1] != "" {
 		return 1
 	}
 	return 0
-}
-
-func (a *App) getDataDir() string {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.dataDir
 }
 
 func (a *App) context() context.Context {
@@ -95,271 +103,205 @@ func (a *App) context() context.Context {
 	return a.ctx
 }
 
-// startup runs once the window system is up; on Linux concurrently with the
-// window being created.
+// startup runs once the window system is up.
 func (a *App) startup(ctx context.Context) {
-	defer close(a.started)
+	ctx, cancel := context.WithCancel(ctx)
 	a.mu.Lock()
-	a.ctx = ctx
+	a.ctx, a.cancel = ctx, cancel
 	a.mu.Unlock()
-
-	dir, err := openDataDir()
-	if err != nil {
-		a.fail(err)
+	if a.fatal[1] != "" {
+		go func() {
+			a.errorDialog(a.fatal[0], a.fatal[1])
+			a.shell.quit()
+		}()
 		return
 	}
-	log, closer, err := applog.New(dir+string(os.PathSeparator)+"logs", slog.LevelInfo, nil)
+	dir, err := paths.DataDir()
 	if err != nil {
-		a.fail(err)
+		a.fatal = [2]string{"Hermes Desk cannot start", err.Error()}
+		go func() { a.errorDialog(a.fatal[0], a.fatal[1]); a.shell.quit() }()
 		return
 	}
+	log, closer, err := applog.NewNamed(filepath.Join(dir, "logs"), LogName, slog.LevelInfo, nil)
+	if err != nil {
+		log = slog.New(slog.NewTextHandler(os.Stderr, nil))
+		closer = io.NopCloser(nil)
+	}
+	a.shell.setLogger(log)
+	log.Info("window starting", "version", version.String(), "pid", os.Getpid(), "grace", a.shell.grace)
+	api := httpapi.NewProxy(httpapi.SocketPath(dir), httpapi.Config{Log: log})
 	a.mu.Lock()
-	a.dataDir, a.logFile = dir, closer
+	a.dataDir, a.logFile, a.api = dir, closer, api
+	a.core = coreapi.NewClient(coreapi.SocketPath(dir))
 	a.mu.Unlock()
-	a.shell.configure(log, nil)
-	log.Info("starting", "version", version.String(), "data_dir", dir, "background", a.background, "pid", os.Getpid())
-	go a.openBackend(ctx, dir, log)
-
-	exe, err := autostart.ProgramPath(os.Getenv, os.Executable)
-	if err != nil {
-		log.Error("cannot locate own binary: no tray, no start at login", "err", err)
-		return
-	}
-	a.exe = exe
-	m, err := autostart.New(autostart.Entry{ID: "hermesdesk", Name: AppName,
-		Comment: "Start Hermes Desk hidden in the tray", Exec: exe, Args: []string{autostart.BackgroundFlag}})
-	if err != nil {
-		log.Info("start at login unavailable", "err", err)
-	} else {
-		a.shell.configure(nil, m)
-	}
-	a.startTray(log)
-	a.quitOnSignal()
-}
-
-// openBackend opens the journal and becomes the supervisor of the data dir's
-// runs. A failure (a corrupt or too-new database) is shown once; the window
-// stays up and says the same wherever it needs the backend.
-func (a *App) openBackend(ctx context.Context, dir string, log *slog.Logger) {
-	ring := func(runID string, seq int64) {
+	go api.Doorbells(ctx, func(runID string, seq int64) {
 		a.shell.ui.Emit("run:doorbell", map[string]any{"run_id": runID, "seq": seq})
-	}
-	b, err := openBackend(ctx, dir, log, ring, a.shell.setRunning)
-	a.mu.Lock()
-	quitting := a.quitting
-	a.backend, a.backendErr = b, err
-	if quitting {
-		a.backend = nil // shutdown has run already: nobody else will close it
-	}
-	a.mu.Unlock()
-	if quitting && b != nil {
-		if err := b.Close(); err != nil {
-			log.Warn("closing the backend", "err", err)
+	})
+	go a.attachLoop(ctx)
+	a.quitOnSignal(ctx)
+}
+
+// attachLoop keeps the window attached to the core. When the core goes
+// away (a crash, kill -9) the window says it is reconnecting, starts a new
+// core (unless the old one said a newer build is taking over) and attaches
+// to whichever core answers first.
+func (a *App) attachLoop(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := a.core.Attach(ctx, os.Getpid(), version.Version, a.shell.isVisible(), func(c coreapi.Command) {
+			if c.Op == coreapi.OpHello {
+				a.setConnected(true)
+			}
+			a.shell.onCommand(c)
+		})
+		if ctx.Err() != nil {
+			return
 		}
-	}
-	close(a.backendUp)
-	if err != nil {
-		log.Error("cannot open the journal", "err", err)
-		a.errorDialog("Hermes Desk cannot open its journal",
-			fmt.Sprintf("%v\n\nYour runs are safe on disk. Hermes Desk keeps a backup before every upgrade in its data folder (%s).", err, dir))
+		a.setConnected(false)
+		a.shell.log().Info("the core went away; reconnecting", "err", err)
+		a.waitForCore(ctx)
 	}
 }
 
-// api returns the backend once it is open, waiting up to ctx for it.
-func (a *App) api(ctx context.Context) (*backend, error) {
-	select {
-	case <-a.backendUp:
-	case <-a.started:
-		// startup finished; if it failed before opening the backend, a.fatal says why.
-		if err := a.getFatal(); err != nil {
-			return nil, err
+// waitForCore polls the core's socket until it answers, starting a core
+// if none comes.
+func (a *App) waitForCore(ctx context.Context) {
+	start := time.Now()
+	delay := 50 * time.Millisecond
+	for ctx.Err() == nil {
+		c, cancel := context.WithTimeout(ctx, time.Second)
+		_, err := a.core.Info(c)
+		cancel()
+		if err == nil {
+			return
+		}
+		// A handover's new core is on its way; otherwise start one after a
+		// moment (a launch may be starting one right now).
+		wait := 300 * time.Millisecond
+		if a.shell.handingOver() {
+			wait = 10 * time.Second
+		}
+		if time.Since(start) > wait {
+			a.spawnCore()
 		}
 		select {
-		case <-a.backendUp:
 		case <-ctx.Done():
-			return nil, nil
+		case <-time.After(delay):
 		}
-	case <-ctx.Done():
-		return nil, nil
+		delay = min(2*delay, 500*time.Millisecond)
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.backend, a.backendErr
 }
 
-// quitOnSignal makes SIGTERM/SIGINT (logout, kill, Ctrl+C) a real quit. Wails
-// turns them into a window close, which beforeClose would only hide.
-func (a *App) quitOnSignal() {
+// spawnCore starts `hermesdesk --background` (at most every few seconds);
+// a core that finds another one running just exits.
+func (a *App) spawnCore() {
+	a.mu.Lock()
+	if time.Since(a.lastSpawn) < 5*time.Second {
+		a.mu.Unlock()
+		return
+	}
+	a.lastSpawn = time.Now()
+	a.mu.Unlock()
+	prog := CoreProgram
+	if exe, err := os.Executable(); err == nil {
+		prog = filepath.Join(filepath.Dir(exe), CoreProgram)
+	}
+	cmd := exec.Command(prog, "--background")
+	if err := cmd.Start(); err != nil {
+		a.shell.log().Error("cannot start the core", "program", prog, "err", err)
+		return
+	}
+	a.shell.log().Info("started a new core", "pid", cmd.Process.Pid)
+	go func() { _ = cmd.Wait() }() // it outlives us if we go first; reap it if it goes first
+}
+
+// setConnected records whether the core answers and tells the frontend.
+func (a *App) setConnected(v bool) {
+	a.mu.Lock()
+	changed := a.connected != v
+	a.connected = v
+	if v && changed {
+		close(a.reconnect)
+		a.reconnect = make(chan struct{})
+	}
+	a.mu.Unlock()
+	if changed {
+		a.shell.ui.Emit(EventConnection, v)
+	}
+}
+
+// awaitCore waits (bounded by ctx) until the core answers again; false if
+// it did not.
+func (a *App) awaitCore(ctx context.Context) bool {
+	a.mu.Lock()
+	if a.connected {
+		a.mu.Unlock()
+		return true
+	}
+	ch := a.reconnect
+	a.mu.Unlock()
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// retire asks the core whether this hidden window may exit.
+func (a *App) retire(seq int64) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := a.core.Retire(ctx, coreapi.RetireRequest{Pid: os.Getpid(), Seq: seq})
+	return !errors.Is(err, coreapi.ErrRefused) // a core that is gone cannot show us either
+}
+
+// quitOnSignal makes SIGTERM/SIGINT end this window process. Wails turns
+// them into a window close, which beforeClose would only hide.
+func (a *App) quitOnSignal(ctx context.Context) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	a.mu.Lock()
-	a.signals = ch
-	a.mu.Unlock()
 	go func() {
-		if s, ok := <-ch; ok {
-			a.shell.log().Info("quitting on signal", "signal", s.String())
+		defer signal.Stop(ch)
+		select {
+		case s := <-ch:
+			a.shell.log().Info("window quitting on signal", "signal", s.String())
 			a.shell.quit()
+		case <-ctx.Done():
 		}
 	}()
 }
 
-// domReady runs on every page load. The first one, after startup has
-// finished, makes a --background start without a tray reachable: nothing
-// could bring a hidden window back, so it maps minimised instead. (Earlier
-// than this, Wails' own StartHidden handling would hide it again.)
+// domReady runs on every page load. The first one applies the launch
+// that started this window: minimised (a --background start without a
+// tray), or a folder to open.
 func (a *App) domReady(context.Context) {
 	a.domOnce.Do(func() {
-		go func() {
-			<-a.started
-			if a.background && !a.shell.isTrayAvailable() && a.getFatal() == nil {
-				a.shell.log().Info("started with --background but there is no tray host: showing the window minimised")
-				a.shell.ui.Minimise() // iconify first, so it maps minimised
-				a.shell.ui.Show()
-			}
-		}()
-	})
-}
-
-func (a *App) getFatal() error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.fatal
-}
-
-// openDataDir resolves and checks the data dir.
-func openDataDir() (string, error) {
-	dir, err := paths.DataDir()
-	if err != nil {
-		return "", err
-	}
-	if err := paths.Ensure(dir); err != nil {
-		return "", err
-	}
-	return dir, nil
-}
-
-// fail shows why the app cannot run and quits with status 1. One dialog, one
-// exit: a login entry or a launcher does not turn it into a crash loop.
-func (a *App) fail(err error) {
-	a.mu.Lock()
-	a.fatal = err
-	a.mu.Unlock()
-	a.shell.log().Error("cannot start", "err", err)
-	msg := fmt.Sprintf("Hermes Desk cannot use its data folder.\n\n%v\n\n"+
-		"Check that the folder exists and that you can write to it, or start Hermes Desk with "+
-		"%s set to a folder you own.", err, paths.EnvHome)
-	a.errorDialog("Hermes Desk cannot start", msg)
-	a.shell.quit()
-}
-
-// startTray starts the tray helper where a tray host exists, and watches for
-// one to appear later on Linux.
-func (a *App) startTray(log *slog.Logger) {
-	switch goruntime.GOOS {
-	case "darwin", "windows": // the tray always exists there
-		a.shell.setTrayAvailable(true)
-		a.ensureTray(log)
-		return
-	}
-	det, err := sni.NewDetector(func(present bool) {
-		a.shell.setTrayAvailable(present)
-		log.Info("tray host changed", "present", present)
-		if present {
-			a.ensureTray(log)
+		if a.launch.Minimised {
+			a.shell.log().Info("started with --background but there is no tray host: showing the window minimised")
+			a.shell.ui.Minimise() // mapped already: iconify it
+		}
+		if len(a.launch.Args) > 0 {
+			l := a.launch
+			// The frontend subscribes as it mounts, just after the DOM is ready.
+			time.AfterFunc(time.Second, func() {
+				a.shell.ui.Emit(EventSecondInstance, SecondInstance{Args: l.Args, Cwd: l.Cwd})
+			})
 		}
 	})
-	if err != nil {
-		log.Warn("no session bus: no tray; closing the window will minimise it", "err", err)
-		return
-	}
-	a.mu.Lock()
-	a.detector = det
-	a.mu.Unlock()
-	if det.Present() {
-		a.shell.setTrayAvailable(true)
-		a.ensureTray(log)
-		return
-	}
-	log.Info("no tray host (org.kde.StatusNotifierWatcher has no owner on the session bus; on GNOME install the " +
-		"AppIndicator extension): closing the window will minimise it instead of hiding it")
-}
-
-// ensureTray starts the helper once; the supervisor restarts it if it dies.
-func (a *App) ensureTray(log *slog.Logger) {
-	a.mu.Lock()
-	if a.sup != nil || a.ctx == nil {
-		a.mu.Unlock()
-		return
-	}
-	exe := a.exe
-	trayLog := log.With("component", "tray")
-	a.sup = traysup.Start(traysup.Config{
-		Command: func() *exec.Cmd {
-			cmd := exec.Command(exe, "tray")
-			cmd.Stderr = logWriter{trayLog}
-			return cmd
-		},
-		OnMessage: a.shell.onTray,
-		Log:       trayLog,
-	})
-	sup := a.sup
-	a.mu.Unlock()
-	a.shell.attachTray(sup)
 }
 
 // shutdown runs after the window system has stopped.
 func (a *App) shutdown(context.Context) {
 	a.mu.Lock()
-	a.quitting = true
-	sup, det, lf, sig, be := a.sup, a.detector, a.logFile, a.signals, a.backend
-	a.sup, a.detector, a.logFile, a.signals, a.backend = nil, nil, nil, nil, nil
+	cancel, lf := a.cancel, a.logFile
 	a.mu.Unlock()
-	if be != nil {
-		if err := be.Close(); err != nil {
-			a.shell.log().Warn("closing the backend", "err", err)
-		}
+	if cancel != nil {
+		cancel()
 	}
-	if sig != nil {
-		signal.Stop(sig)
-		close(sig)
-	}
-	if sup != nil {
-		sup.Stop()
-	}
-	if det != nil {
-		_ = det.Close()
-	}
-	a.shell.log().Info("stopped")
+	a.shell.log().Info("window stopped")
 	if lf != nil {
 		_ = lf.Close()
 	}
-}
-
-// logWriter turns a child's stderr into log records.
-type logWriter struct{ log *slog.Logger }
-
-func (w logWriter) Write(p []byte) (int, error) {
-	for _, line := range splitLines(p) {
-		w.log.Info(line)
-	}
-	return len(p), nil
-}
-
-func splitLines(p []byte) []string {
-	var out []string
-	start := 0
-	for i, c := range p {
-		if c == '\n' {
-			if i > start {
-				out = append(out, string(p[start:i]))
-			}
-			start = i + 1
-		}
-	}
-	if start < len(p) {
-		out = append(out, string(p[start:]))
-	}
-	return out
 }
 
 var errNoWindow = errors.New("the window is not ready")

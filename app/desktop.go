@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"runtime"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/version"
 )
 
@@ -23,57 +26,101 @@ type AppInfo struct {
 }
 
 // Desktop is the object bound to the frontend: window.go.app.Desktop.<Method>.
-// Its method set is a contract with the frontend; add methods (the API's
-// Request comes next), never change these.
+// Its method set is a contract with the frontend; add methods, never
+// change these.
 type Desktop struct {
-	shell   *shell
-	dataDir func() string
-	// api waits (bounded) for the backend to open and returns it, or why
-	// it could not.
-	api func(ctx context.Context) (*backend, error)
+	app *App
 }
 
 // Info describes this build and this machine.
 func (d *Desktop) Info() AppInfo {
-	return AppInfo{
-		Name:               AppName,
-		Version:            version.Version,
-		Commit:             version.Commit,
-		DataDir:            d.dataDir(),
-		Platform:           runtime.GOOS + "/" + runtime.GOARCH,
-		TrayAvailable:      d.shell.isTrayAvailable(),
-		AutostartSupported: d.shell.am() != nil,
+	a := d.app
+	a.mu.Lock()
+	dir, core := a.dataDir, a.core
+	a.mu.Unlock()
+	info := AppInfo{Name: AppName, Version: version.Version, Commit: version.Commit, DataDir: dir,
+		Platform: runtime.GOOS + "/" + runtime.GOARCH, TrayAvailable: a.shell.isTrayAvailable()}
+	if core != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if ci, err := core.Info(ctx); err == nil {
+			info.AutostartSupported = ci.AutostartSupported
+		}
+	}
+	return info
+}
+
+// GetAutostart reports whether the login entry exists on disk (as the core
+// last said).
+func (d *Desktop) GetAutostart() (bool, error) { return d.app.shell.getAutostart(), nil }
+
+// SetAutostart asks the core to write or remove the login entry and
+// returns what is on disk afterwards.
+func (d *Desktop) SetAutostart(enabled bool) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return d.app.core.SetAutostart(ctx, enabled)
+}
+
+// PickFolder opens the native folder chooser; "" when cancelled.
+func (d *Desktop) PickFolder(title string) (string, error) { return d.app.shell.ui.PickFolder(title) }
+
+// Quit ends the app: the core, its tray and this window (the window's
+// close button only hides it).
+func (d *Desktop) Quit() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := d.app.core.Quit(ctx); err != nil {
+		d.app.shell.quit() // no core to ask: at least this window goes
 	}
 }
 
-// GetAutostart reports whether the login entry exists on disk.
-func (d *Desktop) GetAutostart() (bool, error) { return d.shell.getAutostart() }
-
-// SetAutostart writes or removes the login entry and returns what is on
-// disk afterwards.
-func (d *Desktop) SetAutostart(enabled bool) (bool, error) { return d.shell.setAutostart(enabled) }
-
-// PickFolder opens the native folder chooser; "" when cancelled.
-func (d *Desktop) PickFolder(title string) (string, error) { return d.shell.ui.PickFolder(title) }
-
-// Quit ends the app (the window's close button only hides it).
-func (d *Desktop) Quit() { d.shell.quit() }
-
-// requestWait bounds how long a request made during start-up waits for the
-// journal to open and the runs to be re-adopted.
+// requestWait bounds how long a request waits for the core to (re)start.
 const requestWait = 15 * time.Second
 
-// Request serves one API call (DESIGN.md §7 routes) in-process: the same
-// handler as HTTP, with JSON pages instead of SSE. Live updates arrive as
-// tiny "run:doorbell" events ({run_id, seq}) after which the frontend pulls
-// the next page through here: Wails leaks memory on large event payloads.
+// Response is what Desktop.Request returns to the frontend.
+type Response struct {
+	Status int    `json:"status"`
+	Body   string `json:"body"`
+}
+
+// Request serves one API call (DESIGN.md §7 routes) through the core's
+// local API: the same handler as HTTP, with JSON pages instead of SSE.
+// Live updates arrive as tiny "run:doorbell" events ({run_id, seq}) after
+// which the frontend pulls the next page through here. While the core is
+// away (restarting), a request waits for it rather than failing.
 func (d *Desktop) Request(method, path, body string) Response {
+	a := d.app
+	a.mu.Lock()
+	api := a.api
+	a.mu.Unlock()
+	if api == nil {
+		return unavailable(nil)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), requestWait)
 	defer cancel()
-	b, err := d.api(ctx)
-	if b == nil {
-		return backendUnavailable(err)
+	for {
+		status, resp := api.DoContext(ctx, method, path, body)
+		if status != 502 || ctx.Err() != nil {
+			return Response{Status: status, Body: resp}
+		}
+		// The core is not answering: wait for it to come back, then retry.
+		if !a.awaitCore(ctx) {
+			return unavailable(fmt.Errorf("Hermes Desk is restarting; try again in a moment"))
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
 	}
-	status, resp := b.Handler().DoContext(context.Background(), method, path, body)
-	return Response{Status: status, Body: resp}
+}
+
+// unavailable answers when there is no core to ask.
+func unavailable(err error) Response {
+	msg := "Hermes Desk is still starting"
+	if err != nil {
+		msg = err.Error()
+	}
+	body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(service.CodeUnavailable), "message": msg}})
+	return Response{Status: 503, Body: string(body)}
 }

@@ -1,13 +1,11 @@
 package app
 
 import (
-	"errors"
 	"log/slog"
-	"slices"
 	"sync"
+	"time"
 
-	"github.com/hermesdesk/hermesdesk/app/autostart"
-	"github.com/hermesdesk/hermesdesk/app/trayproto"
+	"github.com/hermesdesk/hermesdesk/core/coreapi"
 )
 
 // Events the frontend listens to. Payloads stay tiny: large Wails event
@@ -15,6 +13,7 @@ import (
 const (
 	EventAutostartChanged = "autostart:changed"   // bool
 	EventSecondInstance   = "app:second-instance" // SecondInstance
+	EventConnection       = "core:connection"     // bool: the core answers
 )
 
 // SecondInstance is the payload of EventSecondInstance.
@@ -34,54 +33,48 @@ type ui struct {
 	PickFolder func(title string) (string, error)
 }
 
-// trayLink is the running tray helper (traysup.Supervisor in the app).
-type trayLink interface {
-	Send(trayproto.Msg)
-}
-
-// shell is the app's behaviour between the window, the tray and the OS,
-// free of Wails so it is unit-tested with fakes.
+// shell is the window process's behaviour between the window and the
+// core, free of Wails so it is unit-tested with fakes: closing hides (or
+// minimises without a tray), a hidden window retires after its grace
+// period if the core agrees, and the core's commands show it, quit it or
+// update what it shows (docs/ARCHITECTURE.md §Processes).
 type shell struct {
 	ui ui
+	// retire asks the core whether this window may exit, telling it the
+	// last command acted on; true: exit.
+	retire func(seq int64) bool
+	// afterFunc is time.AfterFunc (tests call graceUp themselves).
+	afterFunc func(time.Duration, func()) *time.Timer
 
 	mu            sync.Mutex
 	logger        *slog.Logger
-	autostartMgr  autostart.Manager // nil where unsupported
-	tray          trayLink          // nil until a helper runs
+	grace         time.Duration
 	trayAvailable bool
+	autostart     bool
+	visible       bool
 	quitting      bool
-	running       int
+	handover      bool
 	toldMinimise  bool
+	seq           int64 // the last command from the core acted on
+	timer         *time.Timer
 }
 
-// log and am are set by startup while the window may already call in.
 func (s *shell) log() *slog.Logger {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.logger
 }
 
-func (s *shell) am() autostart.Manager {
+func (s *shell) setLogger(l *slog.Logger) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.autostartMgr
+	s.logger = l
+	s.mu.Unlock()
 }
 
-func (s *shell) configure(log *slog.Logger, m autostart.Manager) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if log != nil {
-		s.logger = log
-	}
-	s.autostartMgr = m
-}
-
-// errAutostartUnsupported is what the frontend sees on an OS without a backend.
-var errAutostartUnsupported = errors.New("start at login is not supported on this system")
-
-// beforeClose decides what closing the window does; true keeps the app
-// running. With a tray the window hides into it; without one it minimises,
-// so the app stays reachable from the taskbar instead of vanishing.
+// beforeClose decides what closing the window does; true keeps the process
+// running. With a tray the window hides into it (and its process retires
+// after the grace period); without one it minimises, so the app stays
+// reachable from the taskbar instead of vanishing.
 func (s *shell) beforeClose() (prevent bool) {
 	s.mu.Lock()
 	quitting, tray, told := s.quitting, s.trayAvailable, s.toldMinimise
@@ -93,7 +86,7 @@ func (s *shell) beforeClose() (prevent bool) {
 	case quitting:
 		return false
 	case tray:
-		s.ui.Hide()
+		s.hide()
 	default:
 		if !told {
 			s.log().Info("no tray host on this desktop (org.kde.StatusNotifierWatcher has no owner on the session bus): " +
@@ -104,26 +97,65 @@ func (s *shell) beforeClose() (prevent bool) {
 	return true
 }
 
-// quit ends the app for real.
+// hide hides the window and starts the grace period.
+func (s *shell) hide() {
+	s.ui.Hide()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.visible = false
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	after := s.afterFunc
+	if after == nil {
+		after = time.AfterFunc
+	}
+	s.timer = after(s.grace, s.graceUp)
+	s.logger.Info("window hidden", "grace", s.grace)
+}
+
+// graceUp: the window stayed hidden for the whole grace period. It exits if
+// the core agrees (no show on its way).
+func (s *shell) graceUp() {
+	s.mu.Lock()
+	if s.visible || s.quitting {
+		s.mu.Unlock()
+		return
+	}
+	seq := s.seq
+	s.mu.Unlock()
+	if !s.retire(seq) {
+		s.log().Info("a show is on its way; staying")
+		return
+	}
+	s.log().Info("hidden past the grace period; exiting")
+	s.quit()
+}
+
+// show maps the window and cancels the grace period.
+func (s *shell) show() {
+	s.mu.Lock()
+	s.visible = true
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	s.mu.Unlock()
+	s.ui.Show()
+}
+
+func (s *shell) isVisible() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.visible
+}
+
+// quit ends this window process.
 func (s *shell) quit() {
 	s.mu.Lock()
 	s.quitting = true
 	s.mu.Unlock()
 	s.ui.Quit()
-}
-
-func (s *shell) show() {
-	s.ui.Show()
-}
-
-// setTrayAvailable records whether a tray host exists now.
-func (s *shell) setTrayAvailable(v bool) {
-	s.mu.Lock()
-	s.trayAvailable = v
-	if v {
-		s.toldMinimise = false
-	}
-	s.mu.Unlock()
 }
 
 func (s *shell) isTrayAvailable() bool {
@@ -132,96 +164,57 @@ func (s *shell) isTrayAvailable() bool {
 	return s.trayAvailable
 }
 
-// attachTray connects a tray helper and sends it the current state.
-func (s *shell) attachTray(t trayLink) {
+func (s *shell) getAutostart() bool {
 	s.mu.Lock()
-	s.tray = t
-	s.mu.Unlock()
-	s.pushState()
+	defer s.mu.Unlock()
+	return s.autostart
 }
 
-// pushState tells the tray what is on disk and what is running.
-func (s *shell) pushState() {
-	on, err := s.getAutostart()
-	if err != nil && !errors.Is(err, errAutostartUnsupported) {
-		s.log().Warn("read start-at-login entry", "err", err)
-	}
+func (s *shell) handingOver() bool {
 	s.mu.Lock()
-	t, running := s.tray, s.running
-	s.mu.Unlock()
-	if t != nil {
-		t.Send(trayproto.Msg{Op: trayproto.OpState, Autostart: on, Running: running})
-	}
+	defer s.mu.Unlock()
+	return s.handover
 }
 
-// setRunning updates the tray's count of active runs.
-func (s *shell) setRunning(n int) {
-	s.mu.Lock()
-	s.running = n
-	s.mu.Unlock()
-	s.pushState()
-}
-
-func (s *shell) getAutostart() (bool, error) {
-	if s.am() == nil {
-		return false, errAutostartUnsupported
-	}
-	return s.am().Enabled()
-}
-
-// setAutostart writes or removes the login entry and returns what is on disk
-// afterwards, which is what every checkbox shows.
-func (s *shell) setAutostart(enabled bool) (bool, error) {
-	if s.am() == nil {
-		return false, errAutostartUnsupported
-	}
-	var err error
-	if enabled {
-		err = s.am().Enable()
-	} else {
-		err = s.am().Disable()
-	}
-	if err != nil {
-		s.log().Error("change start at login", "enabled", enabled, "where", s.am().Location(), "err", err)
-	} else {
-		s.log().Info("start at login changed", "enabled", enabled, "where", s.am().Location())
-	}
-	on, rerr := s.am().Enabled()
-	s.pushState()
-	if err != nil {
-		return on, errors.New("could not change start at login; see the log for details")
-	}
-	return on, rerr
-}
-
-// onTray handles one message from the tray helper.
-func (s *shell) onTray(m trayproto.Msg) {
-	switch m.Op {
-	case trayproto.OpOpen:
-		s.show()
-	case trayproto.OpAutostart:
-		on, err := s.setAutostart(m.Enabled)
-		if err == nil || !errors.Is(err, errAutostartUnsupported) {
-			s.ui.Emit(EventAutostartChanged, on)
+// onCommand acts on one command from the core.
+func (s *shell) onCommand(c coreapi.Command) {
+	switch c.Op {
+	case coreapi.OpHello:
+		s.mu.Lock()
+		s.trayAvailable, s.autostart, s.handover = c.TrayAvailable, c.Autostart, false
+		if c.TrayAvailable {
+			s.toldMinimise = false
 		}
-	case trayproto.OpQuit:
-		s.log().Info("quit from the tray")
+		s.mu.Unlock()
+		s.ui.Emit(EventAutostartChanged, c.Autostart)
+	case coreapi.OpShow:
+		s.show()
+		if c.Launch != nil && len(c.Launch.Args) > 0 {
+			s.ui.Emit(EventSecondInstance, SecondInstance{Args: c.Launch.Args, Cwd: c.Launch.Cwd})
+		}
+	case coreapi.OpTray:
+		s.mu.Lock()
+		s.trayAvailable = c.TrayAvailable
+		if c.TrayAvailable {
+			s.toldMinimise = false
+		}
+		s.mu.Unlock()
+	case coreapi.OpAutostart:
+		s.mu.Lock()
+		s.autostart = c.Autostart
+		s.mu.Unlock()
+		s.ui.Emit(EventAutostartChanged, c.Autostart)
+	case coreapi.OpHandover:
+		s.mu.Lock()
+		s.handover = true
+		s.mu.Unlock()
+	case coreapi.OpQuit:
+		s.log().Info("the core asked the window to quit")
 		s.quit()
 	}
-}
-
-// secondInstance handles a second launch: it reshows this window and passes
-// any arguments on. A second `--background` start (a login entry firing while
-// the app already runs) changes nothing.
-func (s *shell) secondInstance(args []string, cwd string) {
-	s.log().Info("second instance", "args", args, "cwd", cwd)
-	background := slices.Contains(args, autostart.BackgroundFlag)
-	rest := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == autostart.BackgroundFlag })
-	if background && len(rest) == 0 {
-		return
+	s.mu.Lock()
+	if c.Seq > s.seq || c.Op == coreapi.OpHello { // a new core numbers from 1
+		s.seq = c.Seq
 	}
-	s.show()
-	if len(rest) > 0 {
-		s.ui.Emit(EventSecondInstance, SecondInstance{Args: rest, Cwd: cwd})
-	}
+	s.mu.Unlock()
 }

@@ -1,14 +1,14 @@
 package app
 
 import (
-	"errors"
 	"io"
 	"log/slog"
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
-	"github.com/hermesdesk/hermesdesk/app/trayproto"
+	"github.com/hermesdesk/hermesdesk/core/coreapi"
 )
 
 // fakeUI records what the shell asked of the window.
@@ -35,39 +35,16 @@ func (f *fakeUI) ui() ui {
 	}
 }
 
-// fakeAutostart is an in-memory login entry; failWith makes writes fail.
-type fakeAutostart struct {
-	on       bool
-	failWith error
-}
-
-func (f *fakeAutostart) Enabled() (bool, error) { return f.on, nil }
-func (f *fakeAutostart) Enable() error {
-	if f.failWith != nil {
-		return f.failWith
+// newTestShell is a visible window whose grace timers never fire by
+// themselves (tests call graceUp) and whose core answers retire with ok.
+func newTestShell(retireOK bool) (*shell, *fakeUI, *[]int64) {
+	u := &fakeUI{}
+	var asked []int64
+	s := &shell{logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ui: u.ui(), visible: true, grace: time.Minute,
+		retire:    func(seq int64) bool { asked = append(asked, seq); return retireOK },
+		afterFunc: func(time.Duration, func()) *time.Timer { return time.NewTimer(time.Hour) },
 	}
-	f.on = true
-	return nil
-}
-func (f *fakeAutostart) Disable() error {
-	if f.failWith != nil {
-		return f.failWith
-	}
-	f.on = false
-	return nil
-}
-func (f *fakeAutostart) Location() string { return "memory" }
-
-// fakeTray records what the shell told the tray.
-type fakeTray struct{ sent []trayproto.Msg }
-
-func (f *fakeTray) Send(m trayproto.Msg) { f.sent = append(f.sent, m) }
-
-func newTestShell() (*shell, *fakeUI, *fakeAutostart, *fakeTray) {
-	u, as, tr := &fakeUI{}, &fakeAutostart{}, &fakeTray{}
-	s := &shell{logger: slog.New(slog.NewTextHandler(io.Discard, nil)), ui: u.ui(), autostartMgr: as}
-	s.attachTray(tr)
-	return s, u, as, tr
+	return s, u, &asked
 }
 
 func TestBeforeClose(t *testing.T) {
@@ -85,8 +62,8 @@ func TestBeforeClose(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, u, _, _ := newTestShell()
-			s.setTrayAvailable(tt.tray)
+			s, u, _ := newTestShell(true)
+			s.onCommand(coreapi.Command{Seq: 1, Op: coreapi.OpHello, TrayAvailable: tt.tray})
 			s.quitting = tt.quitting
 			if got := s.beforeClose(); got != tt.wantPrevent {
 				t.Errorf("prevent = %v", got)
@@ -99,102 +76,92 @@ func TestBeforeClose(t *testing.T) {
 }
 
 func TestQuitThenCloseIsAllowed(t *testing.T) {
-	s, u, _, _ := newTestShell()
-	s.setTrayAvailable(true)
-	s.quit()
+	s, u, _ := newTestShell(true)
+	s.onCommand(coreapi.Command{Seq: 1, Op: coreapi.OpHello, TrayAvailable: true})
+	s.onCommand(coreapi.Command{Seq: 2, Op: coreapi.OpQuit})
 	if s.beforeClose() {
-		t.Fatal("close prevented after Quit: the app could never exit")
+		t.Fatal("close prevented after Quit: the window could never exit")
 	}
 	if !slices.Equal(u.calls, []string{"quit"}) {
 		t.Fatalf("calls = %v", u.calls)
 	}
 }
 
-func TestTrayMessages(t *testing.T) {
-	s, u, as, tr := newTestShell()
-	s.onTray(trayproto.Msg{Op: trayproto.OpOpen})
-	s.onTray(trayproto.Msg{Op: trayproto.OpAutostart, Enabled: true})
-	if !as.on {
-		t.Fatal("autostart not enabled")
-	}
-	s.onTray(trayproto.Msg{Op: trayproto.OpAutostart, Enabled: false})
-	s.onTray(trayproto.Msg{Op: trayproto.OpQuit})
-
-	if !slices.Equal(u.calls, []string{"show", "quit"}) {
-		t.Errorf("calls = %v", u.calls)
-	}
-	wantEvents := []event{{EventAutostartChanged, true}, {EventAutostartChanged, false}}
-	if !slices.Equal(u.events, wantEvents) {
-		t.Errorf("events = %v", u.events)
-	}
-	// The tray got the initial state, then the state on disk after each toggle.
-	wantSent := []trayproto.Msg{
-		{Op: trayproto.OpState},
-		{Op: trayproto.OpState, Autostart: true},
-		{Op: trayproto.OpState},
-	}
-	if !slices.Equal(tr.sent, wantSent) {
-		t.Errorf("sent = %+v", tr.sent)
-	}
-}
-
-func TestSetAutostartFailureReportsDiskState(t *testing.T) {
-	s, _, as, _ := newTestShell()
-	as.failWith = errors.New("EACCES /home/x/.config/autostart")
-	on, err := s.setAutostart(true)
-	if err == nil || on {
-		t.Fatalf("got %v, %v", on, err)
-	}
-	if got := err.Error(); got != "could not change start at login; see the log for details" {
-		t.Errorf("error leaks details or is unclear: %q", got)
-	}
-}
-
-func TestAutostartUnsupported(t *testing.T) {
-	s, u, _, _ := newTestShell()
-	s.configure(nil, nil)
-	if _, err := s.setAutostart(true); !errors.Is(err, errAutostartUnsupported) {
-		t.Fatalf("err = %v", err)
-	}
-	s.onTray(trayproto.Msg{Op: trayproto.OpAutostart, Enabled: true})
-	if len(u.events) != 0 {
-		t.Errorf("events = %v", u.events)
-	}
-	d := &Desktop{shell: s, dataDir: func() string { return "/data" }}
-	if info := d.Info(); info.AutostartSupported || info.DataDir != "/data" || info.Name != AppName {
-		t.Errorf("info = %+v", info)
-	}
-}
-
-func TestSecondInstance(t *testing.T) {
+// TestGrace: a hidden window asks the core to retire with the last
+// command it acted on, exits only if the core agrees, and a show in
+// between keeps it.
+func TestGrace(t *testing.T) {
 	tests := []struct {
-		name       string
-		args       []string
-		wantShow   bool
-		wantEvents []event
+		name      string
+		retireOK  bool
+		showAfter bool // a show arrives after hiding, before the grace ends
+		wantAsk   []int64
+		wantQuit  bool
 	}{
-		{"no args reshows", nil, true, nil},
-		{"args are passed on", []string{"/work/proj"}, true,
-			[]event{{EventSecondInstance, SecondInstance{Args: []string{"/work/proj"}, Cwd: "/cwd"}}}},
-		{"login entry firing again changes nothing", []string{"--background"}, false, nil},
-		{"background with a path still opens it", []string{"--background", "/p"}, true,
-			[]event{{EventSecondInstance, SecondInstance{Args: []string{"/p"}, Cwd: "/cwd"}}}},
+		{"hidden past grace, core agrees: exit", true, false, []int64{3}, true},
+		{"core refuses (a show on its way): stay", false, false, []int64{3}, false},
+		{"shown again before grace: never asks", true, true, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, u, _, _ := newTestShell()
-			s.secondInstance(tt.args, "/cwd")
-			if got := slices.Contains(u.calls, "show"); got != tt.wantShow {
-				t.Errorf("show = %v", got)
+			s, u, asked := newTestShell(tt.retireOK)
+			s.onCommand(coreapi.Command{Seq: 1, Op: coreapi.OpHello, TrayAvailable: true})
+			s.onCommand(coreapi.Command{Seq: 2, Op: coreapi.OpAutostart, Autostart: true})
+			s.onCommand(coreapi.Command{Seq: 3, Op: coreapi.OpTray, TrayAvailable: true})
+			s.beforeClose()
+			if s.isVisible() {
+				t.Fatal("visible after close")
+			}
+			if tt.showAfter {
+				s.onCommand(coreapi.Command{Seq: 4, Op: coreapi.OpShow})
+			}
+			s.graceUp()
+			if !slices.Equal(*asked, tt.wantAsk) {
+				t.Errorf("retire asked with %v, want %v", *asked, tt.wantAsk)
+			}
+			if got := slices.Contains(u.calls, "quit"); got != tt.wantQuit {
+				t.Errorf("quit = %v (calls %v)", got, u.calls)
+			}
+		})
+	}
+}
+
+func TestCommands(t *testing.T) {
+	tests := []struct {
+		name       string
+		cmds       []coreapi.Command
+		wantCalls  []string
+		wantEvents []event
+	}{
+		{"hello tells the autostart state", []coreapi.Command{{Seq: 1, Op: coreapi.OpHello, Autostart: true}}, nil,
+			[]event{{EventAutostartChanged, true}}},
+		{"show without a folder", []coreapi.Command{{Seq: 1, Op: coreapi.OpShow, Launch: &coreapi.Launch{}}}, []string{"show"}, nil},
+		{"show with a folder passes it on", []coreapi.Command{{Seq: 1, Op: coreapi.OpShow, Launch: &coreapi.Launch{Args: []string{"proj"}, Cwd: "/home"}}},
+			[]string{"show"}, []event{{EventSecondInstance, SecondInstance{Args: []string{"proj"}, Cwd: "/home"}}}},
+		{"autostart changed", []coreapi.Command{{Seq: 1, Op: coreapi.OpAutostart}}, nil, []event{{EventAutostartChanged, false}}},
+		{"quit", []coreapi.Command{{Seq: 1, Op: coreapi.OpQuit}}, []string{"quit"}, nil},
+		{"an unknown op is ignored", []coreapi.Command{{Seq: 1, Op: "teleport"}}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, u, _ := newTestShell(true)
+			for _, c := range tt.cmds {
+				s.onCommand(c)
+			}
+			if !slices.Equal(u.calls, tt.wantCalls) {
+				t.Errorf("calls = %v, want %v", u.calls, tt.wantCalls)
 			}
 			if len(u.events) != len(tt.wantEvents) {
-				t.Fatalf("events = %+v", u.events)
+				t.Fatalf("events = %+v, want %+v", u.events, tt.wantEvents)
 			}
-			for i := range tt.wantEvents {
-				got, want := u.events[i], tt.wantEvents[i]
-				gs, _ := got.data.(SecondInstance)
-				ws := want.data.(SecondInstance)
-				if got.name != want.name || !slices.Equal(gs.Args, ws.Args) || gs.Cwd != ws.Cwd {
+			for i, want := range tt.wantEvents {
+				got := u.events[i]
+				if gs, ok := got.data.(SecondInstance); ok {
+					ws := want.data.(SecondInstance)
+					if got.name != want.name || !slices.Equal(gs.Args, ws.Args) || gs.Cwd != ws.Cwd {
+						t.Errorf("event %d = %+v, want %+v", i, got, want)
+					}
+				} else if got != want {
 					t.Errorf("event %d = %+v, want %+v", i, got, want)
 				}
 			}
@@ -202,27 +169,19 @@ func TestSecondInstance(t *testing.T) {
 	}
 }
 
-func TestRunningCountReachesTray(t *testing.T) {
-	s, _, _, tr := newTestShell()
-	s.setRunning(3)
-	if last := tr.sent[len(tr.sent)-1]; last.Running != 3 {
-		t.Fatalf("last = %+v", last)
+// TestSeqRestartsWithANewCore: after a reconnect the new core numbers its
+// commands from 1; the window must not keep the old core's higher number
+// (its retire would always be accepted, losing a show).
+func TestSeqRestartsWithANewCore(t *testing.T) {
+	s, _, asked := newTestShell(true)
+	s.onCommand(coreapi.Command{Seq: 1, Op: coreapi.OpHello, TrayAvailable: true})
+	for i := int64(2); i < 10; i++ {
+		s.onCommand(coreapi.Command{Seq: i, Op: coreapi.OpTray, TrayAvailable: true})
 	}
-}
-
-func TestLogWriterSplitsLines(t *testing.T) {
-	got := splitLines([]byte("a\n\nb\nc"))
-	if !slices.Equal(got, []string{"a", "b", "c"}) {
-		t.Fatalf("got %q", got)
-	}
-}
-
-func TestInstanceID(t *testing.T) {
-	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
-	def := instanceID(env(nil))
-	a := instanceID(env(map[string]string{"HERMESDESK_HOME": "/tmp/a"}))
-	b := instanceID(env(map[string]string{"HERMESDESK_HOME": "/tmp/b"}))
-	if def != "io.github.hermesdesk" || a == def || a == b || a != instanceID(env(map[string]string{"HERMESDESK_HOME": "/tmp/a"})) {
-		t.Fatalf("ids: %q %q %q", def, a, b)
+	s.onCommand(coreapi.Command{Seq: 1, Op: coreapi.OpHello, TrayAvailable: true})
+	s.beforeClose()
+	s.graceUp()
+	if !slices.Equal(*asked, []int64{1}) {
+		t.Fatalf("retire asked with %v, want [1]", *asked)
 	}
 }

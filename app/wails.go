@@ -2,14 +2,11 @@ package app
 
 import (
 	"context"
-	"fmt"
-	"hash/fnv"
 	"os"
 	"os/exec"
 	"strings"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -18,21 +15,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/windows"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
-
-// instanceID names the single-instance lock (a D-Bus name on Linux). The
-// default data dir has the plain name; another HERMESDESK_HOME gets its own
-// lock, so a second data dir (a test, a developer's scratch dir) runs its own
-// window instead of reshowing the first one's.
-func instanceID(getenv func(string) string) string {
-	const base = "io.github.hermesdesk"
-	home := getenv(paths.EnvHome)
-	if home == "" {
-		return base
-	}
-	h := fnv.New32a()
-	h.Write([]byte(home))
-	return fmt.Sprintf("%s.h%08x", base, h.Sum32())
-}
 
 // Window geometry: big enough for sidebar + transcript, small enough for a
 // 1366×768 laptop; the minimum keeps the sidebar and composer usable.
@@ -56,22 +38,16 @@ func (a *App) run() error {
 		MinWidth:  minWidth,
 		MinHeight: minHeight,
 		// Closing is decided by beforeClose (hide with a tray, minimise
-		// without), so Wails' own HideWindowOnClose stays off.
+		// without), so Wails' own HideWindowOnClose stays off. There is no
+		// single-instance lock: the core keeps one window process.
 		HideWindowOnClose: false,
-		StartHidden:       a.background,
 		BackgroundColour:  bg,
 		AssetServer:       &assetserver.Options{Assets: a.assets.Frontend},
 		OnStartup:         a.startup,
 		OnDomReady:        a.domReady,
 		OnBeforeClose:     func(context.Context) bool { return a.shell.beforeClose() },
 		OnShutdown:        a.shutdown,
-		SingleInstanceLock: &options.SingleInstanceLock{
-			UniqueId: instanceID(os.Getenv),
-			OnSecondInstanceLaunch: func(d options.SecondInstanceData) {
-				a.shell.secondInstance(d.Args, d.WorkingDirectory)
-			},
-		},
-		Bind: []any{a.desktop},
+		Bind: []any{a.desk},
 		Linux: &linux.Options{
 			Icon:        a.assets.Icon,
 			ProgramName: "hermesdesk", // WM_CLASS, matches the .desktop file

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds out/hermesdesk_VERSION_ARCH.deb and out/hermesdesk-VERSION-linux-ARCH.tar.gz
-# from an already built binary. Usage: package.sh VERSION BIN
+# from already built programs: BIN (hermesdesk, the core and CLI) and the
+# hermesdesk-window beside it. Usage: package.sh VERSION BIN
 set -euo pipefail
 cd "$(dirname "$0")/.."
 version=$1 bin=$2
@@ -13,6 +14,7 @@ mkdir -p "$out"
 # One tree, laid out like /usr, for both packages.
 tree=$stage/tree
 install -Dm755 "$bin" "$tree/usr/bin/hermesdesk"
+install -Dm755 "$(dirname "$bin")/hermesdesk-window" "$tree/usr/bin/hermesdesk-window"
 install -Dm644 build/linux/hermesdesk.desktop "$tree/usr/share/applications/hermesdesk.desktop"
 for s in 16 32 48 64 128 256 512; do
   install -Dm644 "build/icons/hermesdesk-$s.png" "$tree/usr/share/icons/hicolor/${s}x${s}/apps/hermesdesk.png"
@@ -20,7 +22,8 @@ done
 install -Dm644 build/icons/hermesdesk.svg "$tree/usr/share/icons/hicolor/scalable/apps/hermesdesk.svg"
 install -Dm644 README.md "$tree/usr/share/doc/hermesdesk/README.md"
 
-# .deb: the runtime libraries the binary links (GTK 3, WebKitGTK 4.1). On
+# .deb: the runtime libraries the window links (GTK 3, WebKitGTK 4.1; the
+# core links none). On
 # Debian 13 / Ubuntu 24.04 GTK's package is libgtk-3-0t64, hence the
 # alternative.
 deb=$stage/deb

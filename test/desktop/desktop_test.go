@@ -62,7 +62,10 @@ func (e *env) waitChecked(it trayhost.Item, want bool) {
 	})
 }
 
-// TestShellLifecycle walks one app through what a person does with it.
+// TestShellLifecycle walks one app through what a person does with it:
+// launch (core + window), close (hidden, the window process stays within
+// its grace), tray Open (the same window back), Start at login, a second
+// launch, and tray Quit (everything ends).
 func TestShellLifecycle(t *testing.T) {
 	e := newEnv(t, true)
 	a := e.startApp()
@@ -70,20 +73,27 @@ func TestShellLifecycle(t *testing.T) {
 	id := e.waitWindow("IsViewable")
 	e.waitRendered(id, "desktop-shown.png")
 	it := e.waitItem()
+	win := e.windowProc()
+	if win == 0 {
+		t.Fatal("no window process")
+	}
 
-	// Closing hides the window into the tray; the app keeps running.
+	// Closing hides the window into the tray; the core keeps running.
 	e.closeWindow(id)
 	e.waitWindow("IsUnMapped")
 	if !a.alive() {
-		t.Fatal("app exited when its window closed")
+		t.Fatal("core exited when its window closed")
 	}
 
-	// Tray Open brings it back.
+	// Tray Open brings the same window process back (warm).
 	e.click(it, labelOpen)
 	e.waitWindow("IsViewable")
+	if w := e.windowProc(); w != win {
+		t.Fatalf("tray Open within the grace period started window %d instead of reshowing %d", w, win)
+	}
 
 	// Start at login: the checkbox writes the entry, unchecking removes it,
-	// and the checkbox follows the file.
+	// and the checkbox follows the file. The entry starts the core alone.
 	entry := filepath.Join(e.home, ".config", "autostart", "hermesdesk.desktop")
 	e.waitChecked(it, false)
 	e.click(it, labelAutostart)
@@ -97,12 +107,14 @@ func TestShellLifecycle(t *testing.T) {
 	e.waitFor("autostart entry removed", 15*time.Second, func() bool { _, err := os.Stat(entry); return os.IsNotExist(err) })
 	e.waitChecked(it, false)
 
-	// A second launch hands its arguments to the first and exits; the first
+	// A second launch hands its arguments to the core and exits; the
 	// window comes back from hidden.
 	e.closeWindow(id)
 	e.waitWindow("IsUnMapped")
 	second := e.startApp("/tmp/some-project")
-	t.Logf("second instance exited with %d", second.wait(30*time.Second)) // Wails exits it with 1
+	if code := second.wait(30 * time.Second); code != 0 {
+		t.Fatalf("second launch exited with %d", code)
+	}
 	e.waitWindow("IsViewable")
 	e.waitFor("second-instance log line", 10*time.Second, func() bool {
 		return strings.Contains(e.log(), `msg="second instance" args=[/tmp/some-project]`)
@@ -111,56 +123,27 @@ func TestShellLifecycle(t *testing.T) {
 		t.Fatal("first instance exited")
 	}
 
-	// Killing the tray helper gets a new one, which registers again.
-	helper := trayHelper(a.pid())
-	if helper == 0 {
-		t.Fatal("no tray helper process")
-	}
-	syscall.Kill(helper, syscall.SIGKILL)
-	it2 := e.waitItem(it)
-	e.waitFor("new tray helper", 15*time.Second, func() bool {
-		h := trayHelper(a.pid())
-		return h != 0 && h != helper
-	})
-
 	// Quit from the tray ends everything, cleanly.
-	helper = trayHelper(a.pid())
-	e.click(it2, labelQuit)
+	e.click(it, labelQuit)
 	if code := a.wait(30 * time.Second); code != 0 {
 		t.Fatalf("exit code %d after tray Quit", code)
 	}
-	e.waitFor("tray helper to exit with the app", 15*time.Second, func() bool { return processGone(helper) })
-	if err := e.host.WaitGone(it2, 15*time.Second); err != nil {
+	e.waitFor("window process to exit with the core", 15*time.Second, func() bool { return processGone(win) })
+	if err := e.host.WaitGone(it, 15*time.Second); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// TestKillingMainEndsHelper: the helper never outlives the app.
-func TestKillingMainEndsHelper(t *testing.T) {
-	e := newEnv(t, true)
-	a := e.startApp()
-	e.waitItem()
-	var helper int
-	e.waitFor("tray helper", 15*time.Second, func() bool { helper = trayHelper(a.pid()); return helper != 0 })
-	syscall.Kill(a.pid(), syscall.SIGKILL)
-	a.wait(15 * time.Second)
-	e.waitFor("orphaned tray helper to exit", 15*time.Second, func() bool { return processGone(helper) })
-}
-
-// TestBackgroundStartsInTray: --background shows no window until the tray
-// icon is clicked.
+// TestBackgroundStartsInTray: --background starts the core alone (no
+// window process) until the tray icon is clicked.
 func TestBackgroundStartsInTray(t *testing.T) {
 	e := newEnv(t, true)
 	a := e.startApp("--background")
 	it := e.waitItem()
 	e.waitFor("startup log", 15*time.Second, func() bool { return strings.Contains(e.log(), "background=true") })
-	// Wails maps the window for an instant before hiding it, so this asks
-	// that it settles hidden and stays so.
-	shown := func() bool { id, ok := e.window(windowTitle); return ok && e.mapState(id) == "IsViewable" }
-	e.waitFor("window hidden", 10*time.Second, func() bool { return !shown() })
 	for range 10 {
-		if shown() {
-			t.Fatal("window shown despite --background")
+		if w := e.windowProc(); w != 0 {
+			t.Fatalf("window process %d started despite --background", w)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -169,7 +152,14 @@ func TestBackgroundStartsInTray(t *testing.T) {
 	}
 	e.waitWindow("IsViewable")
 	if !a.alive() {
-		t.Fatal("app exited")
+		t.Fatal("core exited")
+	}
+	// A second --background (the login entry firing again) changes nothing.
+	if code := e.startApp("--background").wait(30 * time.Second); code != 0 {
+		t.Fatalf("second --background exited with %d", code)
+	}
+	if n := len(e.coreProcs()); n != 1 {
+		t.Fatalf("%d cores running", n)
 	}
 }
 
@@ -184,9 +174,6 @@ func TestNoTrayHostMinimises(t *testing.T) {
 	e.waitFor("window minimised", 15*time.Second, func() bool { return e.wmState(id) == "Iconic" })
 	if !a.alive() {
 		t.Fatal("app exited on close without a tray")
-	}
-	if trayHelper(a.pid()) != 0 {
-		t.Fatal("tray helper started without a tray host")
 	}
 	// Launching it again brings the window back.
 	e.startApp().wait(30 * time.Second)
@@ -233,19 +220,19 @@ func TestBackgroundWithoutTrayStaysReachable(t *testing.T) {
 	})
 }
 
-// TestSIGTERMQuits: logout or `kill` ends the app (and its helper) cleanly,
+// TestSIGTERMQuits: logout or `kill` ends the core and its window cleanly,
 // even though closing the window only hides it.
 func TestSIGTERMQuits(t *testing.T) {
 	e := newEnv(t, true)
 	a := e.startApp()
 	e.waitWindow("IsViewable")
 	e.waitItem()
-	var helper int
-	e.waitFor("tray helper", 15*time.Second, func() bool { helper = trayHelper(a.pid()); return helper != 0 })
-	e.waitFor("startup to finish", 15*time.Second, func() bool { return strings.Contains(e.log(), "tray helper started") })
+	var win int
+	e.waitFor("window process", 15*time.Second, func() bool { win = e.windowProc(); return win != 0 })
+	e.waitFor("startup to finish", 15*time.Second, func() bool { return strings.Contains(e.log(), "tray started") })
 	syscall.Kill(a.pid(), syscall.SIGTERM)
 	if code := a.wait(30 * time.Second); code != 0 {
 		t.Fatalf("exit code %d after SIGTERM", code)
 	}
-	e.waitFor("tray helper to exit", 15*time.Second, func() bool { return processGone(helper) })
+	e.waitFor("window process to exit", 15*time.Second, func() bool { return processGone(win) })
 }

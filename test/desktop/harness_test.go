@@ -74,6 +74,10 @@ func newEnv(t testing.TB, withTray bool) *env {
 	}
 	e.display = startXvfb(t)
 	e.bus = dbustest.Start(t)
+	// The core starts the window and the window may start a core: neither
+	// is in the launched process's group for long. End every process of
+	// this data dir (before Xvfb and the bus go).
+	t.Cleanup(func() { killDataDirProcs(e.dataDir) })
 	e.environ = append(filteredEnviron(),
 		"HOME="+e.home,
 		"XDG_CONFIG_HOME="+filepath.Join(e.home, ".config"),
@@ -267,9 +271,11 @@ func (a *app) wait(timeout time.Duration) int {
 	return 0
 }
 
+// log is the core's log followed by the window's.
 func (e *env) log() string {
 	b, _ := os.ReadFile(filepath.Join(e.dataDir, "logs", "hermesdesk.log"))
-	return string(b)
+	w, _ := os.ReadFile(filepath.Join(e.dataDir, "logs", "window.log"))
+	return string(b) + string(w)
 }
 
 // window finds the app's top-level window by exact title (mapped or not).
@@ -399,14 +405,87 @@ func cmdline(pid int) string {
 	return strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
 }
 
-// trayHelper is the pid of the app's `hermesdesk tray` child, 0 if none.
-func trayHelper(appPID int) int {
-	for _, c := range childPIDs(appPID) {
-		if strings.HasSuffix(cmdline(c), "hermesdesk tray") {
-			return c
+// procs lists this data dir's live processes running program (a base
+// name: "hermesdesk", "hermesdesk-window"), by their environment.
+func (e *env) procs(program string) []int {
+	var out []int
+	for _, pid := range dataDirProcs(e.dataDir) {
+		f := strings.Fields(cmdline(pid))
+		if len(f) > 0 && filepath.Base(f[0]) == program && !processGone(pid) {
+			out = append(out, pid)
 		}
 	}
+	return out
+}
+
+// windowProc is the live window process's pid, 0 if none.
+func (e *env) windowProc() int {
+	if p := e.procs("hermesdesk-window"); len(p) > 0 {
+		return p[0]
+	}
 	return 0
+}
+
+// coreProcs are the live `hermesdesk` processes that are neither a CLI
+// command nor a shim nor the demo agent: the core (and launches).
+func (e *env) coreProcs() []int {
+	var out []int
+	for _, pid := range e.procs("hermesdesk") {
+		f := strings.Fields(cmdline(pid))
+		if len(f) == 1 || f[1] == "--background" || !strings.HasPrefix(f[1], "-") && !isSubcommand(f[1]) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func isSubcommand(s string) bool {
+	switch s {
+	case "shim", "serve", "runs", "ask", "demo-agent":
+		return true
+	}
+	return false
+}
+
+// dataDirProcs lists the processes whose environment names dataDir.
+func dataDirProcs(dataDir string) []int {
+	want := []byte("HERMESDESK_HOME=" + dataDir + "\x00")
+	entries, _ := os.ReadDir("/proc")
+	var out []int
+	for _, d := range entries {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + d.Name() + "/environ")
+		if err == nil && bytes.Contains(append(b, 0), want) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// killDataDirProcs SIGKILLs every process of dataDir and waits for them.
+func killDataDirProcs(dataDir string) {
+	pids := dataDirProcs(dataDir)
+	for _, p := range pids {
+		_ = syscall.Kill(p, syscall.SIGKILL)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, p := range pids {
+		for !processGone(p) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
+// mapsGUI reports whether pid maps GTK or WebKit.
+func mapsGUI(pid int) (bool, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/maps")
+	if err != nil {
+		return false, err
+	}
+	return bytes.Contains(b, []byte("libgtk")) || bytes.Contains(b, []byte("libwebkit")), nil
 }
 
 func processGone(pid int) bool {

@@ -39,7 +39,7 @@ func TestInstallAndPackage(t *testing.T) {
 	if !strings.Contains(string(body), "Exec="+prefix+"/bin/hermesdesk %U\n") {
 		t.Errorf("launcher Exec is not the installed binary:\n%s", body)
 	}
-	for _, f := range []string{"bin/hermesdesk", "share/icons/hicolor/256x256/apps/hermesdesk.png",
+	for _, f := range []string{"bin/hermesdesk", "bin/hermesdesk-window", "share/icons/hicolor/256x256/apps/hermesdesk.png",
 		"share/icons/hicolor/scalable/apps/hermesdesk.svg"} {
 		if _, err := os.Stat(filepath.Join(prefix, f)); err != nil {
 			t.Error(err)
@@ -50,7 +50,7 @@ func TestInstallAndPackage(t *testing.T) {
 	os.MkdirAll(filepath.Dir(autostart), 0o755)
 	os.WriteFile(autostart, []byte("[Desktop Entry]\nExec="+prefix+"/bin/hermesdesk --background\n"), 0o644)
 	run(env, "scripts/install.sh", "uninstall", prefix)
-	for _, f := range []string{launcher, filepath.Join(prefix, "bin", "hermesdesk"), autostart} {
+	for _, f := range []string{launcher, filepath.Join(prefix, "bin", "hermesdesk"), filepath.Join(prefix, "bin", "hermesdesk-window"), autostart} {
 		if _, err := os.Stat(f); !os.IsNotExist(err) {
 			t.Errorf("%s left after uninstall", f)
 		}
@@ -68,13 +68,14 @@ func TestInstallAndPackage(t *testing.T) {
 		t.Errorf("Depends = %q", dep)
 	}
 	listing := run(nil, "dpkg-deb", "-c", debs[0])
-	for _, f := range []string{"./usr/bin/hermesdesk", "./usr/share/applications/hermesdesk.desktop",
+	for _, f := range []string{"./usr/bin/hermesdesk", "./usr/bin/hermesdesk-window", "./usr/share/applications/hermesdesk.desktop",
 		"./usr/share/icons/hicolor/64x64/apps/hermesdesk.png"} {
 		if !strings.Contains(listing, f) {
 			t.Errorf("deb lacks %s", f)
 		}
 	}
-	if l := run(nil, "tar", "tzf", tars[0]); !strings.Contains(l, "hermesdesk-9.9.9-linux-") || !strings.Contains(l, "/usr/bin/hermesdesk") {
+	if l := run(nil, "tar", "tzf", tars[0]); !strings.Contains(l, "hermesdesk-9.9.9-linux-") || !strings.Contains(l, "/usr/bin/hermesdesk\n") ||
+		!strings.Contains(l, "/usr/bin/hermesdesk-window\n") {
 		t.Errorf("tarball:\n%s", l)
 	}
 }

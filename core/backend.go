@@ -1,10 +1,9 @@
-package app
+package core
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -12,21 +11,18 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
-	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 )
 
-// backend is the app's side of the API: the data dir's supervisor (journal,
-// shims, service) when this process is the first, or a proxy to the one
-// that already runs (`hermesdesk serve` on the same data dir) — and then it
-// takes over as supervisor as soon as that one goes away, so runs are
-// never left without anyone to adopt, fence or start them. The window
-// reaches it through Desktop.Request and run:doorbell events; the CLI and
-// the tray through the local socket.
+// backend is the core's side of the API: the data dir's supervisor
+// (journal, shims, service, the local API socket) when no other process
+// is, or a proxy to the one that already runs (`hermesdesk serve` on the
+// same data dir) — and then it takes over as supervisor as soon as that
+// one goes away, so runs are never left without anyone to adopt, fence or
+// start them (docs/ARCHITECTURE.md §Processes).
 type backend struct {
 	dataDir string
 	log     *slog.Logger
-	ring    func(runID string, seq int64)
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -36,26 +32,25 @@ type backend struct {
 	mu        sync.Mutex
 	stack     *stack.Stack // nil while proxying
 	stopLocal func()       // the local socket
-	stopBells context.CancelFunc
+	keepWarm  bool         // Close leaves idle warm agents (a handover: the next core adopts them)
 }
 
 // Timing of the background loops.
 const (
 	runningPoll  = 2 * time.Second // the tray's count of active runs
-	takeOverPoll = 3 * time.Second // proxy mode: is the data dir's supervisor gone?
+	takeOverPoll = 1 * time.Second // proxy mode: is the data dir's supervisor gone?
 )
 
 // openBackend becomes the data dir's supervisor (re-adopting live runs and
 // closing dead ones) or, if another process already is, proxies to it.
-func openBackend(ctx context.Context, dataDir string, log *slog.Logger,
-	ring func(runID string, seq int64), running func(n int)) (*backend, error) {
+func openBackend(ctx context.Context, dataDir string, log *slog.Logger, running func(n int)) (*backend, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	b := &backend{dataDir: dataDir, log: log, ring: ring, ctx: ctx, cancel: cancel}
+	b := &backend{dataDir: dataDir, log: log, ctx: ctx, cancel: cancel}
 	err := b.becomeSupervisor()
 	switch {
 	case errors.Is(err, stack.ErrAlreadyRunning):
 		log.Info("another Hermes Desk process is this data dir's supervisor; using its local API until it goes away")
-		b.use(httpapi.NewProxy(httpapi.SocketPath(dataDir), httpapi.Config{Log: log}))
+		b.handler.Store(httpapi.NewProxy(httpapi.SocketPath(dataDir), httpapi.Config{Log: log}))
 		b.wg.Add(1)
 		go b.takeOverWhenFree()
 	case err != nil:
@@ -78,32 +73,16 @@ func (b *backend) becomeSupervisor() error {
 	h := httpapi.New(st.Service, httpapi.Config{Log: b.log})
 	stop, err := httpapi.StartLocal(b.ctx, b.dataDir, h)
 	if err != nil {
-		// The window still works; only the CLI and tray cannot reach us.
-		b.log.Warn("local API socket unavailable", "err", err)
+		// Nobody else can reach the runs now: the window, the CLI and serve
+		// all come through this socket.
+		b.log.Error("local API socket unavailable", "err", err)
 		stop = nil
 	}
 	b.mu.Lock()
 	b.stack, b.stopLocal = st, stop
 	b.mu.Unlock()
-	b.use(h)
-	return nil
-}
-
-// use makes h the handler for requests and doorbells.
-func (b *backend) use(h *httpapi.Handler) {
 	b.handler.Store(h)
-	ctx, cancel := context.WithCancel(b.ctx)
-	b.mu.Lock()
-	if b.stopBells != nil {
-		b.stopBells()
-	}
-	b.stopBells = cancel
-	b.mu.Unlock()
-	b.wg.Add(1)
-	go func() {
-		defer b.wg.Done()
-		h.Doorbells(ctx, b.ring)
-	}()
+	return nil
 }
 
 // takeOverWhenFree polls for the supervisor lock while proxying.
@@ -156,9 +135,9 @@ func (b *backend) countRunning(running func(n int)) {
 const retireOnQuit = 3 * time.Second
 
 // Close stops serving; the runs go on in their shims and are re-adopted at
-// the next start. Idle warm agents are closed: the app only ever closes
-// when the person quits (or logs out), and an agent waiting for a next
-// message that can no longer come from this window would only hold memory.
+// the next start. On a quit, idle warm agents are closed: an agent waiting
+// for a next message nobody can send would only hold memory. On a
+// handover they stay, for the next core to adopt.
 func (b *backend) Close() error {
 	b.cancel()
 	b.wg.Wait()
@@ -170,26 +149,18 @@ func (b *backend) Close() error {
 	if b.stack == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), retireOnQuit)
-	n := b.stack.Supervisor.RetireWarm(ctx, "")
-	cancel()
-	b.log.Info("closed idle warm agents on quit", "count", n)
+	if !b.keepWarm {
+		ctx, cancel := context.WithTimeout(context.Background(), retireOnQuit)
+		n := b.stack.Supervisor.RetireWarm(ctx, "")
+		cancel()
+		b.log.Info("closed idle warm agents on quit", "count", n)
+	}
 	return b.stack.Close()
 }
 
-// Response is what Desktop.Request returns to the frontend.
-type Response struct {
-	Status int    `json:"status"`
-	Body   string `json:"body"`
-}
-
-// backendUnavailable answers requests made before the backend is up or
-// after it failed to open.
-func backendUnavailable(err error) Response {
-	msg := "Hermes Desk is still starting"
-	if err != nil {
-		msg = fmt.Sprintf("Hermes Desk could not open its journal: %v", err)
-	}
-	body, _ := json.Marshal(map[string]any{"error": map[string]string{"code": string(service.CodeUnavailable), "message": msg}})
-	return Response{Status: 503, Body: string(body)}
+// handingOver makes Close leave idle warm agents for the next core.
+func (b *backend) handingOver() {
+	b.mu.Lock()
+	b.keepWarm = true
+	b.mu.Unlock()
 }

@@ -1,0 +1,194 @@
+package tray
+
+import (
+	"log/slog"
+	"reflect"
+	"sync"
+
+	"fyne.io/systray"
+)
+
+// Tray renders menus with fyne.io/systray. There is one per process (the
+// library is a singleton); Start it once.
+type Tray struct {
+	icons    map[string][]byte
+	fallback []byte
+	onClick  func(id string)
+	log      *slog.Logger
+
+	mu      sync.Mutex
+	ready   bool
+	shown   *Menu
+	pending *Menu
+	clicks  []chan struct{} // closed to stop the click readers of the shown menu
+	items   []*systray.MenuItem // the shown items, in Walk order
+	end     func()
+}
+
+// New returns a tray that shows icons[m.Icon] (fallback when unknown) and
+// reports clicks on items (by ID; IDOpen for a left click on the icon).
+func New(icons map[string][]byte, fallback []byte, onClick func(id string), log *slog.Logger) *Tray {
+	return &Tray{icons: icons, fallback: fallback, onClick: onClick, log: log}
+}
+
+// Start registers the icon with the session's tray host; it re-registers
+// by itself when a host appears later.
+func (t *Tray) Start() {
+	start, end := systray.RunWithExternalLoop(t.onReady, func() {})
+	t.mu.Lock()
+	t.end = end
+	t.mu.Unlock()
+	start()
+}
+
+// Stop removes the icon.
+func (t *Tray) Stop() {
+	t.mu.Lock()
+	end := t.end
+	t.end = nil
+	t.mu.Unlock()
+	if end != nil {
+		end()
+	}
+}
+
+func (t *Tray) onReady() {
+	systray.SetTitle(Title)
+	systray.SetOnTapped(func() { t.onClick(IDOpen) }) // left click where the host sends Activate
+	t.mu.Lock()
+	t.ready = true
+	m := t.pending
+	t.mu.Unlock()
+	if m != nil {
+		t.Set(*m)
+	}
+}
+
+// Set shows m; an unchanged menu is not rebuilt.
+func (t *Tray) Set(m Menu) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.ready {
+		t.pending = &m
+		return
+	}
+	if t.shown != nil && reflect.DeepEqual(*t.shown, m) {
+		return
+	}
+	old := t.shown
+	t.shown = &m
+	if old == nil || old.Icon != m.Icon {
+		icon, ok := t.icons[m.Icon]
+		if !ok {
+			icon = t.fallback
+		}
+		systray.SetIcon(icon)
+	}
+	if old == nil || old.Tooltip != m.Tooltip {
+		systray.SetTooltip(m.Tooltip)
+	}
+	if old != nil && reflect.DeepEqual(old.Items, m.Items) {
+		return
+	}
+	if old != nil && sameShape(old.Items, m.Items) {
+		// Only labels or check marks changed: update in place, so a host
+		// holding the menu's item ids (a click in flight) stays right.
+		i := 0
+		walk(m.Items, func(it Item) {
+			mi := t.items[i]
+			i++
+			mi.SetTitle(it.Label)
+			mi.SetTooltip(it.Tooltip)
+			if it.Checked {
+				mi.Check()
+			} else {
+				mi.Uncheck()
+			}
+			if it.Disabled {
+				mi.Disable()
+			} else {
+				mi.Enable()
+			}
+		})
+		return
+	}
+	for _, c := range t.clicks {
+		close(c)
+	}
+	t.clicks, t.items = nil, nil
+	systray.ResetMenu()
+	t.add(m.Items, nil)
+}
+
+// sameShape: the same items (ids, kinds, submenus) in the same order.
+func sameShape(a, b []Item) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID || a[i].Separator != b[i].Separator || a[i].Checkbox != b[i].Checkbox ||
+			!sameShape(a[i].Children, b[i].Children) {
+			return false
+		}
+	}
+	return true
+}
+
+// walk visits the non-separator items depth-first, parents first: the
+// order add creates them in.
+func walk(items []Item, fn func(Item)) {
+	for _, it := range items {
+		if it.Separator {
+			continue
+		}
+		fn(it)
+		walk(it.Children, fn)
+	}
+}
+
+// add builds items under parent (nil: the top level).
+func (t *Tray) add(items []Item, parent *systray.MenuItem) {
+	for _, it := range items {
+		if it.Separator {
+			if parent == nil {
+				systray.AddSeparator()
+			} else {
+				parent.AddSeparator()
+			}
+			continue
+		}
+		var mi *systray.MenuItem
+		switch {
+		case parent == nil && it.Checkbox:
+			mi = systray.AddMenuItemCheckbox(it.Label, it.Tooltip, it.Checked)
+		case parent == nil:
+			mi = systray.AddMenuItem(it.Label, it.Tooltip)
+		case it.Checkbox:
+			mi = parent.AddSubMenuItemCheckbox(it.Label, it.Tooltip, it.Checked)
+		default:
+			mi = parent.AddSubMenuItem(it.Label, it.Tooltip)
+		}
+		if it.Disabled {
+			mi.Disable()
+		}
+		t.items = append(t.items, mi)
+		if len(it.Children) > 0 {
+			t.add(it.Children, mi)
+		}
+		if it.ID == "" {
+			continue
+		}
+		stop := make(chan struct{})
+		t.clicks = append(t.clicks, stop)
+		go func(id string, ch <-chan struct{}) {
+			for {
+				select {
+				case <-stop:
+					return
+				case <-ch:
+					t.onClick(id)
+				}
+			}
+		}(it.ID, mi.ClickedCh)
+	}
+}
