@@ -43,7 +43,7 @@ func (k *Core) routes() http.Handler {
 			writeJSON(w, http.StatusConflict, map[string]string{"error": "not a newer version"})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]int{"pid": os.Getpid()})
+		writeJSON(w, http.StatusOK, coreapi.HandoverResponse{Pid: os.Getpid(), WindowPid: k.windows.pid()})
 		go k.stepDown(req.Version)
 	})
 	m.HandleFunc("POST "+coreapi.PathQuit, func(w http.ResponseWriter, r *http.Request) {

@@ -61,6 +61,10 @@ const GraceSetting = "window_grace_minutes"
 // memory goes back to the system.
 const DefaultGrace = 5 * time.Minute
 
+// adoptWait is how long a core that took over waits for the old core's
+// window to reattach before starting its own.
+const adoptWait = 5 * time.Second
+
 // WindowProgram is the window executable's name.
 const WindowProgram = "hermesdesk-window"
 
@@ -97,11 +101,11 @@ func Main(args []string, o Options) int {
 	}
 	cwd, _ := os.Getwd()
 	launch := coreapi.Launch{Args: rest, Cwd: cwd}
-	lock, code, done := ensureCore(dataDir, launch, background)
+	lock, window, code, done := ensureCore(dataDir, launch, background)
 	if done {
 		return code
 	}
-	k := &Core{dataDir: dataDir, opts: o, background: background, lock: lock, quitCh: make(chan struct{})}
+	k := &Core{dataDir: dataDir, opts: o, background: background, lock: lock, quitCh: make(chan struct{}), adopt: window}
 	if o.MenuFunc == nil {
 		k.opts.MenuFunc = tray.DefaultMenu
 	}
@@ -111,8 +115,9 @@ func Main(args []string, o Options) int {
 // ensureCore talks to the running core: a show (or nothing, for
 // --background) when it is the same or a newer build, a handover when this
 // build is newer. When no core runs it returns the core lock: this
-// process becomes the core. done says the launch is over with code.
-func ensureCore(dataDir string, l coreapi.Launch, background bool) (lock *control.Lock, code int, done bool) {
+// process becomes the core (with the old core's window pid after a
+// handover: that window reattaches). done says the launch is over with code.
+func ensureCore(dataDir string, l coreapi.Launch, background bool) (lock *control.Lock, window, code int, done bool) {
 	c := coreapi.NewClient(SocketPath(dataDir))
 	deadline := time.Now().Add(20 * time.Second)
 	handedOver := false
@@ -123,38 +128,39 @@ func ensureCore(dataDir string, l coreapi.Launch, background bool) (lock *contro
 		if err == nil && !handedOver && coreapi.Newer(version.Version, info.Version) {
 			fmt.Fprintf(os.Stderr, "hermesdesk: taking over from the running Hermes Desk %s (pid %d)\n", info.Version, info.Pid)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			err = c.Handover(ctx, version.Version)
+			var hr coreapi.HandoverResponse
+			hr, err = c.Handover(ctx, version.Version)
 			cancel()
 			if err == nil {
-				handedOver = true
+				handedOver, window = true, hr.WindowPid
 				continue // wait for its lock
 			}
 		}
 		if err == nil && !handedOver {
 			if background {
-				return nil, 0, true // it runs already: a login entry firing twice changes nothing
+				return nil, 0, 0, true // it runs already: a login entry firing twice changes nothing
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			err = c.Show(ctx, l)
 			cancel()
 			if err == nil {
-				return nil, 0, true
+				return nil, 0, 0, true
 			}
 			fmt.Fprintln(os.Stderr, "hermesdesk: the running Hermes Desk did not answer:", err)
-			return nil, 1, true
+			return nil, 0, 1, true
 		}
 		lock, err := control.TryLock(filepath.Join(paths.RuntimeDir(dataDir), LockName))
 		if err == nil {
-			return lock, 0, false
+			return lock, window, 0, false
 		}
 		if !errors.Is(err, control.ErrLocked) {
 			fmt.Fprintln(os.Stderr, "hermesdesk:", err)
-			return nil, 1, true
+			return nil, 0, 1, true
 		}
 		// A core is starting (or stepping down): ask again shortly.
 		if time.Now().After(deadline) {
 			fmt.Fprintln(os.Stderr, "hermesdesk: another Hermes Desk holds this data folder but does not answer; quit it and try again")
-			return nil, 1, true
+			return nil, 0, 1, true
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -167,6 +173,7 @@ type Core struct {
 	background bool
 	lock       *control.Lock
 	log        *slog.Logger
+	adopt      int // a window left by the core we took over from, expected to reattach
 
 	backend  *backend
 	windows  *windows
@@ -197,6 +204,9 @@ func (k *Core) run(l coreapi.Launch) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	k.windows = newWindows(log.With("component", "window"), version.Version, k.windowCommand, k.hello)
+	if k.adopt > 0 {
+		k.windows.expect(k.adopt, adoptWait)
+	}
 
 	b, err := openBackend(ctx, k.dataDir, log, k.setRunning)
 	if err != nil {

@@ -28,11 +28,14 @@ type windows struct {
 
 	mu       sync.Mutex
 	seq      int64
-	att      *attached         // the window listening now
-	starting *exec.Cmd         // started, not attached yet
-	queued   []coreapi.Launch  // shows for the starting window
-	procs    map[int]*exec.Cmd // children still running (reaped on exit)
-	quitting bool
+	att      *attached // the window listening now
+	starting *exec.Cmd // started, not attached yet
+	// expecting is a window pid expected to attach (left by the core this
+	// one took over from).
+	expecting int
+	queued    []coreapi.Launch  // shows for the starting window
+	procs     map[int]*exec.Cmd // children still running (reaped on exit)
+	quitting  bool
 }
 
 type attached struct {
@@ -54,11 +57,34 @@ func (w *windows) show(l coreapi.Launch) {
 	switch {
 	case w.att != nil:
 		w.sendLocked(coreapi.Command{Op: coreapi.OpShow, Launch: &l})
-	case w.starting != nil:
+	case w.starting != nil || w.expecting != 0:
 		w.queued = append(w.queued, l)
 	default:
 		w.startLocked(l)
 	}
+}
+
+// expect waits up to d for window pid (left running by the core this one
+// took over from) to attach; shows meanwhile are queued for it. If it does
+// not come, a window of ours takes the queued shows.
+func (w *windows) expect(pid int, d time.Duration) {
+	w.mu.Lock()
+	w.expecting = pid
+	w.mu.Unlock()
+	time.AfterFunc(d, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.expecting != pid {
+			return
+		}
+		w.expecting = 0
+		if len(w.queued) > 0 && w.att == nil && w.starting == nil && !w.quitting {
+			w.log.Info("the previous core's window did not reattach; starting one", "pid", pid)
+			l := w.queued[len(w.queued)-1]
+			w.queued = nil
+			w.startLocked(l)
+		}
+	})
 }
 
 func (w *windows) startLocked(l coreapi.Launch) {
@@ -135,12 +161,12 @@ func (w *windows) pid() int {
 // place if it was showing.
 func (w *windows) serveAttach(rw http.ResponseWriter, r *http.Request) {
 	pid, _ := strconv.Atoi(r.URL.Query().Get("pid"))
-	if v := r.URL.Query().Get("version"); v != w.version {
-		w.log.Info("a window of another version attached; replacing it", "pid", pid, "version", v)
+	if v := r.URL.Query().Get("version"); v != w.version && r.URL.Query().Get("visible") != "1" {
+		// A hidden window of another build (left by a handover): nobody
+		// sees it, so it goes now and the next show starts ours. A visible
+		// one stays until it is hidden and retires.
+		w.log.Info("a hidden window of another version attached; it is told to quit", "pid", pid, "version", v)
 		writeCommands(rw, r.Context(), nil, coreapi.Command{Op: coreapi.OpQuit})
-		if r.URL.Query().Get("visible") == "1" {
-			w.show(coreapi.Launch{})
-		}
 		return
 	}
 	a := &attached{pid: pid, out: make(chan coreapi.Command, 32)}
@@ -162,9 +188,13 @@ func (w *windows) serveAttach(rw http.ResponseWriter, r *http.Request) {
 	}
 	w.att = a
 	queued := w.queued
-	if w.starting != nil && w.starting.Process.Pid == pid {
-		w.starting = nil
-		w.queued = nil
+	switch {
+	case w.starting != nil && w.starting.Process.Pid == pid:
+		w.starting, w.queued = nil, nil
+	case w.expecting == pid:
+		w.expecting, w.queued = 0, nil
+	default:
+		queued = nil
 	}
 	hello := w.hello()
 	w.seq++

@@ -77,6 +77,13 @@ type HandoverRequest struct {
 	Version string `json:"version"`
 }
 
+// HandoverResponse is the old core's answer: its pid (the new one waits
+// for it to exit) and its window's, which will reattach to the new core.
+type HandoverResponse struct {
+	Pid       int `json:"pid"`
+	WindowPid int `json:"window_pid,omitempty"`
+}
+
 // RetireRequest is a hidden window asking to exit after its grace period.
 // Seq is the last command it has acted on; the core refuses (409) when it
 // has sent a later one (a show already on its way), so no show is lost to
@@ -175,8 +182,10 @@ func (c *Client) Show(ctx context.Context, l Launch) error {
 }
 
 // Handover asks the core to step down; it answers before it goes.
-func (c *Client) Handover(ctx context.Context, version string) error {
-	return c.call(ctx, http.MethodPost, PathHandover, HandoverRequest{Version: version}, nil)
+func (c *Client) Handover(ctx context.Context, version string) (HandoverResponse, error) {
+	var r HandoverResponse
+	err := c.call(ctx, http.MethodPost, PathHandover, HandoverRequest{Version: version}, &r)
+	return r, err
 }
 
 // Quit asks the core to quit the app.

@@ -20,7 +20,7 @@ type Tray struct {
 	ready   bool
 	shown   *Menu
 	pending *Menu
-	clicks  []chan struct{} // closed to stop the click readers of the shown menu
+	clicks  []chan struct{}     // closed to stop the click readers of the shown menu
 	items   []*systray.MenuItem // the shown items, in Walk order
 	end     func()
 }
