@@ -47,7 +47,7 @@ func (a *App) run() error {
 		OnDomReady:        a.domReady,
 		OnBeforeClose:     func(context.Context) bool { return a.shell.beforeClose() },
 		OnShutdown:        a.shutdown,
-		Bind: []any{a.desk},
+		Bind:              []any{a.desk},
 		Linux: &linux.Options{
 			Icon:        a.assets.Icon,
 			ProgramName: "hermesdesk", // WM_CLASS, matches the .desktop file
