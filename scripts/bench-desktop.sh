@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Startup time (to window mapped and to UI painted) and memory (RSS/PSS of
-# main + WebKit processes + tray helper, window shown and hidden) of the real
-# built app under Xvfb. Usage: scripts/bench-desktop.sh  (after make build)
+# Startup times (cold launch, tray open warm and cold) and memory (RSS/PSS of
+# the core, the window and WebKit: shown, hidden, gone after the grace period;
+# one idle warm shim) of the real built app under Xvfb. Usage: scripts/bench-desktop.sh  (after make build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec go test -count=1 -tags sqlite_fts5,webkit2_41,desktoptest -run '^$' -bench BenchmarkDesktop \
