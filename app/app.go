@@ -276,6 +276,7 @@ func (a *App) quitOnSignal(ctx context.Context) {
 // tray), or a folder to open.
 func (a *App) domReady(context.Context) {
 	a.domOnce.Do(func() {
+		a.shell.log().Info("window page loaded")
 		if a.launch.Minimised {
 			a.shell.log().Info("started with --background but there is no tray host: showing the window minimised")
 			a.shell.ui.Minimise() // mapped already: iconify it
