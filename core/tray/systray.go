@@ -34,6 +34,9 @@ func New(icons map[string][]byte, fallback []byte, onClick func(id string), log 
 // Start registers the icon with the session's tray host; it re-registers
 // by itself when a host appears later.
 func (t *Tray) Start() {
+	// Before start: the library reads these while it exports the item.
+	systray.SetTitle(Title)
+	systray.SetOnTapped(func() { t.onClick(IDOpen) }) // left click where the host sends Activate
 	start, end := systray.RunWithExternalLoop(t.onReady, func() {})
 	t.mu.Lock()
 	t.end = end
@@ -53,8 +56,6 @@ func (t *Tray) Stop() {
 }
 
 func (t *Tray) onReady() {
-	systray.SetTitle(Title)
-	systray.SetOnTapped(func() { t.onClick(IDOpen) }) // left click where the host sends Activate
 	t.mu.Lock()
 	t.ready = true
 	m := t.pending

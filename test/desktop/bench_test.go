@@ -72,9 +72,6 @@ func benchOnce(b *testing.B) {
 
 	// One idle warm shim (a finished run keeps its agent for the next).
 	shim := e.warmShimMemory(b)
-	if os.Getenv("BENCH_LOG") != "" {
-		fmt.Println(e.log())
-	}
 
 	b.ReportMetric(float64(painted.Milliseconds()), "ms-cold-launch")
 	b.ReportMetric(float64(warm.Milliseconds()), "ms-open-warm")
