@@ -71,7 +71,9 @@ vet-cross:
 # Debian's MinGW (it cannot run here: Wine 8 lacks what Go >= 1.24 needs).
 build-windows:
 	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
-		$(GO) build -tags desktop,production,sqlite_fts5 -ldflags "$(LDFLAGS)" -o build/bin/hermesdesk.exe .
+		$(GO) build -tags sqlite_fts5 -ldflags "$(LDFLAGS)" -o build/bin/hermesdesk.exe .
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=x86_64-w64-mingw32-gcc \
+		$(GO) build -tags desktop,production,sqlite_fts5 -ldflags "$(LDFLAGS)" -o build/bin/hermesdesk-window.exe .
 
 # The real binary under Xvfb with a private D-Bus bus and a test tray host
 # (test/desktop). Fails in CI rather than skipping when something is missing.

@@ -21,6 +21,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"syscall"
 	"time"
@@ -202,8 +203,11 @@ func (a *App) spawnCore() {
 	a.lastSpawn = time.Now()
 	a.mu.Unlock()
 	prog := CoreProgram
+	if runtime.GOOS == "windows" {
+		prog += ".exe"
+	}
 	if exe, err := os.Executable(); err == nil {
-		prog = filepath.Join(filepath.Dir(exe), CoreProgram)
+		prog = filepath.Join(filepath.Dir(exe), prog)
 	}
 	cmd := exec.Command(prog, "--background")
 	if err := cmd.Start(); err != nil {

@@ -351,10 +351,7 @@ func launchFolder(l coreapi.Launch) string {
 func (k *Core) windowCommand(l coreapi.Launch) *exec.Cmd {
 	prog := os.Getenv(EnvWindowBin)
 	if prog == "" {
-		prog = WindowProgram
-		if exe, err := os.Executable(); err == nil {
-			prog = filepath.Join(filepath.Dir(exe), WindowProgram)
-		}
+		prog = sibling(WindowProgram)
 	}
 	lj, _ := json.Marshal(l)
 	cmd := exec.Command(prog, "--grace", k.grace().String(), "--launch", string(lj))
@@ -528,15 +525,24 @@ func openDataDir() (string, error) {
 func showFatal(title, msg string) {
 	prog := os.Getenv(EnvWindowBin)
 	if prog == "" {
-		exe, e := os.Executable()
-		if e != nil {
-			return
-		}
-		prog = filepath.Join(filepath.Dir(exe), WindowProgram)
+		prog = sibling(WindowProgram)
 	}
 	cmd := exec.Command(prog, "--fatal-title", title, "--fatal", msg)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 	_ = cmd.Run()
+}
+
+// sibling is the program name beside this executable (with .exe on
+// Windows), or the bare name when this one cannot be located.
+func sibling(name string) string {
+	if goruntime.GOOS == "windows" {
+		name += ".exe"
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return name
+	}
+	return filepath.Join(filepath.Dir(exe), name)
 }
 
 // logWriter turns a child's output into log records.

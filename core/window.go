@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/core/coreapi"
@@ -290,7 +289,7 @@ func (w *windows) quit(wait time.Duration) {
 	w.mu.Unlock()
 	deadline := time.Now().Add(wait)
 	for _, c := range procs {
-		for time.Now().Before(deadline) && syscall.Kill(c.Process.Pid, 0) == nil && !w.reaped(c.Process.Pid) {
+		for time.Now().Before(deadline) && !w.reaped(c.Process.Pid) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if !w.reaped(c.Process.Pid) {
