@@ -182,6 +182,9 @@ func (s *shell) onCommand(c coreapi.Command) {
 	case coreapi.OpHello:
 		s.mu.Lock()
 		s.trayAvailable, s.autostart, s.handover = c.TrayAvailable, c.Autostart, false
+		if c.GraceSeconds > 0 {
+			s.grace = time.Duration(c.GraceSeconds * float64(time.Second))
+		}
 		if c.TrayAvailable {
 			s.toldMinimise = false
 		}

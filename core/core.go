@@ -105,7 +105,8 @@ func Main(args []string, o Options) int {
 	if done {
 		return code
 	}
-	k := &Core{dataDir: dataDir, opts: o, background: background, lock: lock, quitCh: make(chan struct{}), adopt: window}
+	k := &Core{dataDir: dataDir, opts: o, background: background, lock: lock, quitCh: make(chan struct{}), adopt: window,
+		backendUp: make(chan struct{})}
 	if o.MenuFunc == nil {
 		k.opts.MenuFunc = tray.DefaultMenu
 	}
@@ -187,6 +188,7 @@ type Core struct {
 	quitOnce  sync.Once
 	quitCh    chan struct{}
 	handover  bool
+	backendUp chan struct{} // closed once backend is set
 }
 
 func (k *Core) run(l coreapi.Launch) int {
@@ -208,18 +210,14 @@ func (k *Core) run(l coreapi.Launch) int {
 		k.windows.expect(k.adopt, adoptWait)
 	}
 
-	b, err := openBackend(ctx, k.dataDir, log, k.setRunning)
-	if err != nil {
-		log.Error("cannot open the journal", "err", err)
-		showFatal("Hermes Desk cannot open its journal", fmt.Sprintf("%v\n\nYour runs are safe on disk. Hermes Desk keeps a backup before every upgrade in its data folder (%s).", err, k.dataDir))
-		return 1
-	}
-	k.backend = b
-
+	// The tray and the core's socket first, then the window process, then
+	// the journal: the window (the slowest to start) starts while the
+	// backend opens.
+	k.setupAutostart()
+	k.startTray()
 	ln, err := httpapi.ListenLocal(SocketPath(k.dataDir))
 	if err != nil {
 		log.Error("cannot open the core's socket", "err", err)
-		_ = b.Close()
 		return 1
 	}
 	served := make(chan struct{})
@@ -229,9 +227,31 @@ func (k *Core) run(l coreapi.Launch) int {
 			log.Warn("core socket stopped", "err", err)
 		}
 	}()
+	if !k.background {
+		k.windows.show(l)
+	}
 
-	k.setupAutostart()
-	k.startTray()
+	b, err := openBackend(ctx, k.dataDir, log, k.setRunning)
+	if err != nil {
+		log.Error("cannot open the journal", "err", err)
+		k.windows.quit(5 * time.Second)
+		if k.tray != nil {
+			k.tray.Stop()
+		}
+		cancel()
+		<-served
+		showFatal("Hermes Desk cannot open its journal", fmt.Sprintf("%v\n\nYour runs are safe on disk. Hermes Desk keeps a backup before every upgrade in its data folder (%s).", err, k.dataDir))
+		return 1
+	}
+	k.mu.Lock()
+	k.backend = b
+	k.mu.Unlock()
+	close(k.backendUp)
+	k.windows.broadcast(k.hello()) // now with the grace setting
+	if dir := launchFolder(l); dir != "" && !k.background {
+		k.openProject(dir)
+	}
+
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -242,10 +262,7 @@ func (k *Core) run(l coreapi.Launch) int {
 		case <-k.quitCh:
 		}
 	}()
-	switch {
-	case !k.background:
-		k.showWindow(l)
-	case !k.trayAvailable():
+	if k.background && !k.trayAvailable() {
 		// Nothing could bring a hidden window back: map it minimised.
 		log.Info("started with --background but there is no tray host: showing the window minimised")
 		k.windows.show(coreapi.Launch{Minimised: true})
@@ -306,11 +323,28 @@ func (k *Core) showWindow(l coreapi.Launch) {
 	k.windows.show(l)
 }
 
+// api is the backend's handler once it is open; nil if it does not open
+// within ctx.
+func (k *Core) api(ctx context.Context) *httpapi.Handler {
+	select {
+	case <-k.backendUp:
+	case <-ctx.Done():
+		return nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.backend.Handler()
+}
+
 // openProject adds dir as a project unless one exists for it.
 func (k *Core) openProject(dir string) {
-	h := k.backend.Handler()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
+	h := k.api(ctx)
+	if h == nil {
+		k.log.Warn("the journal is not open; the launched folder is not added", "dir", dir)
+		return
+	}
 	var ps []struct {
 		Workspace string `json:"workspace"`
 	}
@@ -369,10 +403,15 @@ func (k *Core) grace() time.Duration {
 		}
 		k.log.Warn("ignoring a bad "+EnvWindowGrace, "value", v)
 	}
+	select {
+	case <-k.backendUp:
+	default:
+		return DefaultGrace // still opening: the window hears the setting in its hello
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	var s map[string]json.RawMessage
-	if st, body := k.backend.Handler().DoContext(ctx, "GET", "/api/settings", ""); st == 200 && json.Unmarshal([]byte(body), &s) == nil {
+	if st, body := k.api(ctx).DoContext(ctx, "GET", "/api/settings", ""); st == 200 && json.Unmarshal([]byte(body), &s) == nil {
 		var min float64
 		if raw, ok := s[GraceSetting]; ok && json.Unmarshal(raw, &min) == nil && min > 0 {
 			return time.Duration(min * float64(time.Minute))
@@ -384,9 +423,10 @@ func (k *Core) grace() time.Duration {
 // hello is the first command every window gets.
 func (k *Core) hello() coreapi.Command {
 	on, _ := k.autostartOn()
+	grace := k.grace()
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return coreapi.Command{Op: coreapi.OpHello, TrayAvailable: k.trayAvail, Autostart: on}
+	return coreapi.Command{Op: coreapi.OpHello, TrayAvailable: k.trayAvail, Autostart: on, GraceSeconds: grace.Seconds()}
 }
 
 // setRunning is the backend's count of active runs.

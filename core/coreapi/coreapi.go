@@ -110,6 +110,8 @@ type Command struct {
 	Launch        *Launch `json:"launch,omitempty"`
 	TrayAvailable bool    `json:"tray_available,omitempty"`
 	Autostart     bool    `json:"autostart,omitempty"`
+	// GraceSeconds (hello) is how long the window stays once hidden.
+	GraceSeconds float64 `json:"grace_seconds,omitempty"`
 }
 
 // ErrNotRunning: no core answers on the socket.
