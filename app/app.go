@@ -251,11 +251,18 @@ func (a *App) awaitCore(ctx context.Context) bool {
 	}
 }
 
+// coreClient is the core's client, nil before startup found the data dir.
+func (a *App) coreClient() *coreapi.Client {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.core
+}
+
 // retire asks the core whether this hidden window may exit.
 func (a *App) retire(seq int64) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	err := a.core.Retire(ctx, coreapi.RetireRequest{Pid: os.Getpid(), Seq: seq})
+	err := a.coreClient().Retire(ctx, coreapi.RetireRequest{Pid: os.Getpid(), Seq: seq})
 	return !errors.Is(err, coreapi.ErrRefused) // a core that is gone cannot show us either
 }
 

@@ -57,9 +57,13 @@ func (d *Desktop) GetAutostart() (bool, error) { return d.app.shell.getAutostart
 // SetAutostart asks the core to write or remove the login entry and
 // returns what is on disk afterwards.
 func (d *Desktop) SetAutostart(enabled bool) (bool, error) {
+	core := d.app.coreClient()
+	if core == nil {
+		return false, errNoWindow
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return d.app.core.SetAutostart(ctx, enabled)
+	return core.SetAutostart(ctx, enabled)
 }
 
 // PickFolder opens the native folder chooser; "" when cancelled.
@@ -68,9 +72,14 @@ func (d *Desktop) PickFolder(title string) (string, error) { return d.app.shell.
 // Quit ends the app: the core, its tray and this window (the window's
 // close button only hides it).
 func (d *Desktop) Quit() {
+	core := d.app.coreClient()
+	if core == nil {
+		d.app.shell.quit()
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := d.app.core.Quit(ctx); err != nil {
+	if err := core.Quit(ctx); err != nil {
 		d.app.shell.quit() // no core to ask: at least this window goes
 	}
 }
