@@ -2,6 +2,7 @@ import { PanelLeftOpen } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ComposerHandle } from "../components/Composer";
 import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/Dialogs";
+import { Reconnecting } from "../components/Reconnecting";
 import { BackendOffline, PickProject, Unauthorized } from "../components/EmptyStates";
 import { NewSession } from "../components/NewSession";
 import { SchedulesView } from "../components/Schedules";
@@ -326,6 +327,7 @@ export function App({ transport: t }: { transport: Transport }) {
             <PanelLeftOpen size={16} />
           </button>
         )}
+        <Reconnecting />
         {note && (
           <div className="banner" role="alert">
             {note}
