@@ -389,8 +389,14 @@ func (k *Core) windowCommand(l coreapi.Launch) *exec.Cmd {
 	}
 	lj, _ := json.Marshal(l)
 	cmd := exec.Command(prog, "--grace", k.grace().String(), "--launch", string(lj))
-	cmd.Stdout = logWriter{k.log.With("component", "window-stderr")}
-	cmd.Stderr = cmd.Stdout
+	// A file, not a pipe: the window outlives a core that crashes or hands
+	// over, and a GTK warning written to a pipe nobody reads would kill it
+	// with SIGPIPE.
+	if f, err := openWindowOutput(filepath.Join(k.dataDir, "logs", WindowOutput)); err == nil {
+		cmd.Stdout, cmd.Stderr = f, f // closed by windows.startLocked once started
+	} else {
+		k.log.Warn("window output goes nowhere", "err", err)
+	}
 	return cmd
 }
 
@@ -585,14 +591,16 @@ func sibling(name string) string {
 	return filepath.Join(filepath.Dir(exe), name)
 }
 
-// logWriter turns a child's output into log records.
-type logWriter struct{ log *slog.Logger }
+// WindowOutput is where the window process's stdout and stderr (GTK and
+// WebKit warnings) go, in the data dir's logs/.
+const WindowOutput = "window-output.log"
 
-func (w logWriter) Write(p []byte) (int, error) {
-	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
-		if line != "" {
-			w.log.Info(line)
-		}
+// openWindowOutput opens the window's output file for appending, starting
+// it afresh once it passes 1 MiB.
+func openWindowOutput(path string) (*os.File, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if st, err := os.Stat(path); err == nil && st.Size() > 1<<20 {
+		flags |= os.O_TRUNC
 	}
-	return len(p), nil
+	return os.OpenFile(path, flags, 0o600)
 }

@@ -88,7 +88,11 @@ func (w *windows) expect(pid int, d time.Duration) {
 
 func (w *windows) startLocked(l coreapi.Launch) {
 	cmd := w.command(l)
-	if err := cmd.Start(); err != nil {
+	err := cmd.Start()
+	if f, ok := cmd.Stdout.(*os.File); ok {
+		f.Close() // the child has its own copy
+	}
+	if err != nil {
 		w.log.Error("cannot start the window process", "program", cmd.Path, "err", err)
 		return
 	}
