@@ -441,7 +441,7 @@ func (e *env) coreProcs() []int {
 
 func isSubcommand(s string) bool {
 	switch s {
-	case "shim", "serve", "runs", "ask", "demo-agent":
+	case "shim", "serve", "runs", "ask", "schedules", "demo-agent":
 		return true
 	}
 	return false
