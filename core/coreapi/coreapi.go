@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/peercred"
 )
 
 // SocketName is the core's socket in the data dir's runtime dir, beside
@@ -130,7 +131,16 @@ type Client struct {
 func NewClient(socket string) *Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			return (&net.Dialer{}).DialContext(ctx, "unix", socket)
+			c, err := (&net.Dialer{}).DialContext(ctx, "unix", socket)
+			if err != nil {
+				return nil, err
+			}
+			// Only a core of this user is told to show windows or quit.
+			if err := peercred.Check(c); err != nil {
+				c.Close()
+				return nil, fmt.Errorf("the core's socket belongs to another user: %w", err)
+			}
+			return c, nil
 		},
 	}
 	return &Client{hc: &http.Client{Transport: tr, Timeout: 10 * time.Second}, stream: &http.Client{Transport: tr}}
