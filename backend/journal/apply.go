@@ -87,6 +87,18 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 			return err
 		}
 		return d.index(ctx, "tool", "", ev.Seq, text, at)
+	case run.EventFileChanged:
+		// A change is found by its file's name and by the lines it added
+		// or removed (docs/ARCHITECTURE.md §Events).
+		var p run.FileChanged
+		if json.Unmarshal(ev.Payload, &p) != nil || p.Path == "" {
+			return nil
+		}
+		text := p.Path
+		if p.Diff != "" {
+			text += "\n" + truncateIndex(p.Diff)
+		}
+		return d.index(ctx, "file", "", ev.Seq, text, at)
 	case run.EventDone:
 		return d.done(ctx, ev, at)
 	}
@@ -110,6 +122,15 @@ func (d *deriver) step(ctx context.Context, ev run.Event) error {
 		d.state, d.stateChanged = next, true
 	}
 	return nil
+}
+
+// truncateIndex bounds the text of one change that goes into search.
+func truncateIndex(s string) string {
+	const max = 64 << 10
+	if len(s) <= max {
+		return s
+	}
+	return strings.ToValidUTF8(s[:max], "")
 }
 
 func (d *deriver) bump(st run.TurnState) {

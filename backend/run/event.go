@@ -139,12 +139,33 @@ type ToolDone struct {
 	Error      string `json:"error,omitempty"`
 }
 
-// FileChanged reports a file the agent wrote, relative to the workspace.
+// FileChanged reports a file the run created, edited or deleted, relative
+// to the workspace, with what changed where it is known
+// (docs/ARCHITECTURE.md §Events).
 type FileChanged struct {
 	Path   string `json:"path"`
 	Action string `json:"action,omitempty"` // created, modified, deleted
-	Diff   string `json:"diff,omitempty"`
+	// Diff is a unified diff of the change ("" when unknown or binary),
+	// cut at a line boundary when Truncated; Added and Removed count the
+	// whole change.
+	Diff      string `json:"diff,omitempty"`
+	Added     int    `json:"added,omitempty"`
+	Removed   int    `json:"removed,omitempty"`
+	Binary    bool   `json:"binary,omitempty"`
+	Truncated bool   `json:"truncated,omitempty"`
+	// ToolCallID ties the change to the tool call that made it (its card).
+	ToolCallID string `json:"tool_call_id,omitempty"`
+	// Source says where the change was learnt: SourceAgent (the agent's
+	// own edit payload or file write) or SourceWorkspace (the workspace
+	// snapshot taken around the run; the run's net change of that file).
+	Source string `json:"source,omitempty"`
 }
+
+// Sources of a FileChanged.
+const (
+	SourceAgent     = "agent"
+	SourceWorkspace = "workspace"
+)
 
 // ApprovalOption is one button the agent offers.
 type ApprovalOption struct {

@@ -109,6 +109,10 @@ type runner struct {
 	settleOnce   sync.Once
 	abandonOnce  sync.Once
 	stopOnce     sync.Once
+
+	// baseTree is the git snapshot of the workspace taken as the run
+	// began ("" outside git): its end snapshot is diffed against it.
+	baseTree string
 }
 
 func newRunner(spec control.Spec, j Journal, w Writer, h *hub, reg *adapter.Registry, log *slog.Logger, logw io.Writer, onPid func(int)) *runner {
@@ -150,6 +154,9 @@ type outcome struct {
 func (r *runner) run(ctx context.Context) adapter.Conn {
 	r.opening(ctx)
 	o := r.drive(ctx)
+	if o.status != run.StatusInterrupted { // a stopped shim ends at once
+		r.workspaceChanges(ctx)
+	}
 	return r.finish(ctx, o)
 }
 
@@ -157,6 +164,7 @@ func (r *runner) opening(ctx context.Context) {
 	s := r.spec
 	r.append(run.EventRunStarted, run.RunStarted{Agent: s.Agent, Model: s.Model, Workspace: s.Workspace, NativeSessionID: s.NativeSessionID})
 	r.append(run.EventMessageUser, run.MessageUser{MessageID: s.UserMessageID, Text: s.Message})
+	r.snapshotWorkspace(ctx)
 	r.setStatus(run.StatusRunning, "starting agent")
 	// The journal derives the turn's progress (worker_started, …,
 	// completed) from these events in the same transaction.

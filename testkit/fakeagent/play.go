@@ -217,17 +217,27 @@ func (p *player) tool(ctx context.Context, t *ToolStep) error {
 		}
 	}
 	status, output := acpsdk.ToolCallStatusCompleted, p.expand(t.Output)
+	var diff []acpsdk.ToolCallContent // what a write changed, as real agents report it
 	if t.Status == "failed" {
 		status = acpsdk.ToolCallStatusFailed
 	}
 	switch {
 	case t.Write != nil:
-		_, err := p.a.c().WriteTextFile(ctx, acpsdk.WriteTextFileRequest{SessionId: acpsdk.SessionId(p.sess.ID), Path: p.abs(t.Write.Path), Content: p.expand(t.Write.Content)})
+		path, content := p.abs(t.Write.Path), p.expand(t.Write.Content)
+		// Read the old text first, as an editing agent does, to report the
+		// change as an ACP diff (oldText absent for a new file).
+		var old []string
+		if prev, err := p.a.c().ReadTextFile(ctx, acpsdk.ReadTextFileRequest{SessionId: acpsdk.SessionId(p.sess.ID), Path: path}); err == nil && prev.Content != "" {
+			old = []string{prev.Content}
+		}
+		_, err := p.a.c().WriteTextFile(ctx, acpsdk.WriteTextFileRequest{SessionId: acpsdk.SessionId(p.sess.ID), Path: path, Content: content})
 		if err != nil {
 			if ctx.Err() != nil {
 				return errCancelled
 			}
 			status, output = acpsdk.ToolCallStatusFailed, "The editor refused the write: "+describe(err)
+		} else {
+			diff = []acpsdk.ToolCallContent{acpsdk.ToolDiffContent(path, content, old...)}
 		}
 	case t.Read != "":
 		resp, err := p.a.c().ReadTextFile(ctx, acpsdk.ReadTextFileRequest{SessionId: acpsdk.SessionId(p.sess.ID), Path: p.abs(t.Read)})
@@ -254,7 +264,7 @@ func (p *player) tool(ctx context.Context, t *ToolStep) error {
 	}
 	p.vars["tool_output"] = output
 	done := acpsdk.UpdateToolCall(id, acpsdk.WithUpdateStatus(status),
-		acpsdk.WithUpdateContent([]acpsdk.ToolCallContent{acpsdk.ToolContent(acpsdk.TextBlock(output))}))
+		acpsdk.WithUpdateContent(append([]acpsdk.ToolCallContent{acpsdk.ToolContent(acpsdk.TextBlock(output))}, diff...)))
 	return p.update(ctx, done)
 }
 

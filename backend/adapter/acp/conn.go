@@ -116,6 +116,7 @@ func (c *conn) Done() <-chan struct{}   { return c.proc.Exited() }
 // Turn sends one prompt and blocks until the agent answers it or dies.
 func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
 	t := &turnState{emit: emit, m: NewMapper(), stop: make(chan struct{})}
+	t.m.Workspace = c.ws.dir
 	// Registering the turn is the busy check, so a Cancel that comes right
 	// after Turn starts always finds it.
 	c.mu.Lock()

@@ -1,7 +1,10 @@
 package acp
 
 import (
+	"path/filepath"
+
 	"encoding/json"
+	"github.com/hermesdesk/hermesdesk/backend/changes"
 	"sort"
 	"strings"
 
@@ -19,6 +22,8 @@ type Out struct {
 // leaves implicit: the open reasoning block (ACP has no "thought ended"
 // update) and which tool calls are open. Not safe for concurrent use.
 type Mapper struct {
+	// Workspace makes the paths of diffs relative (file.changed).
+	Workspace string
 	thought   strings.Builder
 	inThought bool
 	tools     map[string]*toolState
@@ -95,6 +100,7 @@ type wireToolContent struct {
 	Content json.RawMessage `json:"content"`
 	Path    string          `json:"path"`
 	OldText *string         `json:"oldText"`
+	NewText *string         `json:"newText"`
 }
 
 // Update maps one session/update "update" object.
@@ -231,7 +237,11 @@ func (m *Mapper) toolUpdate(out []Out, u wireUpdate) []Out {
 		if u.Status == "failed" {
 			d.Error = firstLine(text)
 		}
-		return append(out, Out{run.EventToolDone, d})
+		out = append(out, Out{run.EventToolDone, d})
+		if u.Status == "completed" {
+			out = append(out, m.diffs(u.ToolCallID, u.Content)...)
+		}
+		return out
 	}
 	title := ""
 	if u.Title != nil {
@@ -242,6 +252,40 @@ func (m *Mapper) toolUpdate(out []Out, u wireUpdate) []Out {
 		return out
 	}
 	return append(out, Out{run.EventToolUpdated, run.ToolUpdated{ToolCallID: u.ToolCallID, Title: title, Status: u.Status, Output: text}})
+}
+
+// diffs maps a completed tool call's diff content (ACP ToolCallContent
+// "diff": path, oldText, newText) to file.changed events on its card.
+func (m *Mapper) diffs(toolCallID string, content json.RawMessage) []Out {
+	var items []wireToolContent
+	if len(content) == 0 || json.Unmarshal(content, &items) != nil {
+		return nil
+	}
+	var out []Out
+	for _, it := range items {
+		if it.Type != "diff" || it.Path == "" || it.NewText == nil {
+			continue
+		}
+		old := ""
+		if it.OldText != nil {
+			old = *it.OldText
+		}
+		fc := changes.Text(relPath(m.Workspace, it.Path), old, *it.NewText, it.OldText == nil || old == "" && *it.NewText != "", false)
+		fc.ToolCallID = toolCallID
+		out = append(out, Out{run.EventFileChanged, fc})
+	}
+	return out
+}
+
+// relPath makes p relative to the workspace when it lies inside it.
+func relPath(workspace, p string) string {
+	if workspace == "" || !filepath.IsAbs(p) {
+		return p
+	}
+	if r, err := filepath.Rel(workspace, p); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return r
+	}
+	return p
 }
 
 // ToolSeen opens a tool card for a permission prompt's tool call when the

@@ -13,6 +13,7 @@ import (
 func mapAll(t *testing.T, finish string, updates ...string) (string, *Mapper) {
 	t.Helper()
 	m := NewMapper()
+	m.Workspace = "/w"
 	var outs []Out
 	for _, u := range updates {
 		outs = append(outs, m.Update(json.RawMessage(u))...)
@@ -88,6 +89,23 @@ tool.done {"tool_call_id":"t2","status":"completed","output":"contents"}
 			updates: []string{`{"sessionUpdate":"tool_call_update","toolCallId":"g1","status":"completed","title":"Writing to a.txt","kind":"edit","content":[{"type":"diff","path":"/w/a.txt","oldText":"x","newText":"y"}]}`},
 			want: `tool.started {"tool_call_id":"g1","name":"Writing to a.txt","title":"Writing to a.txt","kind":"edit"}
 tool.done {"tool_call_id":"g1","status":"completed","output":"Edited /w/a.txt"}
+file.changed {"path":"a.txt","action":"modified","diff":"--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-x\n\\ No newline at end of file\n+y\n\\ No newline at end of file\n","added":1,"removed":1,"tool_call_id":"g1","source":"agent"}
+`,
+		},
+		{
+			name: "a created file's diff, a failed edit's none, a path outside the workspace kept whole",
+			updates: []string{
+				`{"sessionUpdate":"tool_call","toolCallId":"c1","title":"Create b.txt","kind":"edit"}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"c1","status":"completed","content":[{"type":"diff","path":"/w/sub/b.txt","oldText":null,"newText":"one\ntwo\n"},{"type":"diff","path":"/etc/x","newText":"z\n"}]}`,
+				`{"sessionUpdate":"tool_call","toolCallId":"c2","title":"Edit c.txt","kind":"edit"}`,
+				`{"sessionUpdate":"tool_call_update","toolCallId":"c2","status":"failed","content":[{"type":"diff","path":"/w/c.txt","oldText":"a","newText":"b"}]}`,
+			},
+			want: `tool.started {"tool_call_id":"c1","name":"Create b.txt","title":"Create b.txt","kind":"edit"}
+tool.done {"tool_call_id":"c1","status":"completed","output":"Created /w/sub/b.txt\nCreated /etc/x"}
+file.changed {"path":"sub/b.txt","action":"created","diff":"--- /dev/null\n+++ b/sub/b.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n","added":2,"tool_call_id":"c1","source":"agent"}
+file.changed {"path":"/etc/x","action":"created","diff":"--- /dev/null\n+++ b//etc/x\n@@ -0,0 +1 @@\n+z\n","added":1,"tool_call_id":"c1","source":"agent"}
+tool.started {"tool_call_id":"c2","name":"Edit c.txt","title":"Edit c.txt","kind":"edit"}
+tool.done {"tool_call_id":"c2","status":"failed","output":"Edited /w/c.txt","error":"Edited /w/c.txt"}
 `,
 		},
 		{

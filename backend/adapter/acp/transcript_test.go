@@ -21,6 +21,10 @@ type event struct {
 	Payload json.RawMessage
 }
 
+// recordedWorkspace is the workspace the real-agent transcripts were
+// recorded in; diff paths inside it come out relative.
+const recordedWorkspace = "/home/user/demo/work"
+
 var update = flag.Bool("update", false, "rewrite testdata/*.events.jsonl from the transcripts")
 
 // replay runs a recorded transcript through the pure parts of the
@@ -28,6 +32,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.events.jsonl from th
 // does, and returns the normalized events and the count of bad lines.
 func replay(transcript []byte) (events []event, malformed int, unknown map[string]int) {
 	m := NewMapper()
+	m.Workspace = recordedWorkspace
 	var (
 		asks      int
 		permTools = map[string]string{}       // request id → tool call id

@@ -3,6 +3,7 @@ package claude
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/changes"
 	"path/filepath"
 	"strings"
 
@@ -254,8 +255,8 @@ func (m *Mapper) user(raw json.RawMessage) []Out {
 		}
 		out = append(out, Out{run.EventToolDone, d})
 		if d.Status == "completed" {
-			if p := m.changedPath(b.ToolUseID); p != "" {
-				out = append(out, Out{run.EventFileChanged, run.FileChanged{Path: p, Action: "modified"}})
+			if fc := m.fileChange(b.ToolUseID, text); fc != nil {
+				out = append(out, Out{run.EventFileChanged, *fc})
 			}
 		}
 		delete(m.tools, b.ToolUseID)
@@ -400,16 +401,55 @@ func (m *Mapper) locations(raw json.RawMessage) []string {
 	return []string{m.rel(in.FilePath)}
 }
 
-func (m *Mapper) changedPath(id string) string {
-	if toolKind(m.toolNames[id]) != "edit" {
-		return ""
+// editInput is what Claude Code's Edit, MultiEdit and Write tools take.
+type editInput struct {
+	FilePath  string `json:"file_path"`
+	Content   string `json:"content"` // Write
+	OldString string `json:"old_string"`
+	NewString string `json:"new_string"`
+	Edits     []struct {
+		OldString string `json:"old_string"`
+		NewString string `json:"new_string"`
+	} `json:"edits"` // MultiEdit
+}
+
+// fileChange maps a completed edit tool call to file.changed with the diff
+// its input describes (docs/ARCHITECTURE.md §Events): Edit and MultiEdit
+// as replaced snippets, a Write that created its file as wholly added. A
+// Write over an existing file names the file only: its old text is not in
+// the stream (a git workspace's snapshot gives the diff).
+func (m *Mapper) fileChange(id, result string) *run.FileChanged {
+	name := m.toolNames[id]
+	if toolKind(name) != "edit" {
+		return nil
 	}
-	var in toolInput
+	var in editInput
 	_ = json.Unmarshal(m.tools[id], &in)
 	if in.FilePath == "" {
-		return ""
+		return nil
 	}
-	return m.rel(in.FilePath)
+	path := m.rel(in.FilePath)
+	var fc run.FileChanged
+	switch name {
+	case "Edit":
+		fc = changes.Snippets(path, []changes.Edit{{Old: in.OldString, New: in.NewString}})
+	case "MultiEdit":
+		edits := make([]changes.Edit, 0, len(in.Edits))
+		for _, e := range in.Edits {
+			edits = append(edits, changes.Edit{Old: e.OldString, New: e.NewString})
+		}
+		fc = changes.Snippets(path, edits)
+	case "Write":
+		if strings.Contains(result, "created successfully") {
+			fc = changes.Text(path, "", in.Content, true, false)
+		} else {
+			fc = run.FileChanged{Path: path, Action: "modified", Source: run.SourceAgent}
+		}
+	default:
+		fc = run.FileChanged{Path: path, Action: "modified", Source: run.SourceAgent}
+	}
+	fc.ToolCallID = id
+	return &fc
 }
 
 func (m *Mapper) rel(p string) string {

@@ -3,6 +3,7 @@ package codex
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/changes"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -254,7 +255,9 @@ func (m *Mapper) itemCompleted(it item) []Out {
 		out = append(out, Out{run.EventToolDone, run.ToolDone{ToolCallID: it.ID, Status: toolStatus(it.Status)}})
 		if it.Status == "completed" {
 			for _, c := range it.Changes {
-				out = append(out, Out{run.EventFileChanged, run.FileChanged{Path: m.rel(c.Path), Action: changeAction(c.Kind.Type), Diff: c.Diff}})
+				fc := fileChange(m.rel(c.Path), c.Kind.Type, c.Diff)
+				fc.ToolCallID = it.ID
+				out = append(out, Out{run.EventFileChanged, fc})
 			}
 		}
 	}
@@ -272,6 +275,31 @@ func toolStatus(s string) string {
 		return "cancelled" // completed while still running: the turn was interrupted
 	}
 	return "completed"
+}
+
+// fileChange maps one of codex's file changes (docs/ARCHITECTURE.md
+// §Events): an added file's "diff" is its content and a deleted one's its
+// old content; an update's is the unified hunks, given file headers here.
+func fileChange(path, kind, diff string) run.FileChanged {
+	switch kind {
+	case "add":
+		return changes.Text(path, "", diff, true, false)
+	case "delete":
+		return changes.Text(path, diff, "", false, true)
+	}
+	fc := run.FileChanged{Path: path, Action: changeAction(kind), Source: run.SourceAgent}
+	if diff == "" {
+		return fc
+	}
+	if !strings.HasPrefix(diff, "--- ") {
+		diff = "--- a/" + path + "\n+++ b/" + path + "\n" + diff
+	}
+	if !strings.HasSuffix(diff, "\n") {
+		diff += "\n"
+	}
+	fc.Added, fc.Removed = changes.Count(diff)
+	fc.Diff, fc.Truncated = changes.Truncate(diff, changes.MaxDiff)
+	return fc
 }
 
 func changeAction(kind string) string {

@@ -1,0 +1,68 @@
+package shim
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/shim/control"
+)
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// A run in a git workspace whose agent changes a tracked file by a means
+// it does not report (a shell command) ends with file.changed from the
+// workspace snapshot, before done (docs/ARCHITECTURE.md §Events).
+func TestRunReportsWorkspaceChanges(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	ws := t.TempDir()
+	gitIn(t, ws, "init", "-q")
+	notes := filepath.Join(ws, "notes.txt")
+	os.WriteFile(notes, []byte("one\n"), 0o644)
+	gitIn(t, ws, "add", ".")
+	gitIn(t, ws, "commit", "-qm", "start")
+	os.WriteFile(filepath.Join(ws, "before.txt"), []byte("the person's own edit\n"), 0o644)
+
+	c := &fakeConn{turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+		f, _ := os.OpenFile(notes, os.O_APPEND|os.O_WRONLY, 0)
+		f.WriteString("two\n")
+		f.Close()
+		return adapter.TurnResult{StopReason: "end_turn"}
+	}}
+	h := startHarnessWith(t, connAdapter(adapter.Capabilities{}, c), nil, func(s *control.Spec) { s.Workspace = ws })
+	h.wait()
+	h.done() // exactly one, and last
+	var files []run.FileChanged
+	for _, ev := range h.j.all() {
+		if ev.Type == run.EventFileChanged {
+			var f run.FileChanged
+			if err := json.Unmarshal(ev.Payload, &f); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, f)
+		}
+	}
+	if len(files) != 1 {
+		t.Fatalf("files %+v, want notes.txt only", files)
+	}
+	f := files[0]
+	if f.Path != "notes.txt" || f.Source != run.SourceWorkspace || f.Added != 1 || f.Removed != 0 || !strings.Contains(f.Diff, "+two\n") {
+		t.Fatalf("file.changed %+v", f)
+	}
+}
