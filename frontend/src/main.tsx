@@ -6,6 +6,7 @@ import { createTransport } from "./transport";
 import "./styles/tokens.css";
 import "./styles/app.css";
 import "./styles/manage.css";
+import "./styles/workbench.css";
 
 applyTheme(readTheme());
 createRoot(document.getElementById("root")!).render(

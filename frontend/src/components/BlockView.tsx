@@ -5,6 +5,7 @@ import { ApprovalCard } from "./ApprovalCard";
 import { ClarifyCard } from "./ClarifyCard";
 import { Markdown } from "./Markdown";
 import { statusLook } from "./StatusBadge";
+import { ChangeSummary } from "./DiffView";
 import { formatDuration, ToolCard } from "./ToolCard";
 import { Visible } from "../text/Visible";
 
@@ -65,6 +66,7 @@ function Done({ block }: { block: DoneBlock }) {
       <span>{l.label}</span>
       {block.error && <span className="done-error">— <Visible text={block.error} /></span>}
       {bits.length > 0 && <span className="quiet">{bits.join(" · ")}</span>}
+      {block.changes && <ChangeSummary totals={block.changes} />}
     </div>
   );
 }

@@ -1,4 +1,5 @@
-import { FileDiff, PanelRightClose } from "lucide-react";
+import { PanelRightClose } from "lucide-react";
+import { ChangesView } from "./ChangesView";
 import type { RunView } from "../store/model";
 import { StatusBadge } from "./StatusBadge";
 import { formatDuration } from "./ToolCard";
@@ -44,20 +45,8 @@ export function Inspector({ view, onClose }: { view?: RunView; onClose(): void }
             </dl>
           </section>
           <section>
-            <h3>Files touched</h3>
-            {view.files.length === 0 ? (
-              <p className="quiet">None yet.</p>
-            ) : (
-              <ul className="files">
-                {view.files.map((f) => (
-                  <li key={f.path}>
-                    <FileDiff size={14} aria-hidden />
-                    <span className="mono ellipsis" title={f.path}>{f.path}</span>
-                    {f.action && <span className="quiet">{f.action}</span>}
-                  </li>
-                ))}
-              </ul>
-            )}
+            <h3>Changes</h3>
+            <ChangesView files={view.files} />
           </section>
           <section>
             <h3>Event timeline</h3>

@@ -4,6 +4,7 @@ import type { ToolBlock } from "../store/model";
 import { revealInvisible } from "../text/invisible";
 import { Visible } from "../text/Visible";
 import { statusLook } from "./StatusBadge";
+import { ToolChanges } from "./DiffView";
 
 function kindIcon(kind: string | undefined, name: string) {
   const k = kind ?? name.toLowerCase();
@@ -91,6 +92,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: {
               </pre>
             </section>
           )}
+          {block.changes && block.changes.length > 0 && <ToolChanges changes={block.changes} />}
           <section>
             <h4>Output{block.truncated ? " (beginning trimmed)" : ""}</h4>
             {block.output ? (

@@ -4,7 +4,7 @@
 // Ordering and duplicates are the feed's job (feed.ts); this assumes seq order.
 import type { RunEvent, RunStatus } from "../transport/types";
 import { nextState } from "./runState";
-import type { ApprovalOption, Block, ReasoningBlock, RunView, TextBlock, ToolBlock, Usage } from "./model";
+import type { ApprovalOption, Block, ChangeTotals, FileTouch, ReasoningBlock, RunView, TextBlock, ToolBlock, Usage } from "./model";
 
 /** Tool output kept per card; the head is dropped beyond this. */
 export const MAX_TOOL_OUTPUT = 256 * 1024;
@@ -75,6 +75,29 @@ function appendReasoning(v: RunView, seq: number, text: string, done: boolean): 
 function clipOutput(s: string): { output: string; truncated: boolean } {
   if (s.length <= MAX_TOOL_OUTPUT) return { output: s, truncated: false };
   return { output: s.slice(s.length - MAX_TOOL_OUTPUT), truncated: true };
+}
+
+/**
+ * Which entry the run's Changes view keeps for a file: the workspace
+ * snapshot (the run's net change) over an agent's single edit; otherwise
+ * the latest entry that says what changed over one that only names the file.
+ */
+export function betterChange(next: FileTouch, prev: FileTouch): boolean {
+  if (prev.source === "workspace" && next.source !== "workspace") return false;
+  if (next.source === "workspace") return true;
+  if (next.diff || next.binary) return true;
+  return !prev.diff && !prev.binary;
+}
+
+/** Totals of a run's change set. */
+export function changeTotals(files: FileTouch[]): ChangeTotals {
+  let added = 0;
+  let removed = 0;
+  for (const f of files) {
+    added += f.added ?? 0;
+    removed += f.removed ?? 0;
+  }
+  return { files: files.length, added, removed };
 }
 
 function tool(v: RunView, id: string, seq: number): { i: number; b: ToolBlock } {
@@ -238,10 +261,26 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
     case "file.changed": {
       const path = str(p, "path");
       if (!path) return;
-      const at = v.files.findIndex((f) => f.path === path);
-      const f = { path, action: str(p, "action"), seq };
-      if (at >= 0) v.files[at] = f;
-      else v.files.push(f);
+      const f: FileTouch = {
+        path,
+        action: str(p, "action"),
+        seq,
+        diff: str(p, "diff") || undefined,
+        added: num(p, "added"),
+        removed: num(p, "removed"),
+        binary: p.binary === true || undefined,
+        truncated: p.truncated === true || undefined,
+        toolCallId: str(p, "tool_call_id"),
+        source: str(p, "source"),
+      };
+      const at = v.files.findIndex((x) => x.path === path);
+      if (at < 0) v.files.push(f);
+      else if (betterChange(f, v.files[at]!)) v.files[at] = f;
+      const ti = f.toolCallId ? v.index.get(`tool:${f.toolCallId}`) : undefined;
+      if (ti !== undefined) {
+        const b = v.blocks[ti] as ToolBlock;
+        replace(v, ti, { ...b, changes: [...(b.changes ?? []).filter((x) => x.path !== path), f] });
+      }
       return;
     }
     case "approval.requested": {
@@ -344,6 +383,7 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
         kind: "done",
         key: `${v.runId}:done`,
         seq,
+        changes: v.files.length > 0 ? changeTotals(v.files) : undefined,
         status: v.status as RunStatus,
         error: str(p, "error"),
         exitCode: num(p, "exit_code"),

@@ -62,6 +62,8 @@ export interface ToolBlock extends BlockBase {
   durationMs?: number;
   error?: string;
   startedAt?: number;
+  /** Files this call changed, with their diffs. */
+  changes?: FileTouch[];
 }
 export interface ApprovalBlock extends BlockBase {
   kind: "approval";
@@ -102,6 +104,8 @@ export interface DoneBlock extends BlockBase {
   durationMs?: number;
   usage?: Usage;
   stopReason?: string;
+  /** What the run changed, when it changed files. */
+  changes?: ChangeTotals;
 }
 
 export type Block =
@@ -116,10 +120,28 @@ export type Block =
   | NoticeBlock
   | DoneBlock;
 
+/** One file.changed (docs/ARCHITECTURE.md §Events). */
 export interface FileTouch {
   path: string;
   action?: string;
   seq: number;
+  /** Unified diff; absent when unknown or binary. */
+  diff?: string;
+  added?: number;
+  removed?: number;
+  binary?: boolean;
+  /** The stored diff was cut (very large); counts are whole. */
+  truncated?: boolean;
+  toolCallId?: string;
+  /** "agent" (an edit payload) or "workspace" (the run's net change, from a snapshot). */
+  source?: string;
+}
+
+/** A run's change set in numbers: "3 files changed, +12 −4". */
+export interface ChangeTotals {
+  files: number;
+  added: number;
+  removed: number;
 }
 
 export interface RunView {
