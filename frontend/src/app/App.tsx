@@ -7,7 +7,7 @@ import { BackendOffline, PickProject, Unauthorized } from "../components/EmptySt
 import { NewSession } from "../components/NewSession";
 import { SchedulesView } from "../components/Schedules";
 import { DeleteSessionDialog, RENAME_EVENT } from "../components/SessionActions";
-import { SessionView, STOP_EVENT } from "../components/SessionView";
+import { NEW_SESSION_EVENT, SessionView, STOP_EVENT } from "../components/SessionView";
 import { Sidebar } from "../components/Sidebar";
 import { jumpTarget, type JumpTarget } from "../store/jump";
 import { RunStore } from "../store/runStore";
@@ -227,8 +227,13 @@ export function App({ transport: t }: { transport: Transport }) {
         f();
       }
     };
+    const onNew = () => newSession(projectId || b.projects[0]?.id);
     window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
+    window.addEventListener(NEW_SESSION_EVENT, onNew);
+    return () => {
+      window.removeEventListener("keydown", onKey);
+      window.removeEventListener(NEW_SESSION_EVENT, onNew);
+    };
   }, [newSession, projectId, b.projects, setCollapsed, setInspector, dialogOpen]);
 
   // `hermesdesk ~/src/project` while the app runs: reshow it (Go does) and

@@ -1,8 +1,13 @@
 import { ArrowUp, ListPlus } from "lucide-react";
 import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useSlashMenu, type ProductCommand, type SlashCommand } from "./SlashMenu";
+
+const NONE: never[] = [];
 
 export interface ComposerHandle {
   focus(): void;
+  /** Inserts text at the caret (a dropped file's path, a command). */
+  insert(text: string): void;
 }
 
 /**
@@ -14,11 +19,24 @@ export const Composer = forwardRef<ComposerHandle, {
   queueing: boolean;
   disabled?: boolean;
   placeholder?: string;
-}>(function Composer({ onSend, queueing, disabled, placeholder }, ref) {
+  /** The agent's own slash commands (commands.updated). */
+  commands?: SlashCommand[];
+  /** Hermes Desk's slash commands. */
+  productCommands?: ProductCommand[];
+}>(function Composer({ onSend, queueing, disabled, placeholder, commands, productCommands }, ref) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const ta = useRef<HTMLTextAreaElement>(null);
-  useImperativeHandle(ref, () => ({ focus: () => ta.current?.focus() }), []);
+  useImperativeHandle(ref, () => ({
+    focus: () => ta.current?.focus(),
+    insert: (s: string) => {
+      const el = ta.current;
+      const at = el ? el.selectionStart : undefined;
+      setText((cur) => (at === undefined ? cur + s : cur.slice(0, at) + s + cur.slice(el!.selectionEnd)));
+      el?.focus();
+    },
+  }), []);
+  const slash = useSlashMenu({ text, setText, agent: commands ?? NONE, product: productCommands ?? NONE });
 
   // Grow with the text up to a cap, then scroll inside.
   useLayoutEffect(() => {
@@ -38,6 +56,7 @@ export const Composer = forwardRef<ComposerHandle, {
     ta.current?.focus();
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (slash.onKeyDown(e)) return;
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
@@ -46,6 +65,7 @@ export const Composer = forwardRef<ComposerHandle, {
   return (
     <div className="composer">
       <div className={`composer-box${disabled ? " disabled" : ""}`}>
+        {slash.menu}
         <textarea
           ref={ta}
           rows={1}
@@ -55,6 +75,8 @@ export const Composer = forwardRef<ComposerHandle, {
           disabled={disabled}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}
+          aria-controls={slash.open ? "slash-menu" : undefined}
+          aria-activedescendant={slash.activeId}
         />
         <button
           type="button"

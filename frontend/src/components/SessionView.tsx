@@ -17,9 +17,12 @@ import { StatusBadge } from "./StatusBadge";
 import { Transcript, type Item } from "./Transcript";
 import { useJump } from "./useJump";
 import { revealInvisible } from "../text/invisible";
+import { buildProductCommands, latestCommands } from "./slashCommands";
 
 /** Window event that asks the open session to stop its run (Ctrl+.). */
 export const STOP_EVENT = "hermesdesk:stop";
+/** Window event that asks for a new session in the current project (/new). */
+export const NEW_SESSION_EVENT = "hermesdesk:new-session";
 
 /** Runs of a session followed event by event; earlier turns show their saved text. */
 const ATTACH_LAST = 10;
@@ -143,6 +146,11 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const status = latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
   const active = !!latestId && status !== "idle" && !isTerminalStatus(status);
   const agent = latest?.agent || session.agent;
+  const agentCommands = useMemo(() => latestCommands(runs, attached.map((a) => a.id)), [runs, attached, tick]);
+  const productCommands = useMemo(
+    () => buildProductCommands({ agent, active, stop: () => window.dispatchEvent(new Event(STOP_EVENT)), model: () => setModelOpen(true), newSession: () => window.dispatchEvent(new Event(NEW_SESSION_EVENT)) }),
+    [agent, active],
+  );
 
   // A run that ends may start a queued one and retitle the session.
   const latestTerminal = latest?.terminal ?? false;
@@ -332,7 +340,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
         ) : (
           <Transcript items={items} actions={actions} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
         )}
-        <Composer ref={composerRef} onSend={send} queueing={active} />
+        <Composer ref={composerRef} onSend={send} queueing={active} commands={agentCommands} productCommands={productCommands} />
       </div>
       {p.inspectorOpen && <Inspector view={latest} onClose={() => p.onInspector(false)} />}
       {modelOpen && latestId && (
