@@ -42,6 +42,10 @@ func main() {
 		os.Exit(cli.Ask(args[1:]))
 	case "schedules":
 		os.Exit(cli.Schedules(args[1:]))
+	case "import":
+		os.Exit(cli.Import(args[1:]))
+	case "export":
+		os.Exit(cli.Export(args[1:]))
 	case "demo-agent":
 		os.Exit(fakeagent.Main(args[1:]))
 	default: // launch: be or reach the core, show the window; --background and a folder pass through

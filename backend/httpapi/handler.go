@@ -96,6 +96,8 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /api/sessions/{id}", h.getSession)
 	m.HandleFunc("PATCH /api/sessions/{id}", h.patchSession)
 	m.HandleFunc("DELETE /api/sessions/{id}", h.deleteSession)
+	m.HandleFunc("GET /api/sessions/{id}/export", h.exportSession)
+	m.HandleFunc("POST /api/import", h.importBundle)
 	m.HandleFunc("POST /api/runs", h.startRun)
 	m.HandleFunc("GET /api/runs", h.listRuns)
 	m.HandleFunc("GET /api/runs/{id}", h.getRun)

@@ -42,6 +42,9 @@ var (
 	ErrSchemaTooNew = errors.New("journal: database schema is newer than this program")
 	ErrNotDatabase  = errors.New("journal: file is not a Hermes Desk database")
 	ErrInvalidEvent = fmt.Errorf("%w: journal: invalid event", errdefs.ErrInvalid)
+	// ErrSessionImported refuses a new turn in an imported (read-only)
+	// session.
+	ErrSessionImported = fmt.Errorf("%w: journal: the session was imported and is read-only", errdefs.ErrConflict)
 	// ErrWriterBusy: another Writer of this process already owns the run.
 	ErrWriterBusy = fmt.Errorf("%w: journal: run already has a writer in this process", errdefs.ErrConflict)
 )

@@ -168,6 +168,11 @@ CREATE TABLE schedule_firings (
 );
 CREATE INDEX schedule_firings_by_schedule ON schedule_firings(schedule_id, id);
 `},
+	// An imported session (a bundle from elsewhere) is read-only: it says
+	// where it came from (docs/ARCHITECTURE.md §Bundles).
+	{5, "imported sessions", `
+ALTER TABLE sessions ADD COLUMN imported_from TEXT NOT NULL DEFAULT '';
+`},
 }
 
 // SchemaVersion is the newest schema this build knows.

@@ -67,14 +67,17 @@ func (s *Store) Submit(ctx context.Context, req SubmitRequest) (Submission, erro
 		}
 	}
 
-	var projectID, agent, model string
-	err = tx.QueryRowContext(ctx, `SELECT project_id, agent, model FROM sessions WHERE id = ?`, req.SessionID).
-		Scan(&projectID, &agent, &model)
+	var projectID, agent, model, imported string
+	err = tx.QueryRowContext(ctx, `SELECT project_id, agent, model, imported_from FROM sessions WHERE id = ?`, req.SessionID).
+		Scan(&projectID, &agent, &model, &imported)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Submission{}, fmt.Errorf("journal: submit: session %s: %w", req.SessionID, ErrNotFound)
 	}
 	if err != nil {
 		return Submission{}, s.wrap("submit", err)
+	}
+	if imported != "" {
+		return Submission{}, fmt.Errorf("journal: submit to %s: %w", req.SessionID, ErrSessionImported)
 	}
 	if req.Agent != "" {
 		agent = req.Agent

@@ -85,6 +85,9 @@ type Session struct {
 	CreatedAt       time.Time `json:"created_at"`
 	// UpdatedAt moves only on user or assistant activity, never on maintenance.
 	UpdatedAt time.Time `json:"updated_at"`
+	// ImportedFrom is set on a session brought in from a bundle (what it
+	// was exported from); such a session is read-only.
+	ImportedFrom string `json:"imported_from,omitempty"`
 }
 
 // Role of a message author.

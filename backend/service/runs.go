@@ -25,8 +25,12 @@ func (s *Service) StartRun(ctx context.Context, req run.StartRequest) (run.Start
 	if req.ClientRequestID == "" {
 		req.ClientRequestID = NewRequestID()
 	}
-	if _, err := s.store.Session(ctx, req.SessionID); err != nil {
+	ses, err := s.store.Session(ctx, req.SessionID)
+	if err != nil {
 		return run.StartResult{}, s.classify(ctx, "get session", "session", err)
+	}
+	if ses.ImportedFrom != "" {
+		return run.StartResult{}, &Error{Code: CodeConflict, Message: "this session was imported and is read-only: start a new session to go on"}
 	}
 	res, err := s.runner.Start(ctx, req)
 	if err == nil {

@@ -7,6 +7,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
+	"github.com/hermesdesk/hermesdesk/backend/bundle"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -130,4 +131,13 @@ func (w Warm) WarmAgents() []service.WarmAgent {
 			Since: a.Since, IdleUntil: a.IdleUntil, RSSBytes: a.RSSBytes})
 	}
 	return out
+}
+
+var _ service.Porter = Journal{}
+
+func (j Journal) ExportSession(ctx context.Context, sessionID, runID string) (bundle.Bundle, error) {
+	return j.J.ExportSession(ctx, sessionID, runID)
+}
+func (j Journal) ImportSession(ctx context.Context, b bundle.Bundle, source string) (run.Session, error) {
+	return j.J.ImportSession(ctx, b, source)
 }

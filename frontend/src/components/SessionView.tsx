@@ -18,6 +18,7 @@ import { Transcript, type Item } from "./Transcript";
 import { useJump } from "./useJump";
 import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
+import { ExportMenu } from "./ExportMenu";
 
 /** Window event that asks the open session to stop its run (Ctrl+.). */
 export const STOP_EVENT = "hermesdesk:stop";
@@ -305,6 +306,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
               <Square size={14} aria-hidden /> Stop
             </button>
           )}
+          <ExportMenu api={t.api} sessionId={session.id} runId={latestId} />
           <button
             type="button"
             className={`icon-btn${p.inspectorOpen ? " on" : ""}`}
@@ -340,7 +342,15 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
         ) : (
           <Transcript items={items} actions={actions} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
         )}
-        <Composer ref={composerRef} onSend={send} queueing={active} commands={agentCommands} productCommands={productCommands} />
+        <Composer
+          ref={composerRef}
+          onSend={send}
+          queueing={active}
+          commands={agentCommands}
+          productCommands={productCommands}
+          disabled={!!session.imported_from}
+          placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. Start a new session to go on.` : undefined}
+        />
       </div>
       {p.inspectorOpen && <Inspector view={latest} onClose={() => p.onInspector(false)} />}
       {modelOpen && latestId && (

@@ -5,6 +5,7 @@ import type {
   AgentInfo,
   ControlResult,
   EventsPage,
+  ExportFile,
   Project,
   RunEvent,
   RunInfo,
@@ -185,6 +186,16 @@ export class ApiClient {
   }
   setModel(runId: string, model: string): Promise<ControlResult> {
     return this.call("POST", `/api/runs/${enc(runId)}/model`, { model });
+  }
+  /** A session (or one run) as Markdown or a portable bundle. */
+  exportSession(id: string, format: "markdown" | "bundle", runId?: string): Promise<ExportFile> {
+    const q = new URLSearchParams({ format });
+    if (runId) q.set("run", runId);
+    return this.call("GET", `/api/sessions/${enc(id)}/export?${q.toString()}`);
+  }
+  /** Imports the bundle at a path on this machine as a read-only session. */
+  importBundle(path: string): Promise<Session> {
+    return this.call("POST", "/api/import", { path });
   }
   async search(q: string): Promise<SearchHit[]> {
     return list<SearchHit>(await this.call("GET", `/api/search?q=${enc(q)}`), "hits");

@@ -54,6 +54,15 @@ export interface Session {
   archived?: boolean;
   created_at?: string;
   updated_at?: string;
+  /** Set on a session imported from a bundle: it is read-only. */
+  imported_from?: string;
+}
+
+/** An exported session: the file's suggested name, type and text. */
+export interface ExportFile {
+  filename: string;
+  content_type: string;
+  content: string;
 }
 
 export interface Message {
