@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 bin=${1:-build/bin/hermesdesk}
 work=$(mktemp -d)
 serve_pid=""
+serve2_pid=""
 cleanup() {
   [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
+  [ -n "$serve2_pid" ] && kill "$serve2_pid" 2>/dev/null && wait "$serve2_pid" 2>/dev/null || true
   # Shims outlive serve by design; end the ones this test started.
   for f in "$work"/data/runs/*/bootstrap.json; do
     [ -f "$f" ] || continue
@@ -33,3 +35,30 @@ done
 echo "test-e2e: browser flow passed"
 (cd frontend && node e2e/schedules.mjs --url "$url" --project "$work/project")
 echo "test-e2e: schedules flow passed"
+
+# Workbench: diffs, the slash menu, export — in a git project with a tracked file.
+git init -q "$work/gitproj"
+printf 'first line\n' >"$work/gitproj/notes.txt"
+git -C "$work/gitproj" add notes.txt
+git -C "$work/gitproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+(cd frontend && node e2e/workbench.mjs --url "$url" --project "$work/gitproj" --bundle "$work/session.hdbundle.jsonl")
+# The bundle comes into a second data dir (no app running there): bad
+# bundles are refused and change nothing, the good one is found by search.
+mkdir -p "$work/data2"
+printf '{"format":"hermesdesk.session-bundle","version":99}\n' >"$work/newer.jsonl"
+if HERMESDESK_HOME="$work/data2" "$bin" import "$work/newer.jsonl" 2>"$work/import.err"; then
+  echo "test-e2e: a bundle from a newer version was imported"; exit 1
+fi
+grep -q "newer Hermes Desk" "$work/import.err" || { cat "$work/import.err"; echo "test-e2e: unclear refusal"; exit 1; }
+HERMESDESK_HOME="$work/data2" "$bin" import "$work/session.hdbundle.jsonl"
+HERMESDESK_HOME="$work/data2" "$bin" serve --addr 127.0.0.1:0 >"$work/serve2.out" 2>&1 &
+serve2_pid=$!
+url2=""
+for _ in $(seq 1 100); do
+  url2=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[^ ]*' "$work/serve2.out" || true)
+  [ -n "$url2" ] && break
+  sleep 0.1
+done
+[ -n "$url2" ] || { cat "$work/serve2.out"; echo "test-e2e: second serve printed no login link"; exit 1; }
+(cd frontend && node e2e/workbench.mjs --url "$url2" --find appended)
+echo "test-e2e: workbench flow passed"

@@ -1,0 +1,169 @@
+// End-to-end for the workbench features against a running `hermesdesk
+// serve`: in a git project, the demo's tool scenario (picked from the slash
+// menu) shows its diff on the tool card, in Changes and at the run's end; a
+// `command` agent appending to a tracked file shows the right diff from the
+// workspace snapshot; the session exports as Markdown and as a bundle.
+//   node e2e/workbench.mjs --url LOGIN_URL --project GIT_DIR --bundle OUT_FILE
+// With --find WORD instead, it checks that search finds WORD in an imported
+// session (after `hermesdesk import` into another data dir).
+import { readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const out = join(here, "out");
+mkdirSync(out, { recursive: true });
+const arg = (name) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const url = arg("--url");
+const project = arg("--project");
+const bundlePath = arg("--bundle");
+const find = arg("--find");
+if (!url || (!find && (!project || !bundlePath))) {
+  console.error("usage: node e2e/workbench.mjs --url LOGIN_URL (--project GIT_DIR --bundle OUT | --find WORD)");
+  process.exit(2);
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+const problems = [];
+let page;
+const step = (s) => console.log(`workbench: ${s}`);
+const check = (ok, what) => ok || problems.push(what);
+
+async function api(method, path, body) {
+  return page.evaluate(async ([m, p, b]) => {
+    const token = sessionStorage.getItem("hermesdesk.token") ?? "";
+    const r = await fetch(p, { method: m, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: b === undefined ? undefined : JSON.stringify(b) });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${m} ${p}: ${r.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }, [method, path, body]);
+}
+
+async function idle() {
+  await page.waitForTimeout(300);
+  await page.waitForFunction(
+    async () => {
+      const token = sessionStorage.getItem("hermesdesk.token") ?? "";
+      const r = await fetch("/api/runs?status=active", { headers: { Authorization: `Bearer ${token}` } });
+      return r.ok && (await r.json()).length === 0;
+    },
+    null,
+    { timeout: 60_000, polling: 250 },
+  );
+}
+
+async function openSession(title) {
+  await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title, exact: true }).click();
+  await page.getByLabel("Message").waitFor({ timeout: 10_000 });
+}
+
+async function inspectorChanges() {
+  const insp = page.getByRole("complementary", { name: "Run inspector" });
+  if (!(await insp.isVisible())) await page.getByRole("button", { name: "Inspector" }).click();
+  await insp.waitFor({ timeout: 5_000 });
+  return insp;
+}
+
+try {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  page = await ctx.newPage();
+  page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(url, { waitUntil: "networkidle" });
+
+  if (find) {
+    step(`search finds "${find}" in the imported session`);
+    await page.keyboard.press("Control+k");
+    const quick = page.getByRole("dialog", { name: "Switch to a session" });
+    await quick.getByLabel("Search sessions").fill(find);
+    const hit = quick.getByRole("option").filter({ has: page.locator("mark", { hasText: new RegExp(`^${find}$`, "i") }) }).first();
+    await hit.waitFor({ timeout: 10_000 });
+    await hit.click();
+    await page.getByLabel("Message").waitFor({ timeout: 10_000 });
+    check(await page.getByLabel("Message").isDisabled(), "the imported session is not read-only");
+    await page.screenshot({ path: join(out, "workbench-imported.png") });
+  } else {
+    const prj = await api("POST", "/api/projects", { name: "gitproj", workspace: project });
+    await api("POST", "/api/sessions", { project_id: prj.id, agent: "demo", title: "Diff demo" });
+    await page.reload({ waitUntil: "networkidle" });
+
+    step("the slash menu picks the demo's scenario command");
+    await openSession("Diff demo");
+    const box = page.getByLabel("Message");
+    await box.click();
+    await page.keyboard.type("/");
+    const menu = page.getByRole("listbox", { name: "Commands" });
+    await menu.waitFor({ timeout: 5_000 });
+    await page.keyboard.type("sce");
+    await page.screenshot({ path: join(out, "workbench-slash.png") });
+    await page.keyboard.press("Enter");
+    check((await box.inputValue()) === "/scenario ", `the menu inserted ${JSON.stringify(await box.inputValue())}`);
+    await page.keyboard.type("tool");
+    await page.keyboard.press("Enter");
+    await idle();
+
+    step("the tool card, Changes and the run's end show the diff");
+    const card = page.locator(".tool-card", { hasText: "hello.txt" }).first();
+    await card.locator(".tool-line").click();
+    const cardDiff = card.getByLabel("Diff of hello.txt");
+    await cardDiff.waitFor({ timeout: 10_000 });
+    check((await cardDiff.textContent()).includes("+hello from the demo agent"), "the tool card's diff lacks the written line");
+    await page.locator(".done-line", { hasText: "1 file changed, +1 −0" }).last().waitFor({ timeout: 10_000 });
+    let insp = await inspectorChanges();
+    const changesDiff = insp.getByLabel("Diff of hello.txt");
+    await changesDiff.waitFor({ timeout: 5_000 });
+    check((await changesDiff.textContent()).includes("+hello from the demo agent"), "Changes lacks the written line");
+    await page.screenshot({ path: join(out, "workbench-diff.png") });
+
+    step("a command agent appending to a tracked file");
+    await api("PUT", "/api/settings", { "agents.command": { command: ["sh", "-c", "echo appended-by-command >> notes.txt"] } });
+    await api("POST", "/api/sessions", { project_id: prj.id, agent: "command", title: "Command diff" });
+    await page.reload({ waitUntil: "networkidle" });
+    await openSession("Command diff");
+    await page.getByLabel("Message").fill("append please");
+    await page.keyboard.press("Enter");
+    await idle();
+    await page.locator(".done-line", { hasText: "1 file changed, +1 −0" }).last().waitFor({ timeout: 15_000 });
+    insp = await inspectorChanges();
+    const notes = insp.getByLabel("Diff of notes.txt");
+    await notes.waitFor({ timeout: 5_000 });
+    const text = await notes.textContent();
+    check(text.includes("+appended-by-command") && text.includes(" first line") && !text.includes("-first line"), `the notes.txt diff is wrong: ${text}`);
+    await page.screenshot({ path: join(out, "workbench-command.png") });
+
+    step("export as Markdown and as a bundle");
+    const exportAs = async (name) => {
+      await page.getByRole("button", { name: "Export" }).click();
+      const [dl] = await Promise.all([page.waitForEvent("download"), page.getByRole("menuitem", { name }).click()]);
+      return dl;
+    };
+    const md = await exportAs("Session as Markdown");
+    const mdPath = join(out, "workbench-export.md");
+    await md.saveAs(mdPath);
+    const mdText = readFileSync(mdPath, "utf8");
+    check(md.suggestedFilename() === "Command-diff.md", `markdown file name ${md.suggestedFilename()}`);
+    check(mdText.includes("# Command diff") && mdText.includes("append please") && mdText.includes("+appended-by-command"), "the Markdown export lacks the message or the diff");
+    const bundle = await exportAs("Session as bundle (for import)");
+    await bundle.saveAs(bundlePath);
+    check(readFileSync(bundlePath, "utf8").startsWith('{"format":"hermesdesk.session-bundle","version":1'), "the bundle has no manifest line");
+  }
+  await ctx.close();
+} catch (e) {
+  problems.push(String(e));
+  await page?.screenshot({ path: join(out, "workbench-failure.png") }).catch(() => {});
+} finally {
+  await browser.close();
+}
+if (problems.length) {
+  console.error(`workbench: FAILED\n  ${problems.join("\n  ")}`);
+  process.exit(1);
+}
+console.log("workbench: ok");
