@@ -65,7 +65,12 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 	case run.EventModelUpdated:
 		var p run.ModelUpdated
 		if json.Unmarshal(ev.Payload, &p) == nil && p.Model != "" {
-			return d.exec(ctx, `UPDATE runs SET model = ? WHERE id = ?`, p.Model, id)
+			if err := d.exec(ctx, `UPDATE runs SET model = ? WHERE id = ?`, p.Model, id); err != nil || p.By != "user" {
+				return err
+			}
+			// A person's choice outlives the run: the session's next run
+			// (a fresh agent too) starts on it.
+			return d.exec(ctx, `UPDATE sessions SET model = ? WHERE id = ?`, p.Model, d.rc.sessionID)
 		}
 	case run.EventReasoningDone:
 		d.bump(run.TurnAssistantStarted)

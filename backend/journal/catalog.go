@@ -142,6 +142,8 @@ func (s *Store) ListSessions(ctx context.Context, projectID string) ([]run.Sessi
 type SessionUpdate struct {
 	Title    *string
 	Archived *bool
+	// Model is the model the session's next run starts on.
+	Model *string
 	// NativeSessionID is maintenance (the agent's resume id): it does not
 	// move updated_at.
 	NativeSessionID *string
@@ -157,6 +159,9 @@ func (s *Store) UpdateSession(ctx context.Context, id string, u SessionUpdate) (
 	}
 	if u.Archived != nil {
 		sets, args = append(sets, "archived = ?"), append(args, *u.Archived)
+	}
+	if u.Model != nil {
+		sets, args = append(sets, "model = ?"), append(args, *u.Model)
 	}
 	if u.Title != nil || u.Archived != nil {
 		sets, args = append(sets, "updated_at = ?"), append(args, nowNanos())

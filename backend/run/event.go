@@ -221,9 +221,22 @@ type ModeUpdated struct {
 	Mode string `json:"mode"`
 }
 
-// ModelUpdated reports the model now in use.
+// ModelUpdated reports the model now in use and, where the agent says,
+// the models it offers (the session header's picker).
 type ModelUpdated struct {
-	Model string `json:"model"`
+	Model     string        `json:"model"`
+	Available []ModelOption `json:"available,omitempty"`
+	// By is "user" when a person chose the model (a set-model control):
+	// the choice is then stored on the session, so a fresh agent for its
+	// next run starts on it too. An agent's own report leaves it.
+	By string `json:"by,omitempty"`
+}
+
+// ModelOption is one model an agent offers.
+type ModelOption struct {
+	ID          string `json:"id"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // TitleUpdated gives the session a title.

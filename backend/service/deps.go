@@ -75,6 +75,9 @@ type Agents interface {
 type SessionPatch struct {
 	Title    *string `json:"title,omitempty"`
 	Archived *bool   `json:"archived,omitempty"`
+	// Model is the model the session's next run starts on ("" = the
+	// agent's default).
+	Model *string `json:"model,omitempty"`
 }
 
 // RunFilter selects runs. Zero fields match everything.

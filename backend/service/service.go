@@ -213,6 +213,13 @@ func (s *Service) UpdateSession(ctx context.Context, id string, p SessionPatch) 
 		t := strings.TrimSpace(*p.Title)
 		p.Title = &t
 	}
+	if p.Model != nil {
+		m := strings.TrimSpace(*p.Model)
+		if len(m) > MaxNameBytes || !utf8.ValidString(m) || strings.ContainsAny(m, "\n\r\x00") {
+			return run.Session{}, badRequest("model must be a model name")
+		}
+		p.Model = &m
+	}
 	ses, err := s.store.UpdateSession(ctx, id, p)
 	return ses, s.classify(ctx, "update session", "session", err)
 }

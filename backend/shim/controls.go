@@ -353,7 +353,7 @@ func (r *runner) setModel(ctx context.Context, model string) (run.ControlResult,
 	// The agent confirmed the switch; record it (not after done).
 	r.ctlMu.Lock()
 	defer r.ctlMu.Unlock()
-	ev, err := r.w.AppendSync(ctx, run.EventModelUpdated, run.ModelUpdated{Model: model})
+	ev, err := r.w.AppendSync(ctx, run.EventModelUpdated, run.ModelUpdated{Model: model, By: "user"})
 	if isRunTerminal(err) {
 		return result(run.ControlNotActive, "the run has already ended"), nil
 	}

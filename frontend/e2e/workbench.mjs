@@ -92,7 +92,7 @@ try {
     await page.screenshot({ path: join(out, "workbench-imported.png") });
   } else {
     const prj = await api("POST", "/api/projects", { name: "gitproj", workspace: project });
-    await api("POST", "/api/sessions", { project_id: prj.id, agent: "demo", title: "Diff demo" });
+    const diffSession = await api("POST", "/api/sessions", { project_id: prj.id, agent: "demo", title: "Diff demo" });
     await page.reload({ waitUntil: "networkidle" });
 
     step("the slash menu picks the demo's scenario command");
@@ -122,6 +122,23 @@ try {
     await changesDiff.waitFor({ timeout: 5_000 });
     check((await changesDiff.textContent()).includes("+hello from the demo agent"), "Changes lacks the written line");
     await page.screenshot({ path: join(out, "workbench-diff.png") });
+
+    step("the model picker stores the choice on the session for its next run");
+    await page.getByLabel("Model").selectOption("demo-large");
+    await page.waitForFunction(
+      async (id) => {
+        const token = sessionStorage.getItem("hermesdesk.token") ?? "";
+        const r = await fetch(`/api/sessions/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+        const v = await r.json();
+        return (v.session ?? v).model === "demo-large";
+      },
+      diffSession.id,
+      { timeout: 10_000, polling: 250 },
+    );
+    await page.getByLabel("Message").fill("/scenario models");
+    await page.keyboard.press("Enter");
+    await idle();
+    await page.locator(".transcript").getByText("I am using the model demo-large.", { exact: true }).waitFor({ timeout: 10_000 });
 
     step("a command agent appending to a tracked file");
     await api("PUT", "/api/settings", { "agents.command": { command: ["sh", "-c", "echo appended-by-command >> notes.txt"] } });

@@ -56,6 +56,11 @@ func TestDemoStreamsInOrder(t *testing.T) {
 	if !equalTypes(shape, want) {
 		t.Fatalf("stream shape\n got %v\nwant %v", shape, want)
 	}
+	// The session's models, for the picker.
+	mu := waitFor[run.ModelUpdated](t, rec, run.EventModelUpdated)
+	if mu.Model != "demo-small" || len(mu.Available) != 2 || mu.Available[1] != (run.ModelOption{ID: "demo-large", Name: "Demo large"}) {
+		t.Fatalf("model.updated = %+v", mu)
+	}
 	done := waitFor[run.TextDone](t, rec, run.EventReasoningDone)
 	if done.Text != rec.text(run.EventReasoningDelta) {
 		t.Fatalf("reasoning.done %q != deltas %q", done.Text, rec.text(run.EventReasoningDelta))

@@ -51,7 +51,12 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 	var sess struct {
 		SessionID string `json:"sessionId"`
 		Models    *struct {
-			CurrentModelID string `json:"currentModelId"`
+			CurrentModelID  string `json:"currentModelId"`
+			AvailableModels []struct {
+				ModelID     string `json:"modelId"`
+				Name        string `json:"name"`
+				Description string `json:"description"`
+			} `json:"availableModels"`
 		} `json:"models"`
 		Modes *struct {
 			CurrentModeID string `json:"currentModeId"`
@@ -92,7 +97,13 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 	c.mu.Lock()
 	if sess.Models != nil && sess.Models.CurrentModelID != "" {
 		c.model = sess.Models.CurrentModelID
-		c.keepPending(Out{run.EventModelUpdated, run.ModelUpdated{Model: sess.Models.CurrentModelID}})
+		mu := run.ModelUpdated{Model: sess.Models.CurrentModelID}
+		for _, m := range sess.Models.AvailableModels {
+			if m.ModelID != "" {
+				mu.Available = append(mu.Available, run.ModelOption{ID: m.ModelID, Name: m.Name, Description: m.Description})
+			}
+		}
+		c.keepPending(Out{run.EventModelUpdated, mu})
 	}
 	if sess.Modes != nil && sess.Modes.CurrentModeID != "" {
 		c.keepPending(Out{run.EventModeUpdated, run.ModeUpdated{Mode: sess.Modes.CurrentModeID}})

@@ -151,6 +151,9 @@ func (m *Mem) UpdateSession(_ context.Context, id string, p service.SessionPatch
 	if p.Archived != nil {
 		s.Archived = *p.Archived
 	}
+	if p.Model != nil {
+		s.Model = *p.Model
+	}
 	return *s, nil
 }
 

@@ -52,7 +52,7 @@ func (j Journal) Messages(ctx context.Context, sessionID string) ([]run.Message,
 	return j.J.Messages(ctx, sessionID)
 }
 func (j Journal) UpdateSession(ctx context.Context, id string, p service.SessionPatch) (run.Session, error) {
-	return j.J.UpdateSession(ctx, id, journal.SessionUpdate{Title: p.Title, Archived: p.Archived})
+	return j.J.UpdateSession(ctx, id, journal.SessionUpdate{Title: p.Title, Archived: p.Archived, Model: p.Model})
 }
 func (j Journal) DeleteSession(ctx context.Context, id string) error {
 	return j.J.DeleteSession(ctx, id)

@@ -19,6 +19,7 @@ import { useJump } from "./useJump";
 import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
+import { latestModels, ModelPicker } from "./ModelPicker";
 
 /** Window event that asks the open session to stop its run (Ctrl+.). */
 export const STOP_EVENT = "hermesdesk:stop";
@@ -148,6 +149,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const active = !!latestId && status !== "idle" && !isTerminalStatus(status);
   const agent = latest?.agent || session.agent;
   const agentCommands = useMemo(() => latestCommands(runs, attached.map((a) => a.id)), [runs, attached, tick]);
+  const agentModels = useMemo(() => latestModels(runs, attached.map((a) => a.id)), [runs, attached, tick]);
   const productCommands = useMemo(
     () => buildProductCommands({ agent, active, stop: () => window.dispatchEvent(new Event(STOP_EVENT)), model: () => setModelOpen(true), newSession: () => window.dispatchEvent(new Event(NEW_SESSION_EVENT)) }),
     [agent, active],
@@ -299,6 +301,21 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
               {model && <span className="chip-model mono">{model}</span>}
             </span>
           )}
+          <ModelPicker
+            models={agentModels}
+            current={active ? model : detail?.model || session.model || model}
+            onPick={async (m) => {
+              try {
+                if (active && latestId) return controlNote(await t.api.setModel(latestId, m));
+                await t.api.updateSession(session.id, { model: m });
+                await load();
+                p.onChanged();
+                return undefined;
+              } catch (e) {
+                return errText(e);
+              }
+            }}
+          />
           {status !== "idle" && <StatusBadge status={status} />}
           <span className="spacer" />
           {active && (

@@ -345,6 +345,9 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
       return;
     case "model.updated":
       v.model = str(p, "model") ?? v.model;
+      if (Array.isArray(p.available)) {
+        v.models = (p.available as P[]).map((m) => ({ id: str(m, "id") ?? "", name: str(m, "name"), description: str(m, "description") })).filter((m) => m.id);
+      }
       return;
     case "title.updated":
       v.title = str(p, "title") ?? v.title;

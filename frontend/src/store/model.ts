@@ -159,6 +159,8 @@ export interface RunView {
   blocks: Block[];
   files: FileTouch[];
   commands: { name: string; description?: string }[];
+  /** The models the agent offers, where it says (model.updated). */
+  models?: { id: string; name?: string; description?: string }[];
   pendingApprovalId?: string;
   pendingClarifyId?: string;
   terminal: boolean;

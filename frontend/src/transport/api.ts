@@ -150,7 +150,7 @@ export class ApiClient {
   createSession(req: { project_id: string; title?: string; agent: string; model?: string; profile?: string }): Promise<Session> {
     return this.call("POST", "/api/sessions", req);
   }
-  updateSession(id: string, patch: { title?: string; archived?: boolean }): Promise<Session> {
+  updateSession(id: string, patch: { title?: string; archived?: boolean; model?: string }): Promise<Session> {
     return this.call("PATCH", `/api/sessions/${enc(id)}`, patch);
   }
   deleteSession(id: string): Promise<void> {
