@@ -148,8 +148,9 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const status = latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
   const active = !!latestId && status !== "idle" && !isTerminalStatus(status);
   const agent = latest?.agent || session.agent;
-  const agentCommands = useMemo(() => latestCommands(runs, attached.map((a) => a.id)), [runs, attached, tick]);
-  const agentModels = useMemo(() => latestModels(runs, attached.map((a) => a.id)), [runs, attached, tick]);
+  // Read on every render (ticks included): a few runs' already-folded lists.
+  const agentCommands = latestCommands(runs, attached.map((a) => a.id));
+  const agentModels = latestModels(runs, attached.map((a) => a.id));
   const productCommands = useMemo(
     () => buildProductCommands({ agent, active, stop: () => window.dispatchEvent(new Event(STOP_EVENT)), model: () => setModelOpen(true), newSession: () => window.dispatchEvent(new Event(NEW_SESSION_EVENT)) }),
     [agent, active],
