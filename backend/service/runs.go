@@ -22,6 +22,9 @@ func (s *Service) StartRun(ctx context.Context, req run.StartRequest) (run.Start
 	if err := checkMessage(req.Message); err != nil {
 		return run.StartResult{}, err
 	}
+	if err := checkAttachments(req.Attachments); err != nil {
+		return run.StartResult{}, err
+	}
 	if req.ClientRequestID == "" {
 		req.ClientRequestID = NewRequestID()
 	}
