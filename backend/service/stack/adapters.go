@@ -6,8 +6,8 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
-	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/bundle"
+	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
