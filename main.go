@@ -14,9 +14,9 @@ import (
 	"os"
 
 	"github.com/hermesdesk/hermesdesk/backend/cli"
+	"github.com/hermesdesk/hermesdesk/backend/demoagent"
 	"github.com/hermesdesk/hermesdesk/backend/shim"
 	"github.com/hermesdesk/hermesdesk/core"
-	"github.com/hermesdesk/hermesdesk/testkit/fakeagent"
 )
 
 //go:embed all:frontend/dist
@@ -47,7 +47,7 @@ func main() {
 	case "export":
 		os.Exit(cli.Export(args[1:]))
 	case "demo-agent":
-		os.Exit(fakeagent.Main(args[1:]))
+		os.Exit(demoagent.Main(args[1:]))
 	default: // launch: be or reach the core, show the window; --background and a folder pass through
 		os.Exit(core.Main(args, core.Options{Icons: core.Icons{Default: trayIcon}}))
 	}

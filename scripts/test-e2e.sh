@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Browser end-to-end: the real `hermesdesk serve` (real journal, supervisor,
-# shims and the demo agent) driven by Playwright in Debian's Chromium.
+# shims and the demo agent) driven by Playwright in Debian's Chromium. The
+# flows play test scenarios (`/scenario hostile`) that the shipped demo agent
+# does not carry, so the demo agent's command is set (setting agents.demo,
+# as a person would point it elsewhere) to the test kit's fake agent: the
+# same engine with the test scenarios added.
 # Usage: scripts/test-e2e.sh [path/to/hermesdesk]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +25,7 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$work/project" "$work/data"
+go build -o "$work/fakeagent" ./testkit/fakeagent/cmd/fakeagent
 HERMESDESK_HOME="$work/data" "$bin" serve --addr 127.0.0.1:0 >"$work/serve.out" 2>&1 &
 serve_pid=$!
 url=""
@@ -31,6 +36,11 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 [ -n "$url" ] || { cat "$work/serve.out"; echo "test-e2e: serve printed no login link"; exit 1; }
+base=${url%%/?token=*}
+token=${url#*token=}
+curl -fsS -X PUT -H "Authorization: Bearer $token" -H "Content-Type: application/json" \
+  --data "{\"agents.demo\": {\"command\": [\"$work/fakeagent\", \"demo-agent\"]}}" \
+  "$base/api/settings" >/dev/null || { echo "test-e2e: could not point the demo agent at the test kit's"; exit 1; }
 (cd frontend && node e2e/flow.mjs --url "$url" --project "$work/project")
 echo "test-e2e: browser flow passed"
 (cd frontend && node e2e/schedules.mjs --url "$url" --project "$work/project")

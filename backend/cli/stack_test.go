@@ -48,14 +48,15 @@ func TestMain(m *testing.M) {
 }
 
 // buildShimHost builds the `shim` + `demo-agent` dispatcher the run
-// engine's tests use: the full app needs the frontend bundle and Wails.
+// engine's tests use (testkit/shimhost): the full app needs the frontend
+// bundle and Wails, and its demo agent lacks the test scenarios.
 func buildShimHost(dir string) (string, error) {
 	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
 	if err != nil {
 		return "", err
 	}
 	bin := filepath.Join(dir, "hermesdesk")
-	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5,webkit2_41", "-o", bin, "./backend/shim/internal/shimhost")
+	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5,webkit2_41", "-o", bin, "./testkit/shimhost")
 	cmd.Dir = strings.TrimSpace(string(out))
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("%v: %s", err, msg)

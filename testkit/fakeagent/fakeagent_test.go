@@ -1,18 +1,21 @@
 package fakeagent
 
 import (
-	"os"
-	"path/filepath"
+	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/demoagent"
 )
 
-func TestScenariosLoadAndCoverTheRequiredNames(t *testing.T) {
+// The fake agent plays the names docs/ARCHITECTURE.md §Testing promises:
+// the demo agent's and this kit's, none of the kit's shadowing the product's.
+func TestScenariosCoverTheRequiredNames(t *testing.T) {
 	m, err := Scenarios()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"demo", "slow", "flood", "approval", "clarify", "tool", "crash", "hang", "malformed", "fail", "hostile", "thinking", "recall"} {
+	for _, name := range []string{"demo", "slow", "flood", "approval", "clarify", "tool", "crash", "hang", "malformed", "fail", "hostile", "thinking", "recall", "escape", "terminal"} {
 		s, ok := m[name]
 		if !ok {
 			t.Errorf("scenario %q missing", name)
@@ -22,90 +25,31 @@ func TestScenariosLoadAndCoverTheRequiredNames(t *testing.T) {
 			t.Errorf("scenario %q has no description or steps", name)
 		}
 	}
-}
-
-func TestValidateSteps(t *testing.T) {
-	one := 1
-	cases := []struct {
-		name  string
-		steps []Step
-		ok    bool
-	}{
-		{"one action", []Step{{Text: "hi", Chunk: 3}}, true},
-		{"no action", []Step{{Chunk: 3}}, false},
-		{"two actions", []Step{{Text: "hi", Exit: &one}}, false},
-		{"nested bad", []Step{{Repeat: &RepeatStep{Count: 2, Steps: []Step{{}}}}}, false},
-		{"zero repeat", []Step{{Repeat: &RepeatStep{Steps: []Step{{Text: "x"}}}}}, false},
-		{"tool without id", []Step{{Tool: &ToolStep{Title: "t"}}}, false},
-	}
-	for _, tc := range cases {
-		if err := validateSteps(tc.steps); (err == nil) != tc.ok {
-			t.Errorf("%s: err = %v", tc.name, err)
-		}
-	}
-}
-
-func TestParseScenario(t *testing.T) {
-	cases := []struct{ in, name, rest string }{
-		{"hello", "demo", "hello"},
-		{"/scenario tool", "tool", ""},
-		{"/scenario recall\nwhat did I say?", "recall", "what did I say?"},
-		{"  /scenario   slow  extra\nx", "slow", "x"},
-		{"/scenario", "demo", "/scenario"},
-		{"please /scenario tool", "demo", "please /scenario tool"},
-	}
-	for _, tc := range cases {
-		if name, rest := parseScenario(tc.in); name != tc.name || rest != tc.rest {
-			t.Errorf("parseScenario(%q) = %q, %q; want %q, %q", tc.in, name, rest, tc.name, tc.rest)
-		}
-	}
-}
-
-func TestChunkRunes(t *testing.T) {
-	if got := strings.Join(chunkRunes("héllo wörld", 4), "|"); got != "héll|o wö|rld" {
-		t.Fatalf("got %q", got)
-	}
-	if got := chunkRunes("abc", 0); len(got) != 1 || got[0] != "abc" {
-		t.Fatalf("got %q", got)
-	}
-}
-
-func TestStoreRoundTripAndRefusesForeignIDs(t *testing.T) {
-	st := store{dir: t.TempDir()}
-	s := &session{ID: newSessionID(), Cwd: "/w", Turns: []turn{{Prompt: "p", Reply: "r"}}}
-	if err := st.save(s); err != nil {
+	product, err := demoagent.Scenarios(nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := st.load(s.ID)
-	if err != nil || got.Turns[0].Reply != "r" {
-		t.Fatalf("load = %+v, %v", got, err)
-	}
-	for _, bad := range []string{"../../etc/passwd", "fake-zz", "", filepath.Join("fake-0123456789abcdef", "x")} {
-		if _, err := st.load(bad); err == nil {
-			t.Errorf("load(%q) succeeded", bad)
+	for _, name := range []string{"crash", "hang", "flood", "malformed", "fail", "hostile", "escape", "terminal"} {
+		if product[name] != nil {
+			t.Errorf("the product ships the test scenario %q", name)
 		}
-	}
-	entries, _ := os.ReadDir(st.dir)
-	if len(entries) != 1 {
-		t.Fatalf("%d files in the store; want 1 (no temp files left)", len(entries))
 	}
 }
 
-// Without StateEnv the demo agent keeps its sessions in the user's data
-// dir, not in a folder of the shared temp dir.
-func TestStoreLivesInTheDataDir(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv(StateEnv, "")
-	t.Setenv("HERMESDESK_HOME", home)
-	st := newStore()
-	if want := filepath.Join(home, StateDirName); st.dir != want {
-		t.Fatalf("state dir %q, want %q", st.dir, want)
-	}
-	s := &session{ID: newSessionID(), Cwd: "/w"}
-	if err := st.save(s); err != nil {
+// The built binary lists the test scenarios; the product's demo-agent
+// (same engine, no extra scenarios) does not.
+func TestBuiltBinaryListsTestScenarios(t *testing.T) {
+	bin, err := Build(t.TempDir())
+	if err != nil {
 		t.Fatal(err)
 	}
-	if fi, err := os.Stat(st.dir); err != nil || fi.Mode().Perm() != 0o700 {
-		t.Fatalf("state dir: %v %v", fi, err)
+	out, err := exec.Command(bin, "demo-agent", "--list").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"crash ", "hostile ", "demo "} {
+		if !strings.Contains(string(out), "\n"+name) && !strings.HasPrefix(string(out), name) {
+			t.Errorf("--list lacks %q:\n%s", name, out)
+		}
 	}
 }

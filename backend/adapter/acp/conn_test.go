@@ -366,7 +366,7 @@ func TestResumeRemembersPriorTurn(t *testing.T) {
 // CLI 0.61.0): the trailing replay is not the next turn's output.
 func TestResumeWithReplayAfterTheAnswer(t *testing.T) {
 	h := newHarness(t)
-	// fakeagent.ReplayEnv=ReplayAfter (fakeagent imports this package).
+	// fakeagent.ReplayEnv=ReplayAfter (the fake agent imports this package).
 	h.env = []string{"HERMESDESK_FAKEAGENT_REPLAY=after"}
 	c1 := h.start("")
 	id := c1.NativeSessionID()

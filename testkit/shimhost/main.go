@@ -1,6 +1,7 @@
-// Command shimhost is the part of hermesdesk the run engine's tests need
-// when the full app cannot be built (no frontend bundle): the `shim` and
-// `demo-agent` subcommands, dispatched exactly as the root main.go does.
+// Command shimhost is the part of hermesdesk the run engine's tests need:
+// the `shim` subcommand, dispatched exactly as the root main.go does, and
+// `demo-agent` as the test kit's fake agent (the demo agent with the test
+// scenarios — crash, hang, flood… — that the product does not ship).
 package main
 
 import (

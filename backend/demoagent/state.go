@@ -1,4 +1,4 @@
-package fakeagent
+package demoagent
 
 import (
 	"crypto/rand"
@@ -13,16 +13,15 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 )
 
-// StateEnv names the directory where the fake agent keeps its sessions, so
-// a later process can session/load them (resume tests). Unset: demo-agent/
-// in the user's data dir (paths.DataDir), never a shared folder of the
-// temp dir that every user would fight over and anyone could create first.
-const StateEnv = "HERMESDESK_FAKEAGENT_STATE"
+// The demo agent keeps its sessions so a later process can session/load
+// them (resume): in demo-agent/ in the user's data dir (paths.DataDir),
+// never a shared folder of the temp dir that every user would fight over
+// and anyone could create first.
 
 // StateDirName is the state folder's name inside the data dir.
 const StateDirName = "demo-agent"
 
-// session is what the fake agent remembers of a conversation.
+// session is what the demo agent remembers of a conversation.
 type session struct {
 	ID    string `json:"id"`
 	Cwd   string `json:"cwd"`
@@ -37,8 +36,8 @@ type turn struct {
 
 type store struct{ dir string }
 
-func newStore() store {
-	dir := os.Getenv(StateEnv)
+// newStore keeps sessions in dir, or in the data dir when dir is empty.
+func newStore(dir string) store {
 	if dir == "" {
 		if data, err := paths.DataDir(); err == nil {
 			dir = filepath.Join(data, StateDirName)

@@ -1,10 +1,9 @@
-package fakeagent
+package demoagent
 
 import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,7 +14,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/version"
 )
 
-// agent is the acp.Agent the fake plays. One per process/connection.
+// agent is the acp.Agent the demo agent plays. One per process/connection.
 type agent struct {
 	conn       *acpsdk.AgentSideConnection
 	out        *lockedWriter // stdout, shared with the SDK so raw lines stay whole
@@ -24,6 +23,8 @@ type agent struct {
 	store      store
 	exit       func(code int)
 	ignoreTERM func()
+	// replayAfter: see Options.ReplayAfterAnswer.
+	replayAfter bool
 	// ignoreEOF keeps Serve from returning when the client goes away.
 	ignoreEOF atomic.Bool
 
@@ -45,7 +46,7 @@ var (
 	_ acpsdk.AgentLoader = (*agent)(nil)
 )
 
-// Models the fake agent offers, so model switching is testable.
+// Models the demo agent offers, so model switching is testable.
 var models = []acpsdk.ModelInfo{
 	{ModelId: "demo-small", Name: "Demo small"},
 	{ModelId: "demo-large", Name: "Demo large"},
@@ -96,18 +97,12 @@ func modeState() *acpsdk.SessionModeState {
 	}
 }
 
-// ReplayEnv set to ReplayAfter in the agent's environment makes
-// session/load answer first and replay the history shortly after, as
-// Gemini CLI 0.61.0 does; by default the replay precedes the answer, as ACP
-// prescribes.
-const (
-	ReplayEnv        = "HERMESDESK_FAKEAGENT_REPLAY"
-	ReplayAfter      = "after"
-	replayAfterDelay = 10 * time.Millisecond
-)
+// replayAfterDelay is how long a trailing replay waits after the answer
+// (Options.ReplayAfterAnswer).
+const replayAfterDelay = 10 * time.Millisecond
 
 // LoadSession replays the stored conversation as session/update
-// notifications, then answers (see ReplayEnv).
+// notifications, then answers (see Options.ReplayAfterAnswer).
 func (a *agent) LoadSession(ctx context.Context, p acpsdk.LoadSessionRequest) (acpsdk.LoadSessionResponse, error) {
 	sess, err := a.store.load(string(p.SessionId))
 	if errors.Is(err, errNoSession) {
@@ -127,7 +122,7 @@ func (a *agent) LoadSession(ctx context.Context, p acpsdk.LoadSessionRequest) (a
 		}
 		return nil
 	}
-	if os.Getenv(ReplayEnv) == ReplayAfter {
+	if a.replayAfter {
 		// Like Gemini CLI 0.61.0, whose streamHistory is not awaited: the
 		// answer goes first, the replay right after, and — one event loop —
 		// before the next prompt is served.
@@ -166,7 +161,7 @@ func (a *agent) session(id acpsdk.SessionId) (*session, error) {
 }
 
 func (a *agent) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.PromptResponse, error) {
-	a.replaying.Lock() // a trailing replay (ReplayEnv) ends first
+	a.replaying.Lock() // a trailing replay (replayAfter) ends first
 	a.replaying.Unlock()
 	sess, err := a.session(p.SessionId)
 	if err != nil {

@@ -1,15 +1,16 @@
-package fakeagent
+package demoagent
 
 import (
+	"bytes"
 	"embed"
 	"encoding/json"
 	"fmt"
-	"path"
+	"io/fs"
 	"sort"
 	"strings"
 )
 
-// A Scenario is a script the fake agent plays for one prompt. Scenarios are
+// A Scenario is a script the demo agent plays for one prompt. Scenarios are
 // data (scenarios/*.json, embedded) so a test can read what an agent will do
 // next to what it asserts.
 type Scenario struct {
@@ -172,33 +173,55 @@ type UsageStep struct {
 //go:embed scenarios/*.json
 var scenarioFS embed.FS
 
-// Scenarios returns every embedded scenario by name.
-func Scenarios() (map[string]*Scenario, error) {
-	entries, err := scenarioFS.ReadDir("scenarios")
+// Scenarios returns the built-in scenarios and those in extra (*.json at
+// its root; nil: none) by name. A name in extra may not repeat a built-in
+// one: the test kit adds scenarios, it does not change the product's.
+func Scenarios(extra fs.FS) (map[string]*Scenario, error) {
+	builtin, err := fs.Sub(scenarioFS, "scenarios")
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]*Scenario{}
-	for _, e := range entries {
-		b, err := scenarioFS.ReadFile(path.Join("scenarios", e.Name()))
-		if err != nil {
+	if err := loadScenarios(builtin, out); err != nil {
+		return nil, err
+	}
+	if extra != nil {
+		if err := loadScenarios(extra, out); err != nil {
 			return nil, err
 		}
+	}
+	return out, nil
+}
+
+// loadScenarios adds every *.json of fsys to out.
+func loadScenarios(fsys fs.FS, out map[string]*Scenario) error {
+	files, err := fs.Glob(fsys, "*.json")
+	if err != nil {
+		return err
+	}
+	for _, name := range files {
+		b, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
 		var s Scenario
-		dec := json.NewDecoder(strings.NewReader(string(b)))
+		dec := json.NewDecoder(bytes.NewReader(b))
 		dec.DisallowUnknownFields() // a typo in a scenario must fail loudly
 		if err := dec.Decode(&s); err != nil {
-			return nil, fmt.Errorf("scenario %s: %w", e.Name(), err)
+			return fmt.Errorf("scenario %s: %w", name, err)
 		}
-		if want := strings.TrimSuffix(e.Name(), ".json"); s.Name != want {
-			return nil, fmt.Errorf("scenario %s: name %q does not match its file", e.Name(), s.Name)
+		if want := strings.TrimSuffix(name, ".json"); s.Name != want {
+			return fmt.Errorf("scenario %s: name %q does not match its file", name, s.Name)
 		}
 		if err := validateSteps(s.Steps); err != nil {
-			return nil, fmt.Errorf("scenario %s: %w", s.Name, err)
+			return fmt.Errorf("scenario %s: %w", s.Name, err)
+		}
+		if _, dup := out[s.Name]; dup {
+			return fmt.Errorf("scenario %s: the name is taken", s.Name)
 		}
 		out[s.Name] = &s
 	}
-	return out, nil
+	return nil
 }
 
 // Names lists the scenario names, sorted.

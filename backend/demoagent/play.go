@@ -1,4 +1,4 @@
-package fakeagent
+package demoagent
 
 import (
 	"context"
