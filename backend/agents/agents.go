@@ -9,7 +9,6 @@ import (
 	"fmt"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
-	"github.com/hermesdesk/hermesdesk/backend/adapter/acp"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/claude"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/codex"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/command"
@@ -30,7 +29,7 @@ func Default(cfg Config) *adapter.Registry {
 	// ACP agents: the demo agent, Hermes (`hermes acp`), Gemini CLI
 	// (`gemini --acp`), goose and the ACP wrappers of Claude Code and Codex,
 	// all through the one ACP adapter.
-	for _, a := range acp.All(cfg.Executable) {
+	for _, a := range ACPAgents(cfg.Executable) {
 		r.Register(a)
 	}
 	// Native adapters: Claude Code stream-json, Codex app-server, the

@@ -9,7 +9,7 @@ import (
 
 // Build compiles the standalone fake agent (cmd/fakeagent) into dir and
 // returns the binary's path. Tests of the shim and supervisor call it once
-// in TestMain, then drive it with acp.Demo(path): the binary accepts the
+// in TestMain, then drive it with the ACP adapter (as agents.Demo(path)): the binary accepts the
 // same "demo-agent" first argument as `hermesdesk demo-agent`. Set
 // HERMESDESK_FAKEAGENT_STATE in the agent's environment (adapter.Config.Env)
 // to keep its sessions in a test's temp dir.

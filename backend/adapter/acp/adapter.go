@@ -2,7 +2,9 @@
 // over an agent's stdio). One Adapter type drives every ACP agent — Hermes
 // (`hermes acp`), Gemini CLI (`gemini --acp`), goose, the ACP wrappers of
 // Claude Code and Codex, and the demo agent — differing only in command,
-// install hint and a few capability options.
+// install hint and a few capability options. Which agents exist, and how
+// each is installed, is product knowledge kept beside discovery
+// (backend/agents/catalogue.go); this package is the protocol.
 //
 // Division of labour with the shim: the adapter emits what the agent says
 // (token.delta, reasoning.*, tool.*, plan.updated, commands/mode/title/usage

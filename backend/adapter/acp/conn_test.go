@@ -508,7 +508,7 @@ func TestEmitsAreNotConcurrent(t *testing.T) {
 func TestHealth(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), adapter.HealthTimeout)
 	defer cancel()
-	hl := Demo(fakeAgentBin).Health(ctx, adapter.Config{})
+	hl := fakeAgent(fakeAgentBin).Health(ctx, adapter.Config{})
 	if !hl.Installed || !hl.OK || !strings.Contains(hl.Version, version.Version) || hl.Path != fakeAgentBin {
 		t.Fatalf("demo health = %+v", hl)
 	}

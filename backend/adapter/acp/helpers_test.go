@@ -159,7 +159,14 @@ func newHarness(t *testing.T) *harness {
 	return &harness{t: t, workspace: t.TempDir(), state: t.TempDir(), log: &syncBuf{}}
 }
 
-func (h *harness) adapter() *Adapter { return Demo(fakeAgentBin) }
+func (h *harness) adapter() *Adapter { return fakeAgent(fakeAgentBin) }
+
+// fakeAgent is the ACP adapter for the test kit's fake agent at bin,
+// configured as the catalogue configures the demo agent (backend/agents).
+func fakeAgent(bin string) *Adapter {
+	return New("demo", "Demo agent (no AI)", []string{bin, "demo-agent"},
+		WithVersionArgs("demo-agent", "--version"), WithClarify(), WithModels())
+}
 
 func (h *harness) start(nativeID string) *conn {
 	h.t.Helper()

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
-	"github.com/hermesdesk/hermesdesk/backend/adapter/acp"
+	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel/agenttest"
@@ -37,10 +37,10 @@ func newACPEnv(t *testing.T, agent string) *acpEnv {
 	var err error
 	switch agent {
 	case "gemini":
-		e.a = acp.Gemini()
+		e.a = agents.Gemini()
 		e.cfg, err = fakemodel.GeminiACPConfig(agenttest.RequireTool(t, "gemini"), home, srv.URL)
 	case "hermes":
-		e.a = acp.Hermes()
+		e.a = agents.Hermes()
 		e.cfg, err = fakemodel.HermesACPConfig(agenttest.RequireTool(t, "hermes"), home, srv.URL)
 	}
 	if err != nil {

@@ -1,4 +1,4 @@
-package acp
+package agents
 
 import (
 	"os"

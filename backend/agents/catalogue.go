@@ -1,0 +1,58 @@
+package agents
+
+import (
+	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/acp"
+)
+
+// The ACP agents Hermes Desk knows: each is the one ACP adapter with the
+// agent's command, install hint and capabilities. Claude Code and Codex
+// also have native adapters ("claude", "codex"); their ACP wrappers are
+// offered as "claude-acp" and "codex-acp". See docs/ARCHITECTURE.md §Agents.
+
+// Hermes is Hermes Agent's ACP server.
+func Hermes() *acp.Adapter {
+	return acp.New("hermes", "Hermes Agent", []string{"hermes", "acp"},
+		acp.WithInstallHint(`install with: pip install "hermes-agent[acp]"`),
+		acp.WithEnv("HERMES_HOME", "", ""),
+		acp.WithSearchDirs(venvBins("hermes")...))
+}
+
+// Gemini is Gemini CLI in ACP mode.
+func Gemini() *acp.Adapter {
+	return acp.New("gemini", "Gemini CLI", []string{"gemini", "--acp"},
+		acp.WithInstallHint("install with: npm install -g @google/gemini-cli"),
+		acp.WithEnv("", "GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY"))
+}
+
+// Goose is goose's ACP server.
+func Goose() *acp.Adapter {
+	return acp.New("goose", "goose", []string{"goose", "acp"},
+		acp.WithInstallHint("install goose from https://block.github.io/goose/docs/getting-started/installation"))
+}
+
+// ClaudeACP is Claude Code through Zed's ACP wrapper.
+func ClaudeACP() *acp.Adapter {
+	return acp.New("claude-acp", "Claude Code (ACP)", []string{"claude-code-acp"},
+		acp.WithInstallHint("install with: npm install -g @zed-industries/claude-code-acp"),
+		acp.WithEnv("CLAUDE_CONFIG_DIR", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"))
+}
+
+// CodexACP is Codex through Zed's ACP wrapper.
+func CodexACP() *acp.Adapter {
+	return acp.New("codex-acp", "Codex (ACP)", []string{"codex-acp"},
+		acp.WithInstallHint("install with: npm install -g @zed-industries/codex-acp"),
+		acp.WithEnv("CODEX_HOME", "OPENAI_BASE_URL", "OPENAI_API_KEY"))
+}
+
+// Demo is the scripted demo agent built into this program (backend/demoagent):
+// self is the path of the hermesdesk executable (os.Executable()).
+func Demo(self string) *acp.Adapter {
+	return acp.New("demo", "Demo agent (no AI)", []string{self, "demo-agent"},
+		acp.WithVersionArgs("demo-agent", "--version"), acp.WithClarify(), acp.WithModels())
+}
+
+// ACPAgents returns every ACP agent above.
+func ACPAgents(self string) []adapter.Adapter {
+	return []adapter.Adapter{Hermes(), Gemini(), Goose(), ClaudeACP(), CodexACP(), Demo(self)}
+}
