@@ -59,7 +59,7 @@ type Health struct {
 	Version   string `json:"version,omitempty"`
 	Path      string `json:"path,omitempty"`
 	// Message is safe to show: what is wrong and how to fix it
-	// ("Claude Code not found — install with npm i -g @anthropic-ai/claude-code").
+	// ("Claude Code not found — install with: npm install -g @anthropic-ai/claude-code").
 	Message string `json:"message,omitempty"`
 }
 

@@ -13,7 +13,7 @@ import (
 // Hermes is Hermes Agent's ACP server.
 func Hermes() *acp.Adapter {
 	return acp.New("hermes", "Hermes Agent", []string{"hermes", "acp"},
-		acp.WithInstallHint(`install with: pip install "hermes-agent[acp]"`),
+		acp.WithInstallHint(`install with: pipx install "hermes-agent[acp]"`),
 		acp.WithEnv("HERMES_HOME", "", ""),
 		acp.WithSearchDirs(venvBins("hermes")...))
 }

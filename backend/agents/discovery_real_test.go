@@ -25,9 +25,9 @@ func TestDiscoverMissingAgentsSayHowToInstall(t *testing.T) {
 	t.Setenv(ToolsDirEnv, t.TempDir())
 	got := byName(Discover(context.Background(), Default(Config{Executable: "/nonexistent/hermesdesk"}), nil))
 	for name, want := range map[string]string{
-		"claude":      "npm i -g @anthropic-ai/claude-code",
-		"codex":       "npm i -g @openai/codex",
-		"hermes-chat": `pip install "hermes-agent[acp]"`,
+		"claude":      "npm install -g @anthropic-ai/claude-code",
+		"codex":       "npm install -g @openai/codex",
+		"hermes-chat": `pipx install "hermes-agent[acp]"`,
 		"hermes":      "hermes-agent[acp]",
 		"gemini":      "@google/gemini-cli",
 	} {

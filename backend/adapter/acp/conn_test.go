@@ -512,9 +512,9 @@ func TestHealth(t *testing.T) {
 	if !hl.Installed || !hl.OK || !strings.Contains(hl.Version, version.Version) || hl.Path != fakeAgentBin {
 		t.Fatalf("demo health = %+v", hl)
 	}
-	missing := New("ghost", "Ghost agent", []string{"hermesdesk-no-such-agent"}, WithInstallHint("install with: npm i -g ghost"))
+	missing := New("ghost", "Ghost agent", []string{"hermesdesk-no-such-agent"}, WithInstallHint("install with: npm install -g ghost"))
 	hl = missing.Health(ctx, adapter.Config{})
-	if hl.Installed || hl.OK || !strings.Contains(hl.Message, "npm i -g ghost") {
+	if hl.Installed || hl.OK || !strings.Contains(hl.Message, "npm install -g ghost") {
 		t.Fatalf("missing health = %+v", hl)
 	}
 	broken := New("false", "Broken agent", []string{"/bin/false"})

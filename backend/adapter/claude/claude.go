@@ -23,7 +23,7 @@ import (
 const Name = "claude"
 
 // InstallHint is shown when the CLI is missing.
-const InstallHint = "Claude Code not found — install with npm i -g @anthropic-ai/claude-code"
+const InstallHint = "Claude Code not found — install with: npm install -g @anthropic-ai/claude-code"
 
 // Adapter is the Claude Code adapter.
 type Adapter struct{}

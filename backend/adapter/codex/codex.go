@@ -20,7 +20,7 @@ import (
 const Name = "codex"
 
 // InstallHint is shown when the CLI is missing.
-const InstallHint = "Codex not found — install with npm i -g @openai/codex"
+const InstallHint = "Codex not found — install with: npm install -g @openai/codex"
 
 // Metadata keys of adapter.StartRequest this adapter reads (a person sets
 // them in the agent's "options" setting: adapter.Config.Options).

@@ -23,7 +23,7 @@ import (
 const Name = "hermes-chat"
 
 // InstallHint is shown when the CLI is missing.
-const InstallHint = `Hermes Agent not found — install with pip install "hermes-agent[acp]"`
+const InstallHint = `Hermes Agent not found — install with: pipx install "hermes-agent[acp]"`
 
 // MetaYolo, set to "1" in StartRequest.Metadata, passes --yolo: under -q
 // Hermes denies dangerous commands (approvals.single_query_mode), and this
