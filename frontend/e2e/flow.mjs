@@ -100,6 +100,9 @@ try {
   await page.keyboard.press("Enter");
   await idle();
   await page.screenshot({ path: join(out, "flow-hostile.png") });
+  // The scenario comes from the test kit's fake agent (scripts/test-e2e.sh
+  // points the demo agent at it): make sure it was played, not refused.
+  if (!(await page.getByText("Hostile content test").count())) problems.push("the hostile scenario was not played");
   const bad = await page.evaluate(() => document.querySelectorAll(".md script, .md img, .md iframe, .md svg, .md [onerror], .md [onclick], .md a[href^='javascript']").length);
   if (bad) problems.push(`${bad} live hostile elements in the transcript`);
   const dialogs = [];
