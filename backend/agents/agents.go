@@ -34,9 +34,9 @@ func Default(cfg Config) *adapter.Registry {
 	}
 	// Native adapters: Claude Code stream-json, Codex app-server, the
 	// Hermes chat fallback, OpenAI-compatible HTTP and any command line.
-	r.Register(claude.New())
-	r.Register(codex.New())
-	r.Register(hermes.New())
+	r.Register(claude.New(claude.WithInstallHint(ClaudeInstall)))
+	r.Register(codex.New(codex.WithInstallHint(CodexInstall)))
+	r.Register(hermes.New(hermes.WithInstallHint(HermesInstall)))
 	r.Register(openai.New())
 	r.Register(command.New())
 	return r

@@ -5,15 +5,28 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/adapter/acp"
 )
 
-// The ACP agents Hermes Desk knows: each is the one ACP adapter with the
-// agent's command, install hint and capabilities. Claude Code and Codex
+// The agents Hermes Desk knows. The ACP ones are each the one ACP adapter
+// with the agent's command, install hint and capabilities; the native
+// adapters (agents.go) get their install hints from here too. Claude Code and Codex
 // also have native adapters ("claude", "codex"); their ACP wrappers are
 // offered as "claude-acp" and "codex-acp". See docs/ARCHITECTURE.md §Agents.
+
+// How each agent CLI is installed: one wording per package manager
+// (pipx install, npm install -g), the same as the onboarding page's.
+const (
+	HermesInstall    = `install with: pipx install "hermes-agent[acp]"`
+	ClaudeInstall    = "install with: npm install -g @anthropic-ai/claude-code"
+	CodexInstall     = "install with: npm install -g @openai/codex"
+	GeminiInstall    = "install with: npm install -g @google/gemini-cli"
+	ClaudeACPInstall = "install with: npm install -g @zed-industries/claude-code-acp"
+	CodexACPInstall  = "install with: npm install -g @zed-industries/codex-acp"
+	GooseInstall     = "install goose from https://block.github.io/goose/docs/getting-started/installation"
+)
 
 // Hermes is Hermes Agent's ACP server.
 func Hermes() *acp.Adapter {
 	return acp.New("hermes", "Hermes Agent", []string{"hermes", "acp"},
-		acp.WithInstallHint(`install with: pipx install "hermes-agent[acp]"`),
+		acp.WithInstallHint(HermesInstall),
 		acp.WithEnv("HERMES_HOME", "", ""),
 		acp.WithSearchDirs(venvBins("hermes")...))
 }
@@ -21,27 +34,27 @@ func Hermes() *acp.Adapter {
 // Gemini is Gemini CLI in ACP mode.
 func Gemini() *acp.Adapter {
 	return acp.New("gemini", "Gemini CLI", []string{"gemini", "--acp"},
-		acp.WithInstallHint("install with: npm install -g @google/gemini-cli"),
+		acp.WithInstallHint(GeminiInstall),
 		acp.WithEnv("", "GOOGLE_GEMINI_BASE_URL", "GEMINI_API_KEY"))
 }
 
 // Goose is goose's ACP server.
 func Goose() *acp.Adapter {
 	return acp.New("goose", "goose", []string{"goose", "acp"},
-		acp.WithInstallHint("install goose from https://block.github.io/goose/docs/getting-started/installation"))
+		acp.WithInstallHint(GooseInstall))
 }
 
 // ClaudeACP is Claude Code through Zed's ACP wrapper.
 func ClaudeACP() *acp.Adapter {
 	return acp.New("claude-acp", "Claude Code (ACP)", []string{"claude-code-acp"},
-		acp.WithInstallHint("install with: npm install -g @zed-industries/claude-code-acp"),
+		acp.WithInstallHint(ClaudeACPInstall),
 		acp.WithEnv("CLAUDE_CONFIG_DIR", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"))
 }
 
 // CodexACP is Codex through Zed's ACP wrapper.
 func CodexACP() *acp.Adapter {
 	return acp.New("codex-acp", "Codex (ACP)", []string{"codex-acp"},
-		acp.WithInstallHint("install with: npm install -g @zed-industries/codex-acp"),
+		acp.WithInstallHint(CodexACPInstall),
 		acp.WithEnv("CODEX_HOME", "OPENAI_BASE_URL", "OPENAI_API_KEY"))
 }
 

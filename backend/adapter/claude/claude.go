@@ -22,16 +22,29 @@ import (
 // Name is the agent id.
 const Name = "claude"
 
-// InstallHint is shown when the CLI is missing.
-const InstallHint = "Claude Code not found — install with: npm install -g @anthropic-ai/claude-code"
-
 // Adapter is the Claude Code adapter.
-type Adapter struct{}
+type Adapter struct {
+	// installHint says how to install the CLI ("install with: …"); the
+	// agent catalogue (backend/agents) supplies it.
+	installHint string
+}
+
+// Option configures an Adapter.
+type Option func(*Adapter)
+
+// WithInstallHint is shown after "… not found — " when the CLI is missing.
+func WithInstallHint(hint string) Option { return func(a *Adapter) { a.installHint = hint } }
 
 var _ adapter.Adapter = Adapter{}
 
 // New returns the adapter.
-func New() Adapter { return Adapter{} }
+func New(opts ...Option) Adapter {
+	var a Adapter
+	for _, o := range opts {
+		o(&a)
+	}
+	return a
+}
 
 // Name implements adapter.Adapter.
 func (Adapter) Name() string { return Name }
@@ -45,11 +58,21 @@ func (Adapter) Capabilities() adapter.Capabilities {
 }
 
 // probe checks the CLI for Health.
-var probe = locate.Probe{Program: "claude", NPMPackage: "@anthropic-ai/claude-code", DisplayName: "Claude Code", InstallHint: InstallHint}
+func (a Adapter) probe() locate.Probe {
+	return locate.Probe{Program: "claude", NPMPackage: "@anthropic-ai/claude-code", DisplayName: "Claude Code", InstallHint: a.notFound()}
+}
+
+// notFound is the message when the CLI is missing.
+func (a Adapter) notFound() string {
+	if a.installHint == "" {
+		return "Claude Code not found"
+	}
+	return "Claude Code not found — " + a.installHint
+}
 
 // Health implements adapter.Adapter.
-func (Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
-	return probe.Health(ctx, cfg.Command, Env(cfg))
+func (a Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
+	return a.probe().Health(ctx, cfg.Command, Env(cfg))
 }
 
 // Env is the child's environment for cfg: this process's, made quiet and
@@ -84,11 +107,11 @@ func Args(req adapter.StartRequest, sessionID string, resume bool) []string {
 const startTimeout = 30 * time.Second
 
 // Start implements adapter.Adapter.
-func (Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
+func (a Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
 	cfg := req.Config
 	path, err := locate.Find(cfg.Command, "claude")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", InstallHint, adapter.ErrNotInstalled)
+		return nil, fmt.Errorf("%s: %w", a.notFound(), adapter.ErrNotInstalled)
 	}
 	sid, resume := req.NativeSessionID, req.NativeSessionID != ""
 	if !resume {

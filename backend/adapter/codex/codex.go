@@ -19,9 +19,6 @@ import (
 // Name is the agent id.
 const Name = "codex"
 
-// InstallHint is shown when the CLI is missing.
-const InstallHint = "Codex not found — install with: npm install -g @openai/codex"
-
 // Metadata keys of adapter.StartRequest this adapter reads (a person sets
 // them in the agent's "options" setting: adapter.Config.Options).
 const (
@@ -43,12 +40,28 @@ const DefaultModel = "gpt-5.5"
 const apiKeyEnv = "HERMESDESK_CODEX_API_KEY"
 
 // Adapter is the Codex adapter.
-type Adapter struct{}
+type Adapter struct {
+	// installHint says how to install the CLI ("install with: …"); the
+	// agent catalogue (backend/agents) supplies it.
+	installHint string
+}
+
+// Option configures an Adapter.
+type Option func(*Adapter)
+
+// WithInstallHint is shown after "… not found — " when the CLI is missing.
+func WithInstallHint(hint string) Option { return func(a *Adapter) { a.installHint = hint } }
 
 var _ adapter.Adapter = Adapter{}
 
 // New returns the adapter.
-func New() Adapter { return Adapter{} }
+func New(opts ...Option) Adapter {
+	var a Adapter
+	for _, o := range opts {
+		o(&a)
+	}
+	return a
+}
 
 // Name implements adapter.Adapter.
 func (Adapter) Name() string { return Name }
@@ -62,11 +75,21 @@ func (Adapter) Capabilities() adapter.Capabilities {
 }
 
 // probe checks the CLI for Health.
-var probe = locate.Probe{Program: "codex", NPMPackage: "@openai/codex", DisplayName: "Codex", InstallHint: InstallHint}
+func (a Adapter) probe() locate.Probe {
+	return locate.Probe{Program: "codex", NPMPackage: "@openai/codex", DisplayName: "Codex", InstallHint: a.notFound()}
+}
+
+// notFound is the message when the CLI is missing.
+func (a Adapter) notFound() string {
+	if a.installHint == "" {
+		return "Codex not found"
+	}
+	return "Codex not found — " + a.installHint
+}
 
 // Health implements adapter.Adapter.
-func (Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
-	return probe.Health(ctx, cfg.Command, Env(cfg))
+func (a Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
+	return a.probe().Health(ctx, cfg.Command, Env(cfg))
 }
 
 // Env is the child's environment for cfg.
@@ -120,11 +143,11 @@ func WriteConfig(home, baseURL, model string) error {
 const startTimeout = 30 * time.Second
 
 // Start implements adapter.Adapter.
-func (Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
+func (a Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
 	cfg := req.Config
 	path, err := locate.Find(cfg.Command, "codex")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", InstallHint, adapter.ErrNotInstalled)
+		return nil, fmt.Errorf("%s: %w", a.notFound(), adapter.ErrNotInstalled)
 	}
 	if cfg.Home != "" && cfg.BaseURL != "" {
 		if err := WriteConfig(cfg.Home, cfg.BaseURL, req.Model); err != nil {

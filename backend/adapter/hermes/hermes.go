@@ -22,21 +22,34 @@ import (
 // Name is the agent id (plain "hermes" is the ACP adapter).
 const Name = "hermes-chat"
 
-// InstallHint is shown when the CLI is missing.
-const InstallHint = `Hermes Agent not found — install with: pipx install "hermes-agent[acp]"`
-
 // MetaYolo, set to "1" in StartRequest.Metadata, passes --yolo: under -q
 // Hermes denies dangerous commands (approvals.single_query_mode), and this
 // protocol has no way to ask.
 const MetaYolo = "yolo"
 
 // Adapter is the Hermes chat fallback adapter.
-type Adapter struct{}
+type Adapter struct {
+	// installHint says how to install the CLI ("install with: …"); the
+	// agent catalogue (backend/agents) supplies it.
+	installHint string
+}
+
+// Option configures an Adapter.
+type Option func(*Adapter)
+
+// WithInstallHint is shown after "… not found — " when the CLI is missing.
+func WithInstallHint(hint string) Option { return func(a *Adapter) { a.installHint = hint } }
 
 var _ adapter.Adapter = Adapter{}
 
 // New returns the adapter.
-func New() Adapter { return Adapter{} }
+func New(opts ...Option) Adapter {
+	var a Adapter
+	for _, o := range opts {
+		o(&a)
+	}
+	return a
+}
 
 // Name implements adapter.Adapter.
 func (Adapter) Name() string { return Name }
@@ -50,11 +63,21 @@ func (Adapter) Capabilities() adapter.Capabilities {
 }
 
 // probe checks the CLI for Health.
-var probe = locate.Probe{Program: "hermes", DisplayName: "Hermes Agent", InstallHint: InstallHint}
+func (a Adapter) probe() locate.Probe {
+	return locate.Probe{Program: "hermes", DisplayName: "Hermes Agent", InstallHint: a.notFound()}
+}
+
+// notFound is the message when the CLI is missing.
+func (a Adapter) notFound() string {
+	if a.installHint == "" {
+		return "Hermes Agent not found"
+	}
+	return "Hermes Agent not found — " + a.installHint
+}
 
 // Health implements adapter.Adapter.
-func (Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
-	return probe.Health(ctx, cfg.Command, Env(cfg))
+func (a Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
+	return a.probe().Health(ctx, cfg.Command, Env(cfg))
 }
 
 // Env is the child's environment: HERMES_HOME selects the profile.
@@ -106,11 +129,11 @@ func supportsStreamJSON(ctx context.Context, env []string, path string) bool {
 }
 
 // Start implements adapter.Adapter. Nothing runs until the first turn.
-func (Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
+func (a Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapter.Host) (adapter.Conn, error) {
 	cfg := req.Config
 	path, err := locate.Find(cfg.Command, "hermes")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", InstallHint, adapter.ErrNotInstalled)
+		return nil, fmt.Errorf("%s: %w", a.notFound(), adapter.ErrNotInstalled)
 	}
 	if cfg.Home != "" && cfg.BaseURL != "" {
 		if err := WriteHome(cfg.Home, cfg.BaseURL, cfg.APIKey, req.Model); err != nil {
