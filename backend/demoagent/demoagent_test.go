@@ -3,6 +3,8 @@ package demoagent
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -23,6 +25,32 @@ func TestBuiltInScenariosAreTheUserFacingOnes(t *testing.T) {
 		if s := m[name]; s.Description == "" || len(s.Steps) == 0 {
 			t.Errorf("scenario %q has no description or steps", name)
 		}
+	}
+}
+
+// The slash menu (frontend) offers exactly the scenarios the shipped demo
+// agent plays: none it lacks, none left out.
+func TestSlashMenuOffersTheBuiltInScenarios(t *testing.T) {
+	src, err := os.ReadFile("../../frontend/src/components/slashCommands.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`DEMO_SCENARIOS = \[([^\]]*)\]`).FindSubmatch(src)
+	if m == nil {
+		t.Fatal("slashCommands.ts has no DEMO_SCENARIOS list")
+	}
+	offered := regexp.MustCompile(`"([^"]+)"`).FindAllSubmatch(m[1], -1)
+	got := make([]string, 0, len(offered))
+	for _, o := range offered {
+		got = append(got, string(o[1]))
+	}
+	sort.Strings(got)
+	builtin, err := Scenarios(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := Names(builtin); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("the slash menu offers %v; the demo agent plays %v", got, want)
 	}
 }
 

@@ -4,7 +4,7 @@ import type { RunStore } from "../store/runStore";
 import type { ProductCommand, SlashCommand } from "./SlashMenu";
 
 /** The demo agent's scenarios (a prompt's first line `/scenario NAME`). */
-export const DEMO_SCENARIOS = ["demo", "tool", "approval", "clarify", "thinking", "terminal", "slow", "fail", "crash", "hostile"];
+export const DEMO_SCENARIOS = ["demo", "tool", "approval", "clarify", "thinking", "slow", "slowtool", "models", "recall"];
 
 /** The agent's commands as last reported in the session's runs (newest first). */
 export function latestCommands(runs: Pick<RunStore, "view">, runIds: string[]): SlashCommand[] {
