@@ -184,29 +184,38 @@ func (s *Supervisor) check(runID string) verdict {
 			s.schedule()
 		}
 	}()
+	var f checkFacts
 	if r, err := s.cfg.Store.GetRun(ctx, runID); err == nil && r.Terminal {
+		f.terminal = true
+	}
+	var lock *control.Lock
+	if !f.terminal {
+		var err error
+		lock, err = control.TryLock(s.lockPath(runID))
+		switch {
+		case errors.Is(err, control.ErrLocked):
+			f.lockHeld = true
+		case err != nil:
+			s.log.Error("fence run", "run", runID, "err", err)
+			f.lockErr = true
+		default:
+			defer lock.Unlock()
+			if r, err := s.cfg.Store.GetRun(ctx, runID); err == nil && !r.Terminal && r.Status == run.StatusQueued && r.LastSeq == 0 {
+				f.neverStarted = true
+			}
+		}
+	}
+	switch v := decideCheck(f); v {
+	case runEnded:
 		s.publishFromJournal(runID)
 		s.untrack(runID)
-		return runEnded
-	}
-	lock, err := control.TryLock(s.lockPath(runID))
-	if errors.Is(err, control.ErrLocked) {
-		return shimLive
-	}
-	if err != nil {
-		s.log.Error("fence run", "run", runID, "err", err)
-		return shimLive
-	}
-	defer lock.Unlock()
-	if r, err := s.cfg.Store.GetRun(ctx, runID); err == nil && !r.Terminal && r.Status == run.StatusQueued && r.LastSeq == 0 {
-		// Its lock looked held, yet no shim ever wrote an event: the agent
-		// never saw the message (a shim writes run.started before it
-		// starts the agent), so the run is started, not interrupted. A
-		// free lock looks held for a moment when a child forked while
-		// this process had the lock file open still shares the lock.
+		return v
+	case shimLive:
+		return v
+	case notStarted:
 		s.log.Warn("run never started; scheduling it again", "run", runID)
 		s.untrack(runID)
-		return notStarted
+		return v
 	}
 	if !s.fenced(ctx, runID) {
 		return fenceFailed // stays tracked; the follower checks again

@@ -121,38 +121,28 @@ func (s *Supervisor) schedule() {
 		s.log.Error("schedule: list active runs", "err", err)
 		return
 	}
-	busy := map[string]bool{}
-	n := 0
+	f := queueFacts{runs: runs, tracked: map[string]bool{}, specs: map[string]bool{},
+		preparing: s.preparing.Load() > 0, max: s.cfg.MaxConcurrent}
 	for _, r := range runs {
-		if s.lookup(r.ID) != nil || r.Status != run.StatusQueued {
-			busy[r.SessionID] = true
-			n++
+		if s.lookup(r.ID) != nil {
+			f.tracked[r.ID] = true
+		} else if r.Status == run.StatusQueued && fileExists(s.specPath(r.ID)) {
+			f.specs[r.ID] = true
 		}
 	}
-	for _, r := range runs {
-		if r.Status != run.StatusQueued || s.lookup(r.ID) != nil {
-			continue
-		}
-		// No lock probe here: a free lock can look held for a moment (a
-		// child forked while this process had the lock file open shares
-		// the lock until it execs), and a queued run taken for an owned
-		// one was waited for and then fenced without ever starting.
-		// Shims that outlived the previous supervisor were adopted by
-		// Recover; one that takes the lock only now wins the race with
-		// the shim launched here, which then follows it (waitBootstrap).
-		if n >= s.cfg.MaxConcurrent || busy[r.SessionID] {
-			continue
-		}
-		if !fileExists(s.specPath(r.ID)) {
-			if s.preparing.Load() > 0 {
-				continue // maybe being written; that Start schedules again
-			}
-			s.interrupt(r.ID, "The run's start request was lost before it could start.", "")
-			continue
-		}
+	// No lock probe here: a free lock can look held for a moment (a child
+	// forked while this process had the lock file open shares the lock
+	// until it execs), and a queued run taken for an owned one was waited
+	// for and then fenced without ever starting. Shims that outlived the
+	// previous supervisor were adopted by Recover; one that takes the lock
+	// only now wins the race with the shim launched here, which then
+	// follows it (waitBootstrap).
+	p := planQueue(f)
+	for _, id := range p.lost {
+		s.interrupt(id, "The run's start request was lost before it could start.", "")
+	}
+	for _, r := range p.launch {
 		s.launch(r)
-		busy[r.SessionID] = true
-		n++
 	}
 }
 
