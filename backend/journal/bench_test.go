@@ -357,9 +357,8 @@ func benchReplay(b *testing.B, totalRuns, perRun int) {
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/replay")
 	})
 	b.Run("last_100_after_cursor", func(b *testing.B) {
-		cursor := fmt.Sprintf("%s:%d", target, perRun-100)
 		for i := 0; i < b.N; i++ {
-			evs, err := s.EventsAfterCursor(ctx, target, cursor, 100)
+			evs, err := s.Events(ctx, target, int64(perRun-100), 100)
 			if err != nil || len(evs) != 100 {
 				b.Fatalf("%d events, %v", len(evs), err)
 			}
