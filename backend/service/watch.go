@@ -65,7 +65,10 @@ func newBus(s *Service, buffer int) *bus {
 		buffer = DefaultWatchBuffer
 	}
 	return &bus{s: s, buffer: buffer, runs: map[string]*run.RunState{}, ended: map[string]bool{},
-		watchers: map[*busWatcher]struct{}{}, rings: map[*ringer]struct{}{}, version: time.Now().UnixNano()}
+		watchers: map[*busWatcher]struct{}{}, rings: map[*ringer]struct{}{},
+		// Starts from the clock so it differs across restarts; in ms so a
+		// JavaScript number holds it exactly (ns would exceed 2^53).
+		version: time.Now().UnixMilli()}
 }
 
 // Watch subscribes to the watch bus: the first message is the snapshot;

@@ -138,7 +138,7 @@ func TestWatchLearnsRunsAndSessions(t *testing.T) {
 		}
 		sc = msg.Session
 	}
-	if sc.SessionID != ses.ID || sc.SessionsVersion <= snap.Snapshot.SessionsVersion {
+	if sc.SessionID != ses.ID || sc.SessionsVersion <= snap.Snapshot.SessionsVersion || sc.SessionsVersion > 1<<53 {
 		t.Fatalf("session change %+v (snapshot version %d)", sc, snap.Snapshot.SessionsVersion)
 	}
 }

@@ -9,7 +9,6 @@ import (
 // eventPage is how many events one journal read returns.
 const eventPage = 512
 
-
 // Watch streams a run's events with seq > afterSeq, then its live events,
 // without gaps or duplicates, and closes the channel after the terminal
 // event or when ctx ends. It subscribes to the live feed first, then reads

@@ -6,7 +6,7 @@
 import { ApiClient, ApiError, BackendUnavailableError, type RawResponse } from "./api";
 import type { BusHandlers, DesktopBridge, Transport, WatchHandlers } from "./transport";
 import type { DesktopInfo, WatchMessage } from "./types";
-import { onWailsEvent, wailsDesktop, type WailsDesktop } from "./wailsRuntime";
+import { onWailsEvent, wailsDesktop, wailsRuntime, type WailsDesktop } from "./wailsRuntime";
 
 export const DOORBELL = "run:doorbell";
 /** The window's copy of the watch bus: one small WatchMessage per event. */
@@ -149,9 +149,23 @@ export class WailsTransport implements Transport {
     let stopped = false;
     let seq = -1; // -1: waiting for a snapshot
     let early: WatchMessage[] = [];
+    let retryMs = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let off: (() => void) | null = null;
+    // The Wails runtime may be injected after this page's script starts:
+    // listen as soon as it is there.
+    const listen = () => {
+      if (off || !wailsRuntime(this.win)?.EventsOn) return;
+      off = onWailsEvent(WATCH, (...data) => data.forEach((d) => deliver(d as WatchMessage)), this.win);
+    };
+    const again = () => {
+      retryMs = Math.min(5000, Math.max(100, retryMs * 2));
+      retry = setTimeout(() => void resync(), retryMs);
+    };
     const resync = async () => {
       seq = -1;
       early = [];
+      listen();
       try {
         const snap = await this.api.watchSnapshot();
         if (stopped) return;
@@ -160,8 +174,14 @@ export class WailsTransport implements Transport {
         const held = early;
         early = [];
         held.forEach(deliver);
+        if (off) retryMs = 0;
+        else again(); // no runtime events yet: look again soon
       } catch (err) {
-        if (!stopped) h.onError?.(err);
+        if (stopped) return;
+        h.onError?.(err);
+        // The backend may still be opening (the window starts first):
+        // try again, backing off, until it answers.
+        again();
       }
     };
     const deliver = (m: WatchMessage) => {
@@ -187,11 +207,11 @@ export class WailsTransport implements Transport {
       seq = m.seq;
       h.onMessage(m);
     };
-    const off = onWailsEvent(WATCH, (...data) => data.forEach((d) => deliver(d as WatchMessage)), this.win);
     void resync();
     return () => {
       stopped = true;
-      off();
+      if (retry) clearTimeout(retry);
+      off?.();
     };
   }
 
