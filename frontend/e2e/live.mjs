@@ -4,8 +4,8 @@
 //      over --idle-seconds (default 30; SSE heartbeats are comments on the
 //      open stream, not requests);
 //   2. a run started with the API while the session is open shows in both
-//      tabs (its user message in the transcript) — time printed, and
-//      checked against --max-ms (default 200);
+//      tabs (its user message in the transcript) — times printed, the
+//      median of three runs checked against --max-ms (default 200);
 //   3. the same for a run started by `hermesdesk ask --session` (the CLI)
 //      when --bin and --home are given;
 //   4. with --flood, the longest main-thread task (Chromium's long-task
@@ -102,16 +102,22 @@ try {
   console.log(`live: idle app made ${requests.length} API requests in ${idleSeconds} s (two tabs)`);
   if (requests.length) problems.push(`idle requests: ${requests.slice(0, 10).join(", ")}`);
 
-  step("a run started with the API shows in both tabs");
-  const msg1 = `hello from the API ${Date.now()}`;
-  const seen1 = pages.map((pg) => shown(pg, msg1));
-  const t0 = Date.now();
-  await call("POST", "/api/runs", { session_id: ses.id, message: msg1, client_request_id: `live-${t0}` });
-  const at1 = await Promise.all(seen1);
-  const ms1 = at1.map((t) => Math.round(t - t0));
-  console.log(`live: run started with the API shown after ${ms1.join(" ms, ")} ms (two tabs)`);
-  if (ms1.some((m) => m > maxMs)) problems.push(`API run shown after ${ms1.join("/")} ms (> ${maxMs})`);
-  await waitIdle();
+  step("a run started with the API shows in both tabs (three runs, the median counts)");
+  const trials = [];
+  for (let i = 0; i < 3; i++) {
+    const msg1 = `hello from the API ${i} ${Date.now()}`;
+    const seen1 = pages.map((pg) => shown(pg, msg1));
+    const t0 = Date.now();
+    await call("POST", "/api/runs", { session_id: ses.id, message: msg1, client_request_id: `live-${t0}` });
+    const at1 = await Promise.all(seen1);
+    const ms1 = at1.map((t) => Math.round(t - t0));
+    console.log(`live: run started with the API shown after ${ms1.join(" ms, ")} ms (two tabs)`);
+    trials.push(Math.max(...ms1));
+    await waitIdle();
+  }
+  const median = trials.sort((a, b) => a - b)[1];
+  console.log(`live: median over three runs (slower tab): ${median} ms`);
+  if (median > maxMs) problems.push(`API runs shown after ${trials.join("/")} ms (median > ${maxMs})`);
 
   if (bin && home) {
     step("a run started by the CLI shows in both tabs");
@@ -119,11 +125,12 @@ try {
     const seen2 = pages.map((pg) => shown(pg, msg2));
     const t1 = Date.now();
     const cli = spawn(bin, ["ask", "--session", ses.id, msg2], { env: { ...process.env, HERMESDESK_HOME: home }, stdio: "ignore" });
+    const exited = new Promise((r) => cli.on("exit", r));
     const at2 = await Promise.all(seen2);
     // The CLI's own start-up is in this figure (process start, socket).
     const ms2 = at2.map((t) => Math.round(t - t1));
     console.log(`live: run started by the CLI shown after ${ms2.join(" ms, ")} ms from spawning the CLI (two tabs)`);
-    await new Promise((r) => cli.on("exit", r));
+    await exited;
     await waitIdle();
   }
   if (flood) {
