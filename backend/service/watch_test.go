@@ -300,7 +300,7 @@ func TestAgentHealthCached(t *testing.T) {
 	if n := m.HealthChecks(); n != 2 {
 		t.Fatalf("unrelated setting re-checked health (%d checks)", n)
 	}
-	if _, err := s.PutSettings(ctx, map[string]json.RawMessage{"agents.demo.path": json.RawMessage(`"/opt/demo"`)}); err != nil {
+	if _, err := s.PutSettings(ctx, map[string]json.RawMessage{"agents.demo": json.RawMessage(`{"path":"/opt/demo"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	s.Agents(ctx)
