@@ -36,7 +36,6 @@ type backend struct {
 	kick chan struct{} // proxying: the watch bus broke, the supervisor may be gone
 }
 
-
 // openBackend becomes the data dir's supervisor (re-adopting live runs and
 // closing dead ones) or, if another process already is, proxies to it.
 func openBackend(ctx context.Context, dataDir string, log *slog.Logger, running func(n int)) (*backend, error) {
