@@ -29,6 +29,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/app/applog"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/version"
 	"github.com/hermesdesk/hermesdesk/core/coreapi"
 )
@@ -138,6 +139,7 @@ func (a *App) startup(ctx context.Context) {
 	go api.Doorbells(ctx, func(runID string, seq int64) {
 		a.shell.ui.Emit("run:doorbell", map[string]any{"run_id": runID, "seq": seq})
 	})
+	go forwardBus(ctx, api, func(m run.WatchMessage) { a.shell.ui.Emit("watch", m) })
 	go a.attachLoop(ctx)
 	a.quitOnSignal(ctx)
 }
@@ -317,3 +319,25 @@ func (a *App) shutdown(context.Context) {
 }
 
 var errNoWindow = errors.New("the window is not ready")
+
+// forwardBus hands the core's watch bus to the window as small "watch"
+// events (no event payloads), following it again after a goodbye, until
+// ctx ends (docs/ARCHITECTURE.md "The watch bus"). The window reads the
+// snapshot itself through Request and drops what it already covers.
+func forwardBus(ctx context.Context, api *httpapi.Handler, emit func(run.WatchMessage)) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		if ch, err := api.Watch(ctx); err == nil {
+			for m := range ch {
+				emit(m)
+			}
+			backoff = 100 * time.Millisecond
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, 5*time.Second)
+	}
+}

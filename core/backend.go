@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"sync"
@@ -33,19 +32,15 @@ type backend struct {
 	stack     *stack.Stack // nil while proxying
 	stopLocal func()       // the local socket
 	keepWarm  bool         // Close leaves idle warm agents (a handover: the next core adopts them)
-}
 
-// Timing of the background loops.
-const (
-	runningPoll  = 2 * time.Second // the tray's count of active runs
-	takeOverPoll = 1 * time.Second // proxy mode: is the data dir's supervisor gone?
-)
+	kick chan struct{} // proxying: the watch bus broke, the supervisor may be gone
+}
 
 // openBackend becomes the data dir's supervisor (re-adopting live runs and
 // closing dead ones) or, if another process already is, proxies to it.
 func openBackend(ctx context.Context, dataDir string, log *slog.Logger, running func(n int)) (*backend, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	b := &backend{dataDir: dataDir, log: log, ctx: ctx, cancel: cancel}
+	b := &backend{dataDir: dataDir, log: log, ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1)}
 	err := b.becomeSupervisor()
 	switch {
 	case errors.Is(err, stack.ErrAlreadyRunning):
@@ -58,7 +53,7 @@ func openBackend(ctx context.Context, dataDir string, log *slog.Logger, running 
 		return nil, err
 	}
 	b.wg.Add(1)
-	go b.countRunning(running)
+	go b.followBus(running)
 	return b, nil
 }
 
@@ -85,16 +80,16 @@ func (b *backend) becomeSupervisor() error {
 	return nil
 }
 
-// takeOverWhenFree polls for the supervisor lock while proxying.
+// takeOverWhenFree tries to become the supervisor each time the proxied
+// watch bus breaks (the supervisor holding the data dir went away): no
+// timer (docs/ARCHITECTURE.md "The watch bus").
 func (b *backend) takeOverWhenFree() {
 	defer b.wg.Done()
-	t := time.NewTicker(takeOverPoll)
-	defer t.Stop()
 	for {
 		select {
 		case <-b.ctx.Done():
 			return
-		case <-t.C:
+		case <-b.kick:
 		}
 		switch err := b.becomeSupervisor(); {
 		case err == nil:
@@ -109,24 +104,53 @@ func (b *backend) takeOverWhenFree() {
 // Handler serves API requests in-process.
 func (b *backend) Handler() *httpapi.Handler { return b.handler.Load() }
 
-// countRunning keeps the tray's running count current.
-func (b *backend) countRunning(running func(n int)) {
+// followBus reads the watch bus of whatever serves the API (this core's
+// service, or the supervisor it proxies to) for the tray's running count,
+// and follows it again after a goodbye — through the new handler once this
+// core took over (docs/ARCHITECTURE.md "The watch bus"). Nothing polls.
+func (b *backend) followBus(running func(n int)) {
 	defer b.wg.Done()
-	t := time.NewTicker(runningPoll)
-	defer t.Stop()
-	last := -1
-	for {
-		var active []run.Run
-		status, body := b.Handler().DoContext(b.ctx, "GET", "/api/runs?status=active", "")
-		if status == 200 && json.Unmarshal([]byte(body), &active) == nil && len(active) != last {
-			last = len(active)
-			running(last)
+	last, backoff := -1, 100*time.Millisecond
+	for b.ctx.Err() == nil {
+		ch, err := b.Handler().Watch(b.ctx)
+		if err == nil {
+			active := map[string]bool{}
+			for m := range ch {
+				switch {
+				case m.Type == run.WatchSnapshotType && m.Snapshot != nil:
+					clear(active)
+					for _, r := range m.Snapshot.Runs {
+						active[r.RunID] = true
+					}
+				case m.Type == run.WatchRunChanged && m.Run != nil:
+					if m.Run.Status.Terminal() {
+						delete(active, m.Run.RunID)
+					} else {
+						active[m.Run.RunID] = true
+					}
+				}
+				if len(active) != last {
+					last = len(active)
+					running(last)
+				}
+			}
+			backoff = 100 * time.Millisecond
+		}
+		b.mu.Lock()
+		proxying := b.stack == nil
+		b.mu.Unlock()
+		if proxying {
+			select {
+			case b.kick <- struct{}{}:
+			default:
+			}
 		}
 		select {
 		case <-b.ctx.Done():
 			return
-		case <-t.C:
+		case <-time.After(backoff):
 		}
+		backoff = min(backoff*2, 5*time.Second)
 	}
 }
 

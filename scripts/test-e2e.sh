@@ -24,7 +24,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-mkdir -p "$work/project" "$work/data"
+mkdir -p "$work/project" "$work/live" "$work/data"
 go build -o "$work/fakeagent" ./testkit/fakeagent/cmd/fakeagent
 HERMESDESK_HOME="$work/data" "$bin" serve --addr 127.0.0.1:0 >"$work/serve.out" 2>&1 &
 serve_pid=$!
@@ -72,3 +72,8 @@ done
 [ -n "$url2" ] || { cat "$work/serve2.out"; echo "test-e2e: second serve printed no login link"; exit 1; }
 (cd frontend && node e2e/workbench.mjs --url "$url2" --find appended)
 echo "test-e2e: workbench flow passed"
+binabs=$(realpath "$bin")
+# The watch bus: no idle requests; a run started elsewhere shows at once.
+(cd frontend && node e2e/live.mjs --url "$url" --project "$work/live" --bin "$binabs" --home "$work/data" \
+  --idle-seconds "${E2E_IDLE_SECONDS:-30}" --max-ms "${E2E_LIVE_MAX_MS:-200}")
+echo "test-e2e: live updates passed"

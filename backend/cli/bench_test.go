@@ -122,3 +122,80 @@ func BenchmarkE2ELatency(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDoorbellLatency: the window's live path (docs/ARCHITECTURE.md
+// "The watch bus"): demo-scenario runs with 1 and 20 active at once (the
+// supervisor runs 4 at a time, the rest queued), watched through
+// GET /api/watch?doorbells=1 as the window's core connection does. For
+// every doorbell, the time from the shim stamping the event it names
+// (created_at, just before its commit) to the doorbell's arrival; the
+// doorbells are coalesced per run per frame (16 ms) as the window gets
+// them. Reports p50/p99 in µs.
+func BenchmarkDoorbellLatency(b *testing.B) {
+	for _, active := range []int{1, 20} {
+		b.Run(fmt.Sprintf("active=%d", active), func(b *testing.B) {
+			dataDir := newDataDir(b)
+			srv := startServe(b, dataDir)
+			defer srv.stop()
+			c := httpapi.NewClient(srv.url, srv.token)
+			type bell struct {
+				run string
+				seq int64
+				at  time.Time
+			}
+			var lat []time.Duration
+			for range max(b.N, 1) {
+				ctx, cancel := context.WithCancel(context.Background())
+				ch, err := c.Watch(ctx, true)
+				if err != nil {
+					b.Fatal(err)
+				}
+				var bells []bell
+				got := make(chan struct{})
+				go func() {
+					defer close(got)
+					for m := range ch {
+						if m.Type == run.WatchDoorbell {
+							bells = append(bells, bell{m.Run.RunID, m.Run.LastSeq, time.Now()})
+						}
+					}
+				}()
+				var ids []string
+				for range active {
+					ids = append(ids, srv.startRun(b, c, "/scenario demo").RunID)
+				}
+				for _, id := range ids {
+					if err := c.Follow(context.Background(), id, 0, func(run.Event) error { return nil }); err != nil {
+						b.Fatal(err)
+					}
+				}
+				time.Sleep(50 * time.Millisecond) // the last doorbells
+				cancel()
+				<-got
+				stamps := map[string]map[int64]time.Time{}
+				for _, id := range ids {
+					var page struct{ Events []run.Event }
+					if err := c.Call(context.Background(), "GET", "/api/runs/"+id+"/events?after=0&limit=5000", nil, &page); err != nil {
+						b.Fatal(err)
+					}
+					stamps[id] = map[int64]time.Time{}
+					for _, ev := range page.Events {
+						stamps[id][ev.Seq] = time.Unix(0, int64(ev.CreatedAt*1e9))
+					}
+				}
+				for _, bl := range bells {
+					if at, ok := stamps[bl.run][bl.seq]; ok {
+						lat = append(lat, bl.at.Sub(at))
+					}
+				}
+			}
+			if len(lat) == 0 {
+				b.Fatal("no doorbells")
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+			b.ReportMetric(float64(len(lat)), "doorbells")
+		})
+	}
+}

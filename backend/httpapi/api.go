@@ -170,11 +170,6 @@ func (h *Handler) putSettings(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, s, err)
 }
 
-func (h *Handler) agents(w http.ResponseWriter, r *http.Request) {
-	as, err := h.svc.Agents(r.Context())
-	reply(w, http.StatusOK, as, err)
-}
-
 func (h *Handler) audit(w http.ResponseWriter, r *http.Request) {
 	a, err := h.svc.Audit(r.Context())
 	reply(w, http.StatusOK, a, err)

@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -242,49 +241,3 @@ func (c *Client) followOnce(ctx context.Context, runID string, after int64, fn f
 		}
 	}
 }
-
-// Rings is a RingSource over the API: it follows every active run's event
-// stream and rings for each event, discovering runs every ringPoll. It
-// lets a proxy (an app started while `serve` owns the data dir) still
-// give the desktop its doorbells.
-func (c *Client) Rings(ctx context.Context, ring func(runID string, seq int64)) {
-	var (
-		mu       sync.Mutex
-		watching = map[string]bool{}
-		wg       sync.WaitGroup
-	)
-	defer wg.Wait()
-	t := time.NewTicker(ringPoll)
-	defer t.Stop()
-	for {
-		var runs []run.Run
-		if err := c.Call(ctx, "GET", "/api/runs?status=active", nil, &runs); err == nil {
-			for _, r := range runs {
-				mu.Lock()
-				seen := watching[r.ID]
-				watching[r.ID] = true
-				mu.Unlock()
-				if seen {
-					continue
-				}
-				wg.Add(1)
-				go func(id string, after int64) {
-					defer wg.Done()
-					defer func() { mu.Lock(); delete(watching, id); mu.Unlock() }()
-					_ = c.Follow(ctx, id, after, func(ev run.Event) error {
-						ring(ev.RunID, ev.Seq)
-						return nil
-					})
-				}(r.ID, r.LastSeq)
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
-}
-
-// ringPoll is how often Rings looks for newly active runs.
-const ringPoll = 250 * time.Millisecond

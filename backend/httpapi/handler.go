@@ -53,6 +53,8 @@ type Handler struct {
 	log  *slog.Logger
 	mux  *http.ServeMux
 	root http.Handler
+	// remote is the local API a proxy forwards to (nil in-process).
+	remote *Client
 	// token replaces cfg.Token once SetToken was called (serve.token
 	// deleted or replaced while serving).
 	token atomic.Pointer[string]
@@ -121,6 +123,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("DELETE /api/schedules/{id}", h.deleteSchedule)
 	m.HandleFunc("POST /api/schedules/{id}/run", h.runSchedule)
 	m.HandleFunc("GET /api/schedules/{id}/history", h.scheduleHistory)
+	m.HandleFunc("GET /api/watch", h.watch)
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, service.CodeNotFound, "no such API route")
 	})

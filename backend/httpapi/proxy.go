@@ -32,10 +32,11 @@ func NewProxy(socket string, cfg Config) *Handler {
 	if cfg.Heartbeat <= 0 {
 		cfg.Heartbeat = defaultHeartbeat
 	}
+	remote := NewLocalClient(socket)
 	if cfg.Rings == nil {
-		cfg.Rings = NewLocalClient(socket).Rings
+		cfg.Rings = remote.Rings
 	}
-	h := &Handler{cfg: cfg, log: cfg.Log, mux: http.NewServeMux()}
+	h := &Handler{cfg: cfg, log: cfg.Log, mux: http.NewServeMux(), remote: remote}
 	if h.log == nil {
 		h.log = defaultLog()
 	}

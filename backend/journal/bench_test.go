@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -359,9 +357,8 @@ func benchReplay(b *testing.B, totalRuns, perRun int) {
 		b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/replay")
 	})
 	b.Run("last_100_after_cursor", func(b *testing.B) {
-		cursor := fmt.Sprintf("%s:%d", target, perRun-100)
 		for i := 0; i < b.N; i++ {
-			evs, err := s.EventsAfterCursor(ctx, target, cursor, 100)
+			evs, err := s.Events(ctx, target, int64(perRun-100), 100)
 			if err != nil || len(evs) != 100 {
 				b.Fatalf("%d events, %v", len(evs), err)
 			}
@@ -384,64 +381,6 @@ func BenchmarkReplay(b *testing.B) { benchReplay(b, 10, 10000) }
 func BenchmarkReplayBig(b *testing.B) {
 	bigBench(b)
 	benchReplay(b, 10, 100000)
-}
-
-// BenchmarkWatchChanges: another process appends one event every 5 ms;
-// this process learns of each through WatchChanges (PRAGMA data_version
-// polled every 1 ms). notice_ms is from the writer's commit returning to
-// the doorbell here (0 when the poll saw the commit before AppendSync
-// returned); commit_ms is the writer's own AppendSync time.
-func BenchmarkWatchChanges(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		path := filepath.Join(b.TempDir(), "j.db")
-		s, err := Open(path, Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		f := newFixture(b, s)
-		ctx, cancel := context.WithCancel(context.Background())
-		ring := s.WatchChanges(ctx, time.Millisecond)
-		var mu sync.Mutex
-		var rings []time.Time
-		go func() {
-			for range ring {
-				mu.Lock()
-				rings = append(rings, time.Now())
-				mu.Unlock()
-			}
-		}()
-		time.Sleep(20 * time.Millisecond)
-		const n = 300
-		cmd := childCmd(b, "pinger", envDB+"="+path, envRun+"="+f.sub.Run.ID, envCount+"="+strconv.Itoa(n))
-		out, err := cmd.Output()
-		if err != nil {
-			b.Fatalf("pinger: %v", err)
-		}
-		time.Sleep(20 * time.Millisecond)
-		cancel()
-		mu.Lock()
-		var notice, commit []time.Duration
-		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-			var st, done int64
-			fmt.Sscan(line, &st, &done)
-			commit = append(commit, time.Duration(done-st))
-			// The first ring after the commit started.
-			j, _ := slices.BinarySearchFunc(rings, time.Unix(0, st), func(a, t time.Time) int { return a.Compare(t) })
-			if j < len(rings) {
-				notice = append(notice, max(0, rings[j].Sub(time.Unix(0, done))))
-			}
-		}
-		mu.Unlock()
-		s.Close()
-		if len(notice) < n/2 {
-			b.Fatalf("only %d of %d commits noticed", len(notice), n)
-		}
-		slices.Sort(notice)
-		slices.Sort(commit)
-		b.ReportMetric(ms(notice[len(notice)/2]), "notice_p50_ms")
-		b.ReportMetric(ms(notice[len(notice)*99/100]), "notice_p99_ms")
-		b.ReportMetric(ms(commit[len(commit)/2]), "commit_p50_ms")
-	}
 }
 
 // BenchmarkRatio alternates the bare loop and the journal (1 and 4 runs)

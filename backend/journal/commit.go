@@ -156,7 +156,6 @@ func (s *Store) commitBatch(conn *sql.Conn, batch []*item) {
 		if s.opts.OnCommit != nil {
 			s.opts.OnCommit(committed)
 		}
-		s.notify.ring(committed)
 	}
 	for _, g := range groups {
 		if g.err == nil {

@@ -40,7 +40,7 @@ func Example() {
 
 	// Anyone: state and replay.
 	r, _ := s.GetRun(ctx, sub.Run.ID)
-	evs, _ := s.EventsAfterCursor(ctx, r.ID, "", 100)
+	evs, _ := s.Events(ctx, r.ID, 0, 100)
 	msgs, _ := s.Messages(ctx, ses.ID)
 	fmt.Println(r.Status, r.LastSeq, len(evs), msgs[1].Content)
 	// Output: completed 4 4 Hello!

@@ -4,29 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
-
-func FuzzParseCursor(f *testing.F) {
-	for _, c := range []string{"", "5", "run_a:5", "run_b:5", "-1", "run_a:-1", ":", "run_a:1:2", "1e3", "０"} {
-		f.Add(c)
-	}
-	f.Fuzz(func(t *testing.T, c string) {
-		n := ParseCursor("run_a", c)
-		if n < 0 {
-			t.Fatalf("negative seq %d from %q", n, c)
-		}
-		// A cursor naming another run never skips anything.
-		tc := strings.TrimSpace(c)
-		if i := strings.LastIndexByte(tc, ':'); i >= 0 && tc[:i] != "run_a" && n != 0 {
-			t.Fatalf("foreign cursor %q gave %d", c, n)
-		}
-	})
-}
 
 // FuzzAppend feeds arbitrary types and payload bytes to a Writer: each is
 // either refused with ErrInvalidEvent or committed as a valid JSON object;

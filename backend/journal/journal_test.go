@@ -248,21 +248,6 @@ func TestAppendValidation(t *testing.T) {
 	}
 }
 
-func TestParseCursor(t *testing.T) {
-	cases := []struct {
-		cursor string
-		want   int64
-	}{
-		{"", 0}, {"12", 12}, {"run_a:7", 7}, {"run_b:7", 0}, {"-3", 0}, {"run_a:-3", 0},
-		{"abc", 0}, {"run_a:", 0}, {"run_a:x", 0}, {"99999999999999999999", 0}, {" 5 ", 5},
-	}
-	for _, c := range cases {
-		if got := ParseCursor("run_a", c.cursor); got != c.want {
-			t.Errorf("ParseCursor(%q) = %d, want %d", c.cursor, got, c.want)
-		}
-	}
-}
-
 func TestEventsPaging(t *testing.T) {
 	s := openTest(t, Options{})
 	f := newFixture(t, s)
@@ -277,13 +262,9 @@ func TestEventsPaging(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := f.sub.Run.ID
-	page, err := s.EventsAfterCursor(ctx, id, id+":20", 10)
+	page, err := s.Events(ctx, id, 20, 10)
 	if err != nil || len(page) != 5 || page[0].Seq != 21 {
 		t.Fatalf("after 20: %d events, %v", len(page), err)
-	}
-	page, _ = s.EventsAfterCursor(ctx, id, "run_other:20", 10)
-	if len(page) != 10 || page[0].Seq != 1 {
-		t.Fatalf("foreign cursor must replay from start: %+v", page[0])
 	}
 	if _, err := s.Events(ctx, "run_missing", 0, 10); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing run: %v", err)
@@ -301,7 +282,7 @@ func TestEventsPaging(t *testing.T) {
 	}
 }
 
-func TestSubscribe(t *testing.T) {
+func TestOnCommit(t *testing.T) {
 	var committed []run.Event
 	var mu = make(chan struct{}, 1)
 	mu <- struct{}{}
@@ -312,20 +293,9 @@ func TestSubscribe(t *testing.T) {
 	}})
 	f := newFixture(t, s)
 	ctx := ctxT(t)
-	ring, cancel := s.Subscribe(f.sub.Run.ID)
-	defer cancel()
-	all, cancelAll := s.Subscribe("")
-	defer cancelAll()
 	w := f.writer(t, f.sub.Run.ID)
 	if _, err := w.AppendSync(ctx, run.EventProgress, run.Progress{Message: "a"}); err != nil {
 		t.Fatal(err)
-	}
-	for _, ch := range []<-chan struct{}{ring, all} {
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			t.Fatal("no doorbell")
-		}
 	}
 	<-mu
 	if len(committed) != 1 || committed[0].Seq != 1 {

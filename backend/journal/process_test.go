@@ -37,8 +37,6 @@ func TestMain(m *testing.M) {
 		childCrash()
 	case "writer":
 		childWriter()
-	case "pinger":
-		childPinger()
 	default:
 		fmt.Fprintln(os.Stderr, "unknown child mode")
 		os.Exit(2)
@@ -298,32 +296,4 @@ func runWriterProcs(t testing.TB, path, sessionID string, procs, n int) ([]strin
 		slowest = max(slowest, r.el)
 	}
 	return ids, slowest
-}
-
-// childPinger appends one event every 5 ms to a run, printing
-// "<start_ns> <committed_ns>" around each AppendSync.
-func childPinger() {
-	n, _ := strconv.Atoi(os.Getenv(envCount))
-	s, err := Open(os.Getenv(envDB), Options{})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	w, err := s.OpenWriter(context.Background(), os.Getenv(envRun))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	for i := 0; i < n; i++ {
-		time.Sleep(5 * time.Millisecond)
-		start := time.Now()
-		if _, err := w.AppendSync(context.Background(), run.EventProgress, run.Progress{Message: "ping"}); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		fmt.Printf("%d %d\n", start.UnixNano(), time.Now().UnixNano())
-	}
-	w.Close()
-	s.Close()
-	os.Exit(0)
 }

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -30,30 +28,6 @@ func (s *Store) Events(ctx context.Context, runID string, after int64, limit int
 		return nil
 	})
 	return out, err
-}
-
-// EventsAfterCursor is Events with a client's cursor: "run_id:seq" (an
-// event id, the SSE Last-Event-ID) or a bare "seq". A cursor that is
-// malformed, negative or names another run replays from the start rather
-// than risk skipping events.
-func (s *Store) EventsAfterCursor(ctx context.Context, runID, cursor string, limit int) ([]run.Event, error) {
-	return s.Events(ctx, runID, ParseCursor(runID, cursor), limit)
-}
-
-// ParseCursor turns a cursor into the seq to read after (0 = from start).
-func ParseCursor(runID, cursor string) int64 {
-	c := strings.TrimSpace(cursor)
-	if i := strings.LastIndexByte(c, ':'); i >= 0 {
-		if c[:i] != runID {
-			return 0
-		}
-		c = c[i+1:]
-	}
-	n, err := strconv.ParseInt(c, 10, 64)
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
 }
 
 // StreamEvents calls fn for every event of a run with seq > after, in

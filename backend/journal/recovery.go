@@ -93,7 +93,6 @@ func (s *Store) InterruptRunAfter(ctx context.Context, runID, reason, detail str
 	if s.opts.OnCommit != nil {
 		s.opts.OnCommit(evs)
 	}
-	s.notify.ring(evs)
 	return true, nil
 }
 

@@ -61,8 +61,6 @@ type Store struct {
 	wmu     sync.Mutex
 	writers map[string]*Writer
 
-	notify notifier
-
 	unknownTypes atomic.Uint64
 	// walBytes approximates what this process added to the WAL since its
 	// last checkpoint.
@@ -121,7 +119,6 @@ func open(path string, opts Options, target int) (*Store, error) {
 		stopped: make(chan struct{}),
 		writers: map[string]*Writer{},
 	}
-	s.notify.init()
 	ctx := context.Background()
 	if err := s.migrateTo(ctx, target); err != nil {
 		db.Close()
@@ -215,7 +212,6 @@ func (s *Store) Close() error {
 		s.closed.Store(true)
 		close(s.stop)
 		<-s.stopped
-		s.notify.closeAll()
 		err = s.db.Close()
 	})
 	return err

@@ -30,6 +30,12 @@ const (
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"
+	// WatchDoorbell is sent only to a watcher that asked for doorbells
+	// (GET /api/watch?doorbells=1: the window): Run carries just RunID and
+	// LastSeq, the run's newest committed event, coalesced to at most one
+	// per run per animation frame; the window then pulls the events. It
+	// does not move the bus seq (Seq is the bus seq it was sent at).
+	WatchDoorbell WatchType = "doorbell"
 )
 
 // WatchMessage is one message on the watch bus.

@@ -13,10 +13,29 @@ import (
 
 // Agents, search, settings, audit and health.
 
-// Agents lists installed agents with versions and health.
+// Agents lists installed agents with versions and health, as last checked
+// (see healthCache): reading it spawns nothing.
 func (s *Service) Agents(ctx context.Context) ([]AgentInfo, error) {
-	as, err := s.agents.List(ctx)
+	as, err := s.health.get(ctx, false)
 	return nonNil(as), s.classify(ctx, "list agents", "agent", err)
+}
+
+// RecheckAgents checks every agent's health now (Settings' "Re-check") and
+// tells watchers (agents.changed).
+func (s *Service) RecheckAgents(ctx context.Context) ([]AgentInfo, error) {
+	as, err := s.health.get(ctx, true)
+	if err == nil {
+		s.agentsChanged()
+	}
+	return nonNil(as), s.classify(ctx, "list agents", "agent", err)
+}
+
+// agentsStale drops the cached health (an agent's settings changed, or a
+// run of it failed) and tells watchers, who re-read the list: the check
+// runs once, on the first read.
+func (s *Service) agentsStale() {
+	s.health.invalidate()
+	s.agentsChanged()
 }
 
 // MaxQueryBytes bounds a search query.
@@ -70,7 +89,9 @@ func (s *Service) PutSettings(ctx context.Context, in map[string]json.RawMessage
 	if err := s.store.PutSettings(ctx, in); err != nil {
 		return nil, s.classify(ctx, "write settings", "settings", err)
 	}
-	s.retireWarm(ctx, in, stored)
+	if s.retireWarm(ctx, in, stored) {
+		s.agentsStale()
+	}
 	return s.Settings(ctx)
 }
 
@@ -82,22 +103,24 @@ type warmRetirer interface {
 
 // retireWarm closes the warm agents of every agent whose settings ("agents.<name>")
 // changed: they were started with the old ones and would never serve a run
-// again. Saving a form unchanged keeps them.
-func (s *Service) retireWarm(ctx context.Context, in, before map[string]json.RawMessage) {
-	wr, ok := s.runner.(warmRetirer)
-	if !ok {
-		return
-	}
+// again. Saving a form unchanged keeps them. It reports whether any
+// agent's settings changed (its health must be checked again).
+func (s *Service) retireWarm(ctx context.Context, in, before map[string]json.RawMessage) (changed bool) {
+	wr, _ := s.runner.(warmRetirer)
 	for k, v := range in {
 		if sameJSON(v, before[k]) {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(k, "agents."); ok {
 			if name, _, _ := strings.Cut(rest, "."); name != "" {
-				wr.RetireWarm(ctx, name)
+				changed = true
+				if wr != nil {
+					wr.RetireWarm(ctx, name)
+				}
 			}
 		}
 	}
+	return changed
 }
 
 // sameJSON: a and b are the same JSON value up to insignificant whitespace.

@@ -37,7 +37,7 @@ func (s *Service) StartRun(ctx context.Context, req run.StartRequest) (run.Start
 	}
 	res, err := s.runner.Start(ctx, req)
 	if err == nil {
-		s.kickRings()
+		s.runCreated(res.RunID)
 	}
 	return res, s.classify(ctx, "start run", "session", err)
 }
@@ -164,8 +164,8 @@ func (s *Service) Queue(ctx context.Context, runID string, req QueueRequest) (ru
 	}
 	return s.control(ctx, "queue", runID, func() (run.ControlResult, error) {
 		res, err := s.runner.Queue(ctx, runID, req.Message, req.ClientRequestID)
-		if err == nil && res.Accepted {
-			s.kickRings()
+		if err == nil && res.Accepted && res.RunID != "" {
+			s.runCreated(res.RunID)
 		}
 		return res, err
 	})

@@ -29,6 +29,9 @@ type Options struct {
 	Follow FollowOptions
 	// Warm, when set, adds warm agents and their memory to deep health.
 	Warm WarmSource
+	// WatchBuffer is how many watch bus messages may wait for one watcher
+	// before it is said goodbye to (default DefaultWatchBuffer).
+	WatchBuffer int
 }
 
 // Service is the API. It is safe for concurrent use.
@@ -39,7 +42,8 @@ type Service struct {
 	log     *slog.Logger
 	follow  FollowOptions
 	started time.Time
-	kick    chan struct{} // a run was started: Rings looks for it now
+	bus     *bus
+	health  *healthCache
 
 	// Schedules (SetSchedules): nil until the stack connects them.
 	schedStore ScheduleStore
@@ -51,11 +55,16 @@ type Service struct {
 // New returns a service over the journal, the supervisor and the agents.
 func New(store Store, runner Runner, agents Agents, opts Options) *Service {
 	s := &Service{store: store, runner: runner, agents: agents, log: opts.Log,
-		follow: opts.Follow.withDefaults(), started: time.Now(), kick: make(chan struct{}, 1)}
+		follow: opts.Follow.withDefaults(), started: time.Now()}
 	if s.log == nil {
 		s.log = slog.Default()
 	}
 	s.warm = opts.Warm
+	s.bus = newBus(s, opts.WatchBuffer)
+	s.health = newHealthCache(agents)
+	if t, ok := runner.(EventTapper); ok {
+		t.TapEvents(s.bus.tap)
+	}
 	return s
 }
 
@@ -91,6 +100,9 @@ func (s *Service) CreateProject(ctx context.Context, req CreateProjectRequest) (
 		}
 	}
 	p, err := s.store.CreateProject(ctx, name, ws)
+	if err == nil {
+		s.sessionChanged(run.ProjectChanged, "", p.ID)
+	}
 	return p, s.classify(ctx, "create project", "project", err)
 }
 
@@ -151,6 +163,9 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		ProjectID: req.ProjectID, Title: strings.TrimSpace(req.Title),
 		Agent: req.Agent, Model: req.Model, Profile: req.Profile,
 	})
+	if err == nil {
+		s.sessionChanged(run.SessionCreated, ses.ID, ses.ProjectID)
+	}
 	return ses, s.classify(ctx, "create session", "session", err)
 }
 
@@ -221,13 +236,17 @@ func (s *Service) UpdateSession(ctx context.Context, id string, p SessionPatch) 
 		p.Model = &m
 	}
 	ses, err := s.store.UpdateSession(ctx, id, p)
+	if err == nil {
+		s.sessionRetitled(ses)
+	}
 	return ses, s.classify(ctx, "update session", "session", err)
 }
 
 // DeleteSession removes a session; one with an active run is a conflict
 // (stop it first): deleting must never orphan a running agent.
 func (s *Service) DeleteSession(ctx context.Context, id string) error {
-	if _, err := s.store.Session(ctx, id); err != nil {
+	ses, err := s.store.Session(ctx, id)
+	if err != nil {
 		return s.classify(ctx, "get session", "session", err)
 	}
 	active, err := s.store.Runs(ctx, RunFilter{ActiveOnly: true, SessionID: id})
@@ -237,7 +256,11 @@ func (s *Service) DeleteSession(ctx context.Context, id string) error {
 	if len(active) > 0 {
 		return &Error{Code: CodeConflict, Message: "the session has a running agent; stop it first"}
 	}
-	return s.classify(ctx, "delete session", "session", s.store.DeleteSession(ctx, id))
+	if err := s.store.DeleteSession(ctx, id); err != nil {
+		return s.classify(ctx, "delete session", "session", err)
+	}
+	s.sessionChanged(run.SessionDeleted, id, ses.ProjectID)
+	return nil
 }
 
 func nonNil[T any](xs []T) []T {

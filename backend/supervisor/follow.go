@@ -56,7 +56,7 @@ func (s *Supervisor) track(r run.Run) *tracked {
 	t := &tracked{runID: r.ID, sessionID: r.SessionID, ready: make(chan struct{})}
 	s.tracked[r.ID] = t
 	if s.hubs[r.ID] == nil {
-		s.hubs[r.ID] = &runHub{}
+		s.hubs[r.ID] = &runHub{tap: s.emitTap}
 	}
 	return t
 }

@@ -18,6 +18,9 @@ type runHub struct {
 	lastSeq  int64
 	watchers map[*watcher]struct{}
 	refs     int
+	// tap reports every new event to the supervisor's event tap (the watch
+	// bus), under mu so that it sees each run's events in seq order.
+	tap func(run.Event)
 }
 
 type watcher struct {
@@ -34,6 +37,9 @@ func (h *runHub) publish(ev run.Event) bool {
 		return false
 	}
 	h.lastSeq = ev.Seq
+	if h.tap != nil {
+		h.tap(ev)
+	}
 	for w := range h.watchers {
 		select {
 		case w.ch <- ev:
@@ -93,7 +99,7 @@ func (s *Supervisor) hub(runID string, ref bool) *runHub {
 	defer s.mu.Unlock()
 	h := s.hubs[runID]
 	if h == nil {
-		h = &runHub{}
+		h = &runHub{tap: s.emitTap}
 		s.hubs[runID] = h
 	}
 	if ref {
@@ -114,5 +120,16 @@ func (s *Supervisor) releaseHub(runID string) {
 	h.refs--
 	if h.refs <= 0 && s.tracked[runID] == nil {
 		delete(s.hubs, runID)
+	}
+}
+
+// TapEvents installs tap, called once for every new live event of every
+// run this supervisor follows or observes, after its commit, in seq order
+// per run (docs/ARCHITECTURE.md "The watch bus"). tap must not block.
+func (s *Supervisor) TapEvents(tap func(run.Event)) { s.tap.Store(&tap) }
+
+func (s *Supervisor) emitTap(ev run.Event) {
+	if f := s.tap.Load(); f != nil {
+		(*f)(ev)
 	}
 }

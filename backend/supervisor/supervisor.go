@@ -34,6 +34,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
 
@@ -155,6 +156,8 @@ type Supervisor struct {
 	// capWarmMu keeps two followers from retiring warm shims over each
 	// other (capWarm).
 	capWarmMu sync.Mutex
+
+	tap atomic.Pointer[func(run.Event)] // see TapEvents
 
 	mu      sync.Mutex
 	tracked map[string]*tracked

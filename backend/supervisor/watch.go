@@ -2,18 +2,12 @@ package supervisor
 
 import (
 	"context"
-	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // eventPage is how many events one journal read returns.
 const eventPage = 512
-
-// idleCatchUp is how often an idle observer re-reads the journal after its
-// cursor: a safety net for events no stream delivered (a run whose shim is
-// not followed by this process). Live events come from memory.
-const idleCatchUp = time.Second
 
 // Watch streams a run's events with seq > afterSeq, then its live events,
 // without gaps or duplicates, and closes the channel after the terminal
@@ -86,16 +80,13 @@ func (s *Supervisor) watch(ctx context.Context, runID string, cursor int64, h *r
 	if catchUp(0) {
 		return
 	}
-	idle := time.NewTicker(idleCatchUp)
-	defer idle.Stop()
+	// Nothing polls: every active run of the data dir is followed by this
+	// supervisor (launched or adopted), so its events reach the hub; a run
+	// not active yet gets this same hub when it is launched.
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-idle.C:
-			if catchUp(0) {
-				return
-			}
 		case ev, ok := <-w.ch:
 			if !ok {
 				if !h.isDropped(w) {
@@ -108,7 +99,6 @@ func (s *Supervisor) watch(ctx context.Context, runID string, cursor int64, h *r
 				}
 				continue
 			}
-			idle.Reset(idleCatchUp)
 			if ev.Seq <= cursor {
 				continue // already sent from the journal
 			}

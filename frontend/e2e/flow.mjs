@@ -72,7 +72,8 @@ try {
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
   });
-  await page.goto(url, { waitUntil: "networkidle" });
+  // Not "networkidle": the watch bus keeps one stream open for good.
+  await page.goto(url, { waitUntil: "domcontentloaded" });
   if (new URL(page.url()).searchParams.has("token")) problems.push("token left in the address bar");
 
   step("add project");

@@ -45,7 +45,8 @@ try {
   // The preview of a phrase it cannot read is a 400 on purpose; the browser logs it.
   page.on("console", (m) => m.type() === "error" && !/status of 400/.test(m.text()) && problems.push(m.text()));
   page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "networkidle" });
+  // Not "networkidle": the watch bus keeps one stream open for good.
+  await page.goto(url, { waitUntil: "domcontentloaded" });
 
   if ((await api("/api/projects")).length === 0) {
     step("add project");

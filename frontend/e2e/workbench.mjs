@@ -77,7 +77,8 @@ try {
   page = await ctx.newPage();
   page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
   page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "networkidle" });
+  // Not "networkidle": the watch bus keeps one stream open for good.
+  await page.goto(url, { waitUntil: "domcontentloaded" });
 
   if (find) {
     step(`search finds "${find}" in the imported session`);
@@ -93,7 +94,7 @@ try {
   } else {
     const prj = await api("POST", "/api/projects", { name: "gitproj", workspace: project });
     const diffSession = await api("POST", "/api/sessions", { project_id: prj.id, agent: "demo", title: "Diff demo" });
-    await page.reload({ waitUntil: "networkidle" });
+    await page.reload({ waitUntil: "domcontentloaded" });
 
     step("the slash menu picks the demo's scenario command");
     await openSession("Diff demo");
@@ -143,7 +144,7 @@ try {
     step("a command agent appending to a tracked file");
     await api("PUT", "/api/settings", { "agents.command": { command: ["sh", "-c", "echo appended-by-command >> notes.txt"] } });
     await api("POST", "/api/sessions", { project_id: prj.id, agent: "command", title: "Command diff" });
-    await page.reload({ waitUntil: "networkidle" });
+    await page.reload({ waitUntil: "domcontentloaded" });
     await openSession("Command diff");
     await page.getByLabel("Message").fill("append please");
     await page.keyboard.press("Enter");

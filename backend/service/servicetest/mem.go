@@ -34,6 +34,8 @@ type Mem struct {
 	// fan-out does.
 	WatchBuffer int
 
+	tapMu    sync.Mutex // orders appends with their tap calls
+	tap      func(run.Event)
 	mu       sync.Mutex
 	n        int
 	projects []run.Project
@@ -46,6 +48,9 @@ type Mem struct {
 	settings map[string]json.RawMessage
 	// AgentNames are the known agents (default: "demo").
 	AgentNames []string
+	// Checks counts health checks (List calls: each would run every
+	// agent's --version); read it with HealthChecks.
+	Checks int
 }
 
 type watcher struct {
@@ -242,6 +247,9 @@ func (m *Mem) Ping(ctx context.Context) error {
 // --- Agents ---
 
 func (m *Mem) List(context.Context) ([]service.AgentInfo, error) {
+	m.mu.Lock()
+	m.Checks++
+	m.mu.Unlock()
 	var out []service.AgentInfo
 	for _, n := range m.AgentNames {
 		out = append(out, service.AgentInfo{Name: n, DisplayName: n, Installed: true, OK: true})
@@ -256,4 +264,11 @@ func (m *Mem) Known(name string) bool {
 		}
 	}
 	return false
+}
+
+// HealthChecks is how many times agent health was checked.
+func (m *Mem) HealthChecks() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.Checks
 }

@@ -14,6 +14,10 @@ import (
 // appends run.started and message.user. The same ClientRequestID gives the
 // same run; with another message, a conflict.
 func (m *Mem) Start(_ context.Context, req run.StartRequest) (run.StartResult, error) {
+	m.tapMu.Lock()
+	defer m.tapMu.Unlock()
+	var evs []run.Event
+	defer func() { m.emit(evs...) }()
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ses, ok := m.sessions[req.SessionID]
@@ -38,8 +42,8 @@ func (m *Mem) Start(_ context.Context, req run.StartRequest) (run.StartResult, e
 		run.Message{ID: r.AssistantMessageID, SessionID: ses.ID, Role: run.RoleAssistant, RunID: r.ID, CreatedAt: now})
 	m.runs[r.ID] = r
 	m.requests[req.ClientRequestID] = r.ID
-	m.appendLocked(r, run.EventRunStarted, run.RunStarted{Agent: ses.Agent})
-	m.appendLocked(r, run.EventMessageUser, run.MessageUser{MessageID: r.UserMessageID, Text: req.Message})
+	evs = append(evs, m.appendLocked(r, run.EventRunStarted, run.RunStarted{Agent: ses.Agent}),
+		m.appendLocked(r, run.EventMessageUser, run.MessageUser{MessageID: r.UserMessageID, Text: req.Message}))
 	return result(r), nil
 }
 
@@ -58,13 +62,39 @@ func (m *Mem) AddRun(id string) {
 // Append commits one event and pushes it to the run's watchers. A "done"
 // ends the run with payload.Status.
 func (m *Mem) Append(runID string, t run.EventType, payload any) run.Event {
+	m.tapMu.Lock()
+	defer m.tapMu.Unlock()
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	r, ok := m.runs[runID]
 	if !ok {
+		m.mu.Unlock()
 		panic("servicetest: append to unknown run " + runID)
 	}
-	return m.appendLocked(r, t, payload)
+	ev := m.appendLocked(r, t, payload)
+	m.mu.Unlock()
+	m.emit(ev)
+	return ev
+}
+
+// TapEvents installs the event tap (service.EventTapper), called after
+// each append, in order, without the Mem's lock held (as the supervisor
+// calls it after the commit).
+func (m *Mem) TapEvents(tap func(run.Event)) {
+	m.mu.Lock()
+	m.tap = tap
+	m.mu.Unlock()
+}
+
+func (m *Mem) emit(evs ...run.Event) {
+	m.mu.Lock()
+	tap := m.tap
+	m.mu.Unlock()
+	if tap == nil {
+		return
+	}
+	for _, ev := range evs {
+		tap(ev)
+	}
 }
 
 func (m *Mem) appendLocked(r *run.Run, t run.EventType, payload any) run.Event {
@@ -80,6 +110,7 @@ func (m *Mem) appendLocked(r *run.Run, t run.EventType, payload any) run.Event {
 		Type: t, CreatedAt: run.UnixSeconds(time.Now()), Terminal: t == run.EventDone, Payload: b}
 	m.events[r.ID] = append(m.events[r.ID], ev)
 	r.LastSeq = seq
+	derive(r, ev)
 	if t == run.EventDone {
 		r.Terminal = true
 		r.Status = run.StatusCompleted
@@ -199,4 +230,41 @@ func (m *Mem) SetModel(ctx context.Context, runID, model string) (run.ControlRes
 		return m.SetModelFn(ctx, runID, model)
 	}
 	return run.ControlResult{Status: run.ControlUnsupported, Message: "this agent cannot switch models"}, nil
+}
+
+// derive moves the run's row as the journal does (backend/journal/apply.go).
+func derive(r *run.Run, ev run.Event) {
+	switch ev.Type {
+	case run.EventStatus:
+		var p run.StatusChanged
+		if json.Unmarshal(ev.Payload, &p) == nil && p.Status.Valid() {
+			r.Status = p.Status
+		}
+	case run.EventApprovalRequest:
+		var p run.ApprovalRequested
+		if json.Unmarshal(ev.Payload, &p) == nil {
+			r.PendingApprovalID, r.Status = p.ApprovalID, run.StatusAwaitingApproval
+		}
+	case run.EventApprovalResolved:
+		var p run.ApprovalResolved
+		if json.Unmarshal(ev.Payload, &p) == nil && r.PendingApprovalID == p.ApprovalID {
+			r.PendingApprovalID = ""
+			if r.Status == run.StatusAwaitingApproval {
+				r.Status = run.StatusRunning
+			}
+		}
+	case run.EventClarifyRequest:
+		var p run.ClarifyRequested
+		if json.Unmarshal(ev.Payload, &p) == nil {
+			r.PendingClarifyID, r.Status = p.ClarifyID, run.StatusAwaitingClarify
+		}
+	case run.EventClarifyResolved:
+		var p run.ClarifyResolved
+		if json.Unmarshal(ev.Payload, &p) == nil && r.PendingClarifyID == p.ClarifyID {
+			r.PendingClarifyID = ""
+			if r.Status == run.StatusAwaitingClarify {
+				r.Status = run.StatusRunning
+			}
+		}
+	}
 }

@@ -130,6 +130,7 @@ const retireOnClose = 3 * time.Second
 // supervisor runs would only hold memory (`serve` stopped with SIGTERM or
 // Ctrl-C, the app quitting).
 func (s *Stack) Close() error {
+	s.Service.CloseWatchers() // watchers reconnect to whoever takes over
 	s.Scheduler.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), retireOnClose)
 	n := s.Supervisor.RetireWarm(ctx, "")

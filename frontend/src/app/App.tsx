@@ -28,7 +28,7 @@ function isTyping(t: EventTarget | null): boolean {
 
 export function App({ transport: t }: { transport: Transport }) {
   const runs = useMemo(() => new RunStore(t), [t]);
-  const b = useBackend(t);
+  const b = useBackend(t, runs.bus);
   const [theme, setTheme] = useTheme();
   const [projectId, setProjectId] = usePersisted<string>("hermesdesk.project", "");
   const [sessionId, setSessionId] = usePersisted<string>("hermesdesk.session", "");

@@ -1,6 +1,9 @@
 // Connection, projects, sessions, active runs and agents: what the sidebar
-// and the empty states need. Polls lightly (active runs only) while visible.
+// and the empty states need. Live state comes from the watch bus (one
+// subscription, store/bus.ts): the lists are re-read only when the bus says
+// they changed, agents only when their health was re-checked. Nothing polls.
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { WatchBus } from "../store/bus";
 import { ApiError, isUnavailable } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { AgentInfo, Project, RunInfo, Session } from "../transport/types";
@@ -16,23 +19,25 @@ export interface Backend {
   error?: string;
   refresh(): Promise<void>;
   refreshActive(): Promise<void>;
+  /** Checks every agent's health again (Settings' "Re-check"). */
+  recheckAgents(): Promise<void>;
   /** Shows a session the API just changed, before the next refresh. */
   putSession(s: Session): void;
   /** Forgets a session the API just deleted. */
   dropSession(id: string): void;
 }
 
-const POLL_MS = 3000;
+/** Without a watch bus (a transport that has none), how often to retry a failed first load. */
 const OFFLINE_RETRY_MS = 5000;
 
-export function useBackend(t: Transport): Backend {
+export function useBackend(t: Transport, bus?: WatchBus): Backend {
   const [conn, setConn] = useState<Conn>("connecting");
   const [projects, setProjects] = useState<Project[]>([]);
   const [sessions, setSessions] = useState<Record<string, Session[]>>({});
   const [active, setActive] = useState<RunInfo[]>([]);
   const [agents, setAgents] = useState<AgentInfo[] | null>(null);
   const [error, setError] = useState<string>();
-  const activeKey = useRef("");
+  const listed = useRef(-1); // the sessions version the lists were read at
 
   const onError = useCallback((err: unknown) => {
     if (isUnavailable(err)) setConn("offline");
@@ -46,47 +51,86 @@ export function useBackend(t: Transport): Backend {
 
   const refresh = useCallback(async () => {
     try {
+      const version = bus?.sessionsVersion ?? 0;
       const ps = await t.api.listProjects();
       const entries = await Promise.all(ps.map(async (p) => [p.id, await t.api.listSessions(p.id)] as const));
       setProjects(ps);
       setSessions(Object.fromEntries(entries));
       setConn("connected");
       setError(undefined);
-      t.api.listRuns({ status: "active" }).then(setActive, () => {});
-      t.api.agents().then(setAgents, () => setAgents([]));
+      listed.current = version;
+      if (!bus?.connected) t.api.listRuns({ status: "active" }).then(setActive, () => {});
     } catch (err) {
       onError(err);
     }
-  }, [t, onError]);
+  }, [t, bus, onError]);
 
+  const loadAgents = useCallback(
+    (again = false) =>
+      t.api.agents(again).then(setAgents, () => setAgents((a) => a ?? [])),
+    [t],
+  );
+
+  // Kept for callers that just acted on a run: the bus already tells.
   const refreshActive = useCallback(async () => {
-    try {
-      const runs = await t.api.listRuns({ status: "active" });
-      setActive(runs);
-      // A run starting or ending moves its session in the list.
-      const key = runs.map((r) => `${r.id}:${r.status}`).sort().join(",");
-      if (key !== activeKey.current) {
-        activeKey.current = key;
-        void refresh();
-      }
-    } catch (err) {
-      onError(err);
-    }
-  }, [t, refresh, onError]);
+    if (bus?.connected) setActive(bus.active());
+    else await refresh();
+  }, [bus, refresh]);
 
   useEffect(() => {
     void refresh();
-  }, [refresh]);
+    void loadAgents();
+  }, [refresh, loadAgents]);
 
+  // The watch bus: runs, needs-you, session list and agent changes.
   useEffect(() => {
-    const ms = conn === "connected" ? POLL_MS : conn === "unauthorized" ? 0 : OFFLINE_RETRY_MS;
-    if (!ms) return;
-    const id = setInterval(() => {
-      if (document.visibilityState === "hidden") return;
-      void (conn === "connected" ? refreshActive() : refresh());
-    }, ms);
-    return () => clearInterval(id);
-  }, [conn, refresh, refreshActive]);
+    if (!bus) return;
+    // Coalesce list re-reads: a burst of changes reads the lists once.
+    let pending = false;
+    const relist = () => {
+      if (pending) return;
+      pending = true;
+      queueMicrotask(() => {
+        pending = false;
+        if (bus.sessionsVersion !== listed.current) void refresh();
+      });
+    };
+    const off = bus.subscribe((m) => {
+      switch (m.type) {
+        case "snapshot":
+          setActive(bus.active());
+          setConn((c) => (c === "connected" ? c : "connected"));
+          relist();
+          break;
+        case "run.changed":
+          setActive(bus.active());
+          break;
+        case "session.changed":
+          relist();
+          break;
+        case "agents.changed":
+          void loadAgents();
+          break;
+        case "goodbye":
+          setConn((c) => (c === "connected" ? "offline" : c));
+          break;
+      }
+    });
+    bus.start();
+    return () => {
+      off();
+      bus.stop();
+    };
+  }, [bus, refresh, loadAgents]);
+
+  // Only without a bus (the bus reconnects on its own): retry a backend
+  // that never answered.
+  const hasBus = !!bus && typeof t.watchBus === "function";
+  useEffect(() => {
+    if (hasBus || conn !== "offline") return;
+    const id = setTimeout(() => void refresh(), OFFLINE_RETRY_MS);
+    return () => clearTimeout(id);
+  }, [hasBus, conn, refresh]);
 
   const putSession = useCallback((s: Session) => {
     setSessions((m) => {
@@ -98,6 +142,7 @@ export function useBackend(t: Transport): Backend {
   const dropSession = useCallback((id: string) => {
     setSessions((m) => Object.fromEntries(Object.entries(m).map(([pid, list]) => [pid, list.filter((x) => x.id !== id)])));
   }, []);
+  const recheckAgents = useCallback(() => loadAgents(true), [loadAgents]);
 
-  return { conn, projects, sessions, active, agents, error, refresh, refreshActive, putSession, dropSession };
+  return { conn, projects, sessions, active, agents, error, refresh, refreshActive, recheckAgents, putSession, dropSession };
 }

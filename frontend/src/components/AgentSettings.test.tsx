@@ -20,7 +20,7 @@ function fakeApi(settings: Record<string, unknown>, agents: AgentInfo[][]) {
       Object.assign(settings, patch);
       return { status: 200, body: JSON.stringify(settings) };
     }
-    if (p === "/api/agents") return { status: 200, body: JSON.stringify(agents[Math.min(agentReads++, agents.length - 1)]) };
+    if (p === "/api/agents" || p === "/api/agents?refresh=1") return { status: 200, body: JSON.stringify(agents[Math.min(agentReads++, agents.length - 1)]) };
     return { status: 404, body: '{"error":{"code":"not_found","message":"no"}}' };
   });
   return { api, puts, settings, agentReads: () => agentReads };

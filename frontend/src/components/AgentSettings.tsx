@@ -35,10 +35,11 @@ export function BackendSettings({ api }: { api: SettingsApi }) {
   const [checking, setChecking] = useState(false);
   const [loadErr, setLoadErr] = useState<string>();
 
-  const check = useCallback(async () => {
+  // again: an explicit re-check; otherwise the health last checked (cheap).
+  const check = useCallback(async (again = false) => {
     setChecking(true);
     try {
-      setAgents(await api.agents());
+      setAgents(await api.agents(again));
     } catch (e) {
       setAgents(null);
       setLoadErr(errText(e));
@@ -79,7 +80,7 @@ export function BackendSettings({ api }: { api: SettingsApi }) {
       <section className="settings-section" aria-labelledby="agents-head">
         <div className="section-head">
           <h3 id="agents-head">Agents</h3>
-          <button type="button" className="btn btn-ghost" onClick={() => void check()} disabled={checking} aria-busy={checking}>
+          <button type="button" className="btn btn-ghost" onClick={() => void check(true)} disabled={checking} aria-busy={checking}>
             <RefreshCw size={14} aria-hidden className={checking ? "spin" : undefined} /> Check again
           </button>
         </div>

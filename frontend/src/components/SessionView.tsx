@@ -116,6 +116,20 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     void load();
   }, [load]);
 
+  // A run that appears in this session — started here, by the CLI, the API,
+  // another tab or a schedule — shows at once: the watch bus says so and
+  // the transcript is read again, which attaches and streams it.
+  const known = useRef(new Set<string>());
+  known.current = new Set((detail?.messages ?? []).flatMap((m) => (m.run_id ? [m.run_id] : [])));
+  useEffect(
+    () =>
+      runs.bus.subscribe((m) => {
+        const states = m.type === "snapshot" ? (m.snapshot?.runs ?? []) : m.type === "run.changed" && m.run ? [m.run] : [];
+        if (states.some((r) => r.session_id === session.id && !known.current.has(r.run_id))) void load();
+      }),
+    [runs, session.id, load],
+  );
+
   const jump = useJump(runs, detail, p.target);
   const attached = useMemo(() => {
     const ms = (detail?.messages ?? []).filter((m) => m.role === "assistant" && m.run_id);

@@ -4,6 +4,7 @@
 // faster than the screen paints.
 import type { Transport } from "../transport/transport";
 import type { RunEvent } from "../transport/types";
+import { WatchBus } from "./bus";
 import { RunFeed } from "./feed";
 import type { RunView } from "./model";
 
@@ -41,11 +42,14 @@ export class RunStore {
   private readonly page: number;
   private readonly schedule: (cb: () => void) => void;
   private readonly keep: number;
+  /** The watch bus of this window (what changed anywhere). */
+  readonly bus: WatchBus;
 
   constructor(
     private readonly transport: Transport,
     opts: RunStoreOptions = {},
   ) {
+    this.bus = new WatchBus(transport);
     this.tail = opts.tailWindow ?? 2000;
     this.page = opts.pageSize ?? 500;
     this.schedule =

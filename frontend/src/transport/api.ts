@@ -15,6 +15,7 @@ import type {
   Settings,
   StartResult,
   StartRunRequest,
+  WatchMessage,
 } from "./types";
 import type { Firing, Schedule, ScheduleInput, SchedulePreview } from "../schedules/types";
 
@@ -206,8 +207,13 @@ export class ApiClient {
   putSettings(s: Settings): Promise<Settings> {
     return this.call("PUT", "/api/settings", s);
   }
-  async agents(): Promise<AgentInfo[]> {
-    return list<AgentInfo>(await this.call("GET", "/api/agents"), "agents");
+  /** The agents' health as last checked; refresh checks again (Settings' Re-check). */
+  async agents(refresh = false): Promise<AgentInfo[]> {
+    return list<AgentInfo>(await this.call("GET", refresh ? "/api/agents?refresh=1" : "/api/agents"), "agents");
+  }
+  /** The watch bus's state now (a snapshot message). */
+  watchSnapshot(): Promise<WatchMessage> {
+    return this.call("GET", "/api/watch");
   }
   // Schedules (DESIGN.md §7–8).
   async listSchedules(): Promise<Schedule[]> {

@@ -2,8 +2,8 @@
 // SSE read over fetch streaming (EventSource cannot send Authorization).
 import { ApiClient, ApiError, BackendUnavailableError, type RawResponse } from "./api";
 import { SSEParser, seqFromEventId } from "./sse";
-import type { Transport, WatchHandlers } from "./transport";
-import type { RunEvent } from "./types";
+import type { BusHandlers, Transport, WatchHandlers } from "./transport";
+import type { RunEvent, WatchMessage } from "./types";
 
 const TOKEN_KEY = "hermesdesk.token";
 
@@ -170,6 +170,74 @@ export class HttpTransport implements Transport {
       }
     })();
 
+    return () => {
+      stopped = true;
+      ac?.abort();
+    };
+  }
+
+  watchBus(h: BusHandlers): () => void {
+    let stopped = false;
+    let ac: AbortController | null = null;
+
+    // One connection: "ended" after a goodbye or a stream that delivered.
+    const once = async (): Promise<"ended" | "empty"> => {
+      ac = new AbortController();
+      const res = await this.fetch(`${this.base}/api/watch`, {
+        headers: this.headers({ Accept: "text/event-stream" }),
+        signal: ac.signal,
+        cache: "no-store",
+        credentials: "omit",
+      });
+      if (res.status >= 400) throw new ApiError(res.status, `http_${res.status}`, `Cannot watch (${res.status})`);
+      const ct = res.headers.get("content-type") ?? "";
+      if (!ct.includes("text/event-stream") || !res.body) throw new BackendUnavailableError();
+      let got = false;
+      let bye = false;
+      const parser = new SSEParser({
+        onMessage: (m) => {
+          let msg: WatchMessage;
+          try {
+            msg = JSON.parse(m.data) as WatchMessage;
+          } catch {
+            return;
+          }
+          if (!msg || typeof msg.type !== "string") return;
+          got = true;
+          if (msg.type === "goodbye") bye = true;
+          else if (!stopped) h.onMessage(msg);
+        },
+      });
+      const reader = res.body.getReader();
+      const dec = new TextDecoder();
+      try {
+        while (!bye) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          parser.push(dec.decode(value, { stream: true }));
+        }
+      } finally {
+        reader.cancel().catch(() => {});
+      }
+      return got ? "ended" : "empty";
+    };
+
+    void (async () => {
+      let failures = 0;
+      while (!stopped) {
+        try {
+          failures = (await once()) === "ended" ? 0 : failures + 1;
+        } catch (err) {
+          if (stopped) return;
+          h.onError?.(err);
+          if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return;
+          failures++;
+        }
+        if (stopped) return;
+        // A goodbye reconnects at once for a fresh snapshot.
+        await this.sleep(failures === 0 ? 0 : Math.min(this.maxDelay, this.baseDelay * 2 ** (failures - 1)));
+      }
+    })();
     return () => {
       stopped = true;
       ac?.abort();

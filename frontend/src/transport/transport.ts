@@ -1,13 +1,23 @@
 // The one interface the UI talks to. Two implementations: Wails (bound
 // Desktop.Request + doorbell events) and HTTP (fetch + SSE), chosen at runtime.
 import type { ApiClient } from "./api";
-import type { DesktopInfo, RunEvent } from "./types";
+import type { DesktopInfo, RunEvent, WatchMessage } from "./types";
 
 export interface WatchHandlers {
   /** Events in seq order as they arrive; may repeat ones already seen. */
   onEvents(events: RunEvent[]): void;
   /** A recoverable problem (the transport keeps retrying) or a final one. */
   onError?(err: unknown, final: boolean): void;
+}
+
+export interface BusHandlers {
+  /**
+   * Watch bus messages in order: a snapshot first (and again after every
+   * reconnect: it replaces what was known), then changes.
+   */
+  onMessage(m: WatchMessage): void;
+  /** The bus is unreachable for now (the transport keeps reconnecting). */
+  onError?(err: unknown): void;
 }
 
 /** Desktop-only capabilities; absent in the browser. */
@@ -31,5 +41,11 @@ export interface Transport {
    * reconnecting on its own. Returns a function that stops watching.
    */
   watchRun(runId: string, after: number, h: WatchHandlers): () => void;
+  /**
+   * Follows the watch bus (GET /api/watch): what changed anywhere — runs
+   * started by any client, status, pending prompts, sessions, agents.
+   * Reconnects on its own. Returns a function that stops watching.
+   */
+  watchBus?(h: BusHandlers): () => void;
   readonly desktop?: DesktopBridge;
 }

@@ -176,3 +176,45 @@ export interface DesktopInfo {
   tray_available: boolean;
   autostart_supported: boolean;
 }
+
+// The watch bus (docs/ARCHITECTURE.md "The watch bus"; backend/run/watch.go).
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "goodbye" | "doorbell";
+
+export interface PendingPrompt {
+  kind: "approval" | "clarify";
+  id: string;
+  title: string;
+  command?: string;
+  options?: { id: string; label: string; kind?: string }[];
+}
+
+export interface RunState {
+  run_id: string;
+  session_id: string;
+  project_id?: string;
+  agent: string;
+  session_title?: string;
+  status: RunStatus;
+  last_seq: number;
+  created_at: string;
+  started_at?: string;
+  ended_at?: string;
+  pending?: PendingPrompt;
+  error?: string;
+}
+
+export interface SessionChange {
+  kind: "created" | "updated" | "deleted" | "activity" | "project";
+  session_id?: string;
+  project_id?: string;
+  sessions_version: number;
+}
+
+export interface WatchMessage {
+  seq: number;
+  type: WatchType;
+  snapshot?: { runs: RunState[]; sessions_version: number };
+  run?: RunState;
+  session?: SessionChange;
+  reason?: string;
+}

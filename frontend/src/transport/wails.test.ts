@@ -66,7 +66,7 @@ describe("WailsTransport", () => {
   it("says the backend is not connected when Request is not bound yet", async () => {
     const fw = fakeWindow();
     delete (fw.win.go.app.Desktop as Record<string, unknown>).Request;
-    const t = new WailsTransport({ win: fw.win, pollMs: 0 });
+    const t = new WailsTransport({ win: fw.win });
     await expect(t.api.listProjects()).rejects.toBeInstanceOf(BackendUnavailableError);
     // Desktop-only methods that exist still work.
     expect((await t.desktop.info()).version).toBe("0.1.0");
@@ -74,14 +74,14 @@ describe("WailsTransport", () => {
   });
 
   it("reports missing desktop bindings as unavailable, not a crash", async () => {
-    const t = new WailsTransport({ win: { location: { protocol: "wails:" } }, pollMs: 0 });
+    const t = new WailsTransport({ win: { location: { protocol: "wails:" } } });
     await expect(t.desktop.getAutostart()).rejects.toBeInstanceOf(BackendUnavailableError);
     expect(() => t.desktop.onAutostartChanged(() => {})()).not.toThrow();
   });
 
   it("catches up on watch, then pulls a page on each doorbell until done", async () => {
     const fw = fakeWindow([env(1), env(2)]);
-    const t = new WailsTransport({ win: fw.win, pollMs: 0 });
+    const t = new WailsTransport({ win: fw.win });
     const got: number[] = [];
     const stop = t.watchRun(R, 0, { onEvents: (evs) => got.push(...evs.map((e) => e.seq)) });
     await flush();
@@ -112,7 +112,7 @@ describe("WailsTransport", () => {
 
   it("pages through a backlog larger than one page", async () => {
     const fw = fakeWindow(Array.from({ length: 1234 }, (_, i) => env(i + 1)));
-    const t = new WailsTransport({ win: fw.win, pollMs: 0 });
+    const t = new WailsTransport({ win: fw.win });
     const got: number[] = [];
     t.watchRun(R, 0, { onEvents: (evs) => got.push(...evs.map((e) => e.seq)) });
     for (let i = 0; i < 10; i++) await flush();
@@ -123,7 +123,7 @@ describe("WailsTransport", () => {
 
   it("stop() unsubscribes the doorbell", async () => {
     const fw = fakeWindow([env(1)]);
-    const t = new WailsTransport({ win: fw.win, pollMs: 0 });
+    const t = new WailsTransport({ win: fw.win });
     const got: number[] = [];
     const stop = t.watchRun(R, 0, { onEvents: (evs) => got.push(...evs.map((e) => e.seq)) });
     await flush();
@@ -136,7 +136,7 @@ describe("WailsTransport", () => {
 
   it("forwards autostart:changed and app:second-instance", () => {
     const fw = fakeWindow();
-    const t = new WailsTransport({ win: fw.win, pollMs: 0 });
+    const t = new WailsTransport({ win: fw.win });
     const seen: unknown[] = [];
     const off = t.desktop.onAutostartChanged((on) => seen.push(on));
     t.desktop.onSecondInstance((l) => seen.push(l));

@@ -4,11 +4,13 @@
 // events (large Wails event payloads leak memory in WebKit, DESIGN.md §6);
 // on a doorbell the watcher pulls the next pages through Request.
 import { ApiClient, ApiError, BackendUnavailableError, type RawResponse } from "./api";
-import type { DesktopBridge, Transport, WatchHandlers } from "./transport";
-import type { DesktopInfo } from "./types";
-import { onWailsEvent, wailsDesktop, type WailsDesktop } from "./wailsRuntime";
+import type { BusHandlers, DesktopBridge, Transport, WatchHandlers } from "./transport";
+import type { DesktopInfo, WatchMessage } from "./types";
+import { onWailsEvent, wailsDesktop, wailsRuntime, type WailsDesktop } from "./wailsRuntime";
 
 export const DOORBELL = "run:doorbell";
+/** The window's copy of the watch bus: one small WatchMessage per event. */
+export const WATCH = "watch";
 const PAGE = 500;
 
 interface Doorbell {
@@ -31,11 +33,6 @@ function doorbells(data: unknown[]): Doorbell[] {
 
 export interface WailsOptions {
   win?: unknown;
-  /**
-   * A slow safety poll while a run is live, in case a doorbell is lost
-   * (e.g. emitted while the webview reloaded). 0 disables it.
-   */
-  pollMs?: number;
 }
 
 interface Watcher {
@@ -50,11 +47,9 @@ export class WailsTransport implements Transport {
   private readonly watchers = new Map<string, Set<Watcher>>();
   private offDoorbell: (() => void) | null = null;
   private readonly win: unknown;
-  private readonly pollMs: number;
 
   constructor(opts: WailsOptions = {}) {
     this.win = opts.win ?? globalThis.window;
-    this.pollMs = opts.pollMs ?? 5000;
     this.api = new ApiClient((m, p, b) => this.request(m, p, b));
     this.desktop = makeBridge(() => wailsDesktop(this.win), this.win);
   }
@@ -88,11 +83,9 @@ export class WailsTransport implements Transport {
     let cursor = after;
     let stopped = false;
     let pulling = false;
-    let timer: ReturnType<typeof setInterval> | undefined;
 
     const stop = () => {
       stopped = true;
-      if (timer) clearInterval(timer);
       const set = this.watchers.get(runId);
       set?.delete(w);
       if (set && set.size === 0) this.watchers.delete(runId);
@@ -141,9 +134,85 @@ export class WailsTransport implements Transport {
     set.add(w);
 
     // Catch up once now: a doorbell rung before we subscribed is not lost.
+    // Nothing polls after that: every committed event rings.
     void pull();
-    if (this.pollMs > 0) timer = setInterval(() => void pull(), this.pollMs);
     return stop;
+  }
+
+  /**
+   * The watch bus over the bound Request (its snapshot) and `watch` events
+   * (its changes). Messages that raced the snapshot (seq ≤ its seq) are
+   * dropped; a gap in seqs, or a new snapshot from Go (the app
+   * reconnected to its bus), starts over from a fresh snapshot.
+   */
+  watchBus(h: BusHandlers): () => void {
+    let stopped = false;
+    let seq = -1; // -1: waiting for a snapshot
+    let early: WatchMessage[] = [];
+    let retryMs = 0;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let off: (() => void) | null = null;
+    // The Wails runtime may be injected after this page's script starts:
+    // listen as soon as it is there.
+    const listen = () => {
+      if (off || !wailsRuntime(this.win)?.EventsOn) return;
+      off = onWailsEvent(WATCH, (...data) => data.forEach((d) => deliver(d as WatchMessage)), this.win);
+    };
+    const again = () => {
+      retryMs = Math.min(5000, Math.max(100, retryMs * 2));
+      retry = setTimeout(() => void resync(), retryMs);
+    };
+    const resync = async () => {
+      seq = -1;
+      early = [];
+      listen();
+      try {
+        const snap = await this.api.watchSnapshot();
+        if (stopped) return;
+        seq = snap.seq;
+        h.onMessage(snap);
+        const held = early;
+        early = [];
+        held.forEach(deliver);
+        if (off) retryMs = 0;
+        else again(); // no runtime events yet: look again soon
+      } catch (err) {
+        if (stopped) return;
+        h.onError?.(err);
+        // The backend may still be opening (the window starts first):
+        // try again, backing off, until it answers.
+        again();
+      }
+    };
+    const deliver = (m: WatchMessage) => {
+      if (stopped || !m || typeof m.type !== "string" || m.type === "doorbell") return;
+      if (m.type === "snapshot") {
+        seq = m.seq;
+        h.onMessage(m);
+        return;
+      }
+      if (seq < 0) {
+        early.push(m);
+        return;
+      }
+      if (m.type === "goodbye") {
+        void resync();
+        return;
+      }
+      if (m.seq <= seq) return;
+      if (m.seq > seq + 1) {
+        void resync();
+        return;
+      }
+      seq = m.seq;
+      h.onMessage(m);
+    };
+    void resync();
+    return () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      off?.();
+    };
   }
 
   /** Subscribes to doorbells of every run (for sidebar markers). */

@@ -1,0 +1,108 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
+)
+
+// watch is GET /api/watch, the watch bus (docs/ARCHITECTURE.md "The watch
+// bus"): SSE where each `data:` line is one run.WatchMessage — the snapshot
+// first, then changes, until a goodbye. With Accept: application/json it
+// answers the snapshot alone (the window's Request path, which then
+// follows the bus through its own events). ?doorbells=1 adds doorbell
+// messages: (run, newest seq), coalesced per run per DoorbellWindow.
+func (h *Handler) watch(w http.ResponseWriter, r *http.Request) {
+	if wantsPage(r) {
+		snap, err := h.svc.Snapshot(r.Context())
+		reply(w, http.StatusOK, snap, err)
+		return
+	}
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	ch, err := h.svc.Watch(ctx)
+	if err != nil {
+		fail(w, err)
+		return
+	}
+	s := newSSE(w)
+	hd := w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	s.writeRaw("retry: 1000\n\n")
+
+	var bg sync.WaitGroup
+	// Nothing may write to w after the handler returns.
+	defer func() { cancel(); bg.Wait() }()
+	bg.Add(1)
+	go func() {
+		defer bg.Done()
+		s.heartbeat(ctx, h.cfg.Heartbeat, cancel)
+	}()
+	var (
+		busMu  sync.Mutex
+		busSeq int64
+	)
+	if r.URL.Query().Get("doorbells") == "1" {
+		bg.Add(1)
+		go func() {
+			defer bg.Done()
+			Coalesce(ctx, h.cfg.Rings, DoorbellWindow, func(runID string, seq int64) {
+				busMu.Lock()
+				m := run.WatchMessage{Seq: busSeq, Type: run.WatchDoorbell, Run: &run.RunState{RunID: runID, LastSeq: seq}}
+				busMu.Unlock()
+				if writeWatch(s, m) != nil {
+					cancel()
+				}
+			})
+		}()
+	}
+	for m := range ch {
+		busMu.Lock()
+		busSeq = max(busSeq, m.Seq)
+		busMu.Unlock()
+		if writeWatch(s, m) != nil {
+			return
+		}
+	}
+}
+
+func writeWatch(s *sse, m run.WatchMessage) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	s.writeRaw("data: " + string(b) + "\n\n")
+	return s.flush()
+}
+
+// agents is GET /api/agents: the cached health; ?refresh=1 checks again
+// (Settings' "Re-check") and tells watchers.
+func (h *Handler) agents(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("refresh") == "1" {
+		as, err := h.svc.RecheckAgents(r.Context())
+		reply(w, http.StatusOK, as, err)
+		return
+	}
+	as, err := h.svc.Agents(r.Context())
+	reply(w, http.StatusOK, as, err)
+}
+
+// Watch follows the watch bus of whatever this handler serves: the
+// service in this process, or the data dir's supervisor over the local
+// socket for a proxy. The app's tray count and window read it.
+func (h *Handler) Watch(ctx context.Context) (<-chan run.WatchMessage, error) {
+	if h.svc != nil {
+		return h.svc.Watch(ctx)
+	}
+	if h.remote != nil {
+		return h.remote.Watch(ctx, false)
+	}
+	return nil, &service.Error{Code: service.CodeUnavailable, Message: "nothing to watch"}
+}

@@ -1,0 +1,224 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// What feeds the watch bus (docs/ARCHITECTURE.md "The watch bus"): the
+// Runner's live events (tap) and the service's own mutations.
+
+// maxEnded bounds the memory of runs seen ending (a guard against a stale
+// read re-adding one; only reads racing with the end need it).
+const maxEnded = 4096
+
+// tap applies one committed event of any run, and rings the doorbells.
+func (b *bus) tap(ev run.Event) {
+	b.mu.Lock()
+	for r := range b.rings {
+		r.ring(ev.RunID, ev.Seq)
+	}
+	if !b.loaded || b.ended[ev.RunID] {
+		// Not loaded: the load's read will reflect this committed event.
+		b.mu.Unlock()
+		return
+	}
+	st := b.runs[ev.RunID]
+	b.mu.Unlock()
+	if st == nil {
+		// A run this bus has not seen yet (started by another door and
+		// its creation not announced yet, or adopted): read it whole.
+		b.learn(ev.RunID, &ev)
+		return
+	}
+	b.mu.Lock()
+	if st := b.runs[ev.RunID]; st != nil {
+		b.applyLocked(st, ev)
+	}
+	b.mu.Unlock()
+}
+
+// learn reads a run the bus does not hold yet and announces it. hint, when
+// it is the run's pending request, saves a journal scan.
+func (b *bus) learn(runID string, hint *run.Event) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	r, err := b.s.store.Run(ctx, runID)
+	if err != nil {
+		b.s.log.Warn("watch bus: read run", "run", runID, "err", err)
+		return
+	}
+	st := b.s.stateOf(ctx, r)
+	if r.PendingApprovalID != "" || r.PendingClarifyID != "" {
+		if hint != nil && hint.Seq == r.LastSeq {
+			st.Pending = pendingOf(*hint)
+		}
+		if st.Pending == nil {
+			st.Pending = b.s.pendingFromJournal(ctx, r)
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.loaded || b.runs[runID] != nil || b.ended[runID] {
+		return
+	}
+	if r.Terminal {
+		b.endLocked(runID)
+		b.runChangedLocked(&st)
+		b.sessionChangedLocked(run.SessionActivity, st.SessionID, st.ProjectID)
+		return
+	}
+	b.runs[runID] = &st
+	b.runChangedLocked(&st)
+	b.sessionChangedLocked(run.SessionActivity, st.SessionID, st.ProjectID)
+}
+
+func (b *bus) endLocked(runID string) {
+	delete(b.runs, runID)
+	if len(b.ended) >= maxEnded {
+		clear(b.ended)
+	}
+	b.ended[runID] = true
+}
+
+// applyLocked moves st by ev, as the journal derives a run's row from its
+// events (backend/journal/apply.go), and publishes run.changed when the
+// status or the pending prompt changed — never per token.
+func (b *bus) applyLocked(st *run.RunState, ev run.Event) {
+	if ev.Seq <= st.LastSeq {
+		return // already reflected (the state was read after its commit)
+	}
+	st.LastSeq = ev.Seq
+	at := time.Unix(0, int64(ev.CreatedAt*1e9)).UTC()
+	changed := false
+	switch ev.Type {
+	case run.EventRunStarted:
+		if st.Status == run.StatusQueued {
+			st.Status, changed = run.StatusRunning, true
+		}
+		if st.StartedAt == nil {
+			st.StartedAt, changed = &at, true
+		}
+	case run.EventStatus:
+		var p run.StatusChanged
+		if json.Unmarshal(ev.Payload, &p) == nil && p.Status.Valid() && !p.Status.Terminal() && p.Status != st.Status {
+			st.Status, changed = p.Status, true
+			if p.Status == run.StatusRunning && st.StartedAt == nil {
+				st.StartedAt = &at
+			}
+		}
+	case run.EventApprovalRequest, run.EventClarifyRequest:
+		if p := pendingOf(ev); p != nil {
+			st.Pending, changed = p, true
+			st.Status = run.StatusAwaitingApproval
+			if p.Kind == run.PendingClarify {
+				st.Status = run.StatusAwaitingClarify
+			}
+		}
+	case run.EventApprovalResolved:
+		var p run.ApprovalResolved
+		if json.Unmarshal(ev.Payload, &p) == nil && st.Pending != nil &&
+			st.Pending.Kind == run.PendingApproval && st.Pending.ID == p.ApprovalID {
+			st.Pending, changed = nil, true
+			if st.Status == run.StatusAwaitingApproval {
+				st.Status = run.StatusRunning
+			}
+		}
+	case run.EventClarifyResolved:
+		var p run.ClarifyResolved
+		if json.Unmarshal(ev.Payload, &p) == nil && st.Pending != nil &&
+			st.Pending.Kind == run.PendingClarify && st.Pending.ID == p.ClarifyID {
+			st.Pending, changed = nil, true
+			if st.Status == run.StatusAwaitingClarify {
+				st.Status = run.StatusRunning
+			}
+		}
+	case run.EventTitleUpdated:
+		// The agent names an untitled conversation (a person's title wins).
+		var p run.TitleUpdated
+		if json.Unmarshal(ev.Payload, &p) == nil && p.Title != "" && st.SessionTitle == "" {
+			b.retitleLocked(st.SessionID, p.Title, true)
+			b.sessionChangedLocked(run.SessionUpdated, st.SessionID, st.ProjectID)
+		}
+	case run.EventDone:
+		var p run.Done
+		_ = json.Unmarshal(ev.Payload, &p)
+		st.Status = p.Status
+		if !st.Status.Terminal() {
+			st.Status = run.StatusCompleted
+		}
+		st.Error, st.Pending, st.EndedAt = p.Error, nil, &at
+		b.endLocked(st.RunID)
+		b.runChangedLocked(st)
+		b.sessionChangedLocked(run.SessionActivity, st.SessionID, st.ProjectID)
+		if st.Status == run.StatusFailed {
+			// Maybe its agent could not start: its health is stale.
+			b.s.health.invalidate()
+			b.publishLocked(run.WatchMessage{Type: run.WatchAgentsChanged})
+		}
+		return
+	}
+	if ev.Terminal && st.Status.Terminal() {
+		return
+	}
+	if changed {
+		b.runChangedLocked(st)
+	}
+}
+
+// retitleLocked updates the session title the active runs carry (only
+// untitled ones when onlyEmpty). Watchers learn it from session.changed.
+func (b *bus) retitleLocked(sessionID, title string, onlyEmpty bool) {
+	for _, st := range b.runs {
+		if st.SessionID == sessionID && (!onlyEmpty || st.SessionTitle == "") {
+			st.SessionTitle = title
+		}
+	}
+}
+
+// --- the service's own mutations ---
+
+// runCreated announces a run this service just created (started or
+// queued), before its shim's first event if possible.
+func (s *Service) runCreated(runID string) {
+	b := s.bus
+	b.mu.Lock()
+	known := !b.loaded || b.runs[runID] != nil || b.ended[runID]
+	b.mu.Unlock()
+	if !known {
+		b.learn(runID, nil)
+	}
+}
+
+// sessionChanged publishes session.changed (and moves the list version).
+func (s *Service) sessionChanged(kind run.SessionChangeKind, sessionID, projectID string) {
+	b := s.bus
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.sessionChangedLocked(kind, sessionID, projectID)
+}
+
+// sessionRetitled carries a rename to the active runs' states.
+func (s *Service) sessionRetitled(ses run.Session) {
+	b := s.bus
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.retitleLocked(ses.ID, ses.Title, false)
+	for _, st := range b.runs {
+		if st.SessionID == ses.ID {
+			b.runChangedLocked(st)
+		}
+	}
+	b.sessionChangedLocked(run.SessionUpdated, ses.ID, ses.ProjectID)
+}
+
+// agentsChanged publishes agents.changed after a health re-check.
+func (s *Service) agentsChanged() {
+	b := s.bus
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.publishLocked(run.WatchMessage{Type: run.WatchAgentsChanged})
+}
