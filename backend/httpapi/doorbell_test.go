@@ -78,5 +78,9 @@ func TestDoorbellsStopWithContext(t *testing.T) {
 		close(done)
 	}()
 	cancel()
-	<-done
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Doorbells did not return after its context ended")
+	}
 }

@@ -17,7 +17,18 @@ import (
 // full disk) stays followed: when that shim later dies, the run is fenced
 // and interrupted instead of staying active forever.
 func TestAdoptedShimWithoutBootstrapIsStillFenced(t *testing.T) {
-	e := newEnv(t, func(c *supervisor.Config) { c.StartTimeout = 200 * time.Millisecond })
+	live := make(chan string, 16)
+	e := newEnv(t, func(c *supervisor.Config) {
+		c.StartTimeout = 200 * time.Millisecond
+		c.OnCheck = func(runID string, isLive bool) {
+			if isLive {
+				select {
+				case live <- runID:
+				default:
+				}
+			}
+		}
+	})
 	e.sup.Close()
 	sub, err := e.store.Submit(context.Background(), journal.SubmitRequest{SessionID: e.session.ID, Message: "hi", ClientRequestID: "adopt-1"})
 	if err != nil {
@@ -30,8 +41,15 @@ func TestAdoptedShimWithoutBootstrapIsStillFenced(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.open()
-	// Past the bootstrap wait: the supervisor has decided the shim is live.
-	time.Sleep(3 * e.cfg.StartTimeout)
+	// Past the bootstrap wait the supervisor decides by the lock: live.
+	select {
+	case got := <-live:
+		if got != id {
+			t.Fatalf("decided about %s, want %s", got, id)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the supervisor never decided about the adopted run whose bootstrap did not come")
+	}
 	if r := e.getRun(id); r.Terminal {
 		t.Fatalf("a run whose lock is held was ended: %s", r.Status)
 	}

@@ -205,7 +205,11 @@ func (s *Supervisor) check(runID string) verdict {
 			}
 		}
 	}
-	switch v := decideCheck(f); v {
+	v := decideCheck(f)
+	if s.cfg.OnCheck != nil {
+		defer s.cfg.OnCheck(runID, v.keepFollowing())
+	}
+	switch v {
 	case runEnded:
 		s.publishFromJournal(runID)
 		s.untrack(runID)

@@ -93,6 +93,11 @@ type Config struct {
 	// queued runs wait (backend/datadir).
 	DataDirCheck interface{ Check() error }
 	Log          *slog.Logger
+	// OnCheck, when set, is told each decision about a followed run whose
+	// shim connection dropped or whose bootstrap did not come (live: the
+	// shim still holds the run's lock and stays followed). Tests wait on
+	// it instead of sleeping past a timeout.
+	OnCheck func(runID string, live bool)
 }
 
 func (c *Config) defaults() error {
