@@ -2,6 +2,8 @@ package journal
 
 import (
 	"context"
+	"database/sql"
+	"github.com/hermesdesk/hermesdesk/backend/redact"
 
 	"fmt"
 	"os"
@@ -18,6 +20,9 @@ type migration struct {
 	version int
 	name    string
 	sql     string
+	// fn, when set, runs after sql in the same transaction: a step that
+	// needs Go (redaction) rather than SQL alone.
+	fn func(ctx context.Context, tx *sql.Tx) error
 }
 
 var migrations = []migration{
@@ -104,7 +109,7 @@ CREATE TABLE events (
 -- inside the same BEGIN IMMEDIATE transaction: a per-row trigger tripled
 -- the cost of an append.)
 CREATE UNIQUE INDEX events_one_done ON events(run_id) WHERE type = 'done';
-`},
+`, nil},
 	{2, "search", `
 CREATE TABLE search_docs (
 	id         INTEGER PRIMARY KEY,
@@ -121,14 +126,14 @@ INSERT INTO search_docs(kind, session_id, run_id, message_id, created_at)
 	SELECT role, session_id, run_id, id, created_at FROM messages WHERE content <> '' ORDER BY rowid;
 INSERT INTO search_fts(rowid, body)
 	SELECT d.id, m.content FROM search_docs d JOIN messages m ON m.id = d.message_id;
-`},
+`, nil},
 	{3, "settings", `
 CREATE TABLE settings (
 	key        TEXT PRIMARY KEY,
 	value      TEXT NOT NULL,
 	updated_at INTEGER NOT NULL
 );
-`},
+`, nil},
 	{4, "schedules", `
 CREATE TABLE schedules (
 	id         TEXT PRIMARY KEY,
@@ -167,12 +172,52 @@ CREATE TABLE schedule_firings (
 	reason      TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX schedule_firings_by_schedule ON schedule_firings(schedule_id, id);
-`},
+`, nil},
 	// An imported session (a bundle from elsewhere) is read-only: it says
 	// where it came from (docs/ARCHITECTURE.md §Bundles).
 	{5, "imported sessions", `
 ALTER TABLE sessions ADD COLUMN imported_from TEXT NOT NULL DEFAULT '';
-`},
+`, nil},
+	// Journals written before user messages were stored redacted hold
+	// the person's own secrets in clear, in messages and the search index
+	// (docs/ARCHITECTURE.md §Security): redact them in place.
+	{6, "redact stored user messages", "", redactUserMessages},
+}
+
+// redactUserMessages masks secrets in user messages stored in clear by
+// older versions, and in their search entries, so search can no longer
+// find or show them. The agent got the message long ago.
+func redactUserMessages(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `SELECT id, content FROM messages WHERE role = 'user' AND content <> ''`)
+	if err != nil {
+		return err
+	}
+	type change struct{ id, content string }
+	var changes []change
+	for rows.Next() {
+		var id, content string
+		if err := rows.Scan(&id, &content); err != nil {
+			rows.Close()
+			return err
+		}
+		if r := redact.String(content); r != content {
+			changes = append(changes, change{id, r})
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, c := range changes {
+		if _, err := tx.ExecContext(ctx, `UPDATE messages SET content = ? WHERE id = ?`, c.content, c.id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE search_fts SET body = ? WHERE rowid IN (SELECT id FROM search_docs WHERE message_id = ?)`,
+			c.content, c.id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SchemaVersion is the newest schema this build knows.
@@ -228,7 +273,18 @@ func (s *Store) applyMigration(ctx context.Context, m migration) error {
 	if v != m.version-1 {
 		return fmt.Errorf("journal: %s: schema version %d cannot be migrated to %d", s.path, v, m.version)
 	}
-	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+	step := func() error {
+		if m.sql != "" {
+			if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+				return err
+			}
+		}
+		if m.fn != nil {
+			return m.fn(ctx, tx)
+		}
+		return nil
+	}
+	if err := step(); err != nil {
 		if strings.Contains(err.Error(), "no such module: fts5") {
 			return fmt.Errorf("journal: migration %d (%s): this binary was built without the sqlite_fts5 tag: %w", m.version, m.name, err)
 		}

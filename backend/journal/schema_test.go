@@ -144,3 +144,49 @@ func TestNotADatabase(t *testing.T) {
 		})
 	}
 }
+
+// A journal from before user messages were stored redacted: migrating it
+// masks the person's secrets in messages and the search index.
+func TestMigrationRedactsStoredUserMessages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	old, err := open(path, Options{}, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedV1(t, old)
+	const key = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"
+	for _, q := range []string{
+		`INSERT INTO messages (id, session_id, role, content, run_id, created_at) VALUES ('msg_s', 'ses_old', 'user', 'use ` + key + ` please', 'run_old', 4)`,
+		`INSERT INTO search_docs (kind, session_id, message_id, created_at) VALUES ('user', 'ses_old', 'msg_s', 4)`,
+		`INSERT INTO search_fts (rowid, body) VALUES (last_insert_rowid(), 'use ` + key + ` please')`,
+	} {
+		if _, err := old.DB().Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	old.Close()
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var content string
+	if err := s.DB().QueryRow(`SELECT content FROM messages WHERE id = 'msg_s'`).Scan(&content); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(content, key) || !strings.Contains(content, "please") {
+		t.Fatalf("message after migration: %q", content)
+	}
+	var n int
+	s.DB().QueryRow(`SELECT count(*) FROM search_fts WHERE search_fts MATCH '"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH"'`).Scan(&n)
+	var body string
+	s.DB().QueryRow(`SELECT body FROM search_fts WHERE rowid = (SELECT id FROM search_docs WHERE message_id = 'msg_s')`).Scan(&body)
+	if n != 0 || strings.Contains(body, key) {
+		t.Fatalf("the search index still holds the secret (%d matches, body %q)", n, body)
+	}
+	// An ordinary message is left alone.
+	s.DB().QueryRow(`SELECT content FROM messages WHERE id = 'msg_u'`).Scan(&content)
+	if content != "an ancient question" {
+		t.Fatalf("plain message changed: %q", content)
+	}
+}
