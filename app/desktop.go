@@ -93,7 +93,7 @@ type Response struct {
 	Body   string `json:"body"`
 }
 
-// Request serves one API call (DESIGN.md §7 routes) through the core's
+// Request serves one API call (docs/ARCHITECTURE.md §API) through the core's
 // local API: the same handler as HTTP, with JSON pages instead of SSE.
 // Live updates arrive as tiny "run:doorbell" events ({run_id, seq}) after
 // which the frontend pulls the next page through here. While the core is

@@ -9,7 +9,7 @@ import (
 // with the agent's command, install hint and capabilities; the native
 // adapters (agents.go) get their install hints from here too. Claude Code and Codex
 // also have native adapters ("claude", "codex"); their ACP wrappers are
-// offered as "claude-acp" and "codex-acp". See docs/ARCHITECTURE.md §Agents.
+// offered as "claude-acp" and "codex-acp". See docs/ARCHITECTURE.md §Adapters.
 
 // How each agent CLI is installed: one wording per package manager
 // (pipx install, npm install -g), the same as the onboarding page's.

@@ -1,4 +1,4 @@
-// Package httpapi serves the service over HTTP + SSE (DESIGN.md §7): the
+// Package httpapi serves the service over HTTP + SSE (docs/ARCHITECTURE.md §API): the
 // routes of the API, the embedded frontend, and the security around them
 // (bearer token, Origin and Host checks, body limits, CSP). The same
 // Handler serves `hermesdesk serve` over TCP, the supervisor's local unix

@@ -8,7 +8,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
 
-// Schedules (DESIGN.md §7): list, create, read, edit/pause, delete, run
+// Schedules (docs/ARCHITECTURE.md §API, §Schedules): list, create, read, edit/pause, delete, run
 // now, history, and a preview of what a phrase or expression means.
 
 func (h *Handler) listSchedules(w http.ResponseWriter, r *http.Request) {

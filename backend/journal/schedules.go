@@ -11,7 +11,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/schedule"
 )
 
-// Schedules and their firings (schema version 4; DESIGN.md §8). The
+// Schedules and their firings (schema version 4; docs/ARCHITECTURE.md §Schedules). The
 // scheduler moves a schedule's cursor in the same transaction that records
 // what it did at that due time, so a crash never both forgets and repeats.
 

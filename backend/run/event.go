@@ -1,7 +1,7 @@
 package run
 
 // EventType names what an event says. The list is open: add what an agent
-// needs and document it in DESIGN.md §4.
+// needs and document it in docs/ARCHITECTURE.md §Events.
 type EventType string
 
 const (
@@ -33,7 +33,7 @@ const (
 	EventNotice EventType = "notice"
 	EventDone   EventType = "done"
 	// EventCompacted replaces a terminal run's token-level events when
-	// retention compacts them (DESIGN.md §5); its payload is Compacted.
+	// retention compacts them (docs/ARCHITECTURE.md §Journal); its payload is Compacted.
 	EventCompacted EventType = "compacted"
 )
 

@@ -1,5 +1,5 @@
 // Package run holds Hermes Desk's domain types: projects, sessions, messages,
-// turns, runs, the event envelope and control results (DESIGN.md §3–4).
+// turns, runs, the event envelope and control results (docs/ARCHITECTURE.md §Domain, §Events).
 //
 // It imports only the standard library so every other package — journal,
 // adapters, shim, supervisor, service, transports — can share it without
@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// Status is a run's lifecycle state (DESIGN.md §3).
+// Status is a run's lifecycle state (docs/ARCHITECTURE.md §Controls).
 type Status string
 
 const (
@@ -48,7 +48,7 @@ func (s Status) Valid() bool {
 	return s.Terminal()
 }
 
-// TurnState is the write-ahead state of one user submission (DESIGN.md §3).
+// TurnState is the write-ahead state of one user submission (docs/ARCHITECTURE.md §Controls).
 type TurnState string
 
 const (
@@ -171,7 +171,7 @@ type StartResult struct {
 	Status             Status `json:"status"`
 }
 
-// ControlStatus is the outcome of a control (DESIGN.md §3 table).
+// ControlStatus is the outcome of a control (docs/ARCHITECTURE.md §Controls table).
 type ControlStatus string
 
 const (

@@ -1,4 +1,4 @@
-// Package schedule is Hermes Desk's scheduler (DESIGN.md §8, docs/ARCHITECTURE.md
+// Package schedule is Hermes Desk's scheduler (docs/ARCHITECTURE.md
 // §Schedules): what a schedule is, when it is due next (cron expressions
 // parsed and stepped by github.com/robfig/cron/v3, one-offs kept as a time),
 // what to do at a wake-up (pure decisions over an injectable clock), and the

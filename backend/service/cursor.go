@@ -8,7 +8,7 @@ import (
 // ParseCursor reads where a watcher left off: a seq ("42") or an event id
 // ("run_7f3:42", the SSE Last-Event-ID). Anything malformed, negative or
 // belonging to another run gives 0 — replay from the start, never skip
-// (DESIGN.md §5).
+// (docs/ARCHITECTURE.md §Journal).
 func ParseCursor(runID, c string) int64 {
 	c = strings.TrimSpace(c)
 	if c == "" {

@@ -1,4 +1,4 @@
-// Package service is Hermes Desk's transport-neutral API (DESIGN.md §7):
+// Package service is Hermes Desk's transport-neutral API (docs/ARCHITECTURE.md §API):
 // projects, sessions and messages, runs and their events, controls, agents,
 // search, settings, audit and health. The Wails bindings, the HTTP+SSE API
 // and the command line are thin doors onto it; no logic lives in them.

@@ -10,7 +10,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/schedule"
 )
 
-// Schedules (DESIGN.md §8, docs/ARCHITECTURE.md §Schedules): create, edit,
+// Schedules (docs/ARCHITECTURE.md §Schedules): create, edit,
 // pause, delete, run now, history and a preview of the next firings. The
 // scheduler that fires them lives beside the service in the supervisor;
 // every change here re-arms it.

@@ -215,7 +215,7 @@ func (r *runner) waitSettled(d time.Duration) bool {
 }
 
 // resolve answers an approval (isApproval) or a clarify prompt: the
-// resolution event is committed before the agent is told (DESIGN.md §3).
+// resolution event is committed before the agent is told (docs/ARCHITECTURE.md §Controls).
 //
 // ctlMu covers "check pending, commit resolution" only, not telling the
 // agent: an agent that does not take the answer (hung, its stdin full)

@@ -7,7 +7,7 @@ import (
 
 // killGroup on Windows: there are no signals, so SIGTERM cannot be asked
 // politely; only SIGKILL acts, and it ends the agent process itself. Its
-// children survive until a job object is added (DESIGN.md §1, Windows).
+// children survive until a job object is added (docs/ARCHITECTURE.md §Processes, Windows).
 func killGroup(pid int, sig syscall.Signal) error {
 	if pid <= 0 || sig != syscall.SIGKILL {
 		return nil

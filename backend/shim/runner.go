@@ -35,7 +35,7 @@ type timings struct {
 }
 
 // agentCallTimeout bounds one control call into the agent (answering a
-// prompt, switching models): DESIGN.md §7's control call timeout.
+// prompt, switching models): docs/ARCHITECTURE.md §API's control call timeout.
 const agentCallTimeout = 5 * time.Second
 
 var defaultTimings = timings{

@@ -1,5 +1,5 @@
 // Package shim is the per-run process (`hermesdesk shim --spec <path>`,
-// DESIGN.md §1): detached from main, it holds its run's lock while it
+// docs/ARCHITECTURE.md §Processes): detached from main, it holds its run's lock while it
 // serves it, starts the agent through its adapter, appends the run's
 // events to the journal itself, serves a control socket (controls + live
 // event stream) and writes the run's one terminal event. Because it is

@@ -30,7 +30,7 @@ func (s *Supervisor) SetModel(ctx context.Context, runID, model string) (run.Con
 }
 
 // Queue sends a follow-up in the run's session: a new turn whose run starts
-// when this one ends (DESIGN.md §3). The result names the new run.
+// when this one ends (docs/ARCHITECTURE.md §Domain). The result names the new run.
 func (s *Supervisor) Queue(ctx context.Context, runID, message, clientRequestID string) (run.ControlResult, error) {
 	r, err := s.getRun(ctx, runID)
 	if err != nil {

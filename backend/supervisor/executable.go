@@ -14,7 +14,7 @@ import (
 // versionedCopy returns a copy of exe under <datadir>/bin/ named by version
 // and content hash, making it if needed. Shims run from it, so replacing or
 // unmounting the installed binary (a deb upgrade, an AppImage) never
-// breaks a live shim (DESIGN.md §5). A hard link is enough when possible:
+// breaks a live shim (docs/ARCHITECTURE.md §Durability). A hard link is enough when possible:
 // upgrades replace the installed file by rename, leaving our inode intact.
 func versionedCopy(dataDir, exe string) (string, error) {
 	sum, err := fileHash(exe)

@@ -13,7 +13,7 @@ import (
 )
 
 // A run whose shim cannot be prepared tells the person so in words, not
-// with an internal error that names files of the data dir (DESIGN.md §4:
+// with an internal error that names files of the data dir (docs/ARCHITECTURE.md §Events:
 // safe error messages; details go to the log).
 func TestStartFailureMessageIsSafe(t *testing.T) {
 	var secretPath string

@@ -1,7 +1,7 @@
 // Package supervisor starts a shim per run, tracks it, routes controls to
 // it, fans its live events out to observers, and re-adopts live shims (or
 // fences and closes dead ones) when main starts and whenever a shim's
-// connection drops (DESIGN.md §1, §3, §5, §6).
+// connection drops (docs/ARCHITECTURE.md §Processes, §Fencing, §Durability).
 //
 // There is one supervisor per data dir, enforced by an exclusive lock on
 // <datadir>/supervisor.lock. Shims are detached: closing (or killing) the
@@ -57,7 +57,7 @@ const LockFile = "supervisor.lock"
 // the person's settings); backend/agents provides it.
 type AgentConfigFunc func(ctx context.Context, agent string) (adapter.Config, error)
 
-// Config configures a Supervisor. Zero durations take DESIGN.md §7's
+// Config configures a Supervisor. Zero durations take docs/ARCHITECTURE.md §API's
 // defaults.
 type Config struct {
 	DataDir string

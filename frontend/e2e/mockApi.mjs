@@ -1,5 +1,5 @@
 // Fixture answers for /api/* so screenshots show a real-looking session
-// without a backend. Shapes follow DESIGN.md §7 and backend/run.
+// without a backend. Shapes follow docs/ARCHITECTURE.md §API and backend/run.
 const now = Date.now();
 const iso = (msAgo) => new Date(now - msAgo).toISOString();
 const H = 3600_000;

@@ -94,7 +94,7 @@ func responseErr(r Response) error {
 }
 
 // Call sends one request on a fresh connection and returns the answer. ctx
-// bounds the whole exchange (the control call timeout, DESIGN.md §7).
+// bounds the whole exchange (the control call timeout, docs/ARCHITECTURE.md §API).
 func Call(ctx context.Context, b Bootstrap, req Request) (Response, error) {
 	c, err := dial(ctx, b)
 	if err != nil {

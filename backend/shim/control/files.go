@@ -21,7 +21,7 @@ import (
 
 // ProtocolVersion is the control protocol this build speaks. Bump it only
 // with a compatible reader for the previous one: shims of an older binary may
-// be alive when a newer main starts (DESIGN.md §5).
+// be alive when a newer main starts (docs/ARCHITECTURE.md §Journal).
 const ProtocolVersion = 1
 
 // Names of the files in a run's directory, <datadir>/runs/<run_id>/.
@@ -111,7 +111,7 @@ func (s Spec) MaxOutput() int64 {
 	return s.MaxOutputBytes
 }
 
-// CancelGrace returns the grace period, defaulting to 5 s (DESIGN.md §7).
+// CancelGrace returns the grace period, defaulting to 5 s (docs/ARCHITECTURE.md §API).
 func (s Spec) CancelGrace() time.Duration {
 	if s.CancelGraceMs <= 0 {
 		return 5 * time.Second

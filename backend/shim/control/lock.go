@@ -7,7 +7,7 @@ var ErrLocked = errors.New("control: lock is held")
 
 // Lock is an exclusive advisory lock on a file, held until Unlock or until
 // the process dies — which is what makes it a fence: the kernel releases it
-// exactly when its holder can no longer act (DESIGN.md §1).
+// exactly when its holder can no longer act (docs/ARCHITECTURE.md §Fencing).
 type Lock struct{ release func() error }
 
 // Unlock releases the lock. It is safe to call more than once.

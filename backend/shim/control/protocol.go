@@ -17,7 +17,7 @@ const (
 	// answers with Subscribed{LastSeq} and then pushes every event with
 	// seq > max(AfterSeq, LastSeq) as it commits. Events in
 	// (AfterSeq, LastSeq] are already in the journal; the client reads them
-	// there (DESIGN.md §6).
+	// there (docs/ARCHITECTURE.md §The watch bus).
 	OpSubscribe Op = "subscribe"
 	OpCancel    Op = "cancel"
 	OpApproval  Op = "approval"

@@ -13,14 +13,14 @@ import (
 
 // A warm shim is one whose run ended while its agent connection could serve
 // another turn: it stays alive, agent and all, for its session's next run
-// (DESIGN.md §1), and publishes a Warm record so a supervisor can hand it
+// (docs/ARCHITECTURE.md §Warm agents), and publishes a Warm record so a supervisor can hand it
 // that run (OpNextRun) instead of spawning a fresh shim.
 
 // WarmDirName is the folder of warm records and session locks in the data dir.
 const WarmDirName = "warm"
 
 // DefaultWarmIdle is how long a warm shim waits for its session's next run
-// before it closes the agent and exits (DESIGN.md's timeouts).
+// before it closes the agent and exits (docs/ARCHITECTURE.md §API, timeouts).
 const DefaultWarmIdle = 10 * time.Minute
 
 // ErrNoWarm: no warm record for the session.

@@ -1,4 +1,4 @@
-// Folds one run's normalized events (DESIGN.md §4; payload field names from
+// Folds one run's normalized events (docs/ARCHITECTURE.md §Events; payload field names from
 // backend/run/event.go) into its transcript model. Pure with respect to its
 // input: the same events in the same order always give the same transcript.
 // Ordering and duplicates are the feed's job (feed.ts); this assumes seq order.

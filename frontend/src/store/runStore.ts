@@ -1,4 +1,4 @@
-// Attaches to runs (DESIGN.md §6): read journal pages after the cursor, then
+// Attaches to runs (docs/ARCHITECTURE.md §The watch bus): read journal pages after the cursor, then
 // follow live; keeps one feed per run and tells the UI at most once per
 // animation frame that something changed, so streaming does not re-render
 // faster than the screen paints.

@@ -1,6 +1,6 @@
 // The API client shared by both transports. Each transport supplies only a
 // raw `request` (HTTP fetch, or the Wails Desktop.Request binding) and a way
-// to follow a run live; every route of DESIGN.md §7 is spelled out once here.
+// to follow a run live; every route of docs/ARCHITECTURE.md §API is spelled out once here.
 import type {
   AgentInfo,
   ControlResult,
@@ -215,7 +215,7 @@ export class ApiClient {
   watchSnapshot(): Promise<WatchMessage> {
     return this.call("GET", "/api/watch");
   }
-  // Schedules (DESIGN.md §7–8).
+  // Schedules (docs/ARCHITECTURE.md §Schedules).
   async listSchedules(): Promise<Schedule[]> {
     return list<Schedule>(await this.call("GET", "/api/schedules"), "schedules");
   }

@@ -1,4 +1,4 @@
-// Wire types of the Hermes Desk API (DESIGN.md §3–4, §7). Field names follow
+// Wire types of the Hermes Desk API (docs/ARCHITECTURE.md §Domain, §Events, §API). Field names follow
 // backend/run/run.go and event.go exactly: they are the contract.
 
 export type RunStatus =
@@ -24,7 +24,7 @@ export function isTerminalStatus(s: string | undefined): boolean {
   return s !== undefined && TERMINAL_STATUSES.has(s);
 }
 
-/** The one envelope every event travels in (DESIGN.md §4). */
+/** The one envelope every event travels in (docs/ARCHITECTURE.md §Events). */
 export interface RunEvent {
   event_id: string;
   seq: number;

@@ -1,7 +1,7 @@
 // The Wails transport: every route goes through the bound
 // Desktop.Request(method, path, body), served in-process by the same service
 // as HTTP. Live events arrive as tiny `run:doorbell` {run_id, seq} runtime
-// events (large Wails event payloads leak memory in WebKit, DESIGN.md §6);
+// events (large Wails event payloads leak memory in WebKit, docs/ARCHITECTURE.md §The watch bus);
 // on a doorbell the watcher pulls the next pages through Request.
 import { ApiClient, ApiError, BackendUnavailableError, type RawResponse } from "./api";
 import type { BusHandlers, DesktopBridge, Transport, WatchHandlers } from "./transport";
