@@ -159,12 +159,12 @@ func Tooltip(running, needsYou int) string {
 
 // RunLabel is one run's menu line: title — agent — status — age.
 func RunLabel(r run.RunState, now time.Time) string {
-	title := clean(r.SessionTitle)
+	title := Clean(r.SessionTitle)
 	if title == "" {
 		title = "Untitled session"
 	}
-	parts := []string{truncate(title, maxTitle)}
-	if a := clean(r.Agent); a != "" {
+	parts := []string{Truncate(title, maxTitle)}
+	if a := Clean(r.Agent); a != "" {
 		parts = append(parts, a)
 	}
 	parts = append(parts, StatusWords(r))
@@ -239,9 +239,9 @@ func pick(n int, one, many string) string {
 	return many
 }
 
-// clean makes agent-chosen text safe for one menu line: control characters
+// Clean makes agent-chosen text safe for one menu line: control characters
 // (newlines, bidi overrides) become spaces, and runs of spaces collapse.
-func clean(s string) string {
+func Clean(s string) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {
@@ -262,8 +262,8 @@ func clean(s string) string {
 	return strings.TrimSpace(b.String())
 }
 
-// truncate shortens s to n characters with an ellipsis.
-func truncate(s string, n int) string {
+// Truncate shortens s to n characters with an ellipsis.
+func Truncate(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
