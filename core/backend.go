@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
+	"github.com/hermesdesk/hermesdesk/backend/notify"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 )
@@ -73,8 +74,11 @@ func (b *backend) becomeSupervisor() error {
 		b.log.Error("local API socket unavailable", "err", err)
 		stop = nil
 	}
+	// Notifications come from whoever supervises the runs (the app here,
+	// `serve` otherwise); a click opens the session in this window.
+	stopNote := notify.Start(b.ctx, st.Service, b.openSession, b.log)
 	b.mu.Lock()
-	b.stack, b.stopLocal = st, stop
+	b.stack, b.stopLocal, b.stopNote = st, stop, stopNote
 	b.mu.Unlock()
 	b.handler.Store(h)
 	return nil
@@ -167,6 +171,9 @@ func (b *backend) Close() error {
 	b.wg.Wait()
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.stopNote != nil {
+		b.stopNote()
+	}
 	if b.stopLocal != nil {
 		b.stopLocal()
 	}
