@@ -101,6 +101,16 @@ func (m *Model) SetAutostart(on bool) {
 	m.Refresh()
 }
 
+// Push records the login entry's state and sends the current view even if
+// it was sent before: a new tray helper has to be told everything.
+func (m *Model) Push(autostart bool) {
+	m.mu.Lock()
+	m.autostart = autostart
+	m.last = nil
+	m.mu.Unlock()
+	m.Refresh()
+}
+
 // Active returns the active runs, in menu order.
 func (m *Model) Active() []run.RunState {
 	m.mu.Lock()

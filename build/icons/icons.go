@@ -24,3 +24,8 @@ func Tray(state string) []byte {
 	}
 	return trayIdle
 }
+
+// TrayByName is every tray icon by its state name, for the tray renderer.
+func TrayByName() map[string][]byte {
+	return map[string][]byte{"idle": trayIdle, "running": trayRunning, "needs-you": trayNeedsYou}
+}
