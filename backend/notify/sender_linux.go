@@ -65,10 +65,13 @@ func NewDBusSender(address string, invoke func(key, action string), log *slog.Lo
 }
 
 // Send shows n, replacing the server's notification with the same key.
+//
+// The lock is held across the call: a click can arrive the moment the
+// server has the notification, and onAction must find its key then.
 func (s *DBusSender) Send(n Note) error {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	replaces := s.ids[n.Key]
-	s.mu.Unlock()
 	note := fdo.Notification{
 		AppName: "Hermes Desk", ReplacesID: replaces, AppIcon: "hermesdesk",
 		Summary: n.Summary, Body: escapeMarkup(n.Body),
@@ -87,12 +90,10 @@ func (s *DBusSender) Send(n Note) error {
 	if err != nil {
 		return fmt.Errorf("notifications: %w", err)
 	}
-	s.mu.Lock()
 	if replaces != 0 && replaces != id {
 		delete(s.keys, replaces)
 	}
 	s.ids[n.Key], s.keys[id] = id, n.Key
-	s.mu.Unlock()
 	return nil
 }
 

@@ -39,6 +39,9 @@ func Start(ctx context.Context, svc Service, open func(sessionID string), log *s
 // ("" for the desktop's) given: the tests' way in.
 func StartWith(ctx context.Context, svc Service, src traystate.Source, busAddress string,
 	open func(sessionID string), log *slog.Logger) (stop func()) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	var n *Notifier
 	var ready sync.WaitGroup
 	ready.Add(1)
