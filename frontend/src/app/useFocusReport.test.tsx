@@ -5,7 +5,7 @@ import { useFocusReport } from "./useFocusReport";
 
 describe("focus report", () => {
   it("reports the session shown, again on blur and focus, and nothing while disconnected", () => {
-    const setFocus = vi.fn(async () => ({}));
+    const setFocus = vi.fn(async (_id: string, _focused: boolean) => ({}));
     const api = { setFocus };
     const { rerender, unmount } = renderHook(({ id, on }) => useFocusReport(api, id, on), { initialProps: { id: "s1", on: false } });
     expect(setFocus).not.toHaveBeenCalled();
