@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -144,4 +145,24 @@ func TestTrayFollowsRuns(t *testing.T) {
 			t.Fatalf("run %s after Stop and quit: %s, done events %+v", r.ID, r.Status, dones)
 		}
 	}
+}
+
+// TestSIGTERMKeepsRuns: logout or `kill` quits without asking and keeps
+// the runs going, like "Keep running"; the next start shows them.
+func TestSIGTERMKeepsRuns(t *testing.T) {
+	e := newEnv(t, true)
+	t.Cleanup(func() { runprocs.KillAll(e.dataDir) })
+	a := e.startApp("--background")
+	it := e.waitItem()
+	e.ask("slow")
+	e.waitTooltip(it, "Hermes Desk — 1 run running")
+	if err := syscall.Kill(a.pid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if code := a.wait(30 * time.Second); code != 0 {
+		t.Fatalf("exit code %d after SIGTERM", code)
+	}
+	e.startApp("--background")
+	it2 := e.waitItem(it)
+	e.waitTooltip(it2, "Hermes Desk — 1 run running")
 }
