@@ -131,7 +131,7 @@ func (e *env) waitRun(runID string, what string, cond func(run.Run) bool) run.Ru
 
 // notifier starts the product's notifier over the stack's service on a
 // private bus with the test notification server and no tray host.
-func (e *env) notifier(titles map[string]string) *notifyserver.Server {
+func (e *env) notifier() *notifyserver.Server {
 	e.t.Helper()
 	addr := dbustest.Start(e.t)
 	srv, err := notifyserver.New(addr)
@@ -140,7 +140,7 @@ func (e *env) notifier(titles map[string]string) *notifyserver.Server {
 	}
 	e.t.Cleanup(func() { srv.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
-	stop := notify.StartWith(ctx, e.st.Service, serviceSource{svc: e.st.Service, titles: titles}, addr, nil,
+	stop := notify.StartWith(ctx, e.st.Service, serviceSource{svc: e.st.Service}, addr, nil,
 		slog.New(slog.NewTextHandler(testWriter{e.t}, nil)))
 	e.t.Cleanup(func() { cancel(); stop() })
 	return srv
@@ -164,7 +164,7 @@ func approvalNote(srv *notifyserver.Server, t *testing.T) notifyserver.Notificat
 func TestApproveFromNotification(t *testing.T) {
 	e := newEnv(t)
 	runID, _ := e.start("approval", "Tidy the files")
-	srv := e.notifier(nil)
+	srv := e.notifier()
 	n := approvalNote(srv, t)
 	allow := notify.ChoiceAction("allow-once")
 	if n.Label(allow) != "Allow once" || n.Label(notify.ChoiceAction("reject-once")) != "Reject" || n.Label(notify.ActionOpen) != "Open" {
@@ -195,7 +195,7 @@ func TestApproveFromNotification(t *testing.T) {
 func TestApprovedElsewhereWithdraws(t *testing.T) {
 	e := newEnv(t)
 	runID, _ := e.start("approval", "Tidy")
-	srv := e.notifier(nil)
+	srv := e.notifier()
 	n := approvalNote(srv, t)
 	res, err := e.st.Service.Approve(context.Background(), runID, e.waitRun(runID, "pending", func(r run.Run) bool { return r.PendingApprovalID != "" }).PendingApprovalID, "allow-once")
 	if err != nil || !res.Accepted {
@@ -278,4 +278,30 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSpace(string(p)))
 	return len(p), nil
+}
+
+// TestFinishedSkipsTheFocusedSession: a run finishing in the session the
+// focused window shows is not notified; one in another session is.
+func TestFinishedSkipsTheFocusedSession(t *testing.T) {
+	e := newEnv(t)
+	srv := e.notifier()
+	watched, watchedSession := e.start("demo", "On screen")
+	e.waitRun(watched, "started", func(r run.Run) bool { return true })
+	if _, err := e.st.Service.SetClientFocus(context.Background(), service.ClientFocus{SessionID: watchedSession, Focused: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.waitRun(watched, "completion", func(r run.Run) bool { return r.Terminal })
+	other, _ := e.start("demo", "Elsewhere")
+	e.waitRun(other, "completion", func(r run.Run) bool { return r.Terminal })
+	calls, err := srv.Wait(30*time.Second, func(c []notifyserver.Notification) bool { return len(c) > 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The focused session's run ended first; give its (wrong) notification
+	// the coalescing window to appear before reading what was sent.
+	time.Sleep(notify.CoalesceWindow + 200*time.Millisecond)
+	calls = srv.Calls()
+	if len(calls) != 1 || calls[0].Summary != "Finished — Elsewhere" {
+		t.Fatalf("notifications %+v", calls)
+	}
 }

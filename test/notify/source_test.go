@@ -15,8 +15,7 @@ import (
 // pending prompts and sends the snapshot, then each change, in the bus's
 // message types. Only this test reads it; the product never polls.
 type serviceSource struct {
-	svc    *service.Service
-	titles map[string]string // session id → title
+	svc *service.Service
 }
 
 func (s serviceSource) Watch(ctx context.Context) (<-chan run.WatchMessage, error) {
@@ -73,7 +72,11 @@ func (s serviceSource) read(ctx context.Context) map[string]run.RunState {
 }
 
 func (s serviceSource) state(ctx context.Context, r run.Run) run.RunState {
-	st := run.RunState{RunID: r.ID, SessionID: r.SessionID, Agent: r.Agent, SessionTitle: s.titles[r.SessionID],
+	var title string
+	if d, err := s.svc.Session(ctx, r.SessionID); err == nil {
+		title = d.Title
+	}
+	st := run.RunState{RunID: r.ID, SessionID: r.SessionID, Agent: r.Agent, SessionTitle: title,
 		Status: r.Status, CreatedAt: r.CreatedAt, Error: r.Error}
 	if r.PendingApprovalID == "" {
 		return st
