@@ -407,7 +407,7 @@ func TestBuiltPageCSP(t *testing.T) {
 func TestClientFocus(t *testing.T) {
 	e := newEnv(t, httpapi.Config{})
 	got := make(chan service.ClientFocus, 2)
-	e.svc.OnClientFocus(func(f service.ClientFocus) { got <- f })
+	defer e.svc.OnClientFocus(func(f service.ClientFocus) { got <- f })()
 	tests := []struct {
 		body   string
 		status int

@@ -16,7 +16,7 @@ import (
 // so whoever supervises the runs calls the person back.
 type Service interface {
 	Controls
-	OnClientFocus(func(service.ClientFocus))
+	OnClientFocus(func(service.ClientFocus)) (remove func())
 }
 
 // Start runs a notifier for svc until ctx ends or the returned stop is
@@ -56,11 +56,12 @@ func StartWith(ctx context.Context, svc Service, src traystate.Source, busAddres
 	}
 	n = New(Config{Sender: sender, Controls: svc, Open: open, Log: log.With("component", "notify")})
 	ready.Done()
-	svc.OnClientFocus(func(f service.ClientFocus) { n.SetFocus(Focus{SessionID: f.SessionID, Focused: f.Focused}) })
+	unfocus := svc.OnClientFocus(func(f service.ClientFocus) { n.SetFocus(Focus{SessionID: f.SessionID, Focused: f.Focused}) })
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); n.Run(ctx, src) }()
 	return func() {
+		unfocus()
 		cancel()
 		<-done
 		if c, ok := sender.(io.Closer); ok {

@@ -17,7 +17,8 @@ type ClientFocus struct {
 type focusState struct {
 	mu        sync.Mutex
 	last      ClientFocus
-	listeners []func(ClientFocus)
+	listeners map[int]func(ClientFocus)
+	next      int
 }
 
 // SetClientFocus records the window's focus and tells the listeners.
@@ -27,7 +28,10 @@ func (s *Service) SetClientFocus(_ context.Context, f ClientFocus) (ClientFocus,
 	}
 	s.focus.mu.Lock()
 	s.focus.last = f
-	ls := append([]func(ClientFocus){}, s.focus.listeners...)
+	ls := make([]func(ClientFocus), 0, len(s.focus.listeners))
+	for _, fn := range s.focus.listeners {
+		ls = append(ls, fn)
+	}
 	s.focus.mu.Unlock()
 	for _, fn := range ls {
 		fn(f)
@@ -43,9 +47,19 @@ func (s *Service) ClientFocus() ClientFocus {
 }
 
 // OnClientFocus adds a listener, called on the caller's goroutine of
-// SetClientFocus (it must not block).
-func (s *Service) OnClientFocus(fn func(ClientFocus)) {
+// SetClientFocus (it must not block); the returned func removes it.
+func (s *Service) OnClientFocus(fn func(ClientFocus)) (remove func()) {
 	s.focus.mu.Lock()
 	defer s.focus.mu.Unlock()
-	s.focus.listeners = append(s.focus.listeners, fn)
+	if s.focus.listeners == nil {
+		s.focus.listeners = map[int]func(ClientFocus){}
+	}
+	id := s.focus.next
+	s.focus.next++
+	s.focus.listeners[id] = fn
+	return func() {
+		s.focus.mu.Lock()
+		defer s.focus.mu.Unlock()
+		delete(s.focus.listeners, id)
+	}
 }
