@@ -53,10 +53,18 @@ func (e *env) ask(scenario string) {
 	os.MkdirAll(project, 0o755)
 	cmd := exec.Command(e.bin, "ask", "--agent", "demo", "--project", project, "/scenario "+scenario+"\ngo")
 	cmd.Env = e.environ
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
 	}
-	e.t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	e.t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if e.t.Failed() {
+			e.t.Logf("ask %s output:\n%s", scenario, out.String())
+		}
+	})
 }
 
 func (e *env) localClient() *httpapi.Client {
@@ -124,10 +132,21 @@ func TestTrayFollowsRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	runs, err := store.ListRuns(context.Background(), journal.RunFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The shims finish the cancel after the app has gone: wait for each
+	// run's done.
+	var runs []run.Run
+	e.waitFor("every run to end", 30*time.Second, func() bool {
+		runs, err = store.ListRuns(context.Background(), journal.RunFilter{})
+		if err != nil || len(runs) == 0 {
+			return false
+		}
+		for _, r := range runs {
+			if !r.Terminal {
+				return false
+			}
+		}
+		return true
+	})
 	for _, r := range runs {
 		if r.Status == run.StatusCompleted {
 			continue // the approved one
@@ -154,6 +173,9 @@ func TestSIGTERMKeepsRuns(t *testing.T) {
 	t.Cleanup(func() { runprocs.KillAll(e.dataDir) })
 	a := e.startApp("--background")
 	it := e.waitItem()
+	// The tray comes up before the journal opens; the model's first view
+	// says the backend is there.
+	e.waitTooltip(it, "Hermes Desk — nothing running")
 	e.ask("slow")
 	e.waitTooltip(it, "Hermes Desk — 1 run running")
 	if err := syscall.Kill(a.pid(), syscall.SIGTERM); err != nil {
