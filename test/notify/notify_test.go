@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 	}
 	testBin = filepath.Join(dir, "hermesdesk")
 	root, _ := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5,webkit2_41", "-o", testBin, "./backend/shim/internal/shimhost")
+	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5,webkit2_41", "-o", testBin, "./testkit/shimhost")
 	cmd.Dir = strings.TrimSpace(string(root))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "build shimhost: %v\n%s", err, out)
