@@ -78,13 +78,17 @@ func (b *backend) becomeSupervisor() error {
 		b.log.Error("local API socket unavailable", "err", err)
 		stop = nil
 	}
-	// Notifications come from whoever supervises the runs (the app here,
-	// `serve` otherwise); a click opens the session in this window.
-	stopNote := notify.Start(b.ctx, st.Service, b.openSession, b.log)
 	b.mu.Lock()
-	b.stack, b.stopLocal, b.stopNote = st, stop, stopNote
+	b.stack, b.stopLocal = st, stop
 	b.mu.Unlock()
 	b.handler.Store(h)
+	// Notifications come from whoever supervises the runs (the core here,
+	// `serve` otherwise); a click opens the session in the window. Started
+	// last: it dials the session bus, and the API must not wait for that.
+	stopNote := notify.Start(b.ctx, st.Service, b.openSession, b.log)
+	b.mu.Lock()
+	b.stopNote = stopNote
+	b.mu.Unlock()
 	return nil
 }
 

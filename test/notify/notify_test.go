@@ -129,7 +129,7 @@ func (e *env) waitRun(runID string, what string, cond func(run.Run) bool) run.Ru
 	}
 }
 
-// notifier starts the product's notifier over the stack's service on a
+// notifier starts the product's notifier over the stack's service and its watch bus on a
 // private bus with the test notification server and no tray host.
 func (e *env) notifier() *notifyserver.Server {
 	e.t.Helper()
@@ -140,7 +140,7 @@ func (e *env) notifier() *notifyserver.Server {
 	}
 	e.t.Cleanup(func() { srv.Close() })
 	ctx, cancel := context.WithCancel(context.Background())
-	stop := notify.StartWith(ctx, e.st.Service, serviceSource{svc: e.st.Service}, addr, nil,
+	stop := notify.StartWith(ctx, e.st.Service, e.st.Service, addr, nil,
 		slog.New(slog.NewTextHandler(testWriter{e.t}, nil)))
 	e.t.Cleanup(func() { cancel(); stop() })
 	return srv
