@@ -16,6 +16,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/cli"
 	"github.com/hermesdesk/hermesdesk/backend/demoagent"
 	"github.com/hermesdesk/hermesdesk/backend/shim"
+	"github.com/hermesdesk/hermesdesk/build/icons"
 	"github.com/hermesdesk/hermesdesk/core"
 )
 
@@ -49,7 +50,7 @@ func main() {
 	case "demo-agent":
 		os.Exit(demoagent.Main(args[1:]))
 	default: // launch: be or reach the core, show the window; --background and a folder pass through
-		os.Exit(core.Main(args, core.Options{Icons: core.Icons{Default: trayIcon}}))
+		os.Exit(core.Main(args, core.Options{Icons: core.Icons{Default: trayIcon, ByName: icons.TrayByName()}}))
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 const (
 	EventAutostartChanged = "autostart:changed"   // bool
 	EventSecondInstance   = "app:second-instance" // SecondInstance
+	EventOpenSession      = "app:open-session"    // {"session_id": id}; "" opens the new-session view
 	EventConnection       = "core:connection"     // bool: the core answers
 )
 
@@ -194,6 +195,10 @@ func (s *shell) onCommand(c coreapi.Command) {
 		s.show()
 		if c.Launch != nil && len(c.Launch.Args) > 0 {
 			s.ui.Emit(EventSecondInstance, SecondInstance{Args: c.Launch.Args, Cwd: c.Launch.Cwd})
+		}
+		if c.Launch != nil && (c.Launch.Session != "" || c.Launch.NewSession) {
+			// The tray's run item, New session… or a notification's click.
+			s.ui.Emit(EventOpenSession, map[string]string{"session_id": c.Launch.Session})
 		}
 	case coreapi.OpTray:
 		s.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
+	"github.com/hermesdesk/hermesdesk/backend/notify"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 )
@@ -25,12 +26,15 @@ type backend struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
+	// openSession shows the window on a session (a notification's click).
+	openSession func(sessionID string)
 
 	handler atomic.Pointer[httpapi.Handler]
 
 	mu        sync.Mutex
 	stack     *stack.Stack // nil while proxying
 	stopLocal func()       // the local socket
+	stopNote  func()       // the notifier (backend/notify), beside the supervisor
 	keepWarm  bool         // Close leaves idle warm agents (a handover: the next core adopts them)
 
 	kick chan struct{} // proxying: the watch bus broke, the supervisor may be gone
@@ -38,9 +42,10 @@ type backend struct {
 
 // openBackend becomes the data dir's supervisor (re-adopting live runs and
 // closing dead ones) or, if another process already is, proxies to it.
-func openBackend(ctx context.Context, dataDir string, log *slog.Logger, running func(n int)) (*backend, error) {
+func openBackend(ctx context.Context, dataDir string, log *slog.Logger, watch func(run.WatchMessage),
+	openSession func(string)) (*backend, error) {
 	ctx, cancel := context.WithCancel(ctx)
-	b := &backend{dataDir: dataDir, log: log, ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1)}
+	b := &backend{dataDir: dataDir, log: log, ctx: ctx, cancel: cancel, kick: make(chan struct{}, 1), openSession: openSession}
 	err := b.becomeSupervisor()
 	switch {
 	case errors.Is(err, stack.ErrAlreadyRunning):
@@ -53,7 +58,7 @@ func openBackend(ctx context.Context, dataDir string, log *slog.Logger, running 
 		return nil, err
 	}
 	b.wg.Add(1)
-	go b.followBus(running)
+	go b.followBus(watch)
 	return b, nil
 }
 
@@ -77,6 +82,13 @@ func (b *backend) becomeSupervisor() error {
 	b.stack, b.stopLocal = st, stop
 	b.mu.Unlock()
 	b.handler.Store(h)
+	// Notifications come from whoever supervises the runs (the core here,
+	// `serve` otherwise); a click opens the session in the window. Started
+	// last: it dials the session bus, and the API must not wait for that.
+	stopNote := notify.Start(b.ctx, st.Service, b.openSession, b.log)
+	b.mu.Lock()
+	b.stopNote = stopNote
+	b.mu.Unlock()
 	return nil
 }
 
@@ -105,34 +117,19 @@ func (b *backend) takeOverWhenFree() {
 func (b *backend) Handler() *httpapi.Handler { return b.handler.Load() }
 
 // followBus reads the watch bus of whatever serves the API (this core's
-// service, or the supervisor it proxies to) for the tray's running count,
+// service, or the supervisor it proxies to) for the tray's model,
 // and follows it again after a goodbye — through the new handler once this
 // core took over (docs/ARCHITECTURE.md "The watch bus"). Nothing polls.
-func (b *backend) followBus(running func(n int)) {
+func (b *backend) followBus(watch func(run.WatchMessage)) {
 	defer b.wg.Done()
-	last, backoff := -1, 100*time.Millisecond
+	backoff := 100 * time.Millisecond
 	for b.ctx.Err() == nil {
 		ch, err := b.Handler().Watch(b.ctx)
 		if err == nil {
-			active := map[string]bool{}
+			// The tray model (backend/traystate) folds every message; a
+			// new stream starts with a snapshot that replaces its state.
 			for m := range ch {
-				switch {
-				case m.Type == run.WatchSnapshotType && m.Snapshot != nil:
-					clear(active)
-					for _, r := range m.Snapshot.Runs {
-						active[r.RunID] = true
-					}
-				case m.Type == run.WatchRunChanged && m.Run != nil:
-					if m.Run.Status.Terminal() {
-						delete(active, m.Run.RunID)
-					} else {
-						active[m.Run.RunID] = true
-					}
-				}
-				if len(active) != last {
-					last = len(active)
-					running(last)
-				}
+				watch(m)
 			}
 			backoff = 100 * time.Millisecond
 		}
@@ -167,6 +164,9 @@ func (b *backend) Close() error {
 	b.wg.Wait()
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.stopNote != nil {
+		b.stopNote()
+	}
 	if b.stopLocal != nil {
 		b.stopLocal()
 	}

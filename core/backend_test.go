@@ -13,6 +13,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
+	"github.com/hermesdesk/hermesdesk/backend/traystate"
 )
 
 // The core beside a running `serve` follows serve's watch bus through the
@@ -40,8 +41,15 @@ func TestBackendBusAcrossTakeOver(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	running := make(chan int, 64)
-	b, err := openBackend(ctx, dataDir, quiet, func(n int) { running <- n })
+	// The tray model's count of active runs, folded from what the backend
+	// hands the core.
+	running := make(chan int, 256)
+	fold := traystate.New()
+	b, err := openBackend(ctx, dataDir, quiet, func(m run.WatchMessage) {
+		if fold.Apply(m) {
+			running <- len(fold.Runs())
+		}
+	}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

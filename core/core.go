@@ -32,6 +32,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
+	"github.com/hermesdesk/hermesdesk/backend/traystate"
 	"github.com/hermesdesk/hermesdesk/backend/version"
 	"github.com/hermesdesk/hermesdesk/core/coreapi"
 	"github.com/hermesdesk/hermesdesk/core/tray"
@@ -184,6 +185,8 @@ type Core struct {
 
 	mu        sync.Mutex
 	running   int
+	trayModel *traystate.Model // traymodel.go
+	view      *traystate.View  // the model's last view, nil before the first
 	trayAvail bool
 	quitOnce  sync.Once
 	quitCh    chan struct{}
@@ -231,7 +234,7 @@ func (k *Core) run(l coreapi.Launch) int {
 		k.windows.show(l)
 	}
 
-	b, err := openBackend(ctx, k.dataDir, log, k.setRunning)
+	b, err := openBackend(ctx, k.dataDir, log, k.onWatch, func(id string) { k.windows.show(coreapi.Launch{Session: id}) })
 	if err != nil {
 		log.Error("cannot open the journal", "err", err)
 		k.windows.quit(5 * time.Second)
@@ -435,14 +438,6 @@ func (k *Core) hello() coreapi.Command {
 	return coreapi.Command{Op: coreapi.OpHello, TrayAvailable: k.trayAvail, Autostart: on, GraceSeconds: grace.Seconds()}
 }
 
-// setRunning is the backend's count of active runs.
-func (k *Core) setRunning(n int) {
-	k.mu.Lock()
-	k.running = n
-	k.mu.Unlock()
-	k.refreshTray()
-}
-
 // startTray shows the icon in-process where a tray host may exist, and
 // follows the host coming and going on Linux (the window minimises
 // instead of hiding while there is none).
@@ -486,7 +481,12 @@ func (k *Core) refreshTray() {
 	on, _ := k.autostartOn()
 	k.mu.Lock()
 	s := tray.State{Running: k.running, Autostart: on, AutostartSupported: k.am != nil}
+	v := k.view
 	k.mu.Unlock()
+	if v != nil {
+		k.tray.Set(menuOf(*v, on, s.AutostartSupported))
+		return
+	}
 	k.tray.Set(k.opts.MenuFunc(s))
 }
 
@@ -501,6 +501,8 @@ func (k *Core) onTray(id string) {
 	case tray.IDQuit:
 		k.log.Info("quit from the tray")
 		k.quit()
+	default:
+		k.onTrayAction(id)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
+	"github.com/hermesdesk/hermesdesk/backend/notify"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 )
@@ -114,6 +115,9 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 		return exitFail
 	default:
 		defer st.Close()
+		// serve supervises the runs, so it calls the person back too
+		// (no window to open: a click only dismisses).
+		defer notify.Start(ctx, st.Service, nil, log)()
 		h := httpapi.New(st.Service, cfg)
 		stopLocal, err := httpapi.StartLocal(ctx, dataDir, h)
 		if err != nil {

@@ -170,6 +170,17 @@ func (h *Handler) putSettings(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, s, err)
 }
 
+// putFocus: the window says which session it shows and whether it has
+// the focus, so notifications skip what the person is looking at.
+func (h *Handler) putFocus(w http.ResponseWriter, r *http.Request) {
+	var in service.ClientFocus
+	if !decode(w, r, &in) {
+		return
+	}
+	f, err := h.svc.SetClientFocus(r.Context(), in)
+	reply(w, http.StatusOK, f, err)
+}
+
 func (h *Handler) audit(w http.ResponseWriter, r *http.Request) {
 	a, err := h.svc.Audit(r.Context())
 	reply(w, http.StatusOK, a, err)

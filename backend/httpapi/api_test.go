@@ -15,6 +15,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
 )
 
 func TestSecurityRefusals(t *testing.T) {
@@ -398,5 +399,32 @@ func TestBuiltPageCSP(t *testing.T) {
 	csp := res.Header.Get("Content-Security-Policy")
 	if !strings.HasPrefix(csp, "default-src 'self'; script-src 'self'") || !strings.HasSuffix(csp, "; frame-ancestors 'none'") || strings.Contains(csp, "unsafe") {
 		t.Fatalf("CSP %q", csp)
+	}
+}
+
+// TestClientFocus: the window's focus reaches the service's listeners
+// (the notifier), and nonsense is refused in plain words.
+func TestClientFocus(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	got := make(chan service.ClientFocus, 2)
+	defer e.svc.OnClientFocus(func(f service.ClientFocus) { got <- f })()
+	tests := []struct {
+		body   string
+		status int
+	}{
+		{`{"session_id":"s1","focused":true}`, 200},
+		{`{"session_id":"` + strings.Repeat("x", 1000) + `"}`, 400},
+		{`{"session_id":`, 400},
+	}
+	for _, tc := range tests {
+		if status, body := e.do(t, "PUT", "/api/client/focus", tc.body, nil); status != tc.status {
+			t.Fatalf("%s: %d %s", tc.body, status, body)
+		}
+	}
+	if f := <-got; f.SessionID != "s1" || !f.Focused || e.svc.ClientFocus() != f {
+		t.Fatalf("focus %+v", f)
+	}
+	if len(got) != 0 {
+		t.Fatal("a refused focus reached the listeners")
 	}
 }

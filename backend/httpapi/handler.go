@@ -112,6 +112,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /api/search", h.search)
 	m.HandleFunc("GET /api/settings", h.getSettings)
 	m.HandleFunc("PUT /api/settings", h.putSettings)
+	m.HandleFunc("PUT /api/client/focus", h.putFocus)
 	m.HandleFunc("GET /api/agents", h.agents)
 	m.HandleFunc("GET /api/audit", h.audit)
 	m.HandleFunc("GET /api/health", h.health)

@@ -189,7 +189,7 @@ type ApprovalRequested struct {
 type ApprovalResolved struct {
 	ApprovalID string `json:"approval_id"`
 	Choice     string `json:"choice"`
-	By         string `json:"by,omitempty"` // user, timeout, cancel
+	By         string `json:"by,omitempty"` // user, notification, timeout, cancel
 }
 
 // ClarifyRequested asks the person a question.

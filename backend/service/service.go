@@ -50,6 +50,8 @@ type Service struct {
 	sched      Scheduler
 
 	warm WarmSource // deep health's warm agents (Options.Warm)
+
+	focus focusState // what the window shows (focus.go)
 }
 
 // New returns a service over the journal, the supervisor and the agents.

@@ -68,7 +68,7 @@ func (r *runner) handle(ctx context.Context, req control.Request) control.Respon
 	case control.OpCancel:
 		res, err = r.cancel(ctx)
 	case control.OpApproval:
-		res, err = r.resolve(ctx, req.ApprovalID, req.Choice, true)
+		res, err = r.resolve(run.WithAnsweredBy(ctx, req.By), req.ApprovalID, req.Choice, true)
 	case control.OpClarify:
 		res, err = r.resolve(ctx, req.ClarifyID, req.Answer, false)
 	case control.OpModel:
@@ -289,7 +289,7 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 
 	evType, payload := run.EventType(run.EventClarifyResolved), any(run.ClarifyResolved{ClarifyID: id, Answer: answer})
 	if isApproval {
-		evType, payload = run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: "user"}
+		evType, payload = run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: run.AnsweredBy(ctx)}
 	}
 	ev, err = r.w.AppendSync(ctx, evType, payload)
 	if isRunTerminal(err) {

@@ -102,12 +102,12 @@ func TestApprovalResolution(t *testing.T) {
 	}{
 		{"nope", "yes", run.ControlNotActive},
 		{"a1", "maybe", run.ControlNotActive},
-		{"a1", "allow_once", run.ControlAccepted}, // a kind picks its option
+		{"a1", "allow_once", run.ControlAccepted}, // a kind picks its option; answered from a notification
 		{"a1", "allow_once", run.ControlNotActive},
 		{"a1", "reject_once", run.ControlConflict},
 	}
 	for _, s := range steps {
-		res := h.control(control.Request{Op: control.OpApproval, ApprovalID: s.id, Choice: s.choice})
+		res := h.control(control.Request{Op: control.OpApproval, ApprovalID: s.id, Choice: s.choice, By: run.AnsweredByNotification})
 		if res.Status != s.want || res.Accepted != (s.want == run.ControlAccepted) {
 			t.Fatalf("approve(%s, %s) = %+v, want %s", s.id, s.choice, res, s.want)
 		}
@@ -125,6 +125,11 @@ func TestApprovalResolution(t *testing.T) {
 	}
 	if !strings.Contains(string(h.j.all()[len(h.j.all())-2].Payload), "got yes") {
 		t.Fatal("the agent did not get the option id")
+	}
+	for _, ev := range h.j.all() {
+		if ev.Type == run.EventApprovalResolved && !strings.Contains(string(ev.Payload), `"by":"notification"`) {
+			t.Fatalf("approval.resolved does not say it was answered from the notification: %s", ev.Payload)
+		}
 	}
 }
 

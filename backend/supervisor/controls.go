@@ -16,7 +16,8 @@ func (s *Supervisor) Cancel(ctx context.Context, runID string) (run.ControlResul
 
 // Approve answers a pending approval with one of its option ids (or kinds).
 func (s *Supervisor) Approve(ctx context.Context, runID, approvalID, choice string) (run.ControlResult, error) {
-	return s.control(ctx, runID, control.Request{Op: control.OpApproval, ApprovalID: approvalID, Choice: choice})
+	return s.control(ctx, runID, control.Request{Op: control.OpApproval, ApprovalID: approvalID, Choice: choice,
+		By: run.AnsweredBy(ctx)})
 }
 
 // Clarify answers a pending clarify prompt.

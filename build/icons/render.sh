@@ -24,3 +24,7 @@ body = b"".join(parts)
 open("../darwin/iconfile.icns", "wb").write(b"icns" + struct.pack(">I", 8 + len(body)) + body)
 PY
 rm hermesdesk-24.png hermesdesk-1024.png
+# Tray icons, one per state (backend/traystate Icon), embedded by icons.go.
+for st in idle running needs-you; do
+  rsvg-convert -w 64 -h 64 "tray-$st.svg" -o "tray-$st.png"
+done

@@ -71,6 +71,10 @@ type Launch struct {
 	// Minimised maps the window minimised: a --background start with no
 	// tray to come back from.
 	Minimised bool `json:"minimised,omitempty"`
+	// Session opens that session in the window (the tray's run items, a
+	// notification's click); NewSession opens the new-session view.
+	Session    string `json:"session,omitempty"`
+	NewSession bool   `json:"new_session,omitempty"`
 }
 
 // HandoverRequest asks the running core to step down for a newer build.

@@ -15,6 +15,9 @@ type MenuEntry struct {
 	Toggle  string // "checkmark", "radio" or ""
 	Checked bool
 	Type    string // "separator" or "" (standard)
+	// Children are a submenu's entries (the tray's run items and its Quit
+	// when runs are active).
+	Children []MenuEntry
 }
 
 // layout is the dbusmenu (ia{sv}av) structure.
@@ -24,7 +27,7 @@ type layout struct {
 	Children []dbus.Variant
 }
 
-// Menu reads the item's menu (top level only: the app's menu is flat).
+// Menu reads the item's menu, submenus included.
 func (h *Host) Menu(it Item) ([]MenuEntry, error) {
 	menuPath, err := h.menuPath(it)
 	if err != nil {
@@ -38,8 +41,12 @@ func (h *Host) Menu(it Item) ([]MenuEntry, error) {
 	if err := call.Store(&rev, &root); err != nil {
 		return nil, fmt.Errorf("trayhost: GetLayout: %w", err)
 	}
+	return entries(root.Children)
+}
+
+func entries(children []dbus.Variant) ([]MenuEntry, error) {
 	var out []MenuEntry
-	for _, c := range root.Children {
+	for _, c := range children {
 		var l layout
 		if err := dbus.Store([]any{c.Value()}, &l); err != nil {
 			return nil, fmt.Errorf("trayhost: menu child: %w", err)
@@ -58,6 +65,11 @@ func (h *Host) Menu(it Item) ([]MenuEntry, error) {
 				continue
 			}
 		}
+		kids, err := entries(l.Children)
+		if err != nil {
+			return nil, err
+		}
+		e.Children = kids
 		out = append(out, e)
 	}
 	return out, nil
@@ -71,18 +83,40 @@ func str(props map[string]dbus.Variant, key string, dst *string) {
 	}
 }
 
-// Entry finds the menu entry with this label.
+// Entry finds the menu entry with this label, in submenus too.
 func (h *Host) Entry(it Item, label string) (MenuEntry, error) {
-	entries, err := h.Menu(it)
+	all, err := h.Menu(it)
 	if err != nil {
 		return MenuEntry{}, err
 	}
-	for _, e := range entries {
-		if e.Label == label {
-			return e, nil
+	if e, ok := find(all, func(e MenuEntry) bool { return e.Label == label }); ok {
+		return e, nil
+	}
+	return MenuEntry{}, fmt.Errorf("trayhost: no menu entry %q in %+v", label, all)
+}
+
+// Find returns the first entry, depth first, for which match holds.
+func (h *Host) Find(it Item, match func(MenuEntry) bool) (MenuEntry, error) {
+	all, err := h.Menu(it)
+	if err != nil {
+		return MenuEntry{}, err
+	}
+	if e, ok := find(all, match); ok {
+		return e, nil
+	}
+	return MenuEntry{}, fmt.Errorf("trayhost: no matching menu entry in %+v", all)
+}
+
+func find(es []MenuEntry, match func(MenuEntry) bool) (MenuEntry, bool) {
+	for _, e := range es {
+		if match(e) {
+			return e, true
+		}
+		if c, ok := find(e.Children, match); ok {
+			return c, true
 		}
 	}
-	return MenuEntry{}, fmt.Errorf("trayhost: no menu entry %q in %+v", label, entries)
+	return MenuEntry{}, false
 }
 
 // Click sends the dbusmenu "clicked" event to the entry labelled label.

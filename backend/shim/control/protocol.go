@@ -44,10 +44,12 @@ type Request struct {
 	AfterSeq   int64  `json:"after_seq,omitempty"`
 	ApprovalID string `json:"approval_id,omitempty"`
 	Choice     string `json:"choice,omitempty"`
-	ClarifyID  string `json:"clarify_id,omitempty"`
-	Answer     string `json:"answer,omitempty"`
-	Model      string `json:"model,omitempty"`
-	Spec       *Spec  `json:"spec,omitempty"` // OpNextRun
+	// By says where an approval was answered (run.AnsweredBy*); "" is the user.
+	By        string `json:"by,omitempty"`
+	ClarifyID string `json:"clarify_id,omitempty"`
+	Answer    string `json:"answer,omitempty"`
+	Model     string `json:"model,omitempty"`
+	Spec      *Spec  `json:"spec,omitempty"` // OpNextRun
 }
 
 // Error codes in Response.Code.

@@ -18,6 +18,7 @@ import { basename, requestId } from "./ids";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
 import { usePersisted } from "./usePersisted";
+import { useFocusReport } from "./useFocusReport";
 
 type DialogName = "settings" | "about" | "shortcuts" | "quick" | null;
 
@@ -249,6 +250,18 @@ export function App({ transport: t }: { transport: Transport }) {
   );
 
   const connected = b.conn === "connected";
+  useFocusReport(t.api, session ? session.id : "", connected);
+  // The tray's run items and a notification's click open a session here.
+  useEffect(
+    () =>
+      t.desktop?.onOpenSession?.((id) => {
+        const s = Object.values(b.sessions).flat().find((x) => x.id === id);
+        if (s) selectSession(s);
+        else if (id === "") newSession();
+        else void b.refresh();
+      }),
+    [t, b, selectSession, newSession],
+  );
   const searchText = useCallback((q: string) => t.api.search(q), [t]);
   let main;
   if (b.conn === "connecting") {

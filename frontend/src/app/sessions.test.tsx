@@ -17,7 +17,8 @@ function fakeBackend(init: Session[], active: RunInfo[] = []) {
   const calls: string[] = [];
   let refuseTitle: string | undefined;
   const route = (m: string, p: string, b?: string): RawResponse => {
-    if (m !== "GET") calls.push(`${m} ${p}${b ? ` ${b}` : ""}`);
+    // The window's focus report (useFocusReport) is not a change to sessions.
+    if (m !== "GET" && p !== "/api/client/focus") calls.push(`${m} ${p}${b ? ` ${b}` : ""}`);
     if (p === "/api/projects") return json(200, [{ id: "p1", name: "proj", workspace: "/w" }]);
     if (p === "/api/sessions?project_id=p1") return json(200, sessions);
     if (p === "/api/agents") return json(200, [{ name: "demo", installed: true, ok: true }]);

@@ -4,6 +4,7 @@ import type { ThemePref } from "../app/theme";
 import type { DesktopBridge } from "../transport/transport";
 import type { DesktopInfo } from "../transport/types";
 import { BackendSettings, type SettingsApi } from "./AgentSettings";
+import { NotificationSettings } from "./NotificationSettings";
 import { Dialog } from "./Dialog";
 
 // Quick Switch lives in its own file; re-exported where it always was.
@@ -99,6 +100,7 @@ export function SettingsDialog({
         />
       </div>
       {err && <p className="control-note" role="alert">{err}</p>}
+      {api && <NotificationSettings api={api} />}
       {api ? <BackendSettings api={api} /> : <p className="quiet">Agent and history settings appear once the backend is connected.</p>}
       <div className="dialog-foot">
         {desktop && (

@@ -215,6 +215,10 @@ export class ApiClient {
   watchSnapshot(): Promise<WatchMessage> {
     return this.call("GET", "/api/watch");
   }
+  /** Tells the backend which session the window shows and whether it has the focus (notifications skip it). */
+  setFocus(sessionId: string, focused: boolean): Promise<unknown> {
+    return this.call("PUT", "/api/client/focus", { session_id: sessionId, focused });
+  }
   // Schedules (docs/ARCHITECTURE.md §Schedules).
   async listSchedules(): Promise<Schedule[]> {
     return list<Schedule>(await this.call("GET", "/api/schedules"), "schedules");

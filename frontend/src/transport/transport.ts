@@ -31,6 +31,8 @@ export interface DesktopBridge {
   onAutostartChanged(cb: (enabled: boolean) => void): () => void;
   /** A second launch reshowed the window; args are its command line (flags dropped by Go). */
   onSecondInstance(cb: (launch: { args: string[]; cwd: string }) => void): () => void;
+  /** The tray or a notification asks to show a session ("" = a new session). */
+  onOpenSession?(cb: (sessionId: string) => void): () => void;
 }
 
 export interface Transport {

@@ -236,7 +236,14 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
     quit: () => void need("Quit")(),
     onAutostartChanged: (cb) => onWailsEvent("autostart:changed", (v) => cb(Boolean(v)), win),
     onSecondInstance: (cb) => onWailsEvent("app:second-instance", (v) => cb(secondInstance(v)), win),
+    onOpenSession: (cb) => onWailsEvent("app:open-session", (v) => cb(openSessionId(v)), win),
   };
+}
+
+/** The app:open-session payload ({session_id}), defensively: "" when absent. */
+export function openSessionId(v: unknown): string {
+  const id = v && typeof v === "object" ? (v as { session_id?: unknown }).session_id : undefined;
+  return typeof id === "string" ? id : "";
 }
 
 /** The app:second-instance payload ({args, cwd}), defensively. */

@@ -1,0 +1,154 @@
+//go:build linux
+
+package notify
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/testkit/dbustest"
+	"github.com/hermesdesk/hermesdesk/testkit/notifyserver"
+	"github.com/hermesdesk/hermesdesk/testkit/watchfake"
+)
+
+// busEnv is a private session bus with the test notification server and
+// no StatusNotifierWatcher (no tray): notifications must not need one.
+func busEnv(t *testing.T, ctl Controls, open func(string)) (*notifyserver.Server, *watchfake.Bus) {
+	t.Helper()
+	addr := dbustest.Start(t)
+	srv, err := notifyserver.New(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	var n *Notifier
+	sender, err := NewDBusSender(addr, func(key, action string) { n.Invoke(key, action) }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sender.Close() })
+	var has bool
+	if err := sender.conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, "org.kde.StatusNotifierWatcher").Store(&has); err != nil || has {
+		t.Fatalf("the test bus should have no tray host: %v %v", has, err)
+	}
+	bus := watchfake.New()
+	n = New(Config{Sender: sender, Controls: ctl, Open: open})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); n.Run(ctx, bus) }()
+	t.Cleanup(func() { cancel(); <-done })
+	if err := bus.WaitWatchers(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	return srv, bus
+}
+
+func TestDBusApprovalNotificationAnswersFromItsButton(t *testing.T) {
+	ctl := &fakeControls{res: run.ControlResult{Accepted: true, Status: run.ControlAccepted}}
+	srv, bus := busEnv(t, ctl, nil)
+	r := st("r", run.StatusAwaitingApproval, appr("a1"))
+	r.SessionTitle = "<b>bold</b> & co"
+	bus.Publish(r)
+	calls, err := srv.Wait(10*time.Second, func(c []notifyserver.Notification) bool { return len(c) == 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := calls[0]
+	if n.Label(ChoiceAction("allow_once")) != "Allow once" || n.Label(ChoiceAction("reject_once")) != "Reject" ||
+		n.Label(ActionOpen) != "Open" || n.Label(ActionDefault) == "" {
+		t.Fatalf("actions %v", n.Actions)
+	}
+	if n.Body != "Run ls\nls -la" || n.AppName != "Hermes Desk" {
+		t.Fatalf("notification %+v", n)
+	}
+	if err := srv.Invoke(n.ID, ChoiceAction("allow_once")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		ctl.mu.Lock()
+		got := fmt.Sprint(ctl.args, ctl.by)
+		ctl.mu.Unlock()
+		if got == "[[r a1 allow_once]] [notification]" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("approve calls %s", got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func TestDBusWithdrawnWhenAnsweredElsewhere(t *testing.T) {
+	srv, bus := busEnv(t, &fakeControls{}, nil)
+	bus.Publish(st("r", run.StatusAwaitingApproval, appr("a1")))
+	if _, err := srv.Wait(10*time.Second, func(c []notifyserver.Notification) bool { return len(c) == 1 && c[0].Open }); err != nil {
+		t.Fatal(err)
+	}
+	bus.Publish(st("r", run.StatusRunning, nil)) // answered in the window
+	if _, err := srv.Wait(10*time.Second, func(c []notifyserver.Notification) bool {
+		return !c[0].Open && c[0].Closed == notifyserver.ReasonClosed
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDBusBodyClickOpensSession(t *testing.T) {
+	opened := make(chan string, 1)
+	srv, bus := busEnv(t, &fakeControls{}, func(s string) { opened <- s })
+	bus.Publish(st("r", run.StatusAwaitingClarify, &run.PendingPrompt{Kind: run.PendingClarify, ID: "c1", Title: "Which?"}))
+	calls, err := srv.Wait(10*time.Second, func(c []notifyserver.Notification) bool { return len(c) == 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Invoke(calls[0].ID, ActionDefault); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case s := <-opened:
+		if s != "s-r" {
+			t.Fatalf("opened %q", s)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("body click did not open the session")
+	}
+}
+
+// TestDBusTenRunsFinishingTogether: at most two notifications.
+func TestDBusTenRunsFinishingTogether(t *testing.T) {
+	srv, bus := busEnv(t, &fakeControls{}, nil)
+	for i := range 10 {
+		bus.Publish(st(fmt.Sprint(i), run.StatusRunning, nil))
+	}
+	for i := range 10 {
+		bus.Publish(st(fmt.Sprint(i), run.StatusCompleted, nil))
+	}
+	calls, err := srv.Wait(10*time.Second, func(c []notifyserver.Notification) bool {
+		n := 0
+		for _, x := range c {
+			n += countRuns(x.Summary)
+		}
+		return n == 10
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(calls) > 2 {
+		t.Fatalf("%d notifications for ten runs: %+v", len(calls), calls)
+	}
+}
+
+func countRuns(summary string) int {
+	var n int
+	if _, err := fmt.Sscanf(summary, "%d runs finished", &n); err == nil {
+		return n
+	}
+	if strings.HasPrefix(summary, "Finished") {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,117 @@
+package core
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/traystate"
+	"github.com/hermesdesk/hermesdesk/core/coreapi"
+	"github.com/hermesdesk/hermesdesk/core/tray"
+)
+
+// The tray's content is backend/traystate's model of the runs (icon state,
+// tooltip, run items needs-you first, Quit asking what to do with active
+// runs); this file turns its View into the renderer's Menu and handles the
+// clicks (docs/ARCHITECTURE.md §Tray).
+
+// model returns the tray model, created on first use.
+func (k *Core) model() *traystate.Model {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.trayModel == nil {
+		k.trayModel = traystate.NewModel(k.setView)
+	}
+	return k.trayModel
+}
+
+// onWatch folds a watch bus message into the tray.
+func (k *Core) onWatch(m run.WatchMessage) { k.model().Apply(m) }
+
+func (k *Core) setView(v traystate.View) {
+	k.mu.Lock()
+	k.view = &v
+	k.running = v.Running
+	k.mu.Unlock()
+	k.refreshTray()
+}
+
+// menuOf renders a view; the checkbox shows the login entry on disk.
+func menuOf(v traystate.View, autostart, autostartSupported bool) tray.Menu {
+	return tray.Menu{Icon: string(v.Icon), Tooltip: v.Tooltip, Items: itemsOf(v.Items, autostart, autostartSupported)}
+}
+
+func itemsOf(in []traystate.Item, autostart, supported bool) []tray.Item {
+	var out []tray.Item
+	for _, it := range in {
+		t := tray.Item{Label: it.Label, Tooltip: it.Tooltip, Separator: it.Separator, Checkbox: it.Checkbox, Checked: it.Checked}
+		switch it.Action {
+		case traystate.ActionOpen:
+			t.ID = tray.IDOpen
+		case traystate.ActionAutostart:
+			if !supported {
+				continue
+			}
+			t.ID, t.Checked = tray.IDAutostart, autostart
+		case traystate.ActionQuit:
+			t.ID = tray.IDQuit
+		case traystate.ActionOpenSession:
+			t.ID = string(it.Action) + ":" + it.SessionID
+		case traystate.ActionStopRun:
+			t.ID = string(it.Action) + ":" + it.RunID
+		case traystate.ActionNone:
+			t.Disabled = len(it.Children) == 0 && !it.Separator
+		default:
+			t.ID = string(it.Action)
+		}
+		t.Children = itemsOf(it.Children, autostart, supported)
+		out = append(out, t)
+	}
+	return out
+}
+
+// stopTimeout bounds stopping runs from the tray; each cancel is one
+// control round trip to the run's shim.
+const stopTimeout = 30 * time.Second
+
+// onTrayAction handles the model's items: a run's Open session and Stop
+// run, New session…, and the two ways to quit with active runs.
+func (k *Core) onTrayAction(id string) {
+	action, arg, _ := strings.Cut(id, ":")
+	switch traystate.Action(action) {
+	case traystate.ActionOpenSession:
+		k.windows.show(coreapi.Launch{Session: arg})
+	case traystate.ActionNewSession:
+		k.windows.show(coreapi.Launch{NewSession: true})
+	case traystate.ActionStopRun:
+		k.cancelRun(arg)
+	case traystate.ActionQuitKeep:
+		k.log.Info("quit from the tray; active runs keep running in their shims", "runs", len(k.model().Active()))
+		k.quit()
+	case traystate.ActionQuitStop:
+		active := k.model().Active()
+		k.log.Info("quit from the tray; stopping the active runs", "runs", len(active))
+		for _, r := range active {
+			k.cancelRun(r.RunID)
+		}
+		k.quit()
+	default:
+		k.log.Info("tray item not known to this build", "id", id)
+	}
+}
+
+// cancelRun stops a run through the API, as the window's Stop does.
+func (k *Core) cancelRun(runID string) {
+	ctx, cancel := context.WithTimeout(context.Background(), stopTimeout)
+	defer cancel()
+	h := k.api(ctx)
+	if h == nil {
+		k.log.Warn("stop from the tray: the backend is not open", "run", runID)
+		return
+	}
+	if status, body := h.DoContext(ctx, "POST", "/api/runs/"+url.PathEscape(runID)+"/cancel", ""); status >= 300 {
+		k.log.Warn("stop from the tray", "run", runID, "status", status, "body", body)
+	}
+}
