@@ -25,7 +25,7 @@ const (
 // Follow reads src until ctx ends, calling fn with every message. When the
 // stream ends (a goodbye, or the bus closed it) it watches again, and the
 // fresh snapshot replaces whatever fn had folded: nothing is lost or
-// double-counted across a reconnect (docs/ARCHITECTURE.md §Watch bus).
+// double-counted across a reconnect (docs/ARCHITECTURE.md §The watch bus).
 func Follow(ctx context.Context, src Source, log *slog.Logger, fn func(run.WatchMessage)) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
