@@ -43,11 +43,19 @@ func (a *App) run() error {
 		HideWindowOnClose: false,
 		BackgroundColour:  bg,
 		AssetServer:       &assetserver.Options{Assets: a.assets.Frontend},
-		OnStartup:         a.startup,
-		OnDomReady:        a.domReady,
-		OnBeforeClose:     func(context.Context) bool { return a.shell.beforeClose() },
-		OnShutdown:        a.shutdown,
-		Bind:              []any{a.desk},
+		// A file dropped on the window must never replace the app: the
+		// webview's own drop handling (which navigates to file:///…, and
+		// runs a dropped .html inside the window) is off, and Wails hands
+		// the paths to fileDrop instead (docs/ARCHITECTURE.md §Window).
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		OnStartup: func(ctx context.Context) {
+			a.startup(ctx)
+			runtime.OnFileDrop(ctx, func(_, _ int, paths []string) { a.fileDrop(ctx, paths) })
+		},
+		OnDomReady:    a.domReady,
+		OnBeforeClose: func(context.Context) bool { return a.shell.beforeClose() },
+		OnShutdown:    a.shutdown,
+		Bind:          []any{a.desk},
 		Linux: &linux.Options{
 			Icon:        a.assets.Icon,
 			ProgramName: "hermesdesk", // WM_CLASS, matches the .desktop file
@@ -90,6 +98,18 @@ func (a *App) wailsUI() ui {
 			return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
 		},
 	}
+}
+
+// EventFilesDropped carries the absolute paths of files dropped on the
+// window; the frontend inserts them into the composer (relative to the
+// project when inside it) until sessions take attachments.
+const EventFilesDropped = "files:dropped"
+
+func (a *App) fileDrop(ctx context.Context, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	runtime.EventsEmit(ctx, EventFilesDropped, paths)
 }
 
 // errorDialog shows a modal error; it needs the window system, which is up

@@ -14,11 +14,16 @@ import { RunStore } from "../store/runStore";
 import type { Transport } from "../transport/transport";
 import type { SearchHit, Session } from "../transport/types";
 import { launchFolder } from "../transport/wails";
+import { onWailsEvent } from "../transport/wailsRuntime";
+import { dropText, installGuards } from "./guard";
 import { basename, requestId } from "./ids";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
 import { usePersisted } from "./usePersisted";
 import { useFocusReport } from "./useFocusReport";
+
+/** Wails event with the dropped files' paths (app/wails.go EventFilesDropped). */
+export const FILES_DROPPED = "files:dropped";
 
 type DialogName = "settings" | "about" | "shortcuts" | "quick" | null;
 
@@ -236,6 +241,28 @@ export function App({ transport: t }: { transport: Transport }) {
       window.removeEventListener(NEW_SESSION_EVENT, onNew);
     };
   }, [newSession, projectId, b.projects, setCollapsed, setInspector, dialogOpen]);
+
+  // Nothing dropped or clicked replaces the app (app/guard.ts). In the
+  // desktop app Go hands over the dropped files' full paths; they go into the
+  // composer, relative to the project when inside it.
+  const workspace = project?.workspace;
+  useEffect(
+    () =>
+      installGuards(window, (names) => {
+        if (t.kind !== "wails") setNote(`Files cannot be attached here yet; type the path of ${names.join(", ")} instead.`);
+      }),
+    [t],
+  );
+  useEffect(
+    () =>
+      onWailsEvent(FILES_DROPPED, (paths) => {
+        if (!Array.isArray(paths) || paths.length === 0) return;
+        const text = dropText(paths.map(String), workspace);
+        if (composer.current) composer.current.insert(text);
+        else setNote(`Open a session to use ${text}`);
+      }),
+    [workspace],
+  );
 
   // `hermesdesk ~/src/project` while the app runs: reshow it (Go does) and
   // open that folder as a project (an existing project for it is reused).

@@ -1,5 +1,6 @@
 import { isSafeUrl } from "../markdown/render";
 import { wailsRuntime } from "../transport/wailsRuntime";
+import { withOpen } from "./guard";
 
 /** Opens a URL outside the webview: system browser in Wails, a new tab otherwise. */
 export function openExternal(url: string): void {
@@ -9,5 +10,5 @@ export function openExternal(url: string): void {
     rt.BrowserOpenURL(url);
     return;
   }
-  window.open(url, "_blank", "noopener,noreferrer");
+  withOpen(() => window.open(url, "_blank", "noopener,noreferrer"));
 }

@@ -57,6 +57,12 @@ export const Composer = forwardRef<ComposerHandle, {
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (slash.onKeyDown(e)) return;
+    // Esc leaves the composer, so the page's keys (digits on a card, ?) work.
+    if (e.key === "Escape") {
+      e.preventDefault();
+      ta.current?.blur();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send();
