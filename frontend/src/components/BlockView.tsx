@@ -12,6 +12,10 @@ import { Visible } from "../text/Visible";
 export interface BlockActions {
   approve(runId: string, approvalId: string, optionId: string): Promise<string | undefined>;
   clarify(runId: string, clarifyId: string, answer: string): Promise<string | undefined>;
+  /** Cancels a queued follow-up before it starts. */
+  cancelQueued?(runId: string): void;
+  /** Takes a queued follow-up back into the composer to change it. */
+  editQueued?(runId: string, text: string): void;
 }
 
 const Reasoning = memo(function Reasoning({ block }: { block: ReasoningBlock }) {

@@ -10,7 +10,7 @@ import { SessionView, waitText } from "./SessionView";
 
 const session = { id: "ses_1", project_id: "p1", title: "Fix it", agent: "claude", model: "sonnet" };
 
-function setup(journal: RunEvent[]) {
+function setup(journal: RunEvent[], extra: object[] = []) {
   const calls: string[] = [];
   const watchers: WatchHandlers[] = [];
   const api = new ApiClient(async (m, p, b) => {
@@ -23,10 +23,12 @@ function setup(journal: RunEvent[]) {
           messages: [
             { id: "u1", session_id: "ses_1", role: "user", content: "please fix" },
             { id: "a1", session_id: "ses_1", role: "assistant", content: "", run_id: "run_1", run: { id: "run_1", session_id: "ses_1", status: "running", last_seq: journal.length, terminal: false } },
+            ...extra,
           ],
         }),
       };
     }
+    if (/\/api\/runs\/run_2\/events/.test(p)) return { status: 200, body: JSON.stringify({ events: [] }) };
     const ev = /\/api\/runs\/run_1\/events\?after=(\d+)/.exec(p);
     if (ev) return { status: 200, body: JSON.stringify({ events: journal.filter((e) => e.seq > Number(ev[1])) }) };
     if (p.endsWith("/model")) return { status: 200, body: JSON.stringify({ accepted: false, status: "unsupported" }) };
@@ -69,6 +71,26 @@ describe("SessionView", () => {
     await waitFor(() => expect(calls.some((c) => c.startsWith("POST /api/runs/run_1/queue {\"message\":\"also update docs\""))).toBe(true));
     await userEvent.click(screen.getByRole("button", { name: /Stop/ }));
     expect(calls).toContain("POST /api/runs/run_1/cancel {}");
+  });
+
+  it("follows the waiting run, not the follow-up queued behind it; the queued one can be cancelled", async () => {
+    const queued = [
+      { id: "u2", session_id: "ses_1", role: "user", content: "green", run_id: "run_2" },
+      { id: "a2", session_id: "ses_1", role: "assistant", content: "", run_id: "run_2", run: { id: "run_2", session_id: "ses_1", status: "queued", last_seq: 0, terminal: false } },
+    ];
+    const { calls } = setup(live, queued);
+    await screen.findByText("Run rm");
+    // The header says what the active run does, not "Queued".
+    expect(screen.getByRole("status", { name: /needs approval/i })).toBeTruthy();
+    expect(screen.getByText(/Queued — runs when the agent is free/)).toBeTruthy();
+    const stop = screen.getByRole("button", { name: /Stop/ });
+    expect(stop.getAttribute("title")).toMatch(/queued message still runs next/);
+    await userEvent.click(stop);
+    expect(calls).toContain("POST /api/runs/run_1/cancel {}");
+    expect(calls).not.toContain("POST /api/runs/run_2/cancel {}");
+    expect(await screen.findByText(/Stopping the run: your queued message still runs next/)).toBeTruthy();
+    fireEvent.click(screen.getByText("Cancel").closest("button")!);
+    await waitFor(() => expect(calls).toContain("POST /api/runs/run_2/cancel {}"));
   });
 
   it("switches the model of a live run and says when the agent cannot", async () => {

@@ -1,5 +1,5 @@
 import { PanelRight, Square } from "lucide-react";
-import { forwardRef, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { requestId } from "../app/ids";
 import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
@@ -15,6 +15,7 @@ import { Inspector } from "./Inspector";
 import { InlineTitle, RENAME_EVENT } from "./SessionActions";
 import { StatusBadge } from "./StatusBadge";
 import { Transcript, type Item } from "./Transcript";
+import { sessionRuns } from "./activeRun";
 import { useJump } from "./useJump";
 import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
@@ -46,6 +47,13 @@ export function controlNote(r: ControlResult): string | undefined {
 
 function errText(err: unknown): string {
   return err instanceof Error ? err.message : "Something went wrong";
+}
+
+/** What Stop does to the follow-ups queued behind the run. */
+export function queueNote(n: number): string {
+  return n === 1
+    ? "your queued message still runs next; cancel it below if you don't want it"
+    : `your ${n} queued messages still run next; cancel them below if you don't want them`;
 }
 
 /** What the latest run waits for, in words (a spinner alone is not an answer). */
@@ -92,7 +100,10 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const [err, setErr] = useState<string>();
   const [modelOpen, setModelOpen] = useState(false);
   const [editing, setEditing] = useState(false);
+  const [info, setInfo] = useState<string>();
   const titleBtn = useRef<HTMLButtonElement>(null);
+  const inner = useRef<ComposerHandle>(null);
+  useImperativeHandle(composerRef, () => ({ focus: () => inner.current?.focus(), insert: (x: string) => inner.current?.insert(x) }), []);
 
   // A layout effect: listening from the commit that shows the title, so an F2
   // pressed right after it appears is never lost.
@@ -156,8 +167,18 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const snapshot = useCallback(() => attached.reduce((n, a) => n + runs.version(a.id), 0), [runs, attached]);
   const tick = useSyncExternalStore(subscribe, snapshot);
 
-  const latestMsg = useMemo(() => [...(detail?.messages ?? [])].reverse().find((m) => m.run_id), [detail]);
-  const latestId = latestMsg?.run_id;
+  // The header, Stop and the inspector follow the run that is working or
+  // waiting for the person; follow-ups queued behind it show as queued.
+  const liveStatus = useCallback((id: string) => {
+    const v = runs.view(id);
+    return v && v.status !== "unknown" ? v.status : undefined;
+  }, [runs]);
+  const { activeId: latestId, latestId: newestId, queued } = useMemo(
+    () => sessionRuns(detail?.messages ?? [], liveStatus),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [detail, tick, liveStatus],
+  );
+  const latestMsg = useMemo(() => [...(detail?.messages ?? [])].reverse().find((m) => m.run_id === latestId && (m.run || m.run_status)) ?? (detail?.messages ?? []).find((m) => m.run_id === latestId), [detail, latestId]);
   const latest = latestId ? runs.view(latestId) : undefined;
   const status = latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
   const active = !!latestId && status !== "idle" && !isTerminalStatus(status);
@@ -169,6 +190,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     () => buildProductCommands({ agent, active, stop: () => window.dispatchEvent(new Event(STOP_EVENT)), model: () => setModelOpen(true), newSession: () => window.dispatchEvent(new Event(NEW_SESSION_EVENT)) }),
     [agent, active],
   );
+  const queuedSet = useMemo(() => new Set(queued.filter((id) => id !== latestId || status === "queued")), [queued, latestId, status]);
 
   // A run that ends may start a queued one and retitle the session.
   const latestTerminal = latest?.terminal ?? false;
@@ -189,7 +211,8 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     const out: Item[] = [];
     for (const m of detail?.messages ?? []) {
       if (m.role === "user") {
-        out.push({ key: `m:${m.id}`, kind: "user", text: m.content });
+        const q = m.run_id && queuedSet.has(m.run_id) ? m.run_id : undefined;
+        out.push({ key: `m:${m.id}`, kind: "user", text: m.content, queuedRun: q });
         continue;
       }
       const v = m.run_id ? runs.view(m.run_id) : undefined;
@@ -223,7 +246,23 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     const w = active ? waitText(latest, status, agent) : undefined;
     if (w) out.push({ key: `wait:${latestId}`, kind: "wait", text: w });
     return out;
-  }, [detail, tick, active, status, agent]);
+  }, [detail, tick, active, status, agent, queuedSet]);
+
+  // A queued follow-up is a run that has not started: cancelling it drops it.
+  const dropQueued = async (runId: string): Promise<boolean> => {
+    try {
+      const note = controlNote(await t.api.cancel(runId));
+      if (note) setErr(note);
+      await load();
+      p.onChanged();
+      return !note;
+    } catch (e) {
+      setErr(errText(e));
+      return false;
+    }
+  };
+  const dropRef = useRef(dropQueued);
+  dropRef.current = dropQueued;
 
   const actions = useMemo<BlockActions>(
     () => ({
@@ -241,13 +280,19 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
           return errText(e);
         }
       },
+      cancelQueued: (runId) => void dropRef.current(runId),
+      editQueued: (runId, text) =>
+        void dropRef.current(runId).then((ok) => {
+          if (ok) inner.current?.insert(text);
+        }),
     }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
     [t],
   );
 
   const send = async (text: string): Promise<boolean> => {
     try {
-      if (active && latestId) await t.api.queue(latestId, text, requestId());
+      if (active && newestId) await t.api.queue(newestId, text, requestId());
       else await t.api.startRun({ session_id: session.id, message: text, client_request_id: requestId() });
       await load();
       p.onChanged();
@@ -258,12 +303,14 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     }
   };
 
+  const waiting = [...queuedSet].filter((id) => id !== latestId).length;
   const stop = async () => {
     if (!latestId) return;
     try {
       const r = await t.api.cancel(latestId);
       const note = controlNote(r);
       if (note) setErr(note);
+      else if (waiting > 0) setInfo(`Stopping the run: ${queueNote(waiting)}.`);
     } catch (e) {
       setErr(errText(e));
     }
@@ -334,7 +381,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
           {status !== "idle" && <StatusBadge status={status} />}
           <span className="spacer" />
           {active && (
-            <button type="button" className="btn btn-secondary btn-stop" onClick={() => void stop()} title="Stop the run (Ctrl+.)" disabled={status === "cancelling"}>
+            <button type="button" className="btn btn-secondary btn-stop" onClick={() => void stop()} title={`Stop the run (Ctrl+.)${waiting > 0 ? ` — ${queueNote(waiting)}` : ""}`} disabled={status === "cancelling"}>
               <Square size={14} aria-hidden /> Stop
             </button>
           )}
@@ -356,6 +403,12 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
             <button type="button" className="btn btn-ghost" onClick={() => setErr(undefined)}>Dismiss</button>
           </div>
         )}
+        {info && (
+          <div className="jump-note" role="status">
+            {info}
+            <button type="button" className="btn btn-ghost" onClick={() => setInfo(undefined)}>Dismiss</button>
+          </div>
+        )}
         {jump.note && (
           <div className="jump-note" role="status">
             {jump.note}
@@ -375,7 +428,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
           <Transcript items={items} actions={actions} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
         )}
         <Composer
-          ref={composerRef}
+          ref={inner}
           onSend={send}
           queueing={active}
           commands={agentCommands}

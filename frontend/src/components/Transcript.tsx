@@ -7,7 +7,7 @@ import { Markdown } from "./Markdown";
 import type { Focus } from "./useJump";
 
 export type Item =
-  | { key: string; kind: "user"; text: string }
+  | { key: string; kind: "user"; text: string; queuedRun?: string }
   | { key: string; kind: "static"; text: string }
   | { key: string; kind: "block"; runId: string; block: Block; live: boolean }
   | { key: string; kind: "older"; runId: string }
@@ -16,6 +16,23 @@ export type Item =
 const Row = memo(function Row({ item, actions, onOlder }: { item: Item; actions: BlockActions; onOlder(runId: string): void }) {
   switch (item.kind) {
     case "user":
+      if (item.queuedRun) {
+        const run = item.queuedRun;
+        return (
+          <div className="msg-user queued">
+            <div className="bubble">{item.text}</div>
+            <div className="queued-bar">
+              <span className="chip chip-queued">Queued — runs when the agent is free</span>
+              {actions.editQueued && (
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => actions.editQueued!(run, item.text)}>Edit</button>
+              )}
+              {actions.cancelQueued && (
+                <button type="button" className="btn btn-ghost btn-sm" onClick={() => actions.cancelQueued!(run)}>Cancel</button>
+              )}
+            </div>
+          </div>
+        );
+      }
       return <div className="msg-user"><div className="bubble">{item.text}</div></div>;
     case "static":
       return <Markdown text={item.text} done className="msg-assistant" />;

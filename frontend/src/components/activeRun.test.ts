@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import type { Message } from "../transport/types";
+import { sessionRuns } from "./activeRun";
+
+const msg = (run: string, status?: string): Message => ({ id: `m-${run}`, session_id: "s", role: "assistant", content: "", run_id: run, run_status: status as Message["run_status"] });
+
+describe("sessionRuns", () => {
+  it.each([
+    { name: "no runs", ms: [], live: {}, active: undefined, queued: [] },
+    { name: "one finished run", ms: [msg("a", "completed")], live: {}, active: "a", queued: [] },
+    { name: "waiting run with a follow-up queued", ms: [msg("a", "awaiting_clarify"), msg("b", "queued")], live: {}, active: "a", queued: ["b"] },
+    { name: "live status wins over the saved one", ms: [msg("a", "running"), msg("b", "queued"), msg("c", "queued")], live: { a: "completed", b: "running" }, active: "b", queued: ["c"] },
+    { name: "only queued runs: the oldest", ms: [msg("a", "completed"), msg("b", "queued"), msg("c", "queued")], live: {}, active: "b", queued: ["b", "c"] },
+    { name: "all ended: the latest", ms: [msg("a", "completed"), msg("b", "cancelled")], live: {}, active: "b", queued: [] },
+  ])("$name", ({ ms, live, active, queued }) => {
+    const r = sessionRuns(ms, (id) => (live as Record<string, string>)[id]);
+    expect(r.activeId).toBe(active);
+    expect(r.queued).toEqual(queued);
+  });
+});
