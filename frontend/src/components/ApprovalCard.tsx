@@ -1,5 +1,6 @@
 import { AlertTriangle, Check, Hand, X } from "lucide-react";
-import { memo, useEffect, useState } from "react";
+import { memo, useEffect, useRef, useState } from "react";
+import { mayTakeFocus } from "./takeFocus";
 import type { ApprovalBlock } from "../store/model";
 import { hasInvisible } from "../text/invisible";
 import { Visible } from "../text/Visible";
@@ -27,6 +28,12 @@ export const ApprovalCard = memo(function ApprovalCard({
   const [busy, setBusy] = useState<string | null>(null);
   const [note, setNote] = useState<string | undefined>();
   const pending = active && !block.resolved;
+  const first = useRef<HTMLButtonElement>(null);
+
+  // The question takes the keyboard as it arrives, so its digits work.
+  useEffect(() => {
+    if (pending && mayTakeFocus()) first.current?.focus({ preventScroll: true });
+  }, [pending]);
 
   const choose = async (optionId: string) => {
     if (!pending || busy) return;
@@ -93,6 +100,7 @@ export const ApprovalCard = memo(function ApprovalCard({
           {block.options.map((o, i) => (
             <button
               key={o.id}
+              ref={i === 0 ? first : undefined}
               type="button"
               className={`btn ${o.kind?.startsWith("reject") ? "btn-secondary" : i === 0 ? "btn-primary" : "btn-secondary"}`}
               disabled={busy !== null}

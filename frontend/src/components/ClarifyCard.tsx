@@ -1,5 +1,6 @@
 import { MessageCircleQuestion } from "lucide-react";
-import { memo, useState, type FormEvent, type KeyboardEvent } from "react";
+import { memo, useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { mayTakeFocus } from "./takeFocus";
 import type { ClarifyBlock } from "../store/model";
 import { Visible } from "../text/Visible";
 
@@ -16,6 +17,12 @@ export const ClarifyCard = memo(function ClarifyCard({
   const [busy, setBusy] = useState(false);
   const [note, setNote] = useState<string | undefined>();
   const pending = active && block.answer === undefined;
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  // The question takes the keyboard as it arrives: the answer goes here.
+  useEffect(() => {
+    if (pending && mayTakeFocus()) box.current?.focus({ preventScroll: true });
+  }, [pending]);
 
   const send = async (answer: string) => {
     if (!pending || busy || !answer.trim()) return;
@@ -28,6 +35,11 @@ export const ClarifyCard = memo(function ClarifyCard({
     void send(text);
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === "Escape") {
+      e.preventDefault();
+      box.current?.blur();
+      return;
+    }
     if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void send(text);
@@ -54,6 +66,7 @@ export const ClarifyCard = memo(function ClarifyCard({
           )}
           <div className="clarify-row">
             <textarea
+              ref={box}
               aria-label="Your answer"
               rows={1}
               value={text}

@@ -23,7 +23,9 @@ export const Composer = forwardRef<ComposerHandle, {
   commands?: SlashCommand[];
   /** Hermes Desk's slash commands. */
   productCommands?: ProductCommand[];
-}>(function Composer({ onSend, queueing, disabled, placeholder, commands, productCommands }, ref) {
+  /** What Enter does, when it is not plain send or queue (answering a question). */
+  hint?: string;
+}>(function Composer({ onSend, queueing, disabled, placeholder, commands, productCommands, hint }, ref) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const ta = useRef<HTMLTextAreaElement>(null);
@@ -96,7 +98,7 @@ export const Composer = forwardRef<ComposerHandle, {
         </button>
       </div>
       <p className="composer-hint">
-        <kbd>Enter</kbd> {queueing ? "queues it to run next" : "to send"} · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line
+        <kbd>Enter</kbd> {hint ?? (queueing ? "queues it to run next" : "to send")} · <kbd>Shift</kbd>+<kbd>Enter</kbd> new line · <kbd>Esc</kbd> leaves
       </p>
     </div>
   );

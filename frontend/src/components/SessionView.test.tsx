@@ -32,7 +32,7 @@ function setup(journal: RunEvent[], extra: object[] = []) {
     const ev = /\/api\/runs\/run_1\/events\?after=(\d+)/.exec(p);
     if (ev) return { status: 200, body: JSON.stringify({ events: journal.filter((e) => e.seq > Number(ev[1])) }) };
     if (p.endsWith("/model")) return { status: 200, body: JSON.stringify({ accepted: false, status: "unsupported" }) };
-    if (p.endsWith("/cancel") || p.endsWith("/queue") || p.includes("/approvals/")) return { status: 200, body: JSON.stringify({ accepted: true, status: "accepted" }) };
+    if (p.endsWith("/cancel") || p.endsWith("/queue") || p.includes("/approvals/") || p.includes("/clarify")) return { status: 200, body: JSON.stringify({ accepted: true, status: "accepted" }) };
     return { status: 404, body: "{}" };
   });
   const t: Transport = { kind: "http", api, watchRun: (_id, _after, h) => (watchers.push(h), () => {}) };
@@ -113,6 +113,35 @@ describe("SessionView", () => {
     expect(await screen.findByText("Looking at it. Fixed.")).toBeTruthy();
     expect(screen.getAllByText("Completed").length).toBeGreaterThan(0);
     expect(screen.queryByRole("button", { name: /Stop/ })).toBeNull();
+  });
+});
+
+describe("keyboard when the agent asks", () => {
+  it("gives the approval card the keyboard: 1 approves, Esc leaves the composer", async () => {
+    const { calls } = setup(live);
+    await screen.findByText("Run rm");
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^Allow/));
+    fireEvent.keyDown(document.activeElement!, { key: "1" });
+    await waitFor(() => expect(calls).toContain('POST /api/runs/run_1/approvals/ap1 {"choice":"ok"}'));
+    const box = screen.getByLabelText("Message");
+    box.focus();
+    fireEvent.keyDown(box, { key: "Escape" });
+    expect(document.activeElement).not.toBe(box);
+  });
+
+  it("routes the composer's text to a pending question instead of queueing it", async () => {
+    const asking = evts(R, [
+      ["run.started", { agent: "claude" }],
+      ["clarify.requested", { clarify_id: "c1", question: "Which colour?", choices: [] }],
+    ]);
+    const { calls } = setup(asking);
+    await screen.findByText("Which colour?");
+    await waitFor(() => expect(document.activeElement?.getAttribute("aria-label")).toBe("Your answer"));
+    const box = screen.getByLabelText("Message");
+    expect(box.getAttribute("placeholder")).toMatch(/Answer the agent's question/);
+    await userEvent.type(box, "green{Enter}");
+    await waitFor(() => expect(calls.some((c) => c.startsWith("POST /api/runs/run_1/clarify") && c.includes('"green"'))).toBe(true));
+    expect(calls.some((c) => c.includes("/queue"))).toBe(false);
   });
 });
 

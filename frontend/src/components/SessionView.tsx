@@ -290,7 +290,22 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     [t],
   );
 
+  // While the agent asks a question, the composer answers it rather than
+  // queueing a follow-up nobody reads until the question times out.
+  const asking = useMemo(() => {
+    if (!latest || latest.terminal || status !== "awaiting_clarify") return undefined;
+    const b = [...latest.blocks].reverse().find((x) => x.kind === "clarify");
+    return b && b.kind === "clarify" && b.answer === undefined ? b : undefined;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [latest, tick, status]);
+  const approving = status === "awaiting_approval";
+
   const send = async (text: string): Promise<boolean> => {
+    if (asking && latestId) {
+      const note = await actions.clarify(latestId, asking.clarifyId, text);
+      if (note) setErr(note);
+      return !note;
+    }
     try {
       if (active && newestId) await t.api.queue(newestId, text, requestId());
       else await t.api.startRun({ session_id: session.id, message: text, client_request_id: requestId() });
@@ -430,11 +445,12 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
         <Composer
           ref={inner}
           onSend={send}
-          queueing={active}
+          queueing={active && !asking}
           commands={agentCommands}
           productCommands={productCommands}
           disabled={!!session.imported_from}
-          placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. Start a new session to go on.` : undefined}
+          placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. Start a new session to go on.` : asking ? "Answer the agent's question…" : undefined}
+          hint={asking ? "answers the question above" : approving ? "queues it; the agent waits for your approval above (Esc, then a digit)" : undefined}
         />
       </div>
       {p.inspectorOpen && <Inspector view={latest} onClose={() => p.onInspector(false)} />}
