@@ -142,13 +142,17 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   );
 
   const jump = useJump(runs, detail, p.target);
+  const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
+  const reveal = useCallback((runId: string) => setRevealed((r) => (r.has(runId) ? r : new Set(r).add(runId))), []);
   const attached = useMemo(() => {
     const ms = (detail?.messages ?? []).filter((m) => m.role === "assistant" && m.run_id);
-    const tail = ms.slice(-ATTACH_LAST);
+    // Older turns are followed once they scroll into view (revealed), so
+    // their tool cards, thoughts, plans and footers come back on demand.
+    const tail = ms.filter((m, i) => i >= ms.length - ATTACH_LAST || revealed.has(m.run_id!));
     // A search hit in an older turn follows that run too, so it shows as events.
     const extra = jump.extraRun && !tail.some((m) => m.run_id === jump.extraRun) ? ms.find((m) => m.run_id === jump.extraRun) : undefined;
     return (extra ? [extra, ...tail] : tail).map((m) => ({ id: m.run_id!, lastSeq: m.run?.last_seq }));
-  }, [detail, jump.extraRun]);
+  }, [detail, jump.extraRun, revealed]);
   const attachedKey = attached.map((a) => a.id).join(",");
 
   useEffect(() => {
@@ -217,7 +221,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
       }
       const v = m.run_id ? runs.view(m.run_id) : undefined;
       if (!v || (v.blocks.length === 0 && m.content)) {
-        if (m.content) out.push({ key: `m:${m.id}`, kind: "static", text: m.content });
+        if (m.content) out.push({ key: `m:${m.id}`, kind: "static", text: m.content, runId: m.run_id });
         // An older turn that did not complete says so without its events.
         const rs = m.run?.status ?? m.run_status;
         if (rs && rs !== "completed" && isTerminalStatus(rs)) {
@@ -440,7 +444,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
             <p>Say what you want {agent} to do in <strong>{p.project?.name ?? "this project"}</strong>.</p>
           </div>
         ) : (
-          <Transcript items={items} actions={actions} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
+          <Transcript items={items} actions={actions} onReveal={reveal} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
         )}
         <Composer
           ref={inner}

@@ -8,12 +8,20 @@ import type { Focus } from "./useJump";
 
 export type Item =
   | { key: string; kind: "user"; text: string; queuedRun?: string }
-  | { key: string; kind: "static"; text: string }
+  | { key: string; kind: "static"; text: string; runId?: string }
   | { key: string; kind: "block"; runId: string; block: Block; live: boolean }
   | { key: string; kind: "older"; runId: string }
   | { key: string; kind: "wait"; text: string };
 
-const Row = memo(function Row({ item, actions, onOlder }: { item: Item; actions: BlockActions; onOlder(runId: string): void }) {
+/** An older turn shown by its saved text; mounting it (scrolled into view) asks for its events. */
+function StaticTurn({ text, runId, onReveal }: { text: string; runId?: string; onReveal?(runId: string): void }) {
+  useEffect(() => {
+    if (runId) onReveal?.(runId);
+  }, [runId, onReveal]);
+  return <Markdown text={text} done className="msg-assistant" />;
+}
+
+const Row = memo(function Row({ item, actions, onOlder, onReveal }: { item: Item; actions: BlockActions; onOlder(runId: string): void; onReveal?(runId: string): void }) {
   switch (item.kind) {
     case "user":
       if (item.queuedRun) {
@@ -35,7 +43,7 @@ const Row = memo(function Row({ item, actions, onOlder }: { item: Item; actions:
       }
       return <div className="msg-user"><div className="bubble">{item.text}</div></div>;
     case "static":
-      return <Markdown text={item.text} done className="msg-assistant" />;
+      return <StaticTurn text={item.text} runId={item.runId} onReveal={onReveal} />;
     case "block":
       return <BlockView runId={item.runId} block={item.block} live={item.live} actions={actions} />;
     case "older":
@@ -69,11 +77,14 @@ export function Transcript({
   items,
   actions,
   onOlder,
+  onReveal,
   focus,
 }: {
   items: Item[];
   actions: BlockActions;
   onOlder(runId: string): void;
+  /** An older turn came into view: follow its run so its details show. */
+  onReveal?(runId: string): void;
   /** A row to scroll to, highlight and focus once (a search hit). */
   focus?: Focus;
 }) {
@@ -151,7 +162,7 @@ export function Transcript({
             className={`row row-${item.kind}${pulse && item.key === target ? " row-target" : ""}`}
             tabIndex={item.key === target ? -1 : undefined}
           >
-            <Row item={item} actions={actions} onOlder={onOlder} />
+            <Row item={item} actions={actions} onOlder={onOlder} onReveal={onReveal} />
           </div>
         )}
       </VList>
