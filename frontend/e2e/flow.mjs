@@ -175,6 +175,26 @@ try {
     await latest.click();
     await latest.waitFor({ state: "hidden", timeout: 5_000 });
   }
+
+  step("narrow window");
+  await page.setViewportSize({ width: 420, height: 800 });
+  await page.waitForTimeout(300);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  if (wide > 0) problems.push(`420 px: the page is ${wide} px wider than the window`);
+  if (await nav.count()) problems.push("420 px: the sidebar stays docked");
+  await page.getByRole("button", { name: "Show sidebar" }).click();
+  await nav.waitFor({ timeout: 5_000 });
+  await page.screenshot({ path: join(out, "flow-narrow-sidebar.png") });
+  await nav.getByRole("button", { name: /New session in/ }).first().click();
+  await nav.waitFor({ state: "detached", timeout: 5_000 });
+  await page.screenshot({ path: join(out, "flow-narrow-new.png") });
+  const overlap = await page.evaluate(() => {
+    const h = document.querySelector(".main-head h1")?.getBoundingClientRect();
+    const a = document.querySelector(".agent-pick")?.getBoundingClientRect();
+    return h && a ? h.right > a.left + 1 && h.bottom > a.top : false;
+  });
+  if (overlap) problems.push("420 px: the header title overlaps the agent picker");
+  await page.setViewportSize({ width: 1280, height: 800 });
   await ctx.close();
 } catch (e) {
   problems.push(String(e));

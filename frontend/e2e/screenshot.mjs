@@ -22,6 +22,8 @@ const args = process.argv.slice(2);
 const mock = args.includes("--mock");
 const urlArg = args[args.indexOf("--url") + 1];
 const external = args.includes("--url") ? urlArg : undefined;
+// --widths 420,720,1280: the main screenshot at each width (narrow layouts).
+const widths = args.includes("--widths") ? args[args.indexOf("--widths") + 1].split(",").map(Number) : [1280];
 const port = 4173 + Math.floor(Math.random() * 500);
 
 let server;
@@ -51,8 +53,8 @@ let failed = false;
 try {
   if (!external) await serve();
   const base = external ?? `http://127.0.0.1:${port}/`;
-  for (const scheme of ["light", "dark"]) {
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: scheme, deviceScaleFactor: 1 });
+  for (const scheme of ["light", "dark"]) for (const width of widths) {
+    const ctx = await browser.newContext({ viewport: { width, height: 800 }, colorScheme: scheme, deviceScaleFactor: 1 });
     const page = await ctx.newPage();
     const problems = [];
     page.on("console", (m) => {
@@ -66,7 +68,34 @@ try {
     await page.goto(base, { waitUntil: "networkidle" });
     const name = mock ? "mock" : external ? "serve" : "no-backend";
     await page.waitForTimeout(mock ? 1200 : 600);
-    await page.screenshot({ path: join(out, `${name}-${scheme}.png`) });
+    const tag = width === 1280 ? scheme : `${width}-${scheme}`;
+    await page.screenshot({ path: join(out, `${name}-${tag}.png`) });
+    // The page never scrolls sideways: nothing is wider than the window.
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    if (wide > 0) problems.push(`${width} px: the page is ${wide} px wider than the window`);
+    if (width < 860) {
+      // Narrow: the sidebar is an overlay, opened from the header and closed by Esc.
+      if (await page.locator("nav.sidebar").count()) problems.push(`${width} px: the sidebar is docked`);
+      await page.getByRole("button", { name: "Show sidebar" }).click();
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(out, `${name}-${tag}-sidebar.png`) });
+      const box = await page.locator("nav.sidebar").boundingBox();
+      const main = await page.locator("main").boundingBox();
+      if (!box || box.width > width * 0.9) problems.push(`${width} px: the sidebar overlay is ${box?.width} px wide`);
+      if (!main || main.width < width - 1) problems.push(`${width} px: opening the sidebar squeezed the page to ${main?.width} px`);
+      await page.keyboard.press("Escape");
+      await page.waitForTimeout(100);
+      if (await page.locator("nav.sidebar").count()) problems.push(`${width} px: Esc did not close the sidebar`);
+    }
+    if (width !== 1280) {
+      console.log(`${scheme}: wrote ${name}-${tag}.png`);
+      if (problems.length) {
+        failed = true;
+        console.error(`${tag}: ${problems.join("\n  ")}`);
+      }
+      await ctx.close();
+      continue;
+    }
     if (mock) {
       if ((await page.locator(".approval-card.pending").count()) !== 1) problems.push("live approval (sent over SSE) not shown");
       // Expand the first tool card and open the inspector.

@@ -32,6 +32,21 @@ function isTyping(t: EventTarget | null): boolean {
   return !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
 }
 
+const NARROW = "(max-width: 860px)";
+
+/** True below the width where the sidebar stops fitting beside the transcript. */
+function useNarrow(): boolean {
+  const mq = typeof window !== "undefined" && window.matchMedia ? window.matchMedia(NARROW) : undefined;
+  const [narrow, setNarrow] = useState(() => mq?.matches ?? false);
+  useEffect(() => {
+    if (!mq) return;
+    const on = () => setNarrow(mq.matches);
+    mq.addEventListener?.("change", on);
+    return () => mq.removeEventListener?.("change", on);
+  }, [mq?.media]);
+  return narrow;
+}
+
 export function App({ transport: t }: { transport: Transport }) {
   const runs = useMemo(() => new RunStore(t), [t]);
   const b = useBackend(t, runs.bus);
@@ -50,6 +65,12 @@ export function App({ transport: t }: { transport: Transport }) {
   const [schedules, setSchedules] = useState(false);
   const dialogOpen = dialog !== null || deleting !== undefined;
   const composer = useRef<ComposerHandle>(null);
+  // Below the breakpoint the sidebar is an overlay over the page, closed
+  // until asked for (a phone on the served UI, a narrow window).
+  const narrow = useNarrow();
+  const [overlay, setOverlay] = useState(false);
+  const sidebarShown = narrow ? overlay : !collapsed;
+  useEffect(() => setOverlay(false), [narrow]);
 
   const project = b.projects.find((p) => p.id === projectId);
   const session: Session | undefined = project ? (b.sessions[project.id] ?? []).find((s) => s.id === sessionId) : undefined;
@@ -206,6 +227,10 @@ export function App({ transport: t }: { transport: Transport }) {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const mod = e.ctrlKey || e.metaKey;
+      if (e.key === "Escape" && narrow && overlay && !dialogOpen) {
+        setOverlay(false);
+        return;
+      }
       if (!mod && e.key === "?" && !isTyping(e.target)) {
         e.preventDefault();
         setDialog("shortcuts");
@@ -222,7 +247,7 @@ export function App({ transport: t }: { transport: Transport }) {
       const act: Record<string, () => void> = {
         k: () => setDialog("quick"),
         n: () => newSession(projectId || b.projects[0]?.id),
-        b: () => setCollapsed((c) => !c),
+        b: () => (narrow ? setOverlay((o) => !o) : setCollapsed((c) => !c)),
         i: () => setInspector((v) => !v),
         ",": () => setDialog("settings"),
         ".": () => window.dispatchEvent(new Event(STOP_EVENT)),
@@ -240,7 +265,7 @@ export function App({ transport: t }: { transport: Transport }) {
       window.removeEventListener("keydown", onKey);
       window.removeEventListener(NEW_SESSION_EVENT, onNew);
     };
-  }, [newSession, projectId, b.projects, setCollapsed, setInspector, dialogOpen]);
+  }, [newSession, projectId, b.projects, setCollapsed, setInspector, dialogOpen, narrow, overlay]);
 
   // Nothing dropped or clicked replaces the app (app/guard.ts). In the
   // desktop app Go hands over the dropped files' full paths; they go into the
@@ -337,8 +362,10 @@ export function App({ transport: t }: { transport: Transport }) {
 
   return (
     <div className="app">
-      {!collapsed && (
+      {narrow && overlay && <button type="button" className="sidebar-backdrop" aria-label="Close the sidebar" tabIndex={-1} onClick={() => setOverlay(false)} />}
+      {sidebarShown && (
         <Sidebar
+          overlay={narrow}
           projects={b.projects}
           sessions={b.sessions}
           active={b.active}
@@ -346,29 +373,36 @@ export function App({ transport: t }: { transport: Transport }) {
           selectedSession={session?.id}
           isUnread={isUnread}
           onSelectProject={(id) => {
+            setOverlay(false);
             setProjectId(id);
             setSessionId("");
             setAdding(false);
             setSchedules(false);
           }}
-          onSelectSession={(s) => selectSession(s)}
+          onSelectSession={(s) => {
+            setOverlay(false);
+            selectSession(s);
+          }}
           onRename={renameSession}
           onArchive={archiveSession}
           onDelete={setDeleting}
           onNewSession={newSession}
           onAddProject={() => void pickFolder()}
           onSettings={() => setDialog("settings")}
-          onSchedules={() => setSchedules(true)}
+          onSchedules={() => {
+            setOverlay(false);
+            setSchedules(true);
+          }}
           schedulesOpen={schedules}
-          onCollapse={() => setCollapsed(true)}
+          onCollapse={() => (narrow ? setOverlay(false) : setCollapsed(true))}
           width={width}
           onWidth={(w) => setWidth(Math.max(200, Math.min(440, Math.round(w))))}
           connected={connected}
         />
       )}
       <main className="main">
-        {collapsed && (
-          <button type="button" className="icon-btn expand-sidebar" onClick={() => setCollapsed(false)} aria-label="Show sidebar" title="Show sidebar (Ctrl+B)">
+        {!sidebarShown && (
+          <button type="button" className="icon-btn expand-sidebar" onClick={() => (narrow ? setOverlay(true) : setCollapsed(false))} aria-label="Show sidebar" title="Show sidebar (Ctrl+B)">
             <PanelLeftOpen size={16} />
           </button>
         )}

@@ -1,5 +1,5 @@
 import { ArrowUp, ListPlus } from "lucide-react";
-import { forwardRef, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useSlashMenu, type ProductCommand, type SlashCommand } from "./SlashMenu";
 
 const NONE: never[] = [];
@@ -40,13 +40,29 @@ export const Composer = forwardRef<ComposerHandle, {
   }), []);
   const slash = useSlashMenu({ text, setText, agent: commands ?? NONE, product: productCommands ?? NONE });
 
-  // Grow with the text up to a cap, then scroll inside.
-  useLayoutEffect(() => {
+  // Grow with the text up to a cap, then scroll inside; again when the
+  // width changes (sidebar hidden, window resized), or the height computed
+  // for a narrow box would stay.
+  const fit = () => {
     const el = ta.current;
     if (!el) return;
     el.style.height = "auto";
     el.style.height = `${Math.min(el.scrollHeight, 240)}px`;
-  }, [text]);
+  };
+  useLayoutEffect(fit, [text]);
+  useEffect(() => {
+    const el = ta.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    let w = el.clientWidth;
+    const ro = new ResizeObserver(() => {
+      if (el.clientWidth !== w) {
+        w = el.clientWidth;
+        fit();
+      }
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
 
   const send = async () => {
     const t = text.trim();

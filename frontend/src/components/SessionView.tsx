@@ -454,7 +454,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
           productCommands={productCommands}
           disabled={!!session.imported_from}
           placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. Start a new session to go on.` : asking ? "Answer the agent's question…" : undefined}
-          hint={asking ? "answers the question above" : approving ? "queues it; the agent waits for your approval above (Esc, then a digit)" : undefined}
+          hint={asking ? "answers the question above" : approving ? "queues it; Esc, then a digit answers the approval above" : undefined}
         />
       </div>
       {p.inspectorOpen && <Inspector view={latest} onClose={() => p.onInspector(false)} />}

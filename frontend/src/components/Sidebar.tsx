@@ -60,6 +60,8 @@ export interface SidebarProps {
   onSchedules?(): void;
   schedulesOpen?: boolean;
   onCollapse(): void;
+  /** Drawn over the page (narrow windows) rather than beside it. */
+  overlay?: boolean;
   width: number;
   onWidth(w: number): void;
   connected: boolean;
@@ -96,7 +98,7 @@ export function Sidebar(p: SidebarProps) {
   };
 
   return (
-    <nav className="sidebar" aria-label="Projects and sessions" style={{ width: p.width }}>
+    <nav className={`sidebar${p.overlay ? " overlay" : ""}`} aria-label="Projects and sessions" style={p.overlay ? undefined : { width: p.width }}>
       <div className="sidebar-top">
         <span className="brand">
           <span className="brand-mark" aria-hidden>H</span>

@@ -11,7 +11,7 @@ import { SessionView } from "./SessionView";
 describe("older turns of a long session", () => {
   it("load their events when shown, so tool calls and footers stay visible", async () => {
     const n = 14;
-    const messages = [];
+    const messages: object[] = [];
     for (let i = 1; i <= n; i++) {
       messages.push({ id: `u${i}`, session_id: "ses_1", role: "user", content: `question ${i}` });
       messages.push({ id: `a${i}`, session_id: "ses_1", role: "assistant", content: `answer ${i}`, run_id: `run_${i}`, run: { id: `run_${i}`, session_id: "ses_1", status: "completed", last_seq: 4, terminal: true } });
