@@ -1,6 +1,7 @@
 import { PanelLeftOpen } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ComposerHandle } from "../components/Composer";
+import { Toaster } from "../components/copy";
 import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/Dialogs";
 import { Reconnecting } from "../components/Reconnecting";
 import { BackendOffline, PickProject, Unauthorized } from "../components/EmptyStates";
@@ -415,6 +416,7 @@ export function App({ transport: t }: { transport: Transport }) {
         )}
         {main}
       </main>
+      <Toaster />
       {dialog === "settings" && (
         <SettingsDialog
           theme={theme}

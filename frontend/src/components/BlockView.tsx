@@ -3,6 +3,7 @@ import { memo, useState } from "react";
 import type { Block, DoneBlock, PlanBlock, ReasoningBlock } from "../store/model";
 import { ApprovalCard } from "./ApprovalCard";
 import { ClarifyCard } from "./ClarifyCard";
+import { CopyButton } from "./copy";
 import { Markdown } from "./Markdown";
 import { statusLook } from "./StatusBadge";
 import { ChangeSummary } from "./DiffView";
@@ -91,7 +92,13 @@ export const BlockView = memo(function BlockView({
     case "user":
       return <div className="msg-user"><div className="bubble"><Visible text={block.text} /></div></div>;
     case "text":
-      return <Markdown text={block.text} done={block.done} className="msg-assistant" />;
+      if (!block.done) return <Markdown text={block.text} done={false} className="msg-assistant" />;
+      return (
+        <div className="answer">
+          <Markdown text={block.text} done className="msg-assistant" />
+          <CopyButton text={block.text} what="Answer" className="answer-copy" />
+        </div>
+      );
     case "reasoning":
       return <Reasoning block={block} />;
     case "tool":
@@ -110,6 +117,7 @@ export const BlockView = memo(function BlockView({
             <p><Visible text={block.message} /></p>
             {block.detail && <pre className="mono"><Visible text={block.detail} /></pre>}
           </div>
+          <CopyButton text={block.detail ? `${block.message}\n\n${block.detail}` : block.message} what="Error" />
         </div>
       );
     case "notice":

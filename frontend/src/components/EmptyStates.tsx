@@ -1,3 +1,4 @@
+import { CopyButton } from "./copy";
 import { FolderOpen, KeyRound, PlugZap, Sparkles, TerminalSquare } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import type { AgentInfo } from "../transport/types";
@@ -97,7 +98,10 @@ export function NoAgent({ onDemo, onRecheck }: { onDemo(): void; onRecheck(): vo
         {INSTALL.map((a) => (
           <li key={a.id}>
             <strong>{a.name}</strong>
-            <code className="mono">{a.cmd}</code>
+            <span className="install-cmd">
+              <code className="mono">{a.cmd}</code>
+              <CopyButton text={a.cmd} what="Command" />
+            </span>
             <span className="quiet">{a.note}</span>
           </li>
         ))}

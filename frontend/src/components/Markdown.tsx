@@ -1,4 +1,5 @@
-import { memo, useEffect, useMemo, useState, type MouseEvent } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from "react";
+import { copyText } from "./copy";
 import { onHighlighterReady } from "../markdown/highlight";
 import { isSafeUrl, renderMarkdown } from "../markdown/render";
 import { openExternal } from "../app/external";
@@ -68,7 +69,31 @@ const MarkdownHTML = memo(function MarkdownHTML({ text, done, className }: { tex
   const [hlTick, setHlTick] = useState(0);
   useEffect(() => (done ? onHighlighterReady(() => setHlTick((t) => t + 1)) : undefined), [done]);
   const html = useMemo(() => renderMarkdown(text, { highlight: done }), [text, done, hlTick]);
+  const box = useRef<HTMLDivElement>(null);
+  // A copy button on every finished code block (plain DOM: the HTML is the
+  // sanitizer's output, set as a whole).
+  useLayoutEffect(() => {
+    if (!done || !box.current) return;
+    for (const pre of box.current.querySelectorAll("pre")) {
+      if (pre.parentElement?.classList.contains("code-wrap")) continue;
+      const wrap = document.createElement("div");
+      wrap.className = "code-wrap";
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "btn btn-ghost btn-sm code-copy";
+      b.textContent = "Copy";
+      b.setAttribute("aria-label", "Copy code");
+      pre.replaceWith(wrap);
+      wrap.append(pre, b);
+    }
+  }, [html, done]);
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
+    const copy = (e.target as HTMLElement).closest(".code-copy");
+    if (copy) {
+      const text = copy.parentElement?.querySelector("pre")?.textContent ?? "";
+      void copyText(text.replace(/\n$/, ""), "Code");
+      return;
+    }
     const a = (e.target as HTMLElement).closest("a");
     if (!a) return;
     e.preventDefault();
@@ -79,5 +104,5 @@ const MarkdownHTML = memo(function MarkdownHTML({ text, done, className }: { tex
   const onAux = (e: MouseEvent<HTMLDivElement>) => {
     if ((e.target as HTMLElement).closest("a")) e.preventDefault();
   };
-  return <div className={`md ${className ?? ""}`} onClick={onClick} onAuxClick={onAux} dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div ref={box} className={`md ${className ?? ""}`} onClick={onClick} onAuxClick={onAux} dangerouslySetInnerHTML={{ __html: html }} />;
 });

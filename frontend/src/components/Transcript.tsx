@@ -3,6 +3,7 @@ import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { VList, type VListHandle } from "virtua";
 import type { Block } from "../store/model";
 import { BlockView, type BlockActions } from "./BlockView";
+import { CopyButton } from "./copy";
 import { Markdown } from "./Markdown";
 import type { Focus } from "./useJump";
 
@@ -18,7 +19,12 @@ function StaticTurn({ text, runId, onReveal }: { text: string; runId?: string; o
   useEffect(() => {
     if (runId) onReveal?.(runId);
   }, [runId, onReveal]);
-  return <Markdown text={text} done className="msg-assistant" />;
+  return (
+    <div className="answer">
+      <Markdown text={text} done className="msg-assistant" />
+      <CopyButton text={text} what="Answer" className="answer-copy" />
+    </div>
+  );
 }
 
 const Row = memo(function Row({ item, actions, onOlder, onReveal }: { item: Item; actions: BlockActions; onOlder(runId: string): void; onReveal?(runId: string): void }) {
