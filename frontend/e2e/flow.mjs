@@ -169,12 +169,21 @@ try {
   if (!got.text.includes("formatting")) problems.push(`the highlighted block is not the match: ${got.text.slice(0, 80)}`);
   if (!got.inView) problems.push("the matched block is not in view");
   if (!got.focused) problems.push("the matched block did not get focus");
-  // Following resumes from the bottom.
+  // Sending while scrolled up brings the view down to the message sent.
   const latest = page.getByRole("button", { name: "Jump to latest" });
-  if (await latest.isVisible()) {
-    await latest.click();
-    await latest.waitFor({ state: "hidden", timeout: 5_000 });
-  }
+  await page.getByLabel("Message").fill("thanks, one more thing");
+  await page.keyboard.press("Enter");
+  const sent = page.locator(".msg-user .bubble", { hasText: "thanks, one more thing" });
+  await sent.waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(300);
+  const shown = await sent.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const list = el.closest(".transcript-list").getBoundingClientRect();
+    return r.top >= list.top - 1 && r.bottom <= list.bottom + 1;
+  });
+  if (!shown) problems.push("the message sent while scrolled up is off-screen");
+  if (await latest.isVisible()) problems.push("Jump to latest still shown after sending");
+  await idle();
 
   step("narrow window");
   await page.setViewportSize({ width: 420, height: 800 });

@@ -62,7 +62,7 @@ function Done({ block }: { block: DoneBlock }) {
   const u = block.usage;
   const bits = [
     formatDuration(block.durationMs),
-    u?.input_tokens || u?.output_tokens ? `${(u.input_tokens ?? 0).toLocaleString()} in · ${(u.output_tokens ?? 0).toLocaleString()} out` : "",
+    u?.input_tokens || u?.output_tokens ? `${(u.input_tokens ?? 0).toLocaleString()} tokens in · ${(u.output_tokens ?? 0).toLocaleString()} out` : "",
     u?.cost_usd ? `$${u.cost_usd.toFixed(4)}` : "",
   ].filter(Boolean);
   return (

@@ -151,19 +151,25 @@ export function AboutDialog({ desktop, onClose }: { desktop?: DesktopBridge; onC
   );
 }
 
+/** The modifier as this platform's keyboards print it. */
+export function modKey(platform: string = typeof navigator === "undefined" ? "" : navigator.platform): string {
+  return /Mac|iPhone|iPad/.test(platform) ? "⌘" : "Ctrl";
+}
+const M = modKey();
+
 export const SHORTCUTS: [string, string][] = [
-  ["Ctrl/⌘ K", "Switch to a session"],
-  ["Ctrl/⌘ N", "New session in the current project"],
-  ["Ctrl/⌘ B", "Show or hide the sidebar"],
-  ["Ctrl/⌘ I", "Show or hide the inspector"],
-  ["Ctrl/⌘ ,", "Settings"],
-  ["Ctrl/⌘ .", "Stop the running agent"],
+  [`${M} K`, "Switch to a session"],
+  [`${M} N`, "New session in the current project"],
+  [`${M} B`, "Show or hide the sidebar"],
+  [`${M} I`, "Show or hide the inspector"],
+  [`${M} ,`, "Settings"],
+  [`${M} .`, "Stop the running agent"],
   ["F2", "Rename the current session"],
   ["Delete", "Delete the focused session (sidebar)"],
   ["Shift F10", "Session actions (sidebar)"],
   ["Enter", "Send (Shift+Enter: new line)"],
   ["1 – 9", "Pick an approval option"],
-  ["Esc", "Close a dialog"],
+  ["Esc", "Close a dialog; leave the message box"],
   ["?", "This sheet"],
 ];
 

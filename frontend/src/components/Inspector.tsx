@@ -40,7 +40,7 @@ export function Inspector({ view, onClose }: { view?: RunView; onClose(): void }
                 <><dt>Took</dt><dd>{formatDuration(Math.round((view.endedAt - view.startedAt) * 1000))}</dd></>
               )}
               {view.usage && (
-                <><dt>Tokens</dt><dd className="mono">{view.usage.input_tokens ?? 0} in · {view.usage.output_tokens ?? 0} out</dd></>
+                <><dt>Tokens</dt><dd className="mono">{view.usage.input_tokens ?? 0} tokens in · {view.usage.output_tokens ?? 0} out</dd></>
               )}
             </dl>
           </section>

@@ -101,6 +101,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const [modelOpen, setModelOpen] = useState(false);
   const [editing, setEditing] = useState(false);
   const [info, setInfo] = useState<string>();
+  const [pin, setPin] = useState(0);
   const titleBtn = useRef<HTMLButtonElement>(null);
   const inner = useRef<ComposerHandle>(null);
   useImperativeHandle(composerRef, () => ({ focus: () => inner.current?.focus(), insert: (x: string) => inner.current?.insert(x) }), []);
@@ -314,6 +315,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
       if (active && newestId) await t.api.queue(newestId, text, requestId());
       else await t.api.startRun({ session_id: session.id, message: text, client_request_id: requestId() });
       await load();
+      setPin((n) => n + 1); // show the message just sent, wherever the view was
       p.onChanged();
       return true;
     } catch (e) {
@@ -444,7 +446,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
             <p>Say what you want {agent} to do in <strong>{p.project?.name ?? "this project"}</strong>.</p>
           </div>
         ) : (
-          <Transcript items={items} actions={actions} onReveal={reveal} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
+          <Transcript items={items} actions={actions} onReveal={reveal} pin={pin} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
         )}
         <Composer
           ref={inner}

@@ -85,6 +85,7 @@ export function Transcript({
   onOlder,
   onReveal,
   focus,
+  pin,
 }: {
   items: Item[];
   actions: BlockActions;
@@ -93,6 +94,8 @@ export function Transcript({
   onReveal?(runId: string): void;
   /** A row to scroll to, highlight and focus once (a search hit). */
   focus?: Focus;
+  /** Changes when the person sent a message: back to the bottom to show it. */
+  pin?: number;
 }) {
   const list = useRef<VListHandle>(null);
   const root = useRef<HTMLDivElement>(null);
@@ -116,6 +119,14 @@ export function Transcript({
   useLayoutEffect(() => {
     if (atBottom.current && items.length > 0) list.current?.scrollToIndex(items.length - 1, { align: "end" });
   }, [items]);
+
+  useLayoutEffect(() => {
+    if (!pin) return;
+    atBottom.current = true;
+    setAway(false);
+    if (items.length > 0) list.current?.scrollToIndex(items.length - 1, { align: "end" });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pin]);
 
   // After the follow effect above, so a jump wins over the tail. Waits
   // for the row to be among the items (its page may still be folding in).

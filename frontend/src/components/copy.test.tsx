@@ -41,3 +41,14 @@ describe("copy", () => {
     expect(await screen.findByText("Command copied")).toBeTruthy();
   });
 });
+
+describe("modKey", () => {
+  it.each([
+    ["Linux x86_64", "Ctrl"],
+    ["Win32", "Ctrl"],
+    ["MacIntel", "⌘"],
+  ])("%s → %s", async (platform, want) => {
+    const { modKey } = await import("./Dialogs");
+    expect(modKey(platform)).toBe(want);
+  });
+});
