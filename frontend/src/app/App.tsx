@@ -387,9 +387,18 @@ export function App({ transport: t }: { transport: Transport }) {
           onRename={renameSession}
           onArchive={archiveSession}
           onDelete={setDeleting}
-          onNewSession={newSession}
-          onAddProject={() => void pickFolder()}
-          onSettings={() => setDialog("settings")}
+          onNewSession={(pid) => {
+            setOverlay(false);
+            newSession(pid);
+          }}
+          onAddProject={() => {
+            setOverlay(false);
+            void pickFolder();
+          }}
+          onSettings={() => {
+            setOverlay(false);
+            setDialog("settings");
+          }}
           onSchedules={() => {
             setOverlay(false);
             setSchedules(true);

@@ -4,6 +4,7 @@ import type { Block, DoneBlock, PlanBlock, ReasoningBlock } from "../store/model
 import { ApprovalCard } from "./ApprovalCard";
 import { ClarifyCard } from "./ClarifyCard";
 import { CopyButton } from "./copy";
+import { plainError } from "./plainError";
 import { Markdown } from "./Markdown";
 import { statusLook } from "./StatusBadge";
 import { ChangeSummary } from "./DiffView";
@@ -15,6 +16,8 @@ export interface BlockActions {
   clarify(runId: string, clarifyId: string, answer: string): Promise<string | undefined>;
   /** Cancels a queued follow-up before it starts. */
   cancelQueued?(runId: string): void;
+  /** Sends the turn that failed again. */
+  retry?(runId: string): void;
   /** Takes a queued follow-up back into the composer to change it. */
   editQueued?(runId: string, text: string): void;
 }
@@ -68,8 +71,8 @@ function Done({ block }: { block: DoneBlock }) {
   return (
     <div className={`done-line tone-${l.tone}`}>
       {l.icon}
-      <span>{l.label}</span>
-      {block.error && <span className="done-error">— <Visible text={block.error} /></span>}
+      <span>{l.label}{block.note ? ` — ${block.note}` : ""}</span>
+      {block.error && !block.errorShown && <span className="done-error">— <Visible text={plainError(block.error).lead} /></span>}
       {bits.length > 0 && <span className="quiet">{bits.join(" · ")}</span>}
       {block.changes && <ChangeSummary totals={block.changes} />}
     </div>
@@ -109,17 +112,29 @@ export const BlockView = memo(function BlockView({
       return <ClarifyCard block={block} active={live} onAnswer={(c, a) => actions.clarify(runId, c, a)} />;
     case "plan":
       return <Plan block={block} />;
-    case "error":
+    case "error": {
+      const e = plainError(block.message, block.detail);
       return (
         <div className="error-block" role="alert">
           <TriangleAlert size={14} aria-hidden />
-          <div>
-            <p><Visible text={block.message} /></p>
-            {block.detail && <pre className="mono"><Visible text={block.detail} /></pre>}
+          <div className="error-main">
+            <p><Visible text={e.lead} /></p>
+            {e.details && (
+              <details>
+                <summary>Details</summary>
+                <pre className="mono"><Visible text={e.details} /></pre>
+              </details>
+            )}
+            {!live && actions.retry && (
+              <div className="error-actions">
+                <button type="button" className="btn btn-secondary btn-sm" onClick={() => actions.retry!(runId)}>Retry</button>
+              </div>
+            )}
           </div>
-          <CopyButton text={block.detail ? `${block.message}\n\n${block.detail}` : block.message} what="Error" />
+          <CopyButton text={[block.message, block.detail].filter(Boolean).join("\n\n")} what="Error" />
         </div>
       );
+    }
     case "notice":
       return (
         <div className="notice-block" role="status">

@@ -3,7 +3,7 @@ import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffec
 import { requestId } from "../app/ids";
 import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
-import type { Block, RunView } from "../store/model";
+import type { Block, DoneBlock, RunView } from "../store/model";
 import { ApiError } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { ControlResult, Project, Session, SessionDetail } from "../transport/types";
@@ -77,6 +77,28 @@ export function waitText(v: RunView | undefined, status: string, agent: string):
   if (last.kind === "tool" && last.status === "running") return `Waiting for ${last.name} to finish…`;
   if (last.kind === "text" && !last.done) return undefined; // the text itself shows progress
   return `${agent} is working…`;
+}
+
+const footers = new WeakMap<DoneBlock, DoneBlock>();
+
+/**
+ * The run's footer, told with what the run showed above it: an error that
+ * has its own card is not repeated, and a completed run whose request was
+ * denied says so rather than looking like a plain success.
+ */
+export function footer(done: DoneBlock, blocks: Block[]): DoneBlock {
+  const hit = footers.get(done);
+  if (hit) return hit;
+  const errorShown = blocks.some((b) => b.kind === "error");
+  const denied = done.status === "completed" && blocks.some((b) => b.kind === "approval" && !!b.resolved && isDenied(b.resolved.choice, b.options));
+  const out = errorShown || denied ? { ...done, errorShown, note: denied ? "the request was denied" : undefined } : done;
+  footers.set(done, out);
+  return out;
+}
+
+function isDenied(choice: string, options: { id: string; kind?: string }[]): boolean {
+  const o = options.find((x) => x.id === choice);
+  return (o?.kind ?? choice).startsWith("reject");
 }
 
 export interface SessionViewProps {
@@ -238,8 +260,9 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
       }
       if (runs.hasOlder(v.runId)) out.push({ key: `older:${v.runId}`, kind: "older", runId: v.runId });
       const live = !v.terminal;
-      for (const b of v.blocks) {
-        if (b.kind === "user") continue; // the session's own message is shown
+      for (const raw of v.blocks) {
+        if (raw.kind === "user") continue; // the session's own message is shown
+        const b = raw.kind === "done" ? footer(raw, v.blocks) : raw;
         let it = itemCache.current.get(b);
         if (!it || (it.kind === "block" && it.live !== live)) {
           it = { key: b.key, kind: "block", runId: v.runId, block: b, live };
@@ -268,6 +291,13 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   };
   const dropRef = useRef(dropQueued);
   dropRef.current = dropQueued;
+  // Retry sends the failed turn's message again, as a new turn.
+  const retryRef = useRef(async (_runId: string) => {});
+  retryRef.current = async (runId: string) => {
+    const m = (detail?.messages ?? []).find((x) => x.role === "user" && x.run_id === runId);
+    if (m) await sendRef.current(m.content);
+    else setErr("The message of that turn is not available to send again.");
+  };
 
   const actions = useMemo<BlockActions>(
     () => ({
@@ -285,6 +315,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
           return errText(e);
         }
       },
+      retry: (runId) => void retryRef.current(runId),
       cancelQueued: (runId) => void dropRef.current(runId),
       editQueued: (runId, text) =>
         void dropRef.current(runId).then((ok) => {
@@ -305,6 +336,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   }, [latest, tick, status]);
   const approving = status === "awaiting_approval";
 
+  const sendRef = useRef(async (_t: string) => false);
   const send = async (text: string): Promise<boolean> => {
     if (asking && latestId) {
       const note = await actions.clarify(latestId, asking.clarifyId, text);
@@ -324,6 +356,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     }
   };
 
+  sendRef.current = send;
   const waiting = [...queuedSet].filter((id) => id !== latestId).length;
   const stop = async () => {
     if (!latestId) return;

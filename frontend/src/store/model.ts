@@ -106,6 +106,10 @@ export interface DoneBlock extends BlockBase {
   stopReason?: string;
   /** What the run changed, when it changed files. */
   changes?: ChangeTotals;
+  /** The run's error already has its own card above: the footer does not repeat it. */
+  errorShown?: boolean;
+  /** A word on how it ended ("the request was denied"). */
+  note?: string;
 }
 
 export type Block =
