@@ -1,5 +1,6 @@
 import { AlertTriangle, Check, Hand, X } from "lucide-react";
 import { memo, useEffect, useRef, useState } from "react";
+import { InlineCode } from "./InlineCode";
 import { mayTakeFocus } from "./takeFocus";
 import type { ApprovalBlock } from "../store/model";
 import { hasInvisible } from "../text/invisible";
@@ -69,7 +70,7 @@ export const ApprovalCard = memo(function ApprovalCard({
       <header>
         <Hand size={16} aria-hidden className="needs-icon" />
         <h3>
-          <Visible text={block.title} />
+          <InlineCode text={block.title} />
         </h3>
       </header>
       {hidden && (

@@ -1,5 +1,6 @@
+import { InlineCode } from "./InlineCode";
 import { Brain, ChevronRight, FilePen, FileText, Globe, Search, SquareTerminal, Wrench } from "lucide-react";
-import { memo, useId, useState } from "react";
+import { memo, useEffect, useId, useRef, useState } from "react";
 import type { ToolBlock } from "../store/model";
 import { revealInvisible } from "../text/invisible";
 import { Visible } from "../text/Visible";
@@ -51,13 +52,18 @@ function toolStatus(status: string): string {
 export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: { block: ToolBlock; defaultOpen?: boolean }) {
   const [open, setOpen] = useState(defaultOpen);
   const id = useId();
+  const card = useRef<HTMLDivElement>(null);
+  // An expanded card shows its body: bring it into view if it opened below the fold.
+  useEffect(() => {
+    if (open) card.current?.scrollIntoView?.({ block: "nearest" });
+  }, [open]);
   const look = statusLook(toolStatus(block.status), 14);
   // Agents often title a call like its name ("Read README.md"): show the
   // argument instead of saying it twice.
   const arg = shortArg(block.input, block.title && block.title !== block.name ? block.title : undefined);
   const statusText = block.status === "denied" ? "Denied" : look.label;
   return (
-    <div className={`tool-card${open ? " open" : ""}`} data-tone={look.tone}>
+    <div ref={card} className={`tool-card${open ? " open" : ""}`} data-tone={look.tone}>
       <button
         type="button"
         className="tool-line"
@@ -68,7 +74,7 @@ export const ToolCard = memo(function ToolCard({ block, defaultOpen = false }: {
         <ChevronRight size={14} className="chev" aria-hidden />
         <span className="tool-icon">{kindIcon(block.toolKind, block.name)}</span>
         <span className="tool-name">
-          <Visible text={block.name} />
+          <InlineCode text={block.name} />
         </span>
         {arg && (
           <span className="tool-arg mono" title={revealInvisible(arg)}>

@@ -52,3 +52,12 @@ describe("modKey", () => {
     expect(modKey(platform)).toBe(want);
   });
 });
+
+describe("InlineCode", () => {
+  it("shows backticked spans of a title as code, not as backticks", async () => {
+    const { InlineCode } = await import("./InlineCode");
+    const { container } = render(<h3><InlineCode text="Run `ls -la` in `src`" /></h3>);
+    expect(container.textContent).toBe("Run ls -la in src");
+    expect([...container.querySelectorAll("code")].map((c) => c.textContent)).toEqual(["ls -la", "src"]);
+  });
+});
