@@ -53,7 +53,10 @@ func (h *Handler) guard(next http.Handler) http.Handler {
 			return
 		}
 		public := !api || (r.URL.Path == "/api/health" && r.Method == http.MethodGet && !isDeepHealth(r))
-		if !public && !h.authorized(r) {
+		if !api {
+			h.rememberLogin(w, r)
+		}
+		if !public && !h.authorized(r) && !h.cookieAuthorized(r) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="hermesdesk"`)
 			refuse(w, http.StatusUnauthorized, service.CodeUnauthorized, "missing or wrong token; open the login link `hermesdesk serve` printed")
 			return

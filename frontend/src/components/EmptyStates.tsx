@@ -37,8 +37,8 @@ export function Unauthorized() {
       <div className="empty-icon tone-needs"><KeyRound size={28} aria-hidden /></div>
       <h2>Sign-in link needed</h2>
       <p>
-        <code>hermesdesk serve</code> prints a one-time login link with a token. Open that link in this browser; the token
-        stays in this tab only.
+        <code>hermesdesk serve</code> prints a login link with a token. Open it once in this browser: the login then
+        holds for this browser profile (new tabs and bookmarks too) until the token changes.
       </p>
     </div>
   );
