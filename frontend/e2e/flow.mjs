@@ -185,6 +185,16 @@ try {
   if (await latest.isVisible()) problems.push("Jump to latest still shown after sending");
   await idle();
 
+  step("a new tab stays logged in");
+  const tab = await ctx.newPage();
+  await tab.goto(new URL("/", url).href, { waitUntil: "networkidle" });
+  await tab.waitForTimeout(500);
+  if (await tab.getByText("Sign-in link needed").count()) problems.push("a new tab needs the login link again");
+  if (!(await tab.getByRole("navigation", { name: "Projects and sessions" }).getByText("Renamed by e2e").count())) {
+    await tab.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: /project/ }).first().waitFor({ timeout: 5_000 });
+  }
+  await tab.close();
+
   step("narrow window");
   await page.setViewportSize({ width: 420, height: 800 });
   await page.waitForTimeout(300);
