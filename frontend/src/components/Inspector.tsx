@@ -4,16 +4,61 @@ import type { RunView } from "../store/model";
 import { StatusBadge } from "./StatusBadge";
 import { formatDuration } from "./ToolCard";
 
-function brief(p: unknown): string {
-  const s = JSON.stringify(p);
-  return s && s !== "{}" ? (s.length > 120 ? `${s.slice(0, 120)}…` : s) : "";
+function field(p: unknown, k: string): string {
+  const v = p && typeof p === "object" ? (p as Record<string, unknown>)[k] : undefined;
+  return typeof v === "string" ? v : typeof v === "number" ? String(v) : "";
 }
 
-export function Inspector({ view, onClose }: { view?: RunView; onClose(): void }) {
+/** One timeline event in words; the raw JSON stays one click away. */
+export function describeEvent(type: string, p: unknown): string {
+  const words: Record<string, (p: unknown) => string> = {
+    "run.started": () => "Run started",
+    "message.user": () => "Your message",
+    "token.delta": (x) => `Text: ${field(x, "text").slice(0, 60)}`,
+    "reasoning.delta": () => "Thinking",
+    "reasoning.done": () => "Thought done",
+    "tool.started": (x) => `Tool started: ${field(x, "title") || field(x, "name")}`,
+    "tool.updated": (x) => `Tool update: ${field(x, "status") || field(x, "title") || field(x, "name")}`,
+    "tool.done": (x) => `Tool done: ${field(x, "status")}`,
+    "file.changed": (x) => `File changed: ${field(x, "path")}`,
+    "approval.requested": (x) => `Asked to approve: ${field(x, "title")}`,
+    "approval.resolved": (x) => `Approval answered: ${field(x, "choice")}`,
+    "clarify.requested": (x) => `Asked: ${field(x, "question")}`,
+    "clarify.resolved": () => "Question answered",
+    "plan.updated": () => "Plan updated",
+    "usage.updated": () => "Token usage",
+    "usage.final": () => "Final token usage",
+    "error": (x) => `Error: ${field(x, "message").split("\n")[0]}`,
+    "done": (x) => `Ended: ${field(x, "status")}`,
+  };
+  const f = words[type];
+  return (f ? f(p) : type).trim();
+}
+
+export interface RunChoice {
+  id: string;
+  label: string;
+}
+
+export function Inspector({ view, onClose, choices, selected, onSelect }: {
+  view?: RunView;
+  onClose(): void;
+  /** The session's runs, oldest first, to pick which one to inspect. */
+  choices?: RunChoice[];
+  selected?: string;
+  onSelect?(runId: string): void;
+}) {
   return (
     <aside className="inspector" aria-label="Run inspector">
       <header className="inspector-head">
         <h2>Run</h2>
+        {choices && choices.length > 1 && onSelect && (
+          <select className="input run-pick" aria-label="Run to inspect" value={selected} onChange={(e) => onSelect(e.target.value)}>
+            {choices.map((c) => (
+              <option key={c.id} value={c.id}>{c.label}</option>
+            ))}
+          </select>
+        )}
         <span className="spacer" />
         <button type="button" className="icon-btn" onClick={onClose} aria-label="Hide inspector" title="Hide inspector (Ctrl+I)">
           <PanelRightClose size={16} />
@@ -53,9 +98,13 @@ export function Inspector({ view, onClose }: { view?: RunView; onClose(): void }
             <ol className="timeline mono">
               {view.timeline.slice(-300).map((e) => (
                 <li key={e.seq}>
-                  <span className="t-seq">{e.seq}</span>
-                  <span className="t-type">{e.type}</span>
-                  <span className="t-payload">{brief(e.payload)}</span>
+                  <details>
+                    <summary>
+                      <span className="t-seq">{e.seq}</span>
+                      <span className="t-what">{describeEvent(e.type, e.payload)}</span>
+                    </summary>
+                    <pre className="t-json selectable">{JSON.stringify({ type: e.type, payload: e.payload }, null, 2)}</pre>
+                  </details>
                 </li>
               ))}
             </ol>

@@ -124,6 +124,8 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const [editing, setEditing] = useState(false);
   const [info, setInfo] = useState<string>();
   const [pin, setPin] = useState(0);
+  // The run the inspector shows: the active one unless the person picked another.
+  const [inspected, setInspected] = useState<string>();
   const titleBtn = useRef<HTMLButtonElement>(null);
   const inner = useRef<ComposerHandle>(null);
   useImperativeHandle(composerRef, () => ({ focus: () => inner.current?.focus(), insert: (x: string) => inner.current?.insert(x) }), []);
@@ -217,6 +219,19 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     () => buildProductCommands({ agent, active, stop: () => window.dispatchEvent(new Event(STOP_EVENT)), model: () => setModelOpen(true), newSession: () => window.dispatchEvent(new Event(NEW_SESSION_EVENT)) }),
     [agent, active],
   );
+  const runChoices = useMemo(() => {
+    const out: { id: string; label: string }[] = [];
+    let n = 0;
+    let asked = "";
+    for (const m of detail?.messages ?? []) {
+      if (m.role === "user") asked = m.content;
+      if (!m.run_id || out.some((c) => c.id === m.run_id)) continue;
+      n++;
+      const words = asked.split("\n")[0]!.slice(0, 40);
+      out.push({ id: m.run_id, label: words ? `Turn ${n}: ${words}` : `Turn ${n}` });
+    }
+    return out;
+  }, [detail]);
   const queuedSet = useMemo(() => new Set(queued.filter((id) => id !== latestId || status === "queued")), [queued, latestId, status]);
 
   // A run that ends may start a queued one and retitle the session.
@@ -492,7 +507,18 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
           hint={asking ? "answers the question above" : approving ? "queues it; Esc, then a digit answers the approval above" : undefined}
         />
       </div>
-      {p.inspectorOpen && <Inspector view={latest} onClose={() => p.onInspector(false)} />}
+      {p.inspectorOpen && (
+        <Inspector
+          view={inspected ? runs.view(inspected) : latest}
+          onClose={() => p.onInspector(false)}
+          choices={runChoices}
+          selected={inspected ?? latestId}
+          onSelect={(id) => {
+            setInspected(id);
+            reveal(id);
+          }}
+        />
+      )}
       {modelOpen && latestId && (
         <ModelDialog
           current={model}

@@ -120,6 +120,23 @@ export function Transcript({
     if (atBottom.current && items.length > 0) list.current?.scrollToIndex(items.length - 1, { align: "end" });
   }, [items]);
 
+  // A width change (inspector opened, window resized) reflows every row:
+  // whoever was at the bottom stays there.
+  const count = useRef(0);
+  count.current = items.length;
+  useEffect(() => {
+    const el = root.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    let w = el.clientWidth;
+    const ro = new ResizeObserver(() => {
+      if (el.clientWidth === w) return;
+      w = el.clientWidth;
+      if (atBottom.current && count.current > 0) list.current?.scrollToIndex(count.current - 1, { align: "end" });
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
   useLayoutEffect(() => {
     if (!pin) return;
     atBottom.current = true;

@@ -76,7 +76,8 @@ export class HttpTransport implements Transport {
         }),
         body,
         cache: "no-store",
-        credentials: "omit",
+        // Same-origin: the login cookie (set from the login link) rides along.
+        credentials: "same-origin",
       });
     } catch {
       throw new BackendUnavailableError();
@@ -99,7 +100,8 @@ export class HttpTransport implements Transport {
         headers,
         signal: ac.signal,
         cache: "no-store",
-        credentials: "omit",
+        // Same-origin: the login cookie (set from the login link) rides along.
+        credentials: "same-origin",
       });
       if (res.status >= 400) {
         throw new ApiError(res.status, `http_${res.status}`, `Cannot follow run (${res.status})`);
