@@ -33,6 +33,14 @@ function isTyping(t: EventTarget | null): boolean {
   return !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT" || el.isContentEditable);
 }
 
+/** A new session's title, numbered when the project has one by that name ("… (2)"). */
+export function uniqueTitle(title: string, taken: string[]): string {
+  if (!taken.includes(title)) return title;
+  let n = 2;
+  while (taken.includes(`${title} (${n})`)) n++;
+  return `${title} (${n})`;
+}
+
 const NARROW = "(max-width: 860px)";
 
 /** True below the width where the sidebar stops fitting beside the transcript. */
@@ -155,11 +163,12 @@ export function App({ transport: t }: { transport: Transport }) {
     async (agent: string, text: string): Promise<boolean> => {
       if (!project) return false;
       try {
-        const title = text.split("\n")[0]!.slice(0, 60);
+        const title = uniqueTitle(text.split("\n")[0]!.slice(0, 60), (b.sessions[project.id] ?? []).map((x) => x.title ?? ""));
         const s = await t.api.createSession({ project_id: project.id, agent, title });
         await t.api.startRun({ session_id: s.id, message: text, client_request_id: requestId() });
         await b.refresh();
         selectSession(s);
+        requestAnimationFrame(() => composer.current?.focus());
         return true;
       } catch (e) {
         setNote(e instanceof Error ? e.message : "Could not start the session");
@@ -358,7 +367,7 @@ export function App({ transport: t }: { transport: Transport }) {
       />
     );
   } else if (project) {
-    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} onRecheck={() => void b.refresh()} />;
+    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} onRecheck={() => void b.refresh()} hasSessions={(b.sessions[project.id] ?? []).length > 0} />;
   }
 
   return (

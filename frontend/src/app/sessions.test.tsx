@@ -109,7 +109,7 @@ describe("renaming a session", () => {
     const input = screen.getByRole("textbox", { name: "Rename Alpha" });
     await userEvent.type(input, "changed");
     fireEvent.keyDown(input, { key: "Escape" });
-    expect(screen.queryByRole("textbox")).toBeNull();
+    expect(screen.queryByRole("textbox", { name: "Rename Alpha" })).toBeNull();
     expect(row("Alpha")).toBeTruthy();
     expect(b.calls).toEqual([]);
     // The header editor did not open as well.

@@ -9,7 +9,9 @@ export const NewSession = forwardRef<ComposerHandle, {
   agents: AgentInfo[] | null;
   onStart(agent: string, text: string): Promise<boolean>;
   onRecheck(): void;
-}>(function NewSession({ project, agents, onStart, onRecheck }, ref) {
+  /** The project has sessions already: the install page was seen. */
+  hasSessions?: boolean;
+}>(function NewSession({ project, agents, onStart, onRecheck, hasSessions }, ref) {
   const usable = (agents ?? []).filter(isInstalled);
   const real = usable.filter((a) => a.name !== "demo");
   const [agent, setAgent] = useState<string>("");
@@ -19,11 +21,18 @@ export const NewSession = forwardRef<ComposerHandle, {
 
   const demo = () => void onStart("demo", "Show me what you can do.");
 
-  if (agents !== null && real.length === 0) {
+  // The whole "how to install an agent" page only the first time in a
+  // project; after that a line says it and the demo is ready to take any
+  // message (such as /scenario slow), not only the tour.
+  const demoOnly = agents !== null && real.length === 0;
+  if (demoOnly && !hasSessions) {
     return (
       <div className="main-col">
         <header className="main-head"><div className="head-title"><h1>{project.name}</h1><span className="quiet mono ellipsis head-project">{project.workspace}</span></div></header>
-        <NoAgent onDemo={demo} onRecheck={onRecheck} />
+        <div className="session-scroll">
+          <NoAgent onDemo={demo} onRecheck={onRecheck} />
+        </div>
+        <Composer ref={ref} queueing={false} onSend={(text) => onStart("demo", text)} placeholder="Or message the demo agent (try /scenario slow)…" />
       </div>
     );
   }
@@ -54,6 +63,7 @@ export const NewSession = forwardRef<ComposerHandle, {
           {usable.find((a) => a.name === agent)?.ok === false && (
             <p className="control-note" role="alert">{usable.find((a) => a.name === agent)?.message || `${agent} is installed but not ready.`}</p>
           )}
+          {demoOnly && <p className="quiet">No agent found yet — Settings shows how to install one. The demo agent answers meanwhile.</p>}
           <h2>What should the agent do in {project.name}?</h2>
           <p>Runs keep going when you close the window; come back any time to see what happened.</p>
           <TryDemo onDemo={demo} />

@@ -1,0 +1,31 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { NewSession } from "../components/NewSession";
+import { uniqueTitle } from "./App";
+
+const project = { id: "p1", name: "proj", workspace: "/w" };
+const demoOnly = [{ name: "demo", installed: true, status: "ready" }] as never;
+
+describe("demo onboarding", () => {
+  it("lets the first demo message be anything, such as /scenario slow", async () => {
+    const started: [string, string][] = [];
+    render(<NewSession project={project} agents={demoOnly} onStart={async (a, t) => (started.push([a, t]), true)} onRecheck={() => {}} />);
+    expect(screen.getByText(/No agent found/)).toBeTruthy();
+    await userEvent.type(screen.getByLabelText("Message"), "/scenario slow{Enter}");
+    await waitFor(() => expect(started).toEqual([["demo", "/scenario slow"]]));
+  });
+
+  it("shows the install wall only once per project", () => {
+    render(<NewSession project={project} agents={demoOnly} onStart={async () => true} onRecheck={() => {}} hasSessions />);
+    expect(screen.queryByText(/here is how to install one/)).toBeNull();
+    expect(screen.getByText(/No agent found yet/)).toBeTruthy();
+    expect(screen.getByLabelText("Message")).toBeTruthy();
+  });
+
+  it.each([
+    ["Show me", [], "Show me"],
+    ["Show me", ["Show me"], "Show me (2)"],
+    ["Show me", ["Show me", "Show me (2)"], "Show me (3)"],
+  ])("titles %s among %j as %s", (t, taken, want) => expect(uniqueTitle(t, taken)).toBe(want));
+});
