@@ -45,14 +45,14 @@ const NARROW = "(max-width: 860px)";
 
 /** True below the width where the sidebar stops fitting beside the transcript. */
 function useNarrow(): boolean {
-  const mq = typeof window !== "undefined" && window.matchMedia ? window.matchMedia(NARROW) : undefined;
-  const [narrow, setNarrow] = useState(() => mq?.matches ?? false);
+  const [narrow, setNarrow] = useState(() => typeof window !== "undefined" && !!window.matchMedia?.(NARROW).matches);
   useEffect(() => {
+    const mq = window.matchMedia?.(NARROW);
     if (!mq) return;
     const on = () => setNarrow(mq.matches);
     mq.addEventListener?.("change", on);
     return () => mq.removeEventListener?.("change", on);
-  }, [mq?.media]);
+  }, []);
   return narrow;
 }
 

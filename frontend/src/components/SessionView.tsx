@@ -337,7 +337,6 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
           if (ok) inner.current?.insert(text);
         }),
     }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
     [t],
   );
 
