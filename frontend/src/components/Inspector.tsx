@@ -32,7 +32,8 @@ export function describeEvent(type: string, p: unknown): string {
     "done": (x) => `Ended: ${field(x, "status")}`,
   };
   const f = words[type];
-  return (f ? f(p) : type).trim();
+  // A field the event did not carry leaves no dangling colon.
+  return (f ? f(p) : type).trim().replace(/:$/, "");
 }
 
 export interface RunChoice {

@@ -37,3 +37,7 @@ describe("Inspector", () => {
     ["something.new", {}, "something.new"],
   ])("describes %s", (type, p, want) => expect(describeEvent(type, p)).toBe(want));
 });
+
+describe("describeEvent without its fields", () => {
+  it("leaves no dangling colon", () => expect(describeEvent("tool.updated", {})).toBe("Tool update"));
+});
