@@ -47,6 +47,16 @@ describe("installGuards", () => {
     expect(click.defaultPrevented).toBe(true);
     a.remove();
 
+    // A download (an export) still saves its file.
+    const dl = document.createElement("a");
+    dl.href = "blob:http://localhost/123";
+    dl.download = "session.md";
+    document.body.append(dl);
+    const save = new MouseEvent("click", { bubbles: true, cancelable: true });
+    dl.dispatchEvent(save);
+    expect(save.defaultPrevented).toBe(false);
+    dl.remove();
+
     expect(window.open("https://example.com")).toBeNull();
   });
 

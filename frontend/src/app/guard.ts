@@ -41,6 +41,8 @@ export function installGuards(win: Window & typeof globalThis, onDrop?: (names: 
     if (!a) return;
     const href = a.getAttribute("href") ?? "";
     if (href.startsWith("#")) return; // in-page anchors are harmless
+    // A download link saves a file (an export): it does not navigate.
+    if (a.hasAttribute("download") && /^(blob|data):/.test(a.href)) return;
     e.preventDefault();
   };
   const open = win.open;
