@@ -54,7 +54,7 @@ test-go:
 	HERMESDESK_AGENT_TESTS=skip $(GO) test -race -count=1 -tags $(GOTAGS) ./...
 
 test-frontend:
-	cd frontend && npm test
+	cd frontend && npm run lint && npm test
 
 # Browser end-to-end: Playwright + Debian's Chromium against `hermesdesk serve`.
 test-e2e: build

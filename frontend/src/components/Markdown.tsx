@@ -68,7 +68,10 @@ export const Markdown = memo(function Markdown({ text, done, className }: { text
 const MarkdownHTML = memo(function MarkdownHTML({ text, done, className }: { text: string; done: boolean; className?: string }) {
   const [hlTick, setHlTick] = useState(0);
   useEffect(() => (done ? onHighlighterReady(() => setHlTick((t) => t + 1)) : undefined), [done]);
-  const html = useMemo(() => renderMarkdown(text, { highlight: done }), [text, done, hlTick]);
+  const html = useMemo(() => {
+    void hlTick; // render again once the highlighter has loaded its languages
+    return renderMarkdown(text, { highlight: done });
+  }, [text, done, hlTick]);
   const box = useRef<HTMLDivElement>(null);
   // A copy button on every finished code block (plain DOM: the HTML is the
   // sanitizer's output, set as a whole).

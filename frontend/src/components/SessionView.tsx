@@ -179,10 +179,15 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     return (extra ? [extra, ...tail] : tail).map((m) => ({ id: m.run_id!, lastSeq: m.run?.last_seq }));
   }, [detail, jump.extraRun, revealed]);
   const attachedKey = attached.map((a) => a.id).join(",");
+  // Attach and detach only when the set of runs changes (attachedKey), not
+  // when a reload of the session brings the same runs with newer seqs.
+  const attachedNow = useRef(attached);
+  attachedNow.current = attached;
 
   useEffect(() => {
-    for (const a of attached) void runs.attach(a.id, { sessionId: session.id, lastSeq: a.lastSeq });
-    return () => attached.forEach((a) => runs.detach(a.id));
+    const list = attachedNow.current;
+    for (const a of list) void runs.attach(a.id, { sessionId: session.id, lastSeq: a.lastSeq });
+    return () => list.forEach((a) => runs.detach(a.id));
   }, [runs, attachedKey, session.id]);
 
   // Re-render once per flushed frame when any of this session's runs moved.
@@ -236,10 +241,12 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
 
   // A run that ends may start a queued one and retitle the session.
   const latestTerminal = latest?.terminal ?? false;
+  const onChanged = useRef(p.onChanged);
+  onChanged.current = p.onChanged;
   useEffect(() => {
     if (latestTerminal) {
       void load();
-      p.onChanged();
+      onChanged.current();
     }
   }, [latestTerminal, load]);
 
@@ -250,6 +257,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   // and only the streaming row re-renders.
   const itemCache = useRef(new WeakMap<object, Item>());
   const items = useMemo<Item[]>(() => {
+    void tick; // the runs' folded blocks moved: rebuild from them
     const out: Item[] = [];
     for (const m of detail?.messages ?? []) {
       if (m.role === "user") {
@@ -289,7 +297,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     const w = active ? waitText(latest, status, agent) : undefined;
     if (w) out.push({ key: `wait:${latestId}`, kind: "wait", text: w });
     return out;
-  }, [detail, tick, active, status, agent, queuedSet]);
+  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs]);
 
   // A queued follow-up is a run that has not started: cancelling it drops it.
   const dropQueued = async (runId: string): Promise<boolean> => {

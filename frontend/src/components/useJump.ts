@@ -52,10 +52,14 @@ export function useJump(runs: RunStore, detail: SessionDetail | null, target: Ju
   const [note, setNote] = useState<string>();
   const handled = useRef<number | undefined>(undefined);
   const loaded = detail !== null;
-  // Keyed on "loaded", not on each reload of the session: a jump happens once.
-  const extraRun = useMemo(() => targetRun(detail, target), [loaded, target]);
+  // Keyed on "loaded", not on each reload of the session: a jump happens
+  // once, from the session as it was when it loaded.
+  const detailNow = useRef(detail);
+  detailNow.current = detail;
+  const extraRun = useMemo(() => (loaded ? targetRun(detailNow.current, target) : undefined), [loaded, target]);
 
   useEffect(() => {
+    const detail = detailNow.current;
     if (!target || !detail || handled.current === target.nonce) return;
     handled.current = target.nonce;
     let live = true;
