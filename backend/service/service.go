@@ -227,6 +227,7 @@ func (s *Service) Session(ctx context.Context, id string) (SessionDetail, error)
 
 // UpdateSession renames or (un)archives a session.
 func (s *Service) UpdateSession(ctx context.Context, id string, p run.SessionUpdate) (run.Session, error) {
+	p.NativeSessionID = nil // the agent's resume id is the shim's to store, no client's
 	if p.Title != nil {
 		if err := checkTitle(*p.Title); err != nil {
 			return run.Session{}, err
