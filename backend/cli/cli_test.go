@@ -194,7 +194,7 @@ func (f *fixture) answer(t *testing.T, text string, status run.Status) string {
 	t.Helper()
 	var id string
 	waitFor(t, func() bool {
-		rs, _ := f.mem.Runs(context.Background(), service.RunFilter{})
+		rs, _ := f.mem.ListRuns(context.Background(), run.RunFilter{})
 		if len(rs) == 1 {
 			id = rs[0].ID
 		}
@@ -222,8 +222,8 @@ func TestAskStreamsAnswer(t *testing.T) {
 		t.Fatalf("stderr does not name the run: %q", f.stderr.String())
 	}
 	// The project is the working dir's; the session is titled by the message.
-	ps, _ := f.mem.Projects(context.Background())
-	ss, _ := f.mem.Sessions(context.Background(), "")
+	ps, _ := f.mem.ListProjects(context.Background())
+	ss, _ := f.mem.ListSessions(context.Background(), "")
 	wd, _ := f.env.Getwd()
 	if len(ps) != 1 || ps[0].Workspace != wd || len(ss) != 1 || ss[0].Title != "Say hi" || ss[0].Agent != "demo" {
 		t.Fatalf("projects %+v sessions %+v", ps, ss)
@@ -279,7 +279,7 @@ func TestAskCtrlCDetachesThenCancels(t *testing.T) {
 			if code != 0 || len(cancelled) != 0 {
 				t.Fatalf("detach: exit %d, cancelled %d", code, len(cancelled))
 			}
-			if r, _ := f.mem.Run(context.Background(), id); r.Terminal {
+			if r, _ := f.mem.GetRun(context.Background(), id); r.Terminal {
 				t.Fatal("detaching ended the run")
 			}
 		})

@@ -53,7 +53,7 @@ func (e *Env) Import(args []string) int {
 			return exitFail
 		}
 		defer j.Close()
-		svc := service.New(stack.Journal{J: j}, nil, nil, service.Options{})
+		svc := service.New(j, nil, nil, service.Options{})
 		if ses, err = svc.ImportFile(e.ctx(), path); err != nil {
 			e.errorf("%s", service.MessageOf(err))
 			return exitFail

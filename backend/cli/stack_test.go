@@ -369,7 +369,7 @@ func TestEndToEndCatalogRoutes(t *testing.T) {
 	if err := c.Follow(ctx, res.RunID, 0, func(run.Event) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	var hits []service.SearchHit
+	var hits []run.SearchHit
 	if err := c.Call(ctx, "GET", "/api/search?q=zebrafish", nil, &hits); err != nil || len(hits) == 0 || hits[0].SessionID != res.SessionID {
 		t.Fatalf("search: %+v %v", hits, err)
 	}

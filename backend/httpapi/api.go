@@ -43,7 +43,7 @@ func (h *Handler) getSession(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) patchSession(w http.ResponseWriter, r *http.Request) {
-	var p service.SessionPatch
+	var p run.SessionUpdate
 	if !decode(w, r, &p) {
 		return
 	}
@@ -70,11 +70,11 @@ func (h *Handler) startRun(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) listRuns(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f := service.RunFilter{ProjectID: q.Get("project_id"), SessionID: q.Get("session_id")}
+	f := run.RunFilter{ProjectID: q.Get("project_id"), SessionID: q.Get("session_id")}
 	switch q.Get("status") {
 	case "":
 	case "active":
-		f.ActiveOnly = true
+		f.Active = true
 	default:
 		writeError(w, http.StatusBadRequest, service.CodeBadRequest, `status must be "active" or absent`)
 		return

@@ -32,7 +32,7 @@ func TestSSEReconnectWithLastEventID(t *testing.T) {
 	cancel() // the connection drops mid-stream
 	c.close()
 	waitFor(t, "the dropped watcher to go away", func() bool { return e.mem.Watchers("r1") == 0 })
-	if r, _ := e.mem.Run(context.Background(), "r1"); r.Terminal {
+	if r, _ := e.mem.GetRun(context.Background(), "r1"); r.Terminal {
 		t.Fatal("a dropped client ended the run")
 	}
 	for range 5 {

@@ -72,7 +72,7 @@ func TestExportImportRoundTrip(t *testing.T) {
 			t.Errorf("search %q: %+v %v", q, hits, err)
 		}
 	}
-	if _, err := dst.Submit(ctx, SubmitRequest{SessionID: ses.ID, Message: "more"}); !errors.Is(err, ErrSessionImported) {
+	if _, err := dst.Submit(ctx, run.SubmitRequest{SessionID: ses.ID, Message: "more"}); !errors.Is(err, ErrSessionImported) {
 		t.Fatalf("submit to an imported session: %v", err)
 	}
 	again, err := dst.ImportSession(ctx, got, "test.hdbundle")

@@ -138,20 +138,9 @@ func (s *Store) ListSessions(ctx context.Context, projectID string) ([]run.Sessi
 	return out, s.wrap("list sessions", rows.Err())
 }
 
-// SessionUpdate changes some of a session's fields; nil fields stay.
-type SessionUpdate struct {
-	Title    *string
-	Archived *bool
-	// Model is the model the session's next run starts on.
-	Model *string
-	// NativeSessionID is maintenance (the agent's resume id): it does not
-	// move updated_at.
-	NativeSessionID *string
-}
-
 // UpdateSession applies u. A title or archive change is the person's
 // activity and moves updated_at; NativeSessionID alone does not.
-func (s *Store) UpdateSession(ctx context.Context, id string, u SessionUpdate) (run.Session, error) {
+func (s *Store) UpdateSession(ctx context.Context, id string, u run.SessionUpdate) (run.Session, error) {
 	var sets []string
 	var args []any
 	if u.Title != nil {

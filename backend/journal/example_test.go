@@ -28,7 +28,7 @@ func Example() {
 	// process is started.
 	p, _ := s.CreateProject(ctx, "demo", dir)
 	ses, _ := s.CreateSession(ctx, run.Session{ProjectID: p.ID, Agent: "hermes"})
-	sub, _ := s.Submit(ctx, journal.SubmitRequest{SessionID: ses.ID, Message: "hi", ClientRequestID: "c1"})
+	sub, _ := s.Submit(ctx, run.SubmitRequest{SessionID: ses.ID, Message: "hi", ClientRequestID: "c1"})
 
 	// Shim: the run's single writer.
 	w, _ := s.OpenWriter(ctx, sub.Run.ID)

@@ -300,27 +300,27 @@ func TestSessionsAndSettings(t *testing.T) {
 	}
 	// Maintenance does not reorder; user activity does.
 	native := "native-1"
-	if _, err := s.UpdateSession(ctx, f.ses.ID, SessionUpdate{NativeSessionID: &native}); err != nil {
+	if _, err := s.UpdateSession(ctx, f.ses.ID, run.SessionUpdate{NativeSessionID: &native}); err != nil {
 		t.Fatal(err)
 	}
 	if list, _ = s.ListSessions(ctx, f.ses.ProjectID); list[0].ID != other.ID {
 		t.Fatal("native session id moved updated_at")
 	}
 	title := "Renamed"
-	got, err := s.UpdateSession(ctx, f.ses.ID, SessionUpdate{Title: &title})
+	got, err := s.UpdateSession(ctx, f.ses.ID, run.SessionUpdate{Title: &title})
 	if err != nil || got.Title != "Renamed" || got.NativeSessionID != native {
 		t.Fatalf("update = %+v, %v", got, err)
 	}
 	if list, _ = s.ListSessions(ctx, f.ses.ProjectID); list[0].ID != f.ses.ID {
 		t.Fatal("title change did not move updated_at")
 	}
-	if _, err := s.UpdateSession(ctx, "ses_nope", SessionUpdate{Title: &title}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.UpdateSession(ctx, "ses_nope", run.SessionUpdate{Title: &title}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing session: %v", err)
 	}
 	if err := s.DeleteSession(ctx, f.ses.ID); !errors.Is(err, ErrConflict) {
 		t.Fatalf("delete with an active run: %v", err)
 	}
-	runs, _ := s.ListRuns(ctx, RunFilter{Active: true, SessionID: f.ses.ID})
+	runs, _ := s.ListRuns(ctx, run.RunFilter{Active: true, SessionID: f.ses.ID})
 	if len(runs) != 1 {
 		t.Fatalf("active runs: %+v", runs)
 	}

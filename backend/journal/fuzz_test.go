@@ -54,13 +54,13 @@ func TestConcurrentSubmitSameRequest(t *testing.T) {
 	f := newFixture(t, s)
 	ctx := ctxT(t)
 	var wg sync.WaitGroup
-	subs := make([]Submission, 8)
+	subs := make([]run.Submission, 8)
 	errs := make([]error, 8)
 	for i := range subs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			subs[i], errs[i] = s.Submit(ctx, SubmitRequest{SessionID: f.ses.ID, Message: "once", ClientRequestID: "same"})
+			subs[i], errs[i] = s.Submit(ctx, run.SubmitRequest{SessionID: f.ses.ID, Message: "once", ClientRequestID: "same"})
 		}()
 	}
 	wg.Wait()

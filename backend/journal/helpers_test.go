@@ -24,7 +24,7 @@ func openTest(t testing.TB, opts Options) *Store {
 type fixture struct {
 	s   *Store
 	ses run.Session
-	sub Submission
+	sub run.Submission
 }
 
 func newFixture(t testing.TB, s *Store) fixture {
@@ -43,9 +43,9 @@ func newFixture(t testing.TB, s *Store) fixture {
 	return f
 }
 
-func (f fixture) submit(t testing.TB, msg, crid string) Submission {
+func (f fixture) submit(t testing.TB, msg, crid string) run.Submission {
 	t.Helper()
-	sub, err := f.s.Submit(context.Background(), SubmitRequest{SessionID: f.ses.ID, Message: msg, ClientRequestID: crid})
+	sub, err := f.s.Submit(context.Background(), run.SubmitRequest{SessionID: f.ses.ID, Message: msg, ClientRequestID: crid})
 	if err != nil {
 		t.Fatalf("Submit: %v", err)
 	}
@@ -59,7 +59,7 @@ func (f fixture) writer(t testing.TB, runID string) *Writer {
 		t.Fatalf("OpenWriter: %v", err)
 	}
 	t.Cleanup(func() { w.Close() })
-	return w
+	return w.(*Writer)
 }
 
 func ctxT(t testing.TB) context.Context {

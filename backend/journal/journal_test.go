@@ -112,7 +112,7 @@ func TestSubmitIdempotent(t *testing.T) {
 	if a.Existing || !b.Existing || a.Run.ID != b.Run.ID || a.Turn.ID != b.Turn.ID || a.Turn.UserMessageID != b.Turn.UserMessageID {
 		t.Fatalf("a=%+v b=%+v", a, b)
 	}
-	_, err := s.Submit(ctx, SubmitRequest{SessionID: f.ses.ID, Message: "something else", ClientRequestID: "req-1"})
+	_, err := s.Submit(ctx, run.SubmitRequest{SessionID: f.ses.ID, Message: "something else", ClientRequestID: "req-1"})
 	if !errors.Is(err, ErrConflict) {
 		t.Fatalf("different body: %v", err)
 	}
@@ -126,10 +126,10 @@ func TestSubmitIdempotent(t *testing.T) {
 	if users != 2 { // fixture's "hello" + one "do it"
 		t.Fatalf("user messages = %d: %+v", users, msgs)
 	}
-	if _, err := s.Submit(ctx, SubmitRequest{SessionID: "ses_missing", Message: "x"}); !errors.Is(err, ErrNotFound) {
+	if _, err := s.Submit(ctx, run.SubmitRequest{SessionID: "ses_missing", Message: "x"}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("missing session: %v", err)
 	}
-	if _, err := s.Submit(ctx, SubmitRequest{SessionID: f.ses.ID, Message: "  "}); !errors.Is(err, ErrInvalid) {
+	if _, err := s.Submit(ctx, run.SubmitRequest{SessionID: f.ses.ID, Message: "  "}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("empty message: %v", err)
 	}
 	if a.Turn.State != run.TurnSubmitted || a.Run.Agent != "fake" || a.Run.Model != "m1" {

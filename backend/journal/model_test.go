@@ -31,7 +31,7 @@ func TestModelChoiceIsStoredOnTheSession(t *testing.T) {
 		}
 	}
 	m := "small"
-	ses, err := s.UpdateSession(ctx, f.ses.ID, SessionUpdate{Model: &m})
+	ses, err := s.UpdateSession(ctx, f.ses.ID, run.SessionUpdate{Model: &m})
 	if err != nil || ses.Model != "small" {
 		t.Fatalf("update: %+v %v", ses, err)
 	}

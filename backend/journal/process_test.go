@@ -99,7 +99,7 @@ func childWriter() {
 		fail(err)
 	}
 	ctx := context.Background()
-	sub, err := s.Submit(ctx, SubmitRequest{SessionID: os.Getenv(envSession), Message: "go", ClientRequestID: newID("req_")})
+	sub, err := s.Submit(ctx, run.SubmitRequest{SessionID: os.Getenv(envSession), Message: "go", ClientRequestID: newID("req_")})
 	if err != nil {
 		fail(err)
 	}

@@ -96,43 +96,21 @@ func (s *Store) InterruptRunAfter(ctx context.Context, runID, reason, detail str
 	return true, nil
 }
 
-// Audit is the recovery audit (GET /api/audit).
-type Audit struct {
-	// Pending: runs without their done (live, queued, or awaiting recovery).
-	Pending []AuditItem `json:"pending"`
-	// Interrupted: runs that ended interrupted, newest first (up to 100).
-	Interrupted []AuditItem `json:"interrupted"`
-	// Malformed: inconsistencies that should never exist.
-	Malformed []AuditItem `json:"malformed"`
-}
-
-// AuditItem is one run in the audit.
-type AuditItem struct {
-	RunID     string        `json:"run_id"`
-	SessionID string        `json:"session_id"`
-	TurnID    string        `json:"turn_id"`
-	Status    run.Status    `json:"status"`
-	TurnState run.TurnState `json:"turn_state"`
-	LastSeq   int64         `json:"last_seq"`
-	Error     string        `json:"error,omitempty"`
-	Problem   string        `json:"problem,omitempty"`
-}
-
 // Audit lists pending, interrupted and malformed runs. It scans every
 // event once (for gaps and undecodable payloads): run it at start-up or on
 // demand, not per request.
-func (s *Store) Audit(ctx context.Context) (Audit, error) {
-	var a Audit
-	q := func(where, order string, limit int, problem string) ([]AuditItem, error) {
+func (s *Store) Audit(ctx context.Context) (run.Audit, error) {
+	var a run.Audit
+	q := func(where, order string, limit int, problem string) ([]run.AuditItem, error) {
 		rows, err := s.db.QueryContext(ctx, `SELECT r.id, r.session_id, r.turn_id, r.status, COALESCE(t.state, ''), r.last_seq, r.error
 			FROM runs r LEFT JOIN turns t ON t.id = r.turn_id WHERE `+where+` ORDER BY `+order+` LIMIT ?`, limit)
 		if err != nil {
 			return nil, err
 		}
 		defer rows.Close()
-		var out []AuditItem
+		var out []run.AuditItem
 		for rows.Next() {
-			var it AuditItem
+			var it run.AuditItem
 			var st, ts string
 			if err := rows.Scan(&it.RunID, &it.SessionID, &it.TurnID, &st, &ts, &it.LastSeq, &it.Error); err != nil {
 				return nil, err
@@ -183,10 +161,10 @@ func (s *Store) Audit(ctx context.Context) (Audit, error) {
 			return a, s.wrap("audit", err)
 		}
 		if covered != maxSeq {
-			a.Malformed = append(a.Malformed, AuditItem{RunID: id, LastSeq: maxSeq, Problem: fmt.Sprintf("seq has gaps: %d of %d present", covered, maxSeq)})
+			a.Malformed = append(a.Malformed, run.AuditItem{RunID: id, LastSeq: maxSeq, Problem: fmt.Sprintf("seq has gaps: %d of %d present", covered, maxSeq)})
 		}
 		if invalid > 0 {
-			a.Malformed = append(a.Malformed, AuditItem{RunID: id, LastSeq: maxSeq, Problem: fmt.Sprintf("%d event payload(s) are not valid JSON", invalid)})
+			a.Malformed = append(a.Malformed, run.AuditItem{RunID: id, LastSeq: maxSeq, Problem: fmt.Sprintf("%d event payload(s) are not valid JSON", invalid)})
 		}
 	}
 	return a, s.wrap("audit", rows.Err())

@@ -65,16 +65,8 @@ func (s *Store) GetRun(ctx context.Context, id string) (run.Run, error) {
 	return r, nil
 }
 
-// RunFilter selects runs for ListRuns; zero fields do not filter.
-type RunFilter struct {
-	Active    bool // only runs without their done
-	ProjectID string
-	SessionID string
-	Limit     int // default 200
-}
-
 // ListRuns returns matching runs, newest first.
-func (s *Store) ListRuns(ctx context.Context, f RunFilter) ([]run.Run, error) {
+func (s *Store) ListRuns(ctx context.Context, f run.RunFilter) ([]run.Run, error) {
 	var where []string
 	var args []any
 	if f.Active {

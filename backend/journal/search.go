@@ -3,8 +3,9 @@ package journal
 import (
 	"context"
 	"strings"
-	"time"
 	"unicode"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // Snippet highlight markers around matched terms. They are plain
@@ -14,23 +15,12 @@ const (
 	HighlightEnd   = "»"
 )
 
-// SearchHit is one match. Kind is user, assistant, reasoning or tool.
-type SearchHit struct {
-	Kind      string    `json:"kind"`
-	SessionID string    `json:"session_id"`
-	RunID     string    `json:"run_id,omitempty"`
-	MessageID string    `json:"message_id,omitempty"`
-	Seq       int64     `json:"seq,omitempty"`
-	Snippet   string    `json:"snippet"`
-	CreatedAt time.Time `json:"created_at"`
-}
-
 // Search finds text anyone said or any tool printed: user messages,
 // assistant answers, reasoning blocks and tool output (indexed when each
 // block completes). The query is plain words, all of which must match (the
 // last one as a prefix); FTS5 operators typed by a person are treated as
 // text, so no input can make the query fail. Best matches first.
-func (s *Store) Search(ctx context.Context, q string, limit int) ([]SearchHit, error) {
+func (s *Store) Search(ctx context.Context, q string, limit int) ([]run.SearchHit, error) {
 	match := ftsQuery(q)
 	if match == "" {
 		return nil, nil
@@ -46,9 +36,9 @@ func (s *Store) Search(ctx context.Context, q string, limit int) ([]SearchHit, e
 		return nil, s.wrap("search", err)
 	}
 	defer rows.Close()
-	var out []SearchHit
+	var out []run.SearchHit
 	for rows.Next() {
-		var h SearchHit
+		var h run.SearchHit
 		var at int64
 		if err := rows.Scan(&h.Kind, &h.SessionID, &h.RunID, &h.MessageID, &h.Seq, &at, &h.Snippet); err != nil {
 			return nil, s.wrap("search", err)

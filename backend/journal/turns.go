@@ -14,39 +14,20 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
-// SubmitRequest is one user message to a session.
-type SubmitRequest struct {
-	SessionID       string
-	Message         string
-	ClientRequestID string
-	// Agent and Model default to the session's.
-	Agent       string
-	Model       string
-	Attachments []string
-}
-
-// Submission is the result of Submit. Existing is true when the
-// client_request_id was seen before and nothing new was written.
-type Submission struct {
-	Turn     run.Turn
-	Run      run.Run
-	Existing bool
-}
-
 // Submit records a user submission in one synchronous transaction: the
 // user message, the assistant message placeholder, the turn (submitted)
 // and its run (queued). Nothing may be spawned before it returns, so a
 // submitted message is never missing from the transcript. The same
 // ClientRequestID with the same body returns the first Submission
 // (Existing); with a different body, ErrConflict.
-func (s *Store) Submit(ctx context.Context, req SubmitRequest) (Submission, error) {
+func (s *Store) Submit(ctx context.Context, req run.SubmitRequest) (run.Submission, error) {
 	if strings.TrimSpace(req.Message) == "" && len(req.Attachments) == 0 {
-		return Submission{}, fmt.Errorf("journal: submit to %s: empty message: %w", req.SessionID, ErrInvalid)
+		return run.Submission{}, fmt.Errorf("journal: submit to %s: empty message: %w", req.SessionID, ErrInvalid)
 	}
 	hash := requestHash(req)
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return Submission{}, s.wrap("submit", err)
+		return run.Submission{}, s.wrap("submit", err)
 	}
 	defer tx.Rollback()
 
@@ -57,13 +38,13 @@ func (s *Store) Submit(ctx context.Context, req SubmitRequest) (Submission, erro
 		switch {
 		case err == nil:
 			if h != hash {
-				return Submission{}, fmt.Errorf("journal: submit: client_request_id %q was used for a different message: %w",
+				return run.Submission{}, fmt.Errorf("journal: submit: client_request_id %q was used for a different message: %w",
 					req.ClientRequestID, ErrConflict)
 			}
 			tx.Rollback()
 			return s.existingSubmission(ctx, turnID, runID)
 		case !errors.Is(err, sql.ErrNoRows):
-			return Submission{}, s.wrap("submit", err)
+			return run.Submission{}, s.wrap("submit", err)
 		}
 	}
 
@@ -71,13 +52,13 @@ func (s *Store) Submit(ctx context.Context, req SubmitRequest) (Submission, erro
 	err = tx.QueryRowContext(ctx, `SELECT project_id, agent, model, imported_from FROM sessions WHERE id = ?`, req.SessionID).
 		Scan(&projectID, &agent, &model, &imported)
 	if errors.Is(err, sql.ErrNoRows) {
-		return Submission{}, fmt.Errorf("journal: submit: session %s: %w", req.SessionID, ErrNotFound)
+		return run.Submission{}, fmt.Errorf("journal: submit: session %s: %w", req.SessionID, ErrNotFound)
 	}
 	if err != nil {
-		return Submission{}, s.wrap("submit", err)
+		return run.Submission{}, s.wrap("submit", err)
 	}
 	if imported != "" {
-		return Submission{}, fmt.Errorf("journal: submit to %s: %w", req.SessionID, ErrSessionImported)
+		return run.Submission{}, fmt.Errorf("journal: submit to %s: %w", req.SessionID, ErrSessionImported)
 	}
 	if req.Agent != "" {
 		agent = req.Agent
@@ -122,23 +103,23 @@ func (s *Store) Submit(ctx context.Context, req SubmitRequest) (Submission, erro
 	}
 	for _, st := range stmts {
 		if _, err := tx.ExecContext(ctx, st.q, st.args...); err != nil {
-			return Submission{}, s.wrap("submit", err)
+			return run.Submission{}, s.wrap("submit", err)
 		}
 	}
 	if err := indexText(ctx, tx, "user", t.SessionID, t.RunID, t.UserMessageID, 0, stored, at); err != nil {
-		return Submission{}, s.wrap("submit: index message", err)
+		return run.Submission{}, s.wrap("submit: index message", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return Submission{}, s.wrap("submit", err)
+		return run.Submission{}, s.wrap("submit", err)
 	}
 	r, err := s.GetRun(ctx, t.RunID)
 	if err != nil {
-		return Submission{}, err
+		return run.Submission{}, err
 	}
-	return Submission{Turn: t, Run: r}, nil
+	return run.Submission{Turn: t, Run: r}, nil
 }
 
-func requestHash(req SubmitRequest) string {
+func requestHash(req run.SubmitRequest) string {
 	h := sha256.New()
 	for _, f := range append([]string{req.SessionID, req.Message, req.Agent, req.Model}, req.Attachments...) {
 		fmt.Fprintf(h, "%d:%s;", len(f), f)
@@ -146,16 +127,16 @@ func requestHash(req SubmitRequest) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func (s *Store) existingSubmission(ctx context.Context, turnID, runID string) (Submission, error) {
+func (s *Store) existingSubmission(ctx context.Context, turnID, runID string) (run.Submission, error) {
 	t, err := s.GetTurn(ctx, turnID)
 	if err != nil {
-		return Submission{}, err
+		return run.Submission{}, err
 	}
 	r, err := s.GetRun(ctx, runID)
 	if err != nil {
-		return Submission{}, err
+		return run.Submission{}, err
 	}
-	return Submission{Turn: t, Run: r, Existing: true}, nil
+	return run.Submission{Turn: t, Run: r, Existing: true}, nil
 }
 
 // GetTurn returns one turn or ErrNotFound.

@@ -50,7 +50,7 @@ type runCtx struct {
 // OpenWriter makes this process the writer of a run. Seq resumes after the
 // last committed event. ErrRunTerminal if the run has ended, ErrWriterBusy if
 // another Writer of this Store has it open.
-func (s *Store) OpenWriter(ctx context.Context, runID string) (*Writer, error) {
+func (s *Store) OpenWriter(ctx context.Context, runID string) (run.Writer, error) {
 	if s.closed.Load() {
 		return nil, ErrClosed
 	}

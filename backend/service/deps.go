@@ -18,31 +18,43 @@ import (
 
 // Store is what the service reads and writes directly in the journal. Runs
 // are created by the Runner (which owns the turn write-ahead), never here.
+// backend/journal's Store satisfies it directly: the request and result
+// types are the journal's contract in backend/run (docs/ARCHITECTURE.md
+// §Journal); tests use servicetest.Mem or backend/mock's Journal.
 type Store interface {
 	CreateProject(ctx context.Context, name, workspace string) (run.Project, error)
-	Projects(ctx context.Context) ([]run.Project, error)
-	Project(ctx context.Context, id string) (run.Project, error)
+	ListProjects(ctx context.Context) ([]run.Project, error)
+	GetProject(ctx context.Context, id string) (run.Project, error)
 
 	CreateSession(ctx context.Context, s run.Session) (run.Session, error)
-	// Sessions lists a project's sessions (all projects when projectID is
-	// empty), most meaningful activity first.
-	Sessions(ctx context.Context, projectID string) ([]run.Session, error)
-	Session(ctx context.Context, id string) (run.Session, error)
+	// ListSessions lists a project's sessions (all projects when projectID
+	// is empty), most meaningful activity first.
+	ListSessions(ctx context.Context, projectID string) ([]run.Session, error)
+	GetSession(ctx context.Context, id string) (run.Session, error)
 	Messages(ctx context.Context, sessionID string) ([]run.Message, error)
-	UpdateSession(ctx context.Context, id string, p SessionPatch) (run.Session, error)
+	UpdateSession(ctx context.Context, id string, u run.SessionUpdate) (run.Session, error)
 	DeleteSession(ctx context.Context, id string) error
 
-	Run(ctx context.Context, id string) (run.Run, error)
-	Runs(ctx context.Context, f RunFilter) ([]run.Run, error)
+	GetRun(ctx context.Context, id string) (run.Run, error)
+	// ListRuns lists matching runs, newest first.
+	ListRuns(ctx context.Context, f run.RunFilter) ([]run.Run, error)
 	// Events returns up to limit events of runID with seq > after, in seq order.
 	Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error)
 
-	Search(ctx context.Context, q string, limit int) ([]SearchHit, error)
-	Settings(ctx context.Context) (map[string]json.RawMessage, error)
+	Search(ctx context.Context, q string, limit int) ([]run.SearchHit, error)
+	GetSettings(ctx context.Context) (map[string]json.RawMessage, error)
 	PutSettings(ctx context.Context, s map[string]json.RawMessage) error
-	Audit(ctx context.Context) (any, error)
+	Audit(ctx context.Context) (run.Audit, error)
 	// Ping touches the database (deep health).
 	Ping(ctx context.Context) error
+}
+
+// Guard reports what a read of the open database cannot see: a deleted
+// data folder, read-only database files or a full disk (deep health asks it
+// before Ping; a write to read-only files could crash the process with
+// SIGBUS inside SQLite's shared memory). backend/datadir's Guard is one.
+type Guard interface {
+	Check() error
 }
 
 // Runner is what the service needs from the supervisor.
@@ -69,34 +81,6 @@ type Agents interface {
 	List(ctx context.Context) ([]AgentInfo, error)
 	// Known reports whether name is an agent this build can run.
 	Known(name string) bool
-}
-
-// SessionPatch changes a session; nil fields stay as they are.
-type SessionPatch struct {
-	Title    *string `json:"title,omitempty"`
-	Archived *bool   `json:"archived,omitempty"`
-	// Model is the model the session's next run starts on ("" = the
-	// agent's default).
-	Model *string `json:"model,omitempty"`
-}
-
-// RunFilter selects runs. Zero fields match everything.
-type RunFilter struct {
-	ActiveOnly bool
-	ProjectID  string
-	SessionID  string
-	Limit      int
-}
-
-// SearchHit is one match across messages and tool output.
-type SearchHit struct {
-	Kind      string    `json:"kind"` // message, reasoning, tool, …
-	SessionID string    `json:"session_id"`
-	RunID     string    `json:"run_id,omitempty"`
-	MessageID string    `json:"message_id,omitempty"`
-	Seq       int64     `json:"seq,omitempty"`
-	Snippet   string    `json:"snippet"`
-	CreatedAt time.Time `json:"created_at"`
 }
 
 // AgentInfo describes one agent for the agent picker.

@@ -56,7 +56,7 @@ type Emit func(ev run.Event, more bool) error
 // CodeTooSlow error and resumes by reconnecting with its last seq.
 // Following never affects the run.
 func (s *Service) Follow(ctx context.Context, runID string, after int64, emit Emit) error {
-	r, err := s.store.Run(ctx, runID)
+	r, err := s.store.GetRun(ctx, runID)
 	if err != nil {
 		return s.classify(ctx, "get run", "run", err)
 	}
@@ -88,7 +88,7 @@ func (s *Service) Follow(ctx context.Context, runID string, after int64, emit Em
 		// The live stream ended without the terminal event, without lag
 		// and the journal has nothing new: a run ended without `done`
 		// (never expected) or the supervisor is going away. Don't spin.
-		r, err := s.store.Run(ctx, runID)
+		r, err := s.store.GetRun(ctx, runID)
 		if err != nil {
 			return s.classify(ctx, "get run", "run", err)
 		}

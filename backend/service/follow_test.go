@@ -251,7 +251,7 @@ func TestFollowStopsWhenContextEnds(t *testing.T) {
 	if err := <-done; err != context.Canceled {
 		t.Fatalf("err = %v", err)
 	}
-	r, _ := m.Run(context.Background(), "r1")
+	r, _ := m.GetRun(context.Background(), "r1")
 	if r.Terminal {
 		t.Fatal("a watcher going away ended the run")
 	}

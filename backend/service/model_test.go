@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
 
@@ -25,7 +26,7 @@ func TestSessionModelPatch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := s.UpdateSession(context.Background(), ses.ID, service.SessionPatch{Model: c.model})
+			got, err := s.UpdateSession(context.Background(), ses.ID, run.SessionUpdate{Model: c.model})
 			if c.bad {
 				if !errors.Is(err, service.ErrBadRequest) {
 					t.Fatalf("err = %v, want bad request", err)

@@ -28,7 +28,7 @@ func (s *Service) StartRun(ctx context.Context, req run.StartRequest) (run.Start
 	if req.ClientRequestID == "" {
 		req.ClientRequestID = NewRequestID()
 	}
-	ses, err := s.store.Session(ctx, req.SessionID)
+	ses, err := s.store.GetSession(ctx, req.SessionID)
 	if err != nil {
 		return run.StartResult{}, s.classify(ctx, "get session", "session", err)
 	}
@@ -64,16 +64,16 @@ func NewRequestID() string {
 
 // Run returns a run's status, last seq and pending controls.
 func (s *Service) Run(ctx context.Context, id string) (run.Run, error) {
-	r, err := s.store.Run(ctx, id)
+	r, err := s.store.GetRun(ctx, id)
 	return r, s.classify(ctx, "get run", "run", err)
 }
 
-// Runs lists runs; ActiveOnly selects the non-terminal ones.
-func (s *Service) Runs(ctx context.Context, f RunFilter) ([]run.Run, error) {
+// Runs lists runs; Active selects the non-terminal ones.
+func (s *Service) Runs(ctx context.Context, f run.RunFilter) ([]run.Run, error) {
 	if f.Limit <= 0 || f.Limit > MaxPage {
 		f.Limit = DefaultPage
 	}
-	rs, err := s.store.Runs(ctx, f)
+	rs, err := s.store.ListRuns(ctx, f)
 	return nonNil(rs), s.classify(ctx, "list runs", "run", err)
 }
 
@@ -100,7 +100,7 @@ func (s *Service) Events(ctx context.Context, runID string, after int64, limit i
 		return EventPage{}, s.classify(ctx, "read events", "run", err)
 	}
 	// Read the run after the page so LastSeq ≥ the page's last seq.
-	r, err := s.store.Run(ctx, runID)
+	r, err := s.store.GetRun(ctx, runID)
 	if err != nil {
 		return EventPage{}, s.classify(ctx, "get run", "run", err)
 	}
@@ -116,7 +116,7 @@ func (s *Service) Events(ctx context.Context, runID string, after int64, limit i
 // control runs a control on an existing run: unknown run → not found; a
 // known run always gets the runner's ControlResult.
 func (s *Service) control(ctx context.Context, op, runID string, f func() (run.ControlResult, error)) (run.ControlResult, error) {
-	if _, err := s.store.Run(ctx, runID); err != nil {
+	if _, err := s.store.GetRun(ctx, runID); err != nil {
 		return run.ControlResult{}, s.classify(ctx, "get run", "run", err)
 	}
 	res, err := f()

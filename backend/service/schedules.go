@@ -188,7 +188,7 @@ func (s *Service) checkSchedule(ctx context.Context, sc *schedule.Schedule, when
 	if sc.ProjectID == "" {
 		return badRequest("project_id is required")
 	}
-	if _, err := s.store.Project(ctx, sc.ProjectID); err != nil {
+	if _, err := s.store.GetProject(ctx, sc.ProjectID); err != nil {
 		if CodeOf(s.classify(ctx, "get project", "project", err)) == CodeNotFound {
 			return badRequest("unknown project %q", sc.ProjectID)
 		}

@@ -29,6 +29,8 @@ type Options struct {
 	Follow FollowOptions
 	// Warm, when set, adds warm agents and their memory to deep health.
 	Warm WarmSource
+	// Guard, when set, is asked before the database is pinged (deep health).
+	Guard Guard
 	// WatchBuffer is how many watch bus messages may wait for one watcher
 	// before it is said goodbye to (default DefaultWatchBuffer).
 	WatchBuffer int
@@ -49,7 +51,8 @@ type Service struct {
 	schedStore ScheduleStore
 	sched      Scheduler
 
-	warm WarmSource // deep health's warm agents (Options.Warm)
+	warm  WarmSource // deep health's warm agents (Options.Warm)
+	guard Guard      // deep health's data folder check (Options.Guard)
 
 	focus focusState // what the window shows (focus.go)
 }
@@ -62,6 +65,7 @@ func New(store Store, runner Runner, agents Agents, opts Options) *Service {
 		s.log = slog.Default()
 	}
 	s.warm = opts.Warm
+	s.guard = opts.Guard
 	s.bus = newBus(s, opts.WatchBuffer)
 	s.health = newHealthCache(agents)
 	if t, ok := runner.(EventTapper); ok {
@@ -92,7 +96,7 @@ func (s *Service) CreateProject(ctx context.Context, req CreateProjectRequest) (
 	if len(name) > MaxNameBytes || !utf8.ValidString(name) {
 		return run.Project{}, badRequest("name must be valid text of at most %d bytes", MaxNameBytes)
 	}
-	existing, err := s.store.Projects(ctx)
+	existing, err := s.store.ListProjects(ctx)
 	if err != nil {
 		return run.Project{}, s.classify(ctx, "list projects", "project", err)
 	}
@@ -129,7 +133,7 @@ func checkWorkspace(ws string) (string, error) {
 
 // Projects lists every project.
 func (s *Service) Projects(ctx context.Context) ([]run.Project, error) {
-	ps, err := s.store.Projects(ctx)
+	ps, err := s.store.ListProjects(ctx)
 	return nonNil(ps), s.classify(ctx, "list projects", "project", err)
 }
 
@@ -158,7 +162,7 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err := checkTitle(req.Title); err != nil {
 		return run.Session{}, err
 	}
-	if _, err := s.store.Project(ctx, req.ProjectID); err != nil {
+	if _, err := s.store.GetProject(ctx, req.ProjectID); err != nil {
 		return run.Session{}, s.classify(ctx, "get project", "project", err)
 	}
 	ses, err := s.store.CreateSession(ctx, run.Session{
@@ -180,7 +184,7 @@ func checkTitle(t string) error {
 
 // Sessions lists a project's sessions, most meaningful activity first.
 func (s *Service) Sessions(ctx context.Context, projectID string) ([]run.Session, error) {
-	ss, err := s.store.Sessions(ctx, projectID)
+	ss, err := s.store.ListSessions(ctx, projectID)
 	return nonNil(ss), s.classify(ctx, "list sessions", "session", err)
 }
 
@@ -198,7 +202,7 @@ type SessionDetail struct {
 
 // Session returns a session with its messages and their runs' metadata.
 func (s *Service) Session(ctx context.Context, id string) (SessionDetail, error) {
-	ses, err := s.store.Session(ctx, id)
+	ses, err := s.store.GetSession(ctx, id)
 	if err != nil {
 		return SessionDetail{}, s.classify(ctx, "get session", "session", err)
 	}
@@ -210,7 +214,7 @@ func (s *Service) Session(ctx context.Context, id string) (SessionDetail, error)
 	for _, m := range msgs {
 		v := MessageView{Message: m}
 		if m.RunID != "" {
-			r, err := s.store.Run(ctx, m.RunID)
+			r, err := s.store.GetRun(ctx, m.RunID)
 			if err != nil {
 				return SessionDetail{}, s.classify(ctx, "get run", "run", err)
 			}
@@ -222,7 +226,8 @@ func (s *Service) Session(ctx context.Context, id string) (SessionDetail, error)
 }
 
 // UpdateSession renames or (un)archives a session.
-func (s *Service) UpdateSession(ctx context.Context, id string, p SessionPatch) (run.Session, error) {
+func (s *Service) UpdateSession(ctx context.Context, id string, p run.SessionUpdate) (run.Session, error) {
+	p.NativeSessionID = nil // the agent's resume id is the shim's to store, no client's
 	if p.Title != nil {
 		if err := checkTitle(*p.Title); err != nil {
 			return run.Session{}, err
@@ -247,11 +252,11 @@ func (s *Service) UpdateSession(ctx context.Context, id string, p SessionPatch) 
 // DeleteSession removes a session; one with an active run is a conflict
 // (stop it first): deleting must never orphan a running agent.
 func (s *Service) DeleteSession(ctx context.Context, id string) error {
-	ses, err := s.store.Session(ctx, id)
+	ses, err := s.store.GetSession(ctx, id)
 	if err != nil {
 		return s.classify(ctx, "get session", "session", err)
 	}
-	active, err := s.store.Runs(ctx, RunFilter{ActiveOnly: true, SessionID: id})
+	active, err := s.store.ListRuns(ctx, run.RunFilter{Active: true, SessionID: id})
 	if err != nil {
 		return s.classify(ctx, "list runs", "session", err)
 	}

@@ -209,7 +209,7 @@ func (b *bus) load(ctx context.Context) error {
 	if b.loaded {
 		return nil
 	}
-	rs, err := b.s.store.Runs(ctx, RunFilter{ActiveOnly: true, Limit: MaxPage})
+	rs, err := b.s.store.ListRuns(ctx, run.RunFilter{Active: true, Limit: MaxPage})
 	if err != nil {
 		return b.s.classify(ctx, "list active runs", "run", err)
 	}
@@ -230,7 +230,7 @@ func (s *Service) stateOf(ctx context.Context, r run.Run) run.RunState {
 	st := run.RunState{RunID: r.ID, SessionID: r.SessionID, ProjectID: r.ProjectID, Agent: r.Agent,
 		Status: r.Status, LastSeq: r.LastSeq, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
 		EndedAt: r.EndedAt, Error: r.Error}
-	if ses, err := s.store.Session(ctx, r.SessionID); err == nil {
+	if ses, err := s.store.GetSession(ctx, r.SessionID); err == nil {
 		st.SessionTitle = ses.Title
 		if st.ProjectID == "" {
 			st.ProjectID = ses.ProjectID

@@ -46,7 +46,7 @@ func (b *bus) tap(ev run.Event) {
 func (b *bus) learn(runID string, hint *run.Event) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	r, err := b.s.store.Run(ctx, runID)
+	r, err := b.s.store.GetRun(ctx, runID)
 	if err != nil {
 		b.s.log.Warn("watch bus: read run", "run", runID, "err", err)
 		return

@@ -127,7 +127,7 @@ func TestWatchLearnsRunsAndSessions(t *testing.T) {
 		t.Fatalf("learned %+v", st)
 	}
 	title := "Renamed"
-	if _, err := s.UpdateSession(ctx, ses.ID, service.SessionPatch{Title: &title}); err != nil {
+	if _, err := s.UpdateSession(ctx, ses.ID, run.SessionUpdate{Title: &title}); err != nil {
 		t.Fatal(err)
 	}
 	var sc *run.SessionChange
@@ -219,7 +219,7 @@ func TestWatchLaggingWatcherGoodbye(t *testing.T) {
 	}
 	for i := range 10 {
 		title := fmt.Sprint("t", i)
-		if _, err := s.UpdateSession(ctx, ses.ID, service.SessionPatch{Title: &title}); err != nil {
+		if _, err := s.UpdateSession(ctx, ses.ID, run.SessionUpdate{Title: &title}); err != nil {
 			t.Fatal(err)
 		}
 	}

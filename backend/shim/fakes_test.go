@@ -12,11 +12,13 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/mock"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
 
-// memJournal is an in-memory Journal + Writer: seqs, one done, OnCommit.
+// memJournal is an in-memory run log behind the journal's function-field
+// fake (backend/mock): seqs, one done, OnCommit.
 type memJournal struct {
 	mu       sync.Mutex
 	events   []run.Event
@@ -32,27 +34,38 @@ type memJournal struct {
 	native string
 }
 
-var (
-	_ Journal = (*memJournal)(nil)
-	_ Writer  = (*memJournal)(nil)
-)
+var _ Journal = (*mock.Journal)(nil)
 
-func (m *memJournal) GetRun(context.Context, string) (run.Run, error) {
-	return run.Run{ID: "run_1", Status: run.StatusQueued}, nil
+// journal is the shim's Journal over m.
+func (m *memJournal) journal() *mock.Journal {
+	return &mock.Journal{
+		GetRunFunc: func(context.Context, string) (run.Run, error) {
+			return run.Run{ID: "run_1", Status: run.StatusQueued}, nil
+		},
+		OpenWriterFunc: func(context.Context, string) (run.Writer, error) { return m.writer(), nil },
+		UpdateSessionFunc: func(_ context.Context, id string, u run.SessionUpdate) (run.Session, error) {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			if u.NativeSessionID != nil {
+				m.native = *u.NativeSessionID
+			}
+			return run.Session{ID: id}, nil
+		},
+		CheckpointFunc: func(context.Context) error { m.checkpoints.Add(1); return nil },
+		CloseFunc:      func() error { return nil },
+	}
 }
-func (m *memJournal) OpenWriter(context.Context, string) (Writer, error) { return m, nil }
-func (m *memJournal) SetNativeSessionID(_ context.Context, _, id string) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.native = id
-	return nil
-}
-func (m *memJournal) Close() error                                     { return nil }
-func (m *memJournal) Checkpoint(context.Context) error                 { m.checkpoints.Add(1); return nil }
-func (m *memJournal) Flush(context.Context) error                      { return nil }
-func (m *memJournal) Append(t run.EventType, p any) (run.Event, error) { return m.add(t, p, false) }
-func (m *memJournal) AppendSync(_ context.Context, t run.EventType, p any) (run.Event, error) {
-	return m.add(t, p, true)
+
+// writer is the run's Writer over m.
+func (m *memJournal) writer() *mock.Writer {
+	return &mock.Writer{
+		AppendFunc: func(t run.EventType, p any) (run.Event, error) { return m.add(t, p, false) },
+		AppendSyncFunc: func(_ context.Context, t run.EventType, p any) (run.Event, error) {
+			return m.add(t, p, true)
+		},
+		FlushFunc: func(context.Context) error { return nil },
+		CloseFunc: func() error { return nil },
+	}
 }
 
 func (m *memJournal) add(t run.EventType, p any, sync bool) (run.Event, error) {
@@ -200,7 +213,7 @@ func startHarnessWith(t *testing.T, a *fakeAdapter, j *memJournal, edit func(*co
 		edit(&spec)
 	}
 	reg := adapter.NewRegistry(a)
-	r := newRunner(spec, j, j, h, reg, slog.New(slog.DiscardHandler), io.Discard, nil)
+	r := newRunner(spec, j.journal(), j.writer(), h, reg, slog.New(slog.DiscardHandler), io.Discard, nil)
 	r.tm = timings{protocolCancel: 20 * time.Millisecond, abandon: 50 * time.Millisecond, doneRetries: 3, doneBackoff: time.Millisecond}
 	ctx, cancel := context.WithCancel(context.Background())
 	hs := &harness{t: t, j: j, r: r, ended: make(chan struct{}), cancel: cancel}

@@ -26,7 +26,7 @@ func TestConfigOptionsReachStart(t *testing.T) {
 	j := &memJournal{}
 	h := newHub(0)
 	j.onCommit = h.publish
-	r := newRunner(spec, j, j, h, adapter.NewRegistry(a), slog.New(slog.DiscardHandler), io.Discard, nil)
+	r := newRunner(spec, j.journal(), j.writer(), h, adapter.NewRegistry(a), slog.New(slog.DiscardHandler), io.Discard, nil)
 	r.run(context.Background())
 	req := <-got
 	if !reflect.DeepEqual(req.Metadata, opts) || !reflect.DeepEqual(req.Config.Options, opts) {

@@ -18,7 +18,7 @@ func TestShimRoutesRequestsToTheRunTheyName(t *testing.T) {
 	j := &memJournal{}
 	h := newHub(0)
 	spec := control.Spec{RunID: "run_2", SessionID: "ses_1", Agent: "fake", DataDir: t.TempDir(), DBPath: "db"}
-	r := newRunner(spec, j, j, h, adapter.NewRegistry(&fakeAdapter{}), slog.New(slog.DiscardHandler), io.Discard, nil)
+	r := newRunner(spec, j.journal(), j.writer(), h, adapter.NewRegistry(&fakeAdapter{}), slog.New(slog.DiscardHandler), io.Discard, nil)
 	sh := &shim{log: slog.New(slog.DiscardHandler), cur: r, curHub: h}
 
 	if sh.hubFor("run_1") != nil || sh.hubFor("run_2") != h || sh.hubFor("") != h {

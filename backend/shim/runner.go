@@ -58,7 +58,7 @@ type pending struct {
 type runner struct {
 	spec     control.Spec
 	j        Journal
-	w        Writer
+	w        run.Writer
 	hub      *hub
 	reg      *adapter.Registry
 	log      *slog.Logger
@@ -115,7 +115,7 @@ type runner struct {
 	baseTree string
 }
 
-func newRunner(spec control.Spec, j Journal, w Writer, h *hub, reg *adapter.Registry, log *slog.Logger, logw io.Writer, onPid func(int)) *runner {
+func newRunner(spec control.Spec, j Journal, w run.Writer, h *hub, reg *adapter.Registry, log *slog.Logger, logw io.Writer, onPid func(int)) *runner {
 	return &runner{
 		spec: spec, j: j, w: w, hub: h, reg: reg, log: log, logw: logw, onPid: onPid,
 		began:    time.Now(),
@@ -274,7 +274,7 @@ func (r *runner) playTurn(ctx context.Context, conn adapter.Conn) outcome {
 	}
 	known := conn.NativeSessionID()
 	if nid := known; nid != "" && nid != r.spec.NativeSessionID && r.warm == nil {
-		if err := r.j.SetNativeSessionID(ctx, r.spec.SessionID, nid); err != nil {
+		if _, err := r.j.UpdateSession(ctx, r.spec.SessionID, run.SessionUpdate{NativeSessionID: &nid}); err != nil {
 			r.log.Warn("store native session id", "err", err)
 		}
 		if r.spec.NativeSessionID != "" {
@@ -314,7 +314,7 @@ func (r *runner) storeLateNativeSession(ctx context.Context, conn adapter.Conn, 
 	if nid == "" || nid == known || nid == r.spec.NativeSessionID {
 		return
 	}
-	if err := r.j.SetNativeSessionID(context.WithoutCancel(ctx), r.spec.SessionID, nid); err != nil {
+	if _, err := r.j.UpdateSession(context.WithoutCancel(ctx), r.spec.SessionID, run.SessionUpdate{NativeSessionID: &nid}); err != nil {
 		r.log.Warn("store native session id", "err", err)
 	}
 }

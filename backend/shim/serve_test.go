@@ -58,7 +58,7 @@ func serveUnderConcurrentClients(t *testing.T, warmIdleMs int64) {
 				j.mu.Lock()
 				j.onCommit = onCommit
 				j.mu.Unlock()
-				return j, nil
+				return j.journal(), nil
 			},
 		})
 	}()

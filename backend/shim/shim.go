@@ -23,6 +23,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
 
@@ -132,7 +133,7 @@ func Serve(ctx context.Context, spec control.Spec, d Deps) error {
 type slot struct {
 	spec control.Spec
 	lock *control.Lock
-	w    Writer
+	w    run.Writer
 	h    *hub
 }
 

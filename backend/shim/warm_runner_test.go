@@ -71,7 +71,7 @@ func TestRunnerKeepsAgentOnlyAfterACompletedTurn(t *testing.T) {
 			j.onCommit = h.publish
 			dir := t.TempDir()
 			spec := control.Spec{RunID: "run_1", SessionID: "ses_1", Agent: "fake", Message: "hi", DataDir: dir, DBPath: dir + "/db"}
-			r := newRunner(spec, j, j, h, adapter.NewRegistry(a), slog.New(slog.DiscardHandler), io.Discard, nil)
+			r := newRunner(spec, j.journal(), j.writer(), h, adapter.NewRegistry(a), slog.New(slog.DiscardHandler), io.Discard, nil)
 			r.tm = timings{protocolCancel: 20 * time.Millisecond, abandon: 50 * time.Millisecond, doneRetries: 2, doneBackoff: time.Millisecond}
 			r.warmUp = func(*runner) bool { return tc.shimSays }
 			kept := r.run(context.Background())
@@ -110,7 +110,7 @@ func TestRunnerPlaysOnWarmConnection(t *testing.T) {
 	j.onCommit = h.publish
 	dir := t.TempDir()
 	spec := control.Spec{RunID: "run_1", SessionID: "ses_1", Agent: "fake", Message: "hi", DataDir: dir, DBPath: dir + "/db", NativeSessionID: "native-1"}
-	r := newRunner(spec, j, j, h, adapter.NewRegistry(a), slog.New(slog.DiscardHandler), io.Discard, nil)
+	r := newRunner(spec, j.journal(), j.writer(), h, adapter.NewRegistry(a), slog.New(slog.DiscardHandler), io.Discard, nil)
 	r.warm = conn
 	r.beforeStart = func(context.Context) error { t.Error("a warm run claimed the session again"); return nil }
 	if kept := r.run(context.Background()); kept != nil {

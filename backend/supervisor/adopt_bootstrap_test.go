@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
@@ -30,7 +29,7 @@ func TestAdoptedShimWithoutBootstrapIsStillFenced(t *testing.T) {
 		}
 	})
 	e.sup.Close()
-	sub, err := e.store.Submit(context.Background(), journal.SubmitRequest{SessionID: e.session.ID, Message: "hi", ClientRequestID: "adopt-1"})
+	sub, err := e.store.Submit(context.Background(), run.SubmitRequest{SessionID: e.session.ID, Message: "hi", ClientRequestID: "adopt-1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
 
 	"github.com/hermesdesk/hermesdesk/backend/journal"
+	"github.com/hermesdesk/hermesdesk/backend/mock"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
@@ -111,9 +112,8 @@ func newEnv(t testing.TB, opts ...envOpt) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := supervisor.JournalStore{J: e.store}
 	e.cfg = supervisor.Config{
-		DataDir: dataDir, DBPath: e.dbPath, Store: store, Executable: testBin,
+		DataDir: dataDir, DBPath: e.dbPath, Store: e.store, Executable: testBin,
 		CancelGrace: time.Second,
 	}
 	for _, o := range opts {
@@ -332,8 +332,16 @@ func (e *env) logTail(runID string) string {
 
 func errorsIs(err, target error) bool { return errors.Is(err, target) }
 
-func journalFilter(sessionID string) journal.RunFilter {
-	return journal.RunFilter{SessionID: sessionID}
+// fakeStore is the journal's function-field fake over a real store, so a
+// test replaces only the operation it wants to misbehave.
+func fakeStore(s supervisor.Store) *mock.Journal {
+	return &mock.Journal{SubmitFunc: s.Submit, GetRunFunc: s.GetRun, ActiveRunsFunc: s.ActiveRuns,
+		GetSessionFunc: s.GetSession, GetProjectFunc: s.GetProject, EventsFunc: s.Events,
+		InterruptRunAfterFunc: s.InterruptRunAfter, EndRunFunc: s.EndRun, SettingFunc: s.Setting}
+}
+
+func journalFilter(sessionID string) run.RunFilter {
+	return run.RunFilter{SessionID: sessionID}
 }
 
 // dataRaces returns the race detector's reports found in a log.

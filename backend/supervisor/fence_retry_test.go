@@ -13,18 +13,17 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
 )
 
-// flakyInterrupt fails the first fails InterruptRun calls, like a journal
-// that is busy or full for a moment.
-type flakyInterrupt struct {
-	supervisor.Store
-	fails *atomic.Int32
-}
-
-func (s flakyInterrupt) InterruptRun(ctx context.Context, runID, reason, detail string, announced int64) (bool, error) {
-	if s.fails.Add(-1) >= 0 {
-		return false, errors.New("database is locked")
+// flakyInterrupt fails the first fails interruption writes, like a
+// journal that is busy or full for a moment.
+func flakyInterrupt(s supervisor.Store, fails *atomic.Int32) supervisor.Store {
+	m := fakeStore(s)
+	m.InterruptRunAfterFunc = func(ctx context.Context, runID, reason, detail string, announced int64) (bool, error) {
+		if fails.Add(-1) >= 0 {
+			return false, errors.New("database is locked")
+		}
+		return s.InterruptRunAfter(ctx, runID, reason, detail, announced)
 	}
-	return s.Store.InterruptRun(ctx, runID, reason, detail, announced)
+	return m
 }
 
 // A dead shim's run is closed even when the first attempt to write its
@@ -33,7 +32,7 @@ func (s flakyInterrupt) InterruptRun(ctx context.Context, runID, reason, detail 
 // concurrency slot until the next start).
 func TestFencingRetriesAFailedInterruption(t *testing.T) {
 	var fails atomic.Int32
-	e := newEnv(t, func(c *supervisor.Config) { c.Store = flakyInterrupt{Store: c.Store, fails: &fails} })
+	e := newEnv(t, func(c *supervisor.Config) { c.Store = flakyInterrupt(c.Store, &fails) })
 	res := e.start(e.session.ID, "/scenario slow")
 	e.waitFor("streaming", 30*time.Second, func() bool { return countType(e.events(res.RunID), run.EventTokenDelta) >= 1 })
 	boot, err := control.ReadBootstrap(e.dataDir, res.RunID)

@@ -241,7 +241,7 @@ func (s *Supervisor) fenced(ctx context.Context, runID string) bool {
 		killAgentGroup(b.AgentPid)
 	}
 	reason := s.deathReason(runID)
-	written, err := s.cfg.Store.InterruptRun(ctx, runID, reason, control.TailFile(s.logPath(runID), 2048), s.announced(runID))
+	written, err := s.cfg.Store.InterruptRunAfter(ctx, runID, reason, control.TailFile(s.logPath(runID), 2048), s.announced(runID))
 	if err != nil {
 		s.log.Error("interrupt dead run", "run", runID, "err", err)
 		return false
@@ -296,7 +296,7 @@ func (s *Supervisor) interrupt(runID, reason, detail string) {
 		return // a shim owns it after all, or the fs failed: leave it
 	}
 	defer lock.Unlock()
-	if _, err := s.cfg.Store.InterruptRun(context.WithoutCancel(s.ctx), runID, reason, detail, s.announced(runID)); err != nil {
+	if _, err := s.cfg.Store.InterruptRunAfter(context.WithoutCancel(s.ctx), runID, reason, detail, s.announced(runID)); err != nil {
 		s.log.Error("interrupt run", "run", runID, "err", err)
 	} else {
 		s.removeSpec(runID)

@@ -33,7 +33,7 @@ func helperMain() int {
 		return 1
 	}
 	sup, err := supervisor.New(supervisor.Config{
-		DataDir: dataDir, DBPath: dbPath, Store: supervisor.JournalStore{J: store},
+		DataDir: dataDir, DBPath: dbPath, Store: store,
 		Executable: os.Getenv("HD_HELPER_BIN"), MaxConcurrent: 16,
 	})
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -156,7 +155,7 @@ func TestRecoverDeadAndQueuedRuns(t *testing.T) {
 	queued := e.start(e.session.ID, "waits for the first")
 	e.sup.Close()
 	// Submitted while no supervisor ran, and its spec never written.
-	lost, err := e.store.Submit(ctx, journal.SubmitRequest{SessionID: e.newSession().ID, Message: "lost", ClientRequestID: "lost-1"})
+	lost, err := e.store.Submit(ctx, run.SubmitRequest{SessionID: e.newSession().ID, Message: "lost", ClientRequestID: "lost-1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.Start
 	s.preparing.Add(1)
 	prepared := sync.OnceFunc(func() { s.preparing.Add(-1) })
 	defer prepared()
-	sub, err := s.cfg.Store.Submit(ctx, Submit{
+	sub, err := s.cfg.Store.Submit(ctx, run.SubmitRequest{
 		SessionID: req.SessionID, Message: req.Message, ClientRequestID: req.ClientRequestID,
 		Agent: ses.Agent, Model: model, Attachments: req.Attachments,
 	})

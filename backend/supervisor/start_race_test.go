@@ -8,21 +8,19 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
 )
 
-// racingStore runs another Start right after the victim's submission
-// commits and before Submit returns: the moment the victim's turn and
-// queued run exist but its spec is not written yet.
-type racingStore struct {
-	supervisor.Store
-	victim string
-	during func()
-}
-
-func (s racingStore) Submit(ctx context.Context, req supervisor.Submit) (supervisor.Submission, error) {
-	sub, err := s.Store.Submit(ctx, req)
-	if err == nil && req.ClientRequestID == s.victim {
-		s.during()
+// racingStore runs during right after the victim's submission commits
+// and before Submit returns: the moment the victim's turn and queued run
+// exist but its spec is not written yet.
+func racingStore(s supervisor.Store, victim string, during func()) supervisor.Store {
+	m := fakeStore(s)
+	m.SubmitFunc = func(ctx context.Context, req run.SubmitRequest) (run.Submission, error) {
+		sub, err := s.Submit(ctx, req)
+		if err == nil && req.ClientRequestID == victim {
+			during()
+		}
+		return sub, err
 	}
-	return sub, err
+	return m
 }
 
 // A run another Start is still preparing is not taken for one whose start
@@ -33,11 +31,11 @@ func TestStartRacingScheduleIsNotLost(t *testing.T) {
 	var otherRun string
 	e = newEnv(t, func(c *supervisor.Config) {
 		c.MaxConcurrent = 1
-		c.Store = racingStore{Store: c.Store, victim: "victim", during: func() {
+		c.Store = racingStore(c.Store, "victim", func() {
 			// Any schedule pass will do; a concurrent Start is the
 			// everyday one (another session's message, a run ending).
 			otherRun = e.start(other.ID, "/scenario slow").RunID
-		}}
+		})
 	})
 	other = e.newSession()
 	ctx := context.Background()

@@ -7,12 +7,13 @@ import (
 )
 
 // Store is what the supervisor needs from the journal. backend/journal's
-// Store satisfies it through JournalStore (journal_store.go); tests may use
-// function-field fakes.
+// Store satisfies it directly: the request and result types are the
+// journal's contract in backend/run (docs/ARCHITECTURE.md §Journal); tests
+// use backend/mock's function-field Journal.
 type Store interface {
 	// Submit records the user message, the submitted turn and the queued
 	// run in one synchronous transaction; idempotent by ClientRequestID.
-	Submit(ctx context.Context, req Submit) (Submission, error)
+	Submit(ctx context.Context, req run.SubmitRequest) (run.Submission, error)
 	GetRun(ctx context.Context, runID string) (run.Run, error)
 	// ActiveRuns lists non-terminal runs, oldest first.
 	ActiveRuns(ctx context.Context) ([]run.Run, error)
@@ -20,33 +21,16 @@ type Store interface {
 	GetProject(ctx context.Context, id string) (run.Project, error)
 	// Events returns up to limit events with seq > after, in seq order.
 	Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error)
-	// InterruptRun writes the synthetic error + done{interrupted} once and
+	// InterruptRunAfter writes the synthetic error + done{interrupted} once and
 	// closes the turn; written is false when the run had already ended.
 	// announced is the highest seq already shown live: the synthetic
 	// events go after it even if the journal lost events up to it.
-	InterruptRun(ctx context.Context, runID, reason, detail string, announced int64) (written bool, err error)
+	InterruptRunAfter(ctx context.Context, runID, reason, detail string, announced int64) (written bool, err error)
 	// EndRun ends a run that has no shim (never started, or failed to
 	// start) with an error (when reason is set) and done{status}.
 	EndRun(ctx context.Context, runID string, status run.Status, reason, detail string) (run.Event, error)
 	// Setting returns a setting's raw JSON value; ok is false when unset.
 	Setting(ctx context.Context, key string) (value []byte, ok bool, err error)
-}
-
-// Submit is one user submission.
-type Submit struct {
-	SessionID       string
-	Message         string
-	ClientRequestID string
-	Agent           string
-	Model           string
-	Attachments     []string
-}
-
-// Submission is what Submit recorded (or found, when Existing).
-type Submission struct {
-	Turn     run.Turn
-	Run      run.Run
-	Existing bool
 }
 
 // A Store wraps the classes of backend/errdefs (not found, conflict, run

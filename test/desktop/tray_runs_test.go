@@ -136,7 +136,7 @@ func TestTrayFollowsRuns(t *testing.T) {
 	// run's done.
 	var runs []run.Run
 	e.waitFor("every run to end", 30*time.Second, func() bool {
-		runs, err = store.ListRuns(context.Background(), journal.RunFilter{})
+		runs, err = store.ListRuns(context.Background(), run.RunFilter{})
 		if err != nil || len(runs) == 0 {
 			return false
 		}

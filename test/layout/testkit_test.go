@@ -15,7 +15,9 @@ const module = "github.com/hermesdesk/hermesdesk/"
 
 // TestProductImportsNoTestkit: the shipped program carries no test double
 // or test scenario. Only tests (_test.go files) and the test kit itself
-// (testkit/, including its test-only commands) may import testkit/. Every
+// (testkit/, including its test-only commands) may import testkit/; the
+// same holds for backend/mock, the journal's function-field fake
+// (docs/ARCHITECTURE.md §Journal). Every
 // .go file is read, whatever its build tags or GOOS, so a file the
 // current build leaves out cannot hide an import.
 func TestProductImportsNoTestkit(t *testing.T) {
@@ -54,16 +56,19 @@ func TestTestkitImportCheckFindsAPlantedImport(t *testing.T) {
 	write("backend/x/x_windows.go", "//go:build windows\n\npackage x\n"+imp)
 	write("backend/y/y.go", "package y\nimport _ \"os\"\n")
 	write("backend/y/y_test.go", "package y\n"+imp)
+	write("backend/y/m.go", "package y\nimport _ \""+module+"backend/mock\"\n")
+	write("backend/mock/mock.go", "package mock\n"+imp)
 	write("testkit/z/z.go", "package z\n"+imp)
 	write("frontend/node_modules/m/m.go", "package m\n"+imp)
 	bad, checked, err := testkitImports(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if checked != 3 {
-		t.Errorf("checked %d files; want 3 (x.go, x_windows.go, y.go)", checked)
+	if checked != 4 {
+		t.Errorf("checked %d files; want 4 (x.go, x_windows.go, m.go, y.go)", checked)
 	}
-	want := []string{"backend/x/x.go imports " + module + "testkit/fakeagent", "backend/x/x_windows.go imports " + module + "testkit/fakeagent"}
+	want := []string{"backend/x/x.go imports " + module + "testkit/fakeagent", "backend/x/x_windows.go imports " + module + "testkit/fakeagent",
+		"backend/y/m.go imports " + module + "backend/mock"}
 	if strings.Join(bad, "\n") != strings.Join(want, "\n") {
 		t.Errorf("reported %q; want %q", bad, want)
 	}
@@ -80,7 +85,7 @@ func testkitImports(root string) (bad []string, checked int, err error) {
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
 			name := d.Name()
-			if rel == "testkit" || name == "node_modules" || name == "testdata" || (strings.HasPrefix(name, ".") && rel != ".") {
+			if rel == "testkit" || rel == "backend/mock" || name == "node_modules" || name == "testdata" || (strings.HasPrefix(name, ".") && rel != ".") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -95,7 +100,7 @@ func testkitImports(root string) (bad []string, checked int, err error) {
 		checked++
 		for _, s := range f.Imports {
 			path, _ := strconv.Unquote(s.Path.Value)
-			if path == module+"testkit" || strings.HasPrefix(path, module+"testkit/") {
+			if path == module+"testkit" || strings.HasPrefix(path, module+"testkit/") || path == module+"backend/mock" {
 				bad = append(bad, rel+" imports "+path)
 			}
 		}

@@ -87,13 +87,13 @@ func (m *Mem) CreateProject(_ context.Context, name, ws string) (run.Project, er
 	return p, nil
 }
 
-func (m *Mem) Projects(context.Context) ([]run.Project, error) {
+func (m *Mem) ListProjects(context.Context) ([]run.Project, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return append([]run.Project(nil), m.projects...), nil
 }
 
-func (m *Mem) Project(_ context.Context, id string) (run.Project, error) {
+func (m *Mem) GetProject(_ context.Context, id string) (run.Project, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, p := range m.projects {
@@ -114,7 +114,7 @@ func (m *Mem) CreateSession(_ context.Context, s run.Session) (run.Session, erro
 	return s, nil
 }
 
-func (m *Mem) Sessions(_ context.Context, projectID string) ([]run.Session, error) {
+func (m *Mem) ListSessions(_ context.Context, projectID string) ([]run.Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []run.Session
@@ -127,7 +127,7 @@ func (m *Mem) Sessions(_ context.Context, projectID string) ([]run.Session, erro
 	return out, nil
 }
 
-func (m *Mem) Session(_ context.Context, id string) (run.Session, error) {
+func (m *Mem) GetSession(_ context.Context, id string) (run.Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s, ok := m.sessions[id]
@@ -143,7 +143,7 @@ func (m *Mem) Messages(_ context.Context, sessionID string) ([]run.Message, erro
 	return append([]run.Message(nil), m.messages[sessionID]...), nil
 }
 
-func (m *Mem) UpdateSession(_ context.Context, id string, p service.SessionPatch) (run.Session, error) {
+func (m *Mem) UpdateSession(_ context.Context, id string, p run.SessionUpdate) (run.Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s, ok := m.sessions[id]
@@ -172,7 +172,7 @@ func (m *Mem) DeleteSession(_ context.Context, id string) error {
 	return nil
 }
 
-func (m *Mem) Run(_ context.Context, id string) (run.Run, error) {
+func (m *Mem) GetRun(_ context.Context, id string) (run.Run, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	r, ok := m.runs[id]
@@ -182,12 +182,12 @@ func (m *Mem) Run(_ context.Context, id string) (run.Run, error) {
 	return *r, nil
 }
 
-func (m *Mem) Runs(_ context.Context, f service.RunFilter) ([]run.Run, error) {
+func (m *Mem) ListRuns(_ context.Context, f run.RunFilter) ([]run.Run, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []run.Run
 	for _, r := range m.runs {
-		if (f.ActiveOnly && r.Terminal) || (f.SessionID != "" && r.SessionID != f.SessionID) ||
+		if (f.Active && r.Terminal) || (f.SessionID != "" && r.SessionID != f.SessionID) ||
 			(f.ProjectID != "" && r.ProjectID != f.ProjectID) {
 			continue
 		}
@@ -214,9 +214,9 @@ func (m *Mem) Events(_ context.Context, runID string, after int64, limit int) ([
 	return append([]run.Event(nil), rest...), nil
 }
 
-func (m *Mem) Search(context.Context, string, int) ([]service.SearchHit, error) { return nil, nil }
+func (m *Mem) Search(context.Context, string, int) ([]run.SearchHit, error) { return nil, nil }
 
-func (m *Mem) Settings(context.Context) (map[string]json.RawMessage, error) {
+func (m *Mem) GetSettings(context.Context) (map[string]json.RawMessage, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	out := map[string]json.RawMessage{}
@@ -235,7 +235,7 @@ func (m *Mem) PutSettings(_ context.Context, in map[string]json.RawMessage) erro
 	return nil
 }
 
-func (m *Mem) Audit(context.Context) (any, error) { return map[string]any{"items": []any{}}, nil }
+func (m *Mem) Audit(context.Context) (run.Audit, error) { return run.Audit{}, nil }
 
 func (m *Mem) Ping(ctx context.Context) error {
 	if m.PingFn != nil {

@@ -88,12 +88,11 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 		j.Close()
 		return nil, err
 	}
-	js := supervisor.JournalStore{J: j}
 	sup, err := supervisor.New(supervisor.Config{
-		DataDir: o.DataDir, DBPath: dbPath, Store: js, Executable: o.Executable, Log: o.Log,
+		DataDir: o.DataDir, DBPath: dbPath, Store: j, Executable: o.Executable, Log: o.Log,
 		WarmIdle: o.WarmIdle, DataDirCheck: guard,
 		AgentConfig: func(ctx context.Context, agent string) (adapterConfig, error) {
-			return agents.Resolve(ctx, agent, js.Setting)
+			return agents.Resolve(ctx, agent, j.Setting)
 		},
 	})
 	if err != nil {
@@ -105,8 +104,8 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 		o.Log.Warn("stack: recovery", "err", err)
 	}
 	reg := agents.Default(agents.Config{Executable: o.Executable})
-	svc := service.New(Journal{J: j, Guard: guard}, sup, Agents{Registry: reg, Setting: js.Setting}, service.Options{
-		Log: o.Log, Follow: o.Follow, Warm: Warm{S: sup},
+	svc := service.New(j, sup, Agents{Registry: reg, Setting: j.Setting}, service.Options{
+		Log: o.Log, Follow: o.Follow, Warm: Warm{S: sup}, Guard: guard,
 	})
 	if o.Clock == nil {
 		o.Clock = schedule.ClockFromEnv()
