@@ -3,8 +3,8 @@ package journal
 import (
 	"context"
 	"errors"
+	"github.com/hermesdesk/hermesdesk/testkit/tmpfs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,32 +12,12 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
-// mountTmpfs mounts a small tmpfs (root only) and unmounts it at cleanup.
+// mountTmpfs mounts a small tmpfs (root only; testkit/tmpfs).
 func mountTmpfs(t *testing.T, opts string) string {
-	t.Helper()
-	// CI runs make test as root (.ci/run), so there the disk-full and
-	// read-only tests must run: a skip would hide them.
-	skip := t.Skipf
-	if os.Getenv("CI") != "" {
-		skip = t.Fatalf
-	}
-	if os.Geteuid() != 0 {
-		skip("needs root to mount a tmpfs")
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", opts, "tmpfs", dir).CombinedOutput(); err != nil {
-		skip("cannot mount tmpfs: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
-	return dir
+	return tmpfs.Mount(t, strings.TrimPrefix(opts, "size="))
 }
 
-func remountRO(t *testing.T, dir string) {
-	t.Helper()
-	if out, err := exec.Command("mount", "-o", "remount,ro", dir).CombinedOutput(); err != nil {
-		t.Fatalf("remount ro: %v: %s", err, out)
-	}
-}
+func remountRO(t *testing.T, dir string) { tmpfs.ReadOnly(t, dir) }
 
 func TestReadOnly(t *testing.T) {
 	t.Run("new database in a read-only dir", func(t *testing.T) {

@@ -1,57 +1,17 @@
 package stack
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"syscall"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/testkit/tmpfs"
 )
 
 // tmpfsOrSkip mounts a tmpfs of size for a root-only test and returns it
-// with a function that remounts it read-only. CI runs the tests as root:
-// there a test that cannot mount fails instead of skipping.
+// with a function that makes it read-only (testkit/tmpfs).
 func tmpfsOrSkip(t *testing.T, size string) (dir string, readOnly func()) {
-	t.Helper()
-	skip := t.Skipf
-	if os.Getenv("CI") != "" {
-		skip = t.Fatalf
-	}
-	if os.Geteuid() != 0 {
-		skip("needs root to mount a tmpfs")
-	}
-	dir = t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size="+size, "tmpfs", dir).CombinedOutput(); err != nil {
-		skip("cannot mount tmpfs: %v: %s", err, out)
-	}
-	t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
-	// A read-only bind mount over it: the files stay open for writing
-	// through the first mount (a plain remount would be refused as busy),
-	// while every path under it is read-only (EROFS), as after a remount.
-	return dir, func() {
-		for _, args := range [][]string{{"--bind", dir, dir}, {"-o", "remount,bind,ro", dir}} {
-			if out, err := exec.Command("mount", args...).CombinedOutput(); err != nil {
-				t.Fatalf("read-only bind mount: %v: %s", err, out)
-			}
-		}
-		t.Cleanup(func() { exec.Command("umount", "-l", dir).Run() })
-	}
+	dir = tmpfs.Mount(t, size)
+	return dir, func() { tmpfs.ReadOnly(t, dir) }
 }
 
 // fillDisk allocates all but 1 MB of the free space under dir.
-func fillDisk(t *testing.T, dir string) {
-	t.Helper()
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil {
-		t.Fatal(err)
-	}
-	free := int64(st.Bavail) * int64(st.Bsize)
-	f, err := os.Create(filepath.Join(dir, "filler"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := syscall.Fallocate(int(f.Fd()), 0, 0, free-(1<<20)); err != nil {
-		t.Fatal(err)
-	}
-}
+func fillDisk(t *testing.T, dir string) { tmpfs.Fill(t, dir) }
