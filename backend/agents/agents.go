@@ -1,6 +1,6 @@
 // Package agents is the default agent registry: agent name → adapter, and
-// each agent's adapter.Config resolved from its defaults and the person's
-// settings (journal key "agents.<name>").
+// each agent's adapter.Config resolved from the person's settings (journal
+// key "agents.<name>").
 package agents
 
 import (
@@ -48,16 +48,11 @@ func SettingKey(agent string) string { return "agents." + agent }
 // SettingFunc reads one setting's raw JSON; ok is false when unset.
 type SettingFunc func(ctx context.Context, key string) (value []byte, ok bool, err error)
 
-// defaults are per-agent configs applied before the person's settings.
-// Adapters carry their own default commands, so most agents need nothing.
-var defaults = map[string]adapter.Config{}
-
-// Resolve returns agent's Config: its defaults with the setting
-// "agents.<agent>" (a JSON adapter.Config) merged over them field by field.
+// Resolve returns agent's Config: the setting "agents.<agent>" (a JSON
+// adapter.Config). Adapters carry their own default commands, so an agent
+// without a setting resolves to the zero Config.
 func Resolve(ctx context.Context, agent string, get SettingFunc) (adapter.Config, error) {
-	cfg := defaults[agent]
-	cfg.Command = append([]string(nil), cfg.Command...)
-	cfg.Env = append([]string(nil), cfg.Env...)
+	var cfg adapter.Config
 	if get == nil {
 		return cfg, nil
 	}
@@ -68,8 +63,6 @@ func Resolve(ctx context.Context, agent string, get SettingFunc) (adapter.Config
 	if !ok || len(raw) == 0 || string(raw) == "null" {
 		return cfg, nil
 	}
-	// Unmarshal onto the defaults: fields present in the setting replace
-	// the default's, absent ones keep it.
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		return cfg, fmt.Errorf("agent %s settings: %w", agent, err)
 	}

@@ -77,22 +77,3 @@ func TestResolve(t *testing.T) {
 		})
 	}
 }
-
-func TestResolveMergesOverDefaults(t *testing.T) {
-	defaults["test-agent"] = adapter.Config{Command: []string{"agent", "--acp"}, Home: "/h"}
-	t.Cleanup(func() { delete(defaults, "test-agent") })
-	get := func(context.Context, string) ([]byte, bool, error) { return []byte(`{"api_key":"k"}`), true, nil }
-	cfg, err := Resolve(context.Background(), "test-agent", get)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := adapter.Config{Command: []string{"agent", "--acp"}, Home: "/h", APIKey: "k"}
-	if !reflect.DeepEqual(cfg, want) {
-		t.Fatalf("cfg = %+v, want %+v", cfg, want)
-	}
-	// The defaults themselves are never modified through the result.
-	cfg.Command[0] = "changed"
-	if defaults["test-agent"].Command[0] != "agent" {
-		t.Fatal("Resolve aliased the defaults")
-	}
-}
