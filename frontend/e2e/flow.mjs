@@ -187,7 +187,7 @@ try {
 
   step("a new tab stays logged in");
   const tab = await ctx.newPage();
-  await tab.goto(new URL("/", url).href, { waitUntil: "networkidle" });
+  await tab.goto(new URL("/", url).href, { waitUntil: "domcontentloaded" });
   await tab.waitForTimeout(500);
   if (await tab.getByText("Sign-in link needed").count()) problems.push("a new tab needs the login link again");
   if (!(await tab.getByRole("navigation", { name: "Projects and sessions" }).getByText("Renamed by e2e").count())) {

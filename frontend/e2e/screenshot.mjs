@@ -65,7 +65,7 @@ try {
       document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
     });
     if (mock) await mockApi(page);
-    await page.goto(base, { waitUntil: "networkidle" });
+    await page.goto(base, { waitUntil: mock ? "networkidle" : "domcontentloaded" }); // a live app keeps its watch stream open
     const name = mock ? "mock" : external ? "serve" : "no-backend";
     await page.waitForTimeout(mock ? 1200 : 600);
     const tag = width === 1280 ? scheme : `${width}-${scheme}`;
