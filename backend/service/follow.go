@@ -51,7 +51,7 @@ type Emit func(ev run.Event, more bool) error
 // emitted (returns nil), ctx ends, or emit fails (its error is returned).
 //
 // The one merge of journal catch-up and live tail is the Runner's Watch
-// (docs/ARCHITECTURE.md "Life of one event"): it subscribes to the live
+// (docs/ARCHITECTURE.md §Life of one event). It subscribes to the live
 // fan-out, reads the journal after the cursor, and dedups by seq. Follow
 // adds only the slow-reader policy: Watch's stream drains into a bounded
 // buffer, so a slow emit never blocks the fan-out; a watcher whose buffer

@@ -1,6 +1,7 @@
 package supervisor_test
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"sync"
@@ -15,8 +16,8 @@ import (
 // some after main goes away and a new supervisor adopts the live shim;
 // the ones cut off by the old supervisor's close resume from their last
 // seq on the new one. Every watcher sees every seq after its cursor
-// exactly once, through `done` (docs/ARCHITECTURE.md "Life of one event":
-// Watch is the one merge of journal catch-up and live tail).
+// exactly once, through `done`. Watch is the one merge of journal
+// catch-up and live tail (docs/ARCHITECTURE.md §Life of one event).
 func TestWatchersAttachingWhileRunStreamsAcrossAdoption(t *testing.T) {
 	e := newEnv(t)
 	res := e.start(e.session.ID, "/scenario slow")
@@ -111,6 +112,8 @@ func TestWatchersAttachingDuringAFlood(t *testing.T) {
 	for range cap(results) {
 		e.waitFor("flooding", 30*time.Second, func() bool { return e.getRun(id).LastSeq > 0 })
 		from := rand.Int64N(e.getRun(id).LastSeq + 1)
+		comparePages(t, e, id, from)
+		comparePages(t, e, id, max(e.getRun(id).LastSeq-100, 0)) // inside the hub's window
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
@@ -130,6 +133,29 @@ func TestWatchersAttachingDuringAFlood(t *testing.T) {
 		checkSeqs(t, r.evs, r.from)
 		if d := doneOf(t, r.evs); d.Status != run.StatusCompleted {
 			t.Fatalf("watcher from %d saw done %+v", r.from, d)
+		}
+	}
+}
+
+// comparePages: a page read through the supervisor (its hub's recent
+// window, else the journal) is the journal's page, payloads included.
+func comparePages(t *testing.T, e *env, id string, after int64) {
+	t.Helper()
+	ctx := context.Background()
+	got, err := e.sup.Events(ctx, id, after, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := e.store.Events(ctx, id, after, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) > len(want) {
+		t.Fatalf("page after %d: %d events, the journal has %d", after, len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Seq != want[i].Seq || got[i].Type != want[i].Type || !bytes.Equal(got[i].Payload, want[i].Payload) {
+			t.Fatalf("page after %d, event %d: %+v, the journal has %+v", after, i, got[i], want[i])
 		}
 	}
 }
