@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -155,15 +156,18 @@ func TestSSEHeartbeat(t *testing.T) {
 // A watcher that stays behind the live stream longer than the lag budget
 // is closed with a final message naming the id to resume from.
 func TestSSETooSlowGetsFinalMessage(t *testing.T) {
-	// The live stream skips seq 3, as a fan-out that dropped us would: the
-	// watcher must catch up from the journal, and with a zero lag budget
-	// it is cut after its first catch-up page.
+	// The first stream skips seq 2, as a fan-out that dropped us would: the
+	// watcher falls behind and subscribes again from its cursor (the
+	// Runner's Watch catches it up from the journal), and with a zero lag
+	// budget it is cut after its first caught-up event.
+	var calls atomic.Int32
 	e := newEnvWith(t, httpapi.Config{}, service.Options{Follow: service.FollowOptions{PageSize: 1, LagTimeout: time.Nanosecond}},
 		func(m *servicetest.Mem, ctx context.Context, runID string, after int64) (<-chan run.Event, error) {
 			evs, _ := m.Events(ctx, runID, after, 100)
 			ch := make(chan run.Event, len(evs))
+			first := calls.Add(1) == 1
 			for _, ev := range evs {
-				if ev.Seq != 2 {
+				if ev.Seq != 2 || !first {
 					ch <- ev
 				}
 			}

@@ -10,15 +10,17 @@ import (
 
 // FollowOptions tune event streams. The zero value is sensible.
 type FollowOptions struct {
-	// Buffer is how many live events may wait between the supervisor's
-	// fan-out and a slow writer before the watcher is considered behind
-	// (default 1024). The fan-out never blocks on a watcher.
+	// Buffer is how many live events may wait between the Runner's stream
+	// and a slow writer before the watcher is considered behind (default
+	// 1024). The Runner's fan-out never blocks on a watcher.
 	Buffer int
-	// LagTimeout is how long a watcher may stay behind the live stream,
-	// catching up from the journal, before its stream is ended with
-	// CodeTooSlow (default 30 s). It then resumes from its last seq.
+	// LagTimeout is how long a watcher may stay behind, catching up from
+	// the journal, before its stream is ended with CodeTooSlow (default
+	// 30 s). It then resumes from its last seq.
 	LagTimeout time.Duration
-	// PageSize is the journal catch-up page (default 1000).
+	// PageSize is how many events one of the service's own journal reads
+	// returns (default 1000); a stream's catch-up reads happen in the
+	// Runner's Watch.
 	PageSize int
 }
 
@@ -48,13 +50,16 @@ type Emit func(ev run.Event, more bool) error
 // order, each exactly once, until the run's terminal event has been
 // emitted (returns nil), ctx ends, or emit fails (its error is returned).
 //
-// Live events come from the Runner's snapshot-then-stream Watch through a
-// bounded buffer, so a slow emit never blocks the fan-out. A watcher whose
-// buffer overflows, or that sees a gap, drops its live subscription,
-// catches up from the journal at its own pace and then subscribes again
-// from its cursor; one that stays behind longer than LagTimeout gets a
-// CodeTooSlow error and resumes by reconnecting with its last seq.
-// Following never affects the run.
+// The one merge of journal catch-up and live tail is the Runner's Watch
+// (docs/ARCHITECTURE.md §Life of one event). It subscribes to the live
+// fan-out, reads the journal after the cursor, and dedups by seq. Follow
+// adds only the slow-reader policy: Watch's stream drains into a bounded
+// buffer, so a slow emit never blocks the fan-out; a watcher whose buffer
+// overflows lets go of its subscription and subscribes again from its
+// cursor (Watch then catches it up from the journal at its own pace); one
+// that stays behind longer than LagTimeout gets a CodeTooSlow error and
+// resumes by reconnecting with its last seq. Following never affects the
+// run.
 func (s *Service) Follow(ctx context.Context, runID string, after int64, emit Emit) error {
 	r, err := s.store.GetRun(ctx, runID)
 	if err != nil {
@@ -70,24 +75,39 @@ func (s *Service) Follow(ctx context.Context, runID string, after int64, emit Em
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		done, lagged, err := f.live(ctx)
+		before := f.cur
+		done, lagged, err := f.round(ctx)
 		if err != nil || done {
 			return err
 		}
-		if lagged && f.behindSince.IsZero() {
-			f.behindSince = time.Now()
+		if lagged {
+			switch {
+			case f.behindSince.IsZero():
+				f.behindSince = time.Now()
+			case time.Since(f.behindSince) > s.follow.LagTimeout:
+				return errTooSlow()
+			}
+			if f.cur != before {
+				idle = 0
+				continue // subscribe again from the cursor: Watch catches up
+			}
+			// A stream that broke its order before anything could be
+			// emitted: subscribe again, but never in a hot loop.
+			idle = min(max(idle*2, 20*time.Millisecond), time.Second)
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(idle):
+			}
+			continue
 		}
-		before := f.cur
-		if done, err := f.catchUp(ctx); err != nil || done {
-			return err
-		}
-		if lagged || f.cur != before || f.progressed {
+		if f.cur != before {
 			idle = 0
 			continue
 		}
-		// The live stream ended without the terminal event, without lag
-		// and the journal has nothing new: a run ended without `done`
-		// (never expected) or the supervisor is going away. Don't spin.
+		// The stream ended without the terminal event, without lag and
+		// without news: a run ended without `done` (never expected) or the
+		// Runner is going away. Don't spin.
 		r, err := s.store.GetRun(ctx, runID)
 		if err != nil {
 			return s.classify(ctx, "get run", "run", err)
@@ -110,13 +130,11 @@ type follower struct {
 	cur         int64
 	emit        Emit
 	behindSince time.Time // zero while the watcher keeps up with live
-	progressed  bool      // the last live round emitted something
 }
 
-// live follows one Watch subscription until the run ends (done), the
-// watcher falls behind or sees a gap (lagged), or the stream closes.
-func (f *follower) live(ctx context.Context) (done, lagged bool, err error) {
-	f.progressed = false
+// round follows one Watch subscription from the cursor until the run ends
+// (done), the watcher falls behind (lagged), or the stream closes.
+func (f *follower) round(ctx context.Context) (done, lagged bool, err error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	up, err := f.s.runner.Watch(wctx, f.runID, f.cur)
@@ -146,51 +164,26 @@ func (f *follower) live(ctx context.Context) (done, lagged bool, err error) {
 		}
 	}()
 	for ev := range buf {
-		if ev.Seq <= f.cur {
-			continue // duplicate at a seam
-		}
 		if ev.Seq != f.cur+1 {
-			return false, true, nil // a gap: fill it from the journal
+			// Watch promises seq order without gaps or repeats; a stream
+			// that breaks it is not passed on: subscribe again from the
+			// cursor (Watch's merge reads the journal after it).
+			f.s.log.Warn("follow: stream out of order; resubscribing", "run", f.runID, "cursor", f.cur, "seq", ev.Seq)
+			return false, true, nil
 		}
 		if err := f.emit(ev, len(buf) > 0); err != nil {
 			return false, false, err
 		}
-		f.cur, f.progressed = ev.Seq, true
+		f.cur = ev.Seq
 		if ev.Terminal {
 			return true, false, nil
 		}
+		if !f.behindSince.IsZero() && time.Since(f.behindSince) > f.s.follow.LagTimeout {
+			return false, false, errTooSlow()
+		}
 		if len(buf) == 0 && !overflow.Load() {
-			f.behindSince = time.Time{} // at the live head again
+			f.behindSince = time.Time{} // at the head again
 		}
 	}
 	return false, overflow.Load(), nil
-}
-
-// catchUp emits journal pages after the cursor until it reaches the head.
-func (f *follower) catchUp(ctx context.Context) (done bool, err error) {
-	size := f.s.follow.PageSize
-	for {
-		evs, err := f.s.store.Events(ctx, f.runID, f.cur, size)
-		if err != nil {
-			return false, f.s.classify(ctx, "read events", "run", err)
-		}
-		for i, ev := range evs {
-			if ev.Seq <= f.cur {
-				continue
-			}
-			if err := f.emit(ev, i < len(evs)-1 || len(evs) == size); err != nil {
-				return false, err
-			}
-			f.cur = ev.Seq
-			if ev.Terminal {
-				return true, nil
-			}
-		}
-		if !f.behindSince.IsZero() && time.Since(f.behindSince) > f.s.follow.LagTimeout {
-			return false, errTooSlow()
-		}
-		if len(evs) < size {
-			return false, nil
-		}
-	}
 }

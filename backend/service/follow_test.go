@@ -203,9 +203,10 @@ func TestFollowTooSlowEndsWithCode(t *testing.T) {
 	}
 }
 
-// A live stream that skips a seq is never trusted: the gap is filled from
-// the journal.
-func TestFollowFillsGapFromJournal(t *testing.T) {
+// A Runner stream that skips or repeats a seq is never passed on: the
+// follower subscribes again from its cursor, and Watch's one merge of
+// journal and live tail fills the rest.
+func TestFollowResubscribesAfterABrokenStream(t *testing.T) {
 	m := servicetest.NewMem()
 	m.AddRun("r1")
 	for range 9 {
@@ -214,8 +215,12 @@ func TestFollowFillsGapFromJournal(t *testing.T) {
 	m.Append("r1", run.EventDone, run.Done{Status: run.StatusCompleted})
 	all, _ := m.Events(context.Background(), "r1", 0, 100)
 	wr := &watchRunner{Mem: m}
+	var broken atomic.Bool
 	wr.watchFn = func(ctx context.Context, runID string, after int64) (<-chan run.Event, error) {
-		ch := make(chan run.Event, len(all))
+		if broken.Swap(true) {
+			return m.Watch(ctx, runID, after)
+		}
+		ch := make(chan run.Event, len(all)+1)
 		for _, ev := range all {
 			if ev.Seq > after && ev.Seq != 4 && ev.Seq != 5 {
 				ch <- ev
@@ -233,6 +238,9 @@ func TestFollowFillsGapFromJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGapless(t, seqs, 1, 10)
+	if n := wr.calls.Load(); n != 2 {
+		t.Fatalf("Watch called %d times, want 2 (the broken stream, then the resubscription)", n)
+	}
 }
 
 func TestFollowStopsWhenContextEnds(t *testing.T) {
@@ -309,4 +317,33 @@ func waitSeen(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// A Runner whose stream keeps breaking its order (never expected) cannot
+// hold a reader in a loop: it stays behind and is cut with CodeTooSlow,
+// resuming from the last event it got.
+func TestFollowBrokenStreamEndsTooSlow(t *testing.T) {
+	m := servicetest.NewMem()
+	m.AddRun("r1")
+	for range 5 {
+		m.Append("r1", run.EventTokenDelta, run.TextDelta{Text: "x"})
+	}
+	wr := &watchRunner{Mem: m}
+	wr.watchFn = func(ctx context.Context, runID string, after int64) (<-chan run.Event, error) {
+		evs, _ := m.Events(ctx, runID, after, 100)
+		ch := make(chan run.Event, len(evs))
+		for _, ev := range evs {
+			if ev.Seq != 2 {
+				ch <- ev
+			}
+		}
+		close(ch)
+		return ch, nil
+	}
+	s := service.New(m, wr, m, service.Options{Log: quiet, Follow: service.FollowOptions{LagTimeout: time.Millisecond}})
+	seqs, err := collect(t, s, "r1", 0)
+	if service.CodeOf(err) != service.CodeTooSlow {
+		t.Fatalf("err = %v, want too_slow", err)
+	}
+	checkGapless(t, seqs, 1, 1)
 }

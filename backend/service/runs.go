@@ -88,6 +88,15 @@ type EventPage struct {
 	More bool `json:"more"`
 }
 
+// RecentEvents is implemented by a Runner that holds its runs' newest
+// events in memory (the supervisor's hubs) and reads the journal for the
+// rest: a page pulled after a doorbell is then served from the payloads
+// the shim already sent instead of read back from the journal
+// (docs/ARCHITECTURE.md §Life of one event).
+type RecentEvents interface {
+	Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error)
+}
+
 // Events returns up to limit events with seq > after.
 func (s *Service) Events(ctx context.Context, runID string, after int64, limit int) (EventPage, error) {
 	if limit <= 0 {
@@ -95,7 +104,11 @@ func (s *Service) Events(ctx context.Context, runID string, after int64, limit i
 	}
 	limit = min(limit, MaxPage)
 	after = max(after, 0)
-	evs, err := s.store.Events(ctx, runID, after, limit)
+	read := s.store.Events
+	if m, ok := s.runner.(RecentEvents); ok {
+		read = m.Events
+	}
+	evs, err := read(ctx, runID, after, limit)
 	if err != nil {
 		return EventPage{}, s.classify(ctx, "read events", "run", err)
 	}

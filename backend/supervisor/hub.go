@@ -10,6 +10,15 @@ import (
 // it is switched back to journal catch-up (it never blocks the feed).
 const watcherBuffer = 4096
 
+// The hub keeps a run's newest events in memory, so that a page pulled
+// right after a doorbell (the window) or a watcher's catch-up is served
+// from the payloads the shim already sent, not read back from the journal
+// (docs/ARCHITECTURE.md §Life of one event). Bounded by count and bytes.
+const (
+	recentMax      = 2048
+	recentMaxBytes = 4 << 20
+)
+
 // runHub fans one run's live events out to its observers, from memory.
 // Events arrive from the shim's subscription (and from the journal after
 // supervisor-side writes), deduplicated by seq.
@@ -21,6 +30,10 @@ type runHub struct {
 	// tap reports every new event to the supervisor's event tap (the watch
 	// bus), under mu so that it sees each run's events in seq order.
 	tap func(run.Event)
+	// recent holds the newest published events, contiguous by seq, and
+	// their payload bytes.
+	recent      []run.Event
+	recentBytes int
 }
 
 type watcher struct {
@@ -36,6 +49,7 @@ func (h *runHub) publish(ev run.Event) bool {
 	if ev.Seq <= h.lastSeq {
 		return false
 	}
+	h.remember(ev)
 	h.lastSeq = ev.Seq
 	if h.tap != nil {
 		h.tap(ev)
@@ -50,6 +64,45 @@ func (h *runHub) publish(ev run.Event) bool {
 		}
 	}
 	return true
+}
+
+// remember appends ev to the recent window (under mu, before lastSeq moves);
+// a seq that does not follow the window's last restarts it, so the window
+// never has a hole.
+func (h *runHub) remember(ev run.Event) {
+	if n := len(h.recent); n > 0 && h.recent[n-1].Seq+1 != ev.Seq {
+		h.recent, h.recentBytes = nil, 0
+	}
+	h.recent = append(h.recent, ev)
+	h.recentBytes += len(ev.Payload)
+	if len(h.recent) <= 2*recentMax && h.recentBytes <= 2*recentMaxBytes {
+		return // trimmed in batches: amortised O(1) per event
+	}
+	drop := 0
+	for len(h.recent)-drop > recentMax || (h.recentBytes > recentMaxBytes && len(h.recent)-drop > 1) {
+		h.recentBytes -= len(h.recent[drop].Payload)
+		drop++
+	}
+	// Copy down so the dropped events' payloads can be collected.
+	h.recent = append(h.recent[:0:0], h.recent[drop:]...)
+}
+
+// since returns up to limit events after `after` from memory; ok is false
+// when the window does not hold after+1 (read the journal instead).
+func (h *runHub) since(after int64, limit int) (evs []run.Event, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := len(h.recent)
+	if n == 0 || limit <= 0 {
+		return nil, false
+	}
+	first := h.recent[0].Seq
+	if after+1 < first || after >= h.recent[n-1].Seq {
+		return nil, false
+	}
+	from := int(after + 1 - first)
+	to := min(n, from+limit)
+	return append([]run.Event(nil), h.recent[from:to]...), true
 }
 
 func (h *runHub) last() int64 {

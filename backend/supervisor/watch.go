@@ -56,7 +56,7 @@ func (s *Supervisor) watch(ctx context.Context, runID string, cursor int64, h *r
 	// terminal event was sent or the observer went away.
 	catchUp := func(upTo int64) (ended bool) {
 		for {
-			evs, err := s.cfg.Store.Events(ctx, runID, cursor, eventPage)
+			evs, err := s.Events(ctx, runID, cursor, eventPage)
 			if err != nil {
 				s.log.Warn("watch: journal read", "run", runID, "err", err)
 				return ctx.Err() != nil
@@ -120,4 +120,21 @@ func (s *Supervisor) watch(ctx context.Context, runID string, cursor int64, h *r
 			}
 		}
 	}
+}
+
+// Events returns up to limit events of runID with seq > after: from the
+// run's hub when its recent window holds them (the payloads the shim
+// already sent), else from the journal. Watch's catch-up and the window's
+// page pulls both read through it
+// (docs/ARCHITECTURE.md §Life of one event).
+func (s *Supervisor) Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error) {
+	s.mu.Lock()
+	h := s.hubs[runID]
+	s.mu.Unlock()
+	if h != nil {
+		if evs, ok := h.since(max(after, 0), limit); ok {
+			return evs, nil
+		}
+	}
+	return s.cfg.Store.Events(ctx, runID, after, limit)
 }
