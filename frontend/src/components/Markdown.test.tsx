@@ -1,20 +1,6 @@
 import { fireEvent, render } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { LAZY_CHARS, Markdown, splitStable } from "./Markdown";
-
-describe("splitStable", () => {
-  it.each([
-    ["one para", "", "one para"],
-    ["a\n\nb", "a\n", "\nb"],
-    ["a\n\nb\n\nc", "a\n\nb\n", "\nc"],
-    ["a\n\n```\nx\n\ny\n", "a\n", "\n```\nx\n\ny\n"],
-    ["a\n\n```\nx\n\ny\n```\n\nz", "a\n\n```\nx\n\ny\n```\n", "\nz"],
-    ["trailing\n\n", "trailing\n", "\n"],
-  ])("%j → head %j, tail %j", (text, head, tail) => {
-    expect(splitStable(text)).toEqual([head, tail]);
-    expect(head + tail).toBe(text);
-  });
-});
+import { LAZY_CHARS, Markdown } from "./Markdown";
 
 describe("Markdown", () => {
   it("renders streaming text like finished text", () => {
@@ -34,5 +20,54 @@ describe("Markdown of a huge block", () => {
     expect(container.textContent).not.toContain("THE END");
     fireEvent.click(getByRole("button", { name: /Show the rest/ }));
     expect(container.textContent).toContain("THE END");
+  });
+
+  it("a flood (one line, no breaks) keeps its pieces when finished and when the rest is shown", () => {
+    const text = `Flooding… ${"x".repeat(LAZY_CHARS)}\nflood done\n`;
+    const { container, rerender, getByRole } = render(<Markdown text={text.slice(0, -12)} done={false} />);
+    const head = [...container.querySelectorAll(".md-piece")];
+    expect(head.length).toBeGreaterThan(10);
+    rerender(<Markdown text={text} done />);
+    fireEvent.click(getByRole("button", { name: /Show the rest/ }));
+    const all = [...container.querySelectorAll(".md-piece")];
+    expect(all.slice(0, head.length - 1)).toEqual(head.slice(0, -1));
+    expect(container.textContent!.replace(/\s/g, "")).toBe(text.replace(/\s/g, ""));
+  });
+});
+
+describe("Markdown while streaming", () => {
+  const para = (i: number) => `Paragraph ${i}: ${"some words ".repeat(40)}`;
+  const doc = Array.from({ length: 20 }, (_, i) => para(i)).join("\n\n");
+
+  it("re-renders only the last piece as text arrives; settled pieces keep their DOM", () => {
+    const { container, rerender } = render(<Markdown text={doc.slice(0, 6000)} done={false} />);
+    const before = [...container.querySelectorAll(".md-piece")];
+    expect(before.length).toBeGreaterThan(1);
+    rerender(<Markdown text={doc.slice(0, 6100)} done={false} />);
+    const after = [...container.querySelectorAll(".md-piece")];
+    // Same nodes, same HTML: nothing re-rendered, nothing to lay out again.
+    for (let i = 0; i < before.length - 1; i++) {
+      expect(after[i]).toBe(before[i]);
+    }
+    expect(after[after.length - 1]!.textContent).toContain(doc.slice(6000, 6100).trim().split(" ")[0]);
+  });
+
+  it("a finished block keeps the pieces when they render like the whole", () => {
+    const { container, rerender } = render(<Markdown text={doc} done={false} />);
+    const before = [...container.querySelectorAll(".md-piece")];
+    rerender(<Markdown text={doc} done />);
+    expect([...container.querySelectorAll(".md-piece")]).toEqual(before);
+    expect(container.querySelectorAll("p").length).toBe(20);
+  });
+
+  it("a finished block whose pieces would differ is rendered whole", () => {
+    // A loose list across a cut: two lists in pieces, one list whole.
+    const text = `${para(0).repeat(6)}\n\n- a\n\n- b`;
+    const { container, rerender } = render(<Markdown text={text} done={false} />);
+    expect(container.querySelectorAll(".md-piece").length).toBe(2);
+    rerender(<Markdown text={text} done />);
+    expect(container.querySelectorAll(".md-piece").length).toBe(0);
+    expect(container.querySelectorAll("ul").length).toBe(1);
+    expect(container.querySelectorAll("li").length).toBe(2);
   });
 });

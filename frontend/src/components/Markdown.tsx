@@ -1,33 +1,9 @@
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent } from "react";
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type MouseEvent, type ReactNode, type RefObject } from "react";
 import { copyText } from "./copy";
 import { onHighlighterReady } from "../markdown/highlight";
 import { isSafeUrl, renderMarkdown } from "../markdown/render";
+import { pieces } from "../markdown/segments";
 import { openExternal } from "../app/external";
-
-/**
- * Splits streaming text at its last blank line outside a code fence: the
- * head no longer changes as tokens arrive, so only the tail is re-rendered
- * each frame. (A finished block is rendered whole, so nothing that spans the
- * split — a loose list, a late link reference — stays split.)
- */
-export function splitStable(text: string): [head: string, tail: string] {
-  let inFence = false;
-  let cut = 0;
-  let pos = 0;
-  let prevBlank = false;
-  while (pos <= text.length) {
-    const nl = text.indexOf("\n", pos);
-    const end = nl === -1 ? text.length : nl;
-    const line = text.slice(pos, end);
-    if (/^ {0,3}(```|~~~)/.test(line)) inFence = !inFence;
-    const blank = line.trim() === "";
-    if (blank && !inFence && !prevBlank && pos > 0 && nl !== -1) cut = pos;
-    prevBlank = blank;
-    if (nl === -1) break;
-    pos = nl + 1;
-  }
-  return [text.slice(0, cut), text.slice(cut)];
-}
 
 /**
  * Past this many characters a block renders its beginning and the rest on
@@ -35,48 +11,70 @@ export function splitStable(text: string): [head: string, tail: string] {
  */
 export const LAZY_CHARS = 100_000;
 
-/** Streaming text: a settled head and a live tail, each memoized on its string. */
+const FENCE_LINE = /^ {0,3}(```|~~~)/m;
+
+/**
+ * Markdown text, streaming or finished, rendered in pieces (markdown/segments.ts):
+ * as tokens arrive only the last piece re-renders and is laid out again; the
+ * settled ones keep their DOM. A finished block whose pieces would not render
+ * like the whole is rendered whole once, unless it is huge (past LAZY_CHARS).
+ */
 export const Markdown = memo(function Markdown({ text, done, className }: { text: string; done: boolean; className?: string }) {
   const [all, setAll] = useState(false);
-  if (!all && text.length > LAZY_CHARS) {
+  const lazy = !all && text.length > LAZY_CHARS;
+  const { starts, hard, exact } = useMemo(() => pieces(text), [text]);
+  // A huge block stays in pieces even when finished: rendered whole it
+  // would stall the window, and its height would jump under the reader.
+  if (done && !exact && text.length <= LAZY_CHARS) return <MarkdownHTML text={text} done className={className} />;
+  let end = text.length;
+  if (lazy) {
     const nl = text.lastIndexOf("\n", LAZY_CHARS);
-    const head = text.slice(0, nl > 0 ? nl : LAZY_CHARS);
-    const kb = Math.ceil((text.length - head.length) / 1024);
-    return (
-      <div className={className}>
-        <MarkdownHTML text={head} done={false} />
-        <button type="button" className="md-more" onClick={() => setAll(true)}>
-          Show the rest ({kb} KB more)
-        </button>
-      </div>
-    );
+    end = nl > 0 ? nl : LAZY_CHARS;
   }
-  if (done) return <MarkdownHTML text={text} done className={className} />;
-  const [head, tail] = splitStable(text);
+  const out = [];
+  for (let i = 0; i < starts.length && starts[i]! < end; i++) {
+    const piece = text.slice(starts[i], Math.min(end, starts[i + 1] ?? end));
+    // Highlighting changes only code fences: a finished block re-renders just those pieces.
+    out.push(<Piece key={starts[i]} text={piece} cont={hard.has(starts[i]!)} highlight={done && !lazy && FENCE_LINE.test(piece)} />);
+  }
   return (
-    <div className={`md-stream ${className ?? ""}`}>
-      {head && <MarkdownHTML text={head} done={false} />}
-      <MarkdownHTML text={tail} done={false} />
-    </div>
+    <Links className={`md md-pieces ${className ?? ""}`}>
+      {out}
+      {lazy && (
+        <button type="button" className="md-more" onClick={() => setAll(true)}>
+          Show the rest ({Math.ceil((text.length - end) / 1024)} KB more)
+        </button>
+      )}
+    </Links>
   );
 });
 
-/**
- * Sanitized Markdown (see markdown/render.ts). Links never navigate the
- * webview: a click opens the URL in the system browser.
- */
-const MarkdownHTML = memo(function MarkdownHTML({ text, done, className }: { text: string; done: boolean; className?: string }) {
-  const [hlTick, setHlTick] = useState(0);
-  useEffect(() => (done ? onHighlighterReady(() => setHlTick((t) => t + 1)) : undefined), [done]);
-  const html = useMemo(() => {
-    void hlTick; // render again once the highlighter has loaded its languages
-    return renderMarkdown(text, { highlight: done });
-  }, [text, done, hlTick]);
+/** One piece of a block, memoized on its text. */
+const Piece = memo(function Piece({ text, cont, highlight }: { text: string; cont: boolean; highlight: boolean }) {
+  const html = useRendered(text, highlight);
   const box = useRef<HTMLDivElement>(null);
-  // A copy button on every finished code block (plain DOM: the HTML is the
-  // sanitizer's output, set as a whole).
+  useCodeCopy(box, html, highlight);
+  // `cont`: this piece continues the paragraph the previous one cut (styled as one).
+  return <div ref={box} className={cont ? "md-piece md-cont" : "md-piece"} dangerouslySetInnerHTML={{ __html: html }} />;
+});
+
+/** The sanitized HTML of `text`, again once the highlighter has loaded. */
+function useRendered(text: string, highlight: boolean): string {
+  const [hlTick, setHlTick] = useState(0);
+  useEffect(() => (highlight ? onHighlighterReady(() => setHlTick((t) => t + 1)) : undefined), [highlight]);
+  return useMemo(() => {
+    void hlTick; // render again once the highlighter has loaded its languages
+    return renderMarkdown(text, { highlight });
+  }, [text, highlight, hlTick]);
+}
+
+/**
+ * A copy button on every finished code block (plain DOM: the HTML is the
+ * sanitizer's output, set as a whole). Its clicks are handled by Links.
+ */
+function useCodeCopy(box: RefObject<HTMLDivElement | null>, html: string, finished: boolean): void {
   useLayoutEffect(() => {
-    if (!done || !box.current) return;
+    if (!finished || !box.current) return;
     for (const pre of box.current.querySelectorAll("pre")) {
       if (pre.parentElement?.classList.contains("code-wrap")) continue;
       const wrap = document.createElement("div");
@@ -89,7 +87,15 @@ const MarkdownHTML = memo(function MarkdownHTML({ text, done, className }: { tex
       pre.replaceWith(wrap);
       wrap.append(pre, b);
     }
-  }, [html, done]);
+  }, [box, html, finished]);
+}
+
+/**
+ * Links never navigate the webview: a click opens the URL in the system
+ * browser, and a middle-click (a new webview window) is swallowed. A code
+ * block's Copy button copies its code.
+ */
+function Links({ className, children, html, box }: { className: string; children?: ReactNode; html?: string; box?: RefObject<HTMLDivElement | null> }) {
   const onClick = (e: MouseEvent<HTMLDivElement>) => {
     const copy = (e.target as HTMLElement).closest(".code-copy");
     if (copy) {
@@ -103,9 +109,17 @@ const MarkdownHTML = memo(function MarkdownHTML({ text, done, className }: { tex
     const href = a.getAttribute("href") ?? "";
     if (isSafeUrl(href)) openExternal(href);
   };
-  // Middle-click would open a new webview window: swallow it too.
   const onAux = (e: MouseEvent<HTMLDivElement>) => {
     if ((e.target as HTMLElement).closest("a")) e.preventDefault();
   };
-  return <div ref={box} className={`md ${className ?? ""}`} onClick={onClick} onAuxClick={onAux} dangerouslySetInnerHTML={{ __html: html }} />;
+  if (html !== undefined) return <div ref={box} className={className} onClick={onClick} onAuxClick={onAux} dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div className={className} onClick={onClick} onAuxClick={onAux}>{children}</div>;
+}
+
+/** A whole block as one piece of sanitized Markdown (see markdown/render.ts). */
+const MarkdownHTML = memo(function MarkdownHTML({ text, done, className }: { text: string; done: boolean; className?: string }) {
+  const html = useRendered(text, done);
+  const box = useRef<HTMLDivElement>(null);
+  useCodeCopy(box, html, done);
+  return <Links className={`md ${className ?? ""}`} html={html} box={box} />;
 });

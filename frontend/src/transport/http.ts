@@ -39,6 +39,31 @@ export interface HttpOptions {
   maxDelayMs?: number;
 }
 
+/** A stream read is parsed in slices of this many bytes… */
+const SLICE_BYTES = 16 * 1024;
+/** …and the main thread is given back once slices have run this long. */
+const SLICE_BUDGET_MS = 8;
+
+const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
+
+/**
+ * Lets the browser run what waits (input, a frame) and continues after it:
+ * scheduler.yield where there is one (Chromium), a message otherwise (a
+ * message is not clamped like a nested setTimeout).
+ */
+export function yieldToMain(): Promise<void> {
+  const s = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
+  if (typeof s?.yield === "function") return s.yield();
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve();
+    };
+    ch.port2.postMessage(null);
+  });
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class HttpTransport implements Transport {
@@ -130,18 +155,31 @@ export class HttpTransport implements Transport {
       });
       const reader = res.body.getReader();
       const dec = new TextDecoder();
+      // A flooding run fills the stream faster than it is read: one read
+      // can hold megabytes, thousands of events. They are parsed and
+      // handed on in slices, giving the main thread back (input, frames)
+      // whenever a slice runs past the budget (docs/ARCHITECTURE.md
+      // §Frontend, "A flood stays responsive").
+      let since = now();
       try {
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
-          parser.push(dec.decode(value, { stream: true }));
-          if (batch.length > 0) {
-            got = true;
-            const b = batch;
-            batch = [];
-            if (!stopped) h.onEvents(b);
+          for (let off = 0; off < value.length; off += SLICE_BYTES) {
+            if (now() - since > SLICE_BUDGET_MS) {
+              await yieldToMain();
+              since = now();
+              if (stopped) return "ended";
+            }
+            parser.push(dec.decode(value.subarray(off, off + SLICE_BYTES), { stream: true }));
+            if (batch.length > 0) {
+              got = true;
+              const b = batch;
+              batch = [];
+              if (!stopped) h.onEvents(b);
+            }
+            if (terminal) return "terminal";
           }
-          if (terminal) return "terminal";
         }
       } finally {
         reader.cancel().catch(() => {});
