@@ -3,11 +3,11 @@
 # it with 100,000 chunks (frontend/e2e/flood.mjs; target under 50 ms). Runs
 # the real `hermesdesk serve` with its demo agent pointed at the test kit's
 # fake agent (which carries the flood scenario), as scripts/test-e2e.sh does.
-# Usage: scripts/bench-flood.sh [path/to/hermesdesk] [flood.mjs options: --runs N, --profile FILE]
+# Usage: scripts/bench-flood.sh [path/to/hermesdesk] [--runs N] [--profile FILE.cpuprofile] [--trace FILE.json]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-build/bin/hermesdesk}
-shift || true
+bin=build/bin/hermesdesk
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then bin=$1; shift; fi
 work=$(mktemp -d)
 serve_pid=""
 cleanup() {

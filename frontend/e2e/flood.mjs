@@ -1,5 +1,5 @@
 // Benchmark: how responsive the open session stays while a run floods it
-// (docs/ARCHITECTURE.md §Watch bus, "The frontend under a flood"). Against a
+// (docs/ARCHITECTURE.md §Session view, "A flood stays responsive"). Against a
 // running `hermesdesk serve` whose demo agent is the test kit's fake agent
 // (scripts/bench-flood.sh sets that up), it opens a session in Chromium,
 // starts `/scenario flood` (100,000 one-character chunks as fast as the pipe

@@ -1,5 +1,5 @@
 // Where a streaming Markdown block is cut into pieces that are rendered and
-// laid out on their own (docs/ARCHITECTURE.md §Frontend, "Streaming text").
+// laid out on their own (docs/ARCHITECTURE.md §Session view, "A flood stays responsive").
 // The browser lays out a changed paragraph whole: re-rendering a growing
 // 100 KB block every frame cost tens of milliseconds of layout alone. Cut
 // into pieces, only the last piece changes as tokens arrive; the others keep

@@ -159,7 +159,7 @@ export class HttpTransport implements Transport {
       // can hold megabytes, thousands of events. They are parsed and
       // handed on in slices, giving the main thread back (input, frames)
       // whenever a slice runs past the budget (docs/ARCHITECTURE.md
-      // §Frontend, "A flood stays responsive").
+      // §Session view, "A flood stays responsive").
       let since = now();
       try {
         for (;;) {
