@@ -27,6 +27,10 @@ describe("Markdown of a huge block", () => {
     const { container, rerender, getByRole } = render(<Markdown text={text.slice(0, -12)} done={false} />);
     const head = [...container.querySelectorAll(".md-piece")];
     expect(head.length).toBeGreaterThan(10);
+    // Cut mid-paragraph: styled as one paragraph across the pieces.
+    expect(head.slice(1).every((p) => p.classList.contains("md-cont"))).toBe(true);
+    expect(head.slice(0, -1).every((p) => p.classList.contains("md-cut"))).toBe(true);
+    expect(head[head.length - 1]!.classList.contains("md-cut")).toBe(false);
     rerender(<Markdown text={text} done />);
     fireEvent.click(getByRole("button", { name: /Show the rest/ }));
     const all = [...container.querySelectorAll(".md-piece")];

@@ -35,7 +35,9 @@ export const Markdown = memo(function Markdown({ text, done, className }: { text
   for (let i = 0; i < starts.length && starts[i]! < end; i++) {
     const piece = text.slice(starts[i], Math.min(end, starts[i + 1] ?? end));
     // Highlighting changes only code fences: a finished block re-renders just those pieces.
-    out.push(<Piece key={starts[i]} text={piece} cont={hard.has(starts[i]!)} highlight={done && !lazy && FENCE_LINE.test(piece)} />);
+    const next = starts[i + 1];
+    const cut = (hard.has(starts[i]!) ? 1 : 0) | (next !== undefined && next < end && hard.has(next) ? 2 : 0);
+    out.push(<Piece key={starts[i]} text={piece} cut={cut} highlight={done && !lazy && FENCE_LINE.test(piece)} />);
   }
   return (
     <Links className={`md md-pieces ${className ?? ""}`}>
@@ -50,12 +52,14 @@ export const Markdown = memo(function Markdown({ text, done, className }: { text
 });
 
 /** One piece of a block, memoized on its text. */
-const Piece = memo(function Piece({ text, cont, highlight }: { text: string; cont: boolean; highlight: boolean }) {
+const Piece = memo(function Piece({ text, cut, highlight }: { text: string; cut: number; highlight: boolean }) {
   const html = useRendered(text, highlight);
   const box = useRef<HTMLDivElement>(null);
   useCodeCopy(box, html, highlight);
-  // `cont`: this piece continues the paragraph the previous one cut (styled as one).
-  return <div ref={box} className={cont ? "md-piece md-cont" : "md-piece"} dangerouslySetInnerHTML={{ __html: html }} />;
+  // `cut`: 1, this piece continues a paragraph the previous one cut; 2, the
+  // next piece continues this one's last paragraph (styled as one paragraph).
+  const cls = `md-piece${cut & 1 ? " md-cont" : ""}${cut & 2 ? " md-cut" : ""}`;
+  return <div ref={box} className={cls} dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
 /** The sanitized HTML of `text`, again once the highlighter has loaded. */
