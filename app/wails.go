@@ -97,6 +97,13 @@ func (a *App) wailsUI() ui {
 			}
 			return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
 		},
+		PickFiles: func(title string) ([]string, error) {
+			ctx := a.context()
+			if ctx == nil {
+				return nil, errNoWindow
+			}
+			return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{Title: title})
+		},
 	}
 }
 

@@ -233,6 +233,7 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
     getAutostart: async () => Boolean(await need("GetAutostart")()),
     setAutostart: async (on) => Boolean(await need("SetAutostart")(on)),
     pickFolder: async (title) => (await need("PickFolder")(title)) ?? "",
+    pickFiles: async (title) => (await need("PickFiles")(title)) ?? [],
     quit: () => void need("Quit")(),
     onAutostartChanged: (cb) => onWailsEvent("autostart:changed", (v) => cb(Boolean(v)), win),
     onSecondInstance: (cb) => onWailsEvent("app:second-instance", (v) => cb(secondInstance(v)), win),

@@ -9,6 +9,7 @@ export interface WailsDesktop {
   GetAutostart?(): Promise<boolean>;
   SetAutostart?(enabled: boolean): Promise<boolean>;
   PickFolder?(title: string): Promise<string>;
+  PickFiles?(title: string): Promise<string[] | null>;
   Quit?(): void | Promise<void>;
 }
 
