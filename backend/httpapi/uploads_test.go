@@ -1,9 +1,11 @@
 package httpapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,4 +153,52 @@ type zeros struct{}
 func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
+}
+
+// serve beside a running app (proxy mode) forwards an upload past the
+// JSON body limit to the core, which stores it; over the core's limit the
+// core's plain refusal comes back.
+func TestProxyForwardsUploads(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "uploads")
+	e := newEnvWith(t, httpapi.Config{}, service.Options{Uploads: dir}, nil)
+	sockDir, err := os.MkdirTemp("", "hdp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sockDir) })
+	sock := filepath.Join(sockDir, httpapi.SocketName)
+	ln, err := httpapi.ListenLocal(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- httpapi.ServeLocal(ctx, ln, e.h) }()
+	defer func() { cancel(); <-done }()
+	proxy := httptest.NewServer(httpapi.NewProxy(sock, httpapi.Config{Token: testToken, Log: quiet}))
+	defer proxy.Close()
+
+	post := func(body io.Reader, n int64) (int, string) {
+		req, _ := http.NewRequest("POST", proxy.URL+"/api/uploads?name=big.txt", body)
+		req.ContentLength = n
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	n := int64(3 << 20)
+	if code, res := post(io.LimitReader(zeros{}, n), n); code != http.StatusCreated || !strings.Contains(res, `"size":3145728`) {
+		t.Fatalf("3 MiB through the proxy: %d %s", code, res)
+	}
+	n = service.MaxAttachmentBytes + 1
+	if code, res := post(io.LimitReader(zeros{}, n), n); code != http.StatusRequestEntityTooLarge || !strings.Contains(res, "larger than 20 MiB") {
+		t.Fatalf("over the limit through the proxy: %d %s", code, res)
+	}
+	if files := stored(t, dir); len(files) != 1 {
+		t.Fatalf("stored %v, want the one accepted file", files)
+	}
 }
