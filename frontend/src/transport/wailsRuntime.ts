@@ -10,6 +10,7 @@ export interface WailsDesktop {
   SetAutostart?(enabled: boolean): Promise<boolean>;
   PickFolder?(title: string): Promise<string>;
   PickFiles?(title: string): Promise<string[] | null>;
+  Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
   Quit?(): void | Promise<void>;
 }
 
