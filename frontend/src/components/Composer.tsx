@@ -10,6 +10,8 @@ export interface ComposerHandle {
   focus(): void;
   /** Inserts text at the caret (a dropped file's path, a command). */
   insert(text: string): void;
+  /** Attaches files by their paths (files dropped on the desktop window). */
+  attach(paths: string[]): void;
 }
 
 /**
@@ -34,7 +36,10 @@ export const Composer = forwardRef<ComposerHandle, {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const ta = useRef<HTMLTextAreaElement>(null);
+  const att = useAttachments(attach ?? NO_ATTACH);
+  const addPaths = att.addPaths;
   useImperativeHandle(ref, () => ({
+    attach: addPaths,
     focus: () => ta.current?.focus(),
     insert: (s: string) => {
       const el = ta.current;
@@ -42,8 +47,7 @@ export const Composer = forwardRef<ComposerHandle, {
       setText((cur) => (at === undefined ? cur + s : cur.slice(0, at) + s + cur.slice(el!.selectionEnd)));
       el?.focus();
     },
-  }), []);
-  const att = useAttachments(attach ?? NO_ATTACH);
+  }), [addPaths]);
   const slash = useSlashMenu({ text, setText, agent: commands ?? NONE, product: productCommands ?? NONE });
 
   // Grow with the text up to a cap, then scroll inside; again when the

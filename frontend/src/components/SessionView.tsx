@@ -130,7 +130,15 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const [inspected, setInspected] = useState<string>();
   const titleBtn = useRef<HTMLButtonElement>(null);
   const inner = useRef<ComposerHandle>(null);
-  useImperativeHandle(composerRef, () => ({ focus: () => inner.current?.focus(), insert: (x: string) => inner.current?.insert(x) }), []);
+  useImperativeHandle(
+    composerRef,
+    () => ({
+      focus: () => inner.current?.focus(),
+      insert: (x: string) => inner.current?.insert(x),
+      attach: (paths: string[]) => inner.current?.attach(paths),
+    }),
+    [],
+  );
 
   // A layout effect: listening from the commit that shows the title, so an F2
   // pressed right after it appears is never lost.
