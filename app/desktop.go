@@ -69,6 +69,16 @@ func (d *Desktop) SetAutostart(enabled bool) (bool, error) {
 // PickFolder opens the native folder chooser; "" when cancelled.
 func (d *Desktop) PickFolder(title string) (string, error) { return d.app.shell.ui.PickFolder(title) }
 
+// PickFiles opens the native chooser for files to attach to a message;
+// empty when cancelled. The paths go to the agent as they are
+// (docs/ARCHITECTURE.md §Attachments).
+func (d *Desktop) PickFiles(title string) ([]string, error) {
+	if d.app.shell.ui.PickFiles == nil {
+		return nil, errNoWindow
+	}
+	return d.app.shell.ui.PickFiles(title)
+}
+
 // Quit ends the app: the core, its tray and this window (the window's
 // close button only hides it).
 func (d *Desktop) Quit() {

@@ -32,6 +32,7 @@ type ui struct {
 	Quit       func()
 	Emit       func(name string, data any)
 	PickFolder func(title string) (string, error)
+	PickFiles  func(title string) ([]string, error)
 }
 
 // shell is the window process's behaviour between the window and the

@@ -97,19 +97,33 @@ func (a *App) wailsUI() ui {
 			}
 			return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
 		},
+		PickFiles: func(title string) ([]string, error) {
+			ctx := a.context()
+			if ctx == nil {
+				return nil, errNoWindow
+			}
+			return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{Title: title})
+		},
 	}
 }
 
-// EventFilesDropped carries the absolute paths of files dropped on the
-// window; the frontend inserts them into the composer (relative to the
-// project when inside it) until sessions take attachments.
+// EventFilesDropped carries the absolute paths of folders (anything not a
+// regular file) dropped on the window; the frontend inserts them into the
+// composer (relative to the project when inside it).
 const EventFilesDropped = "files:dropped"
 
+// EventFilesAttach carries the absolute paths of regular files dropped on
+// the window; the composer attaches them (docs/ARCHITECTURE.md §Attachments).
+const EventFilesAttach = "files:attach"
+
 func (a *App) fileDrop(ctx context.Context, paths []string) {
-	if len(paths) == 0 {
-		return
+	files, other := splitDropped(paths)
+	if len(files) > 0 {
+		runtime.EventsEmit(ctx, EventFilesAttach, files)
 	}
-	runtime.EventsEmit(ctx, EventFilesDropped, paths)
+	if len(other) > 0 {
+		runtime.EventsEmit(ctx, EventFilesDropped, other)
+	}
 }
 
 // errorDialog shows a modal error; it needs the window system, which is up

@@ -61,7 +61,7 @@ func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsd
 		ProtocolVersion: acpsdk.ProtocolVersionNumber,
 		AgentCapabilities: acpsdk.AgentCapabilities{
 			LoadSession:        true,
-			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true},
+			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 		},
 		AgentInfo:   &acpsdk.Implementation{Name: "hermesdesk-demo-agent", Title: acpsdk.Ptr("Demo agent (no AI)"), Version: version.Version},
 		AuthMethods: []acpsdk.AuthMethod{},
@@ -178,7 +178,7 @@ func (a *agent) Prompt(ctx context.Context, p acpsdk.PromptRequest) (acpsdk.Prom
 	}
 	name, rest := parseScenario(text.String())
 	pl := &player{a: a, sess: sess, prompt: rest, vars: map[string]string{}}
-	resp, err := pl.play(ctx, name)
+	resp, err := pl.play(ctx, name, received(p.Prompt))
 	a.mu.Lock()
 	sess.Turns = append(sess.Turns, turn{Prompt: text.String(), Reply: pl.reply.String()})
 	a.mu.Unlock()

@@ -32,12 +32,20 @@ var errCancelled = errors.New("cancelled")
 // maxReply caps what a session remembers of one reply (flood is 100k chunks).
 const maxReply = 4000
 
-func (p *player) play(ctx context.Context, name string) (acpsdk.PromptResponse, error) {
+// play answers a prompt: first what was attached (so the attachments'
+// way from the composer to an agent can be seen end to end), then the
+// scenario.
+func (p *player) play(ctx context.Context, name, attachments string) (acpsdk.PromptResponse, error) {
 	sc, ok := p.a.scenarios[name]
 	var err error
-	if !ok {
+	if attachments != "" {
+		err = p.text(ctx, attachments+"\n\n", 0, 0, false)
+	}
+	switch {
+	case err != nil:
+	case !ok:
 		err = p.text(ctx, fmt.Sprintf("I don't know the scenario %q. I can play: %s.", name, strings.Join(Names(p.a.scenarios), ", ")), 0, 0, false)
-	} else {
+	default:
 		err = p.run(ctx, sc.Steps)
 	}
 	var rpcErr *acpsdk.RequestError

@@ -62,6 +62,9 @@ func (h *Handler) withBodyDeadline(w http.ResponseWriter, r *http.Request) *http
 	if d <= 0 {
 		d = DefaultBodyTimeout
 	}
+	if r.URL.Path == "/api/uploads" && d < UploadBodyTimeout {
+		d = UploadBodyTimeout // a file, not a JSON request
+	}
 	rc := http.NewResponseController(w)
 	if err := rc.SetReadDeadline(time.Now().Add(d)); err != nil {
 		return r // not a real connection (tests' recorders)

@@ -67,6 +67,9 @@ func NewProxy(socket string, cfg Config) *Handler {
 		},
 	}
 	h.mux.Handle("/api/", http.MaxBytesHandler(rp, MaxBodyBytes))
+	// An upload is a file, not JSON: the core applies its own limit
+	// (20 MiB) and says so; the 1 MiB cap would refuse every real file.
+	h.mux.Handle("POST /api/uploads", rp)
 	h.mux.Handle("/", h.static())
 	h.root = h.guard(h.mux)
 	return h

@@ -210,7 +210,7 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]run.Message, 
 		return nil, err
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT m.id, m.role, m.content, m.run_id, m.created_at,
-		COALESCE(r.status, ''), COALESCE(r.terminal, 1), COALESCE(r.error, '')
+		COALESCE(r.status, ''), COALESCE(r.terminal, 1), COALESCE(r.error, ''), m.attachments
 		FROM messages m LEFT JOIN runs r ON r.id = m.run_id AND m.role = 'assistant'
 		WHERE m.session_id = ? ORDER BY m.created_at, m.rowid`, sessionID)
 	if err != nil {
@@ -221,13 +221,18 @@ func (s *Store) Messages(ctx context.Context, sessionID string) ([]run.Message, 
 	for rows.Next() {
 		m := run.Message{SessionID: sessionID}
 		var at int64
-		var role, status string
+		var role, status, attached string
 		var terminal bool
-		if err := rows.Scan(&m.ID, &role, &m.Content, &m.RunID, &at, &status, &terminal, &m.Error); err != nil {
+		if err := rows.Scan(&m.ID, &role, &m.Content, &m.RunID, &at, &status, &terminal, &m.Error, &attached); err != nil {
 			rows.Close()
 			return nil, s.wrap("read messages of "+sessionID, err)
 		}
 		m.Role, m.CreatedAt, m.RunStatus = run.Role(role), fromNanos(at), run.Status(status)
+		if attached != "" {
+			// Written by Submit as a JSON array of paths; an unreadable
+			// value shows no chips rather than failing the transcript.
+			_ = json.Unmarshal([]byte(attached), &m.Attachments)
+		}
 		if m.Role == run.RoleAssistant && !terminal {
 			live = append(live, len(out))
 		}

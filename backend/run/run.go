@@ -111,6 +111,8 @@ type Message struct {
 	// transcript shows an interrupted or failed turn without another read.
 	RunStatus Status `json:"run_status,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Attachments are the paths a user message carried.
+	Attachments []string `json:"attachments,omitempty"`
 }
 
 // Turn is the write-ahead record of one user submission.

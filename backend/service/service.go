@@ -34,6 +34,9 @@ type Options struct {
 	// WatchBuffer is how many watch bus messages may wait for one watcher
 	// before it is said goodbye to (default DefaultWatchBuffer).
 	WatchBuffer int
+	// Uploads is the folder POST /api/uploads stores files in (the data
+	// dir's uploads/); empty refuses uploads.
+	Uploads string
 }
 
 // Service is the API. It is safe for concurrent use.
@@ -55,6 +58,8 @@ type Service struct {
 	guard Guard      // deep health's data folder check (Options.Guard)
 
 	focus focusState // what the window shows (focus.go)
+
+	uploads string // Options.Uploads
 }
 
 // New returns a service over the journal, the supervisor and the agents.
@@ -66,6 +71,7 @@ func New(store Store, runner Runner, agents Agents, opts Options) *Service {
 	}
 	s.warm = opts.Warm
 	s.guard = opts.Guard
+	s.uploads = opts.Uploads
 	s.bus = newBus(s, opts.WatchBuffer)
 	s.health = newHealthCache(agents)
 	if t, ok := runner.(EventTapper); ok {

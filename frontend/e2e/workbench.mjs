@@ -141,6 +141,33 @@ try {
     await idle();
     await page.locator(".transcript").getByText("I am using the model demo-large.", { exact: true }).waitFor({ timeout: 10_000 });
 
+    step("a dropped file and a picked image reach the demo agent, which says what it got");
+    const composerBox = page.locator(".composer-box");
+    const dt = await page.evaluateHandle(() => {
+      const d = new DataTransfer();
+      d.items.add(new File(["hello, agent"], "dropped.txt", { type: "text/plain" }));
+      return d;
+    });
+    await composerBox.dispatchEvent("dragover", { dataTransfer: dt });
+    await composerBox.dispatchEvent("drop", { dataTransfer: dt });
+    await page.getByTestId("attach-input").setInputFiles({ name: "shot.png", mimeType: "image/png", buffer: Buffer.from("89504e470d0a1a0a", "hex") });
+    const chips = page.getByRole("list", { name: "Attachments" });
+    await chips.getByText("shot.png").waitFor({ timeout: 10_000 });
+    await page.getByLabel("Remove dropped.txt").waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: join(out, "workbench-attachments.png") });
+    step("a file over the limit is refused in plain words and changes nothing");
+    await page.getByTestId("attach-input").setInputFiles({ name: "huge.bin", mimeType: "application/octet-stream", buffer: Buffer.alloc(21 << 20) });
+    const refusal = await page.locator(".attach-note").textContent({ timeout: 5_000 });
+    check(refusal.includes("huge.bin is 21.0 MiB; an attachment can be at most 20 MiB"), `the refusal said ${JSON.stringify(refusal)}`);
+    check((await chips.getByRole("listitem").count()) === 2, "the refused file became a chip");
+    await page.getByLabel("Message").fill("what did you get?");
+    await page.getByRole("button", { name: "Send" }).click();
+    await idle();
+    await page.locator(".transcript").getByText("Received 2 attachments: dropped.txt (text/plain, 12 B), shot.png (image/png, 8 B)").waitFor({ timeout: 15_000 });
+    const sent = page.locator(".msg-user").filter({ hasText: "what did you get?" }).getByRole("list", { name: "Attached files" });
+    check((await sent.textContent({ timeout: 5_000 })) === "dropped.txtshot.png", "the sent message does not show its attachments");
+    check((await chips.count()) === 0, "the chips stayed after sending");
+
     step("a command agent appending to a tracked file");
     await api("PUT", "/api/settings", { "agents.command": { command: ["sh", "-c", "echo appended-by-command >> notes.txt"] } });
     await api("POST", "/api/sessions", { project_id: prj.id, agent: "command", title: "Command diff" });

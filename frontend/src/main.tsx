@@ -7,6 +7,7 @@ import "./styles/tokens.css";
 import "./styles/app.css";
 import "./styles/manage.css";
 import "./styles/workbench.css";
+import "./styles/attachments.css";
 
 applyTheme(readTheme());
 createRoot(document.getElementById("root")!).render(

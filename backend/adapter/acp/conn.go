@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +16,7 @@ import (
 	acpsdk "github.com/coder/acp-go-sdk"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/attach"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -30,9 +29,10 @@ type conn struct {
 	rpc   *rpc
 	log   *slog.Logger
 
-	sessionID string
-	loadable  bool // agent advertised loadSession
-	models    bool // agent reported a model list: session/set_model may work
+	sessionID  string
+	loadable   bool                      // agent advertised loadSession
+	promptCaps acpsdk.PromptCapabilities // what prompt content the agent takes
+	models     bool                      // agent reported a model list: session/set_model may work
 	// loadID is the id of the session/load request while its replayed
 	// history streams in; the reader clears it when the response arrives,
 	// so updates right after the load are not lost.
@@ -115,6 +115,12 @@ func (c *conn) Done() <-chan struct{}   { return c.proc.Exited() }
 
 // Turn sends one prompt and blocks until the agent answers it or dies.
 func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+	// Attachments are read before the turn is registered: an unreadable
+	// file fails the turn in plain words and sends nothing.
+	files, err := attach.Load(req.Attachments, true)
+	if err != nil {
+		return adapter.TurnResult{Err: err}
+	}
 	t := &turnState{emit: emit, m: NewMapper(), stop: make(chan struct{})}
 	t.m.Workspace = c.ws.dir
 	// Registering the turn is the busy check, so a Cancel that comes right
@@ -156,7 +162,7 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 		return adapter.TurnResult{StopReason: string(acpsdk.StopReasonCancelled), Cancelled: true}
 	}
 	id, ch, err := c.rpc.begin("session/prompt", acpsdk.PromptRequest{
-		SessionId: acpsdk.SessionId(c.sessionID), Prompt: promptBlocks(req),
+		SessionId: acpsdk.SessionId(c.sessionID), Prompt: promptBlocks(req.Message, files, c.promptCaps),
 	}, nil)
 	t.sendMu.Unlock()
 	if err == nil {
@@ -201,16 +207,6 @@ func (c *conn) logStats(m *Mapper) {
 	if mal > 0 || unk > 0 || m.Malformed > 0 || len(m.Unknown) > 0 {
 		c.log.Warn("acp: dropped frames", "malformed_lines", mal, "unknown_notifications", unk, "malformed_updates", m.Malformed, "unknown_kinds", m.UnknownKinds())
 	}
-}
-
-// promptBlocks is the user's message plus a resource link per attachment.
-func promptBlocks(req adapter.TurnRequest) []acpsdk.ContentBlock {
-	blocks := []acpsdk.ContentBlock{acpsdk.TextBlock(req.Message)}
-	for _, p := range req.Attachments {
-		u := url.URL{Scheme: "file", Path: filepath.ToSlash(p)}
-		blocks = append(blocks, acpsdk.ResourceLinkBlock(filepath.Base(p), u.String()))
-	}
-	return blocks
 }
 
 // emitAll emits in order; the caller holds t.mu. An emitter failure is

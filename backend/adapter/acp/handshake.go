@@ -25,7 +25,8 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 	var init struct {
 		ProtocolVersion   int `json:"protocolVersion"`
 		AgentCapabilities struct {
-			LoadSession bool `json:"loadSession"`
+			LoadSession        bool                      `json:"loadSession"`
+			PromptCapabilities acpsdk.PromptCapabilities `json:"promptCapabilities"`
 		} `json:"agentCapabilities"`
 		AgentInfo *struct {
 			Name    string `json:"name"`
@@ -44,6 +45,7 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 		return c.startErr("initialize", err)
 	}
 	c.loadable = init.AgentCapabilities.LoadSession
+	c.promptCaps = init.AgentCapabilities.PromptCapabilities
 	if init.AgentInfo != nil {
 		c.log.Info("acp: initialized", "agent_name", init.AgentInfo.Name, "agent_version", init.AgentInfo.Version, "protocol", init.ProtocolVersion, "load_session", c.loadable)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/attach"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -143,8 +144,12 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 			logf(c.log, "set model: %v", err)
 		}
 	}
+	files, err := attach.Load(req.Attachments, true)
+	if err != nil {
+		return adapter.TurnResult{Err: err}
+	}
 	msg := map[string]any{"type": "user", "session_id": "", "parent_tool_use_id": nil,
-		"message": map[string]any{"role": "user", "content": req.Message}}
+		"message": map[string]any{"role": "user", "content": userContent(req.Message, files)}}
 	if err := c.out.Write(msg); err != nil {
 		return adapter.TurnResult{Err: fmt.Errorf("claude: send message: %w", err)}
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/attach"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -164,7 +165,11 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 		c.approvals = map[string]*ServerRequest{}
 		c.mu.Unlock()
 	}()
-	params := map[string]any{"threadId": c.threadID, "input": []any{map[string]any{"type": "text", "text": req.Message}}}
+	files, err := attach.Load(req.Attachments, false)
+	if err != nil {
+		return adapter.TurnResult{Err: err}
+	}
+	params := map[string]any{"threadId": c.threadID, "input": turnInput(req.Message, files)}
 	c.mu.Lock()
 	model := c.model
 	c.mu.Unlock()

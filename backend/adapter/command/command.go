@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/attach"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
 )
@@ -106,8 +107,13 @@ func (c *conn) Pid() int { return c.turn.Pid() }
 // Turn implements adapter.Conn.
 func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
 	env := append(os.Environ(), c.req.Config.Env...)
+	// A command line takes text only: attachments are named by path.
+	message, err := attach.MentionPaths(req.Message, req.Attachments)
+	if err != nil {
+		return adapter.TurnResult{Err: err}
+	}
 	proc, err := c.turn.Launch(func() (adapter.Proc, error) {
-		p, err := c.host.Launcher.Launch(ctx, adapter.ProcSpec{Path: c.path, Args: Argv(c.req.Config.Command, req.Message),
+		p, err := c.host.Launcher.Launch(ctx, adapter.ProcSpec{Path: c.path, Args: Argv(c.req.Config.Command, message),
 			Dir: c.req.Workspace, Env: env})
 		if err != nil {
 			return nil, fmt.Errorf("command: launch: %w", err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/attach"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
 )
 
@@ -72,6 +73,11 @@ func Args(message, sessionID, model string, structured, yolo bool) []string {
 // Turn implements adapter.Conn: one `hermes chat -q` process.
 func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
 	started := time.Now()
+	// hermes chat takes text only: attachments are named by path.
+	message, err := attach.MentionPaths(req.Message, req.Attachments)
+	if err != nil {
+		return adapter.TurnResult{Err: err}
+	}
 	proc, err := c.turn.Launch(func() (adapter.Proc, error) {
 		c.mu.Lock()
 		model, sid := c.model, c.sid
@@ -79,7 +85,7 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 		if req.Model != "" {
 			model = req.Model
 		}
-		args := append(append([]string{}, c.prefix...), Args(req.Message, sid, model, c.structured, c.req.Metadata[MetaYolo] == "1")...)
+		args := append(append([]string{}, c.prefix...), Args(message, sid, model, c.structured, c.req.Metadata[MetaYolo] == "1")...)
 		p, err := c.host.Launcher.Launch(ctx, adapter.ProcSpec{Path: c.path, Args: args, Dir: c.req.Workspace, Env: c.env})
 		if err != nil {
 			return nil, fmt.Errorf("hermes: launch: %w", err)

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/adapter/attach"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/procio"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -52,6 +53,11 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 	// only Cancel and Close abort it.
 	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancel()
+	// A plain chat server takes text only: attachments are named by path.
+	text, err := attach.MentionPaths(req.Message, req.Attachments)
+	if err != nil {
+		return adapter.TurnResult{Err: err}
+	}
 	c.mu.Lock()
 	if c.busy {
 		c.mu.Unlock()
@@ -68,7 +74,7 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 	if req.Model != "" {
 		model = req.Model
 	}
-	msgs := append(append([]message(nil), c.history...), message{Role: "user", Content: req.Message})
+	msgs := append(append([]message(nil), c.history...), message{Role: "user", Content: text})
 	c.mu.Unlock()
 
 	text, res := c.stream(rctx, model, msgs, emit)

@@ -61,6 +61,10 @@ type Stack struct {
 	log             *slog.Logger
 }
 
+// UploadsDir is the data dir's folder of files sent through
+// POST /api/uploads (attachments from clients without a path).
+const UploadsDir = "uploads"
+
 // Open opens the journal, becomes the data dir's supervisor (or returns
 // ErrAlreadyRunning), re-adopts live runs and closes dead ones, and
 // returns the service over them.
@@ -106,6 +110,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	reg := agents.Default(agents.Config{Executable: o.Executable})
 	svc := service.New(j, sup, Agents{Registry: reg, Setting: j.Setting}, service.Options{
 		Log: o.Log, Follow: o.Follow, Warm: Warm{S: sup}, Guard: guard,
+		Uploads: filepath.Join(o.DataDir, UploadsDir),
 	})
 	if o.Clock == nil {
 		o.Clock = schedule.ClockFromEnv()

@@ -1,6 +1,7 @@
 import { PanelLeftOpen } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ComposerHandle } from "../components/Composer";
+import { attachSourceOf, baseName } from "../components/Attachments";
 import { Toaster } from "../components/copy";
 import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/Dialogs";
 import { Reconnecting } from "../components/Reconnecting";
@@ -25,6 +26,8 @@ import { useFocusReport } from "./useFocusReport";
 
 /** Wails event with the dropped files' paths (app/wails.go EventFilesDropped). */
 export const FILES_DROPPED = "files:dropped";
+/** Wails event with dropped regular files' paths, to attach (app/wails.go EventFilesAttach). */
+export const FILES_ATTACH = "files:attach";
 
 type DialogName = "settings" | "about" | "shortcuts" | "quick" | null;
 
@@ -74,6 +77,7 @@ export function App({ transport: t }: { transport: Transport }) {
   const [schedules, setSchedules] = useState(false);
   const dialogOpen = dialog !== null || deleting !== undefined;
   const composer = useRef<ComposerHandle>(null);
+  const attachSource = useMemo(() => attachSourceOf(t), [t]);
   // Below the breakpoint the sidebar is an overlay over the page, closed
   // until asked for (a phone on the served UI, a narrow window).
   const narrow = useNarrow();
@@ -160,12 +164,13 @@ export function App({ transport: t }: { transport: Transport }) {
   }, [t, addProjectPath]);
 
   const startSession = useCallback(
-    async (agent: string, text: string): Promise<boolean> => {
+    async (agent: string, text: string, attachments: string[] = []): Promise<boolean> => {
       if (!project) return false;
       try {
-        const title = uniqueTitle(text.split("\n")[0]!.slice(0, 60), (b.sessions[project.id] ?? []).map((x) => x.title ?? ""));
+        const first = text.split("\n")[0] || (attachments[0] ? baseName(attachments[0]) : "");
+        const title = uniqueTitle(first.slice(0, 60), (b.sessions[project.id] ?? []).map((x) => x.title ?? ""));
         const s = await t.api.createSession({ project_id: project.id, agent, title });
-        await t.api.startRun({ session_id: s.id, message: text, client_request_id: requestId() });
+        await t.api.startRun({ session_id: s.id, message: text, client_request_id: requestId(), ...(attachments.length > 0 ? { attachments } : {}) });
         await b.refresh();
         selectSession(s);
         requestAnimationFrame(() => composer.current?.focus());
@@ -283,10 +288,21 @@ export function App({ transport: t }: { transport: Transport }) {
   const workspace = project?.workspace;
   useEffect(
     () =>
-      installGuards(window, (names) => {
-        if (t.kind !== "wails") setNote(`Files cannot be attached here yet; type the path of ${names.join(", ")} instead.`);
+      installGuards(window, (names, target) => {
+        // The message box attaches what is dropped on it (components/Attachments.tsx).
+        if (t.kind !== "wails" && !(target instanceof Element && target.closest(".composer-box")))
+          setNote(`To attach ${names.join(", ")}, drop ${names.length > 1 ? "them" : "it"} on the message box of a session.`);
       }),
     [t],
+  );
+  useEffect(
+    () =>
+      onWailsEvent(FILES_ATTACH, (paths) => {
+        if (!Array.isArray(paths) || paths.length === 0) return;
+        if (composer.current) composer.current.attach(paths.map(String));
+        else setNote("Open a session to attach files.");
+      }),
+    [],
   );
   useEffect(
     () =>
@@ -367,7 +383,7 @@ export function App({ transport: t }: { transport: Transport }) {
       />
     );
   } else if (project) {
-    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} onRecheck={() => void b.refresh()} hasSessions={(b.sessions[project.id] ?? []).length > 0} />;
+    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} onRecheck={() => void b.refresh()} hasSessions={(b.sessions[project.id] ?? []).length > 0} />;
   }
 
   return (

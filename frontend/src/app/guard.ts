@@ -24,7 +24,7 @@ export function dropText(paths: string[], workspace?: string): string {
  *   links outside with openExternal; nothing else links anywhere).
  * - window.open: refused unless it comes from openExternal.
  */
-export function installGuards(win: Window & typeof globalThis, onDrop?: (names: string[]) => void): () => void {
+export function installGuards(win: Window & typeof globalThis, onDrop?: (names: string[], target: EventTarget | null) => void): () => void {
   const doc = win.document;
   const onDragOver = (e: DragEvent) => {
     e.preventDefault();
@@ -34,7 +34,7 @@ export function installGuards(win: Window & typeof globalThis, onDrop?: (names: 
     e.preventDefault();
     const files = e.dataTransfer?.files;
     const names = files ? Array.from(files, (f) => f.name) : [];
-    if (names.length > 0) onDrop?.(names);
+    if (names.length > 0) onDrop?.(names, e.target);
   };
   const onClick = (e: MouseEvent) => {
     const a = (e.target as Element | null)?.closest?.("a[href]") as HTMLAnchorElement | null;

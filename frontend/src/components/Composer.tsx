@@ -1,13 +1,17 @@
 import { ArrowUp, ListPlus } from "lucide-react";
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useSlashMenu, type ProductCommand, type SlashCommand } from "./SlashMenu";
+import { AttachButton, AttachmentChips, useAttachments, type AttachSource } from "./Attachments";
 
 const NONE: never[] = [];
+const NO_ATTACH: AttachSource = {};
 
 export interface ComposerHandle {
   focus(): void;
   /** Inserts text at the caret (a dropped file's path, a command). */
   insert(text: string): void;
+  /** Attaches files by their paths (files dropped on the desktop window). */
+  attach(paths: string[]): void;
 }
 
 /**
@@ -15,7 +19,8 @@ export interface ComposerHandle {
  * becomes a queued follow-up that starts when the run ends.
  */
 export const Composer = forwardRef<ComposerHandle, {
-  onSend(text: string): Promise<boolean>;
+  /** attachments: the paths of the files attached (uploaded ones included). */
+  onSend(text: string, attachments: string[]): Promise<boolean>;
   queueing: boolean;
   disabled?: boolean;
   placeholder?: string;
@@ -25,11 +30,16 @@ export const Composer = forwardRef<ComposerHandle, {
   productCommands?: ProductCommand[];
   /** What Enter does, when it is not plain send or queue (answering a question). */
   hint?: string;
-}>(function Composer({ onSend, queueing, disabled, placeholder, commands, productCommands, hint }, ref) {
+  /** Where attached files come from; without it there is no paperclip. */
+  attach?: AttachSource;
+}>(function Composer({ onSend, queueing, disabled, placeholder, commands, productCommands, hint, attach }, ref) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const ta = useRef<HTMLTextAreaElement>(null);
+  const att = useAttachments(attach ?? NO_ATTACH);
+  const addPaths = att.addPaths;
   useImperativeHandle(ref, () => ({
+    attach: addPaths,
     focus: () => ta.current?.focus(),
     insert: (s: string) => {
       const el = ta.current;
@@ -37,7 +47,7 @@ export const Composer = forwardRef<ComposerHandle, {
       setText((cur) => (at === undefined ? cur + s : cur.slice(0, at) + s + cur.slice(el!.selectionEnd)));
       el?.focus();
     },
-  }), []);
+  }), [addPaths]);
   const slash = useSlashMenu({ text, setText, agent: commands ?? NONE, product: productCommands ?? NONE });
 
   // Grow with the text up to a cap, then scroll inside; again when the
@@ -66,11 +76,14 @@ export const Composer = forwardRef<ComposerHandle, {
 
   const send = async () => {
     const t = text.trim();
-    if (!t || busy || disabled) return;
+    if ((!t && att.paths.length === 0) || busy || disabled || att.uploading) return;
     setBusy(true);
-    const ok = await onSend(t);
+    const ok = await onSend(t, att.paths);
     setBusy(false);
-    if (ok) setText("");
+    if (ok) {
+      setText("");
+      att.clear();
+    }
     ta.current?.focus();
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -88,8 +101,9 @@ export const Composer = forwardRef<ComposerHandle, {
   };
   return (
     <div className="composer">
-      <div className={`composer-box${disabled ? " disabled" : ""}`}>
+      <div className={`composer-box${disabled ? " disabled" : ""}`} {...att.dropProps}>
         {slash.menu}
+        <AttachmentChips att={att} />
         <textarea
           ref={ta}
           rows={1}
@@ -99,14 +113,16 @@ export const Composer = forwardRef<ComposerHandle, {
           disabled={disabled}
           onChange={(e) => setText(e.target.value)}
           onKeyDown={onKey}
+          onPaste={att.onPaste}
           aria-controls={slash.open ? "slash-menu" : undefined}
           aria-activedescendant={slash.activeId}
         />
+        <AttachButton att={att} src={attach ?? NO_ATTACH} disabled={disabled} />
         <button
           type="button"
           className="btn btn-primary send-btn"
           onClick={() => void send()}
-          disabled={!text.trim() || busy || disabled}
+          disabled={(!text.trim() && att.paths.length === 0) || busy || disabled || att.uploading}
           aria-label={queueing ? "Queue follow-up" : "Send"}
           title={queueing ? "Queue follow-up (Enter)" : "Send (Enter)"}
         >

@@ -1,5 +1,6 @@
 import { forwardRef, useEffect, useState } from "react";
 import type { AgentInfo, Project } from "../transport/types";
+import type { AttachSource } from "./Attachments";
 import { Composer, type ComposerHandle } from "./Composer";
 import { isInstalled, NoAgent, TryDemo } from "./EmptyStates";
 
@@ -7,11 +8,13 @@ import { isInstalled, NoAgent, TryDemo } from "./EmptyStates";
 export const NewSession = forwardRef<ComposerHandle, {
   project: Project;
   agents: AgentInfo[] | null;
-  onStart(agent: string, text: string): Promise<boolean>;
+  onStart(agent: string, text: string, attachments?: string[]): Promise<boolean>;
+  /** Where attached files come from (components/Attachments.tsx). */
+  attach?: AttachSource;
   onRecheck(): void;
   /** The project has sessions already: the install page was seen. */
   hasSessions?: boolean;
-}>(function NewSession({ project, agents, onStart, onRecheck, hasSessions }, ref) {
+}>(function NewSession({ project, agents, onStart, onRecheck, hasSessions, attach }, ref) {
   const usable = (agents ?? []).filter(isInstalled);
   const real = usable.filter((a) => a.name !== "demo");
   const [agent, setAgent] = useState<string>("");
@@ -32,7 +35,7 @@ export const NewSession = forwardRef<ComposerHandle, {
         <div className="session-scroll">
           <NoAgent onDemo={demo} onRecheck={onRecheck} />
         </div>
-        <Composer ref={ref} queueing={false} onSend={(text) => onStart("demo", text)} placeholder="Or message the demo agent (try /scenario slow)…" />
+        <Composer ref={ref} queueing={false} attach={attach} onSend={(text, files) => onStart("demo", text, files)} placeholder="Or message the demo agent (try /scenario slow)…" />
       </div>
     );
   }
@@ -69,7 +72,7 @@ export const NewSession = forwardRef<ComposerHandle, {
           <TryDemo onDemo={demo} />
         </div>
       </div>
-      <Composer ref={ref} queueing={false} disabled={!agent} onSend={(text) => onStart(agent, text)} placeholder={agent ? `Message ${agent}…` : "Waiting for the agent list…"} />
+      <Composer ref={ref} queueing={false} attach={attach} disabled={!agent} onSend={(text, files) => onStart(agent, text, files)} placeholder={agent ? `Message ${agent}…` : "Waiting for the agent list…"} />
     </div>
   );
 });

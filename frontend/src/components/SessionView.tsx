@@ -10,6 +10,7 @@ import type { ControlResult, Project, Session, SessionDetail } from "../transpor
 import { isTerminalStatus } from "../transport/types";
 import type { BlockActions } from "./BlockView";
 import { Composer, type ComposerHandle } from "./Composer";
+import { attachSourceOf } from "./Attachments";
 import { ModelDialog } from "./Dialogs";
 import { Inspector } from "./Inspector";
 import { InlineTitle, RENAME_EVENT } from "./SessionActions";
@@ -121,6 +122,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [err, setErr] = useState<string>();
   const [modelOpen, setModelOpen] = useState(false);
+  const attachSource = useMemo(() => attachSourceOf(t), [t]);
   const [editing, setEditing] = useState(false);
   const [info, setInfo] = useState<string>();
   const [pin, setPin] = useState(0);
@@ -128,7 +130,15 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const [inspected, setInspected] = useState<string>();
   const titleBtn = useRef<HTMLButtonElement>(null);
   const inner = useRef<ComposerHandle>(null);
-  useImperativeHandle(composerRef, () => ({ focus: () => inner.current?.focus(), insert: (x: string) => inner.current?.insert(x) }), []);
+  useImperativeHandle(
+    composerRef,
+    () => ({
+      focus: () => inner.current?.focus(),
+      insert: (x: string) => inner.current?.insert(x),
+      attach: (paths: string[]) => inner.current?.attach(paths),
+    }),
+    [],
+  );
 
   // A layout effect: listening from the commit that shows the title, so an F2
   // pressed right after it appears is never lost.
@@ -262,7 +272,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     for (const m of detail?.messages ?? []) {
       if (m.role === "user") {
         const q = m.run_id && queuedSet.has(m.run_id) ? m.run_id : undefined;
-        out.push({ key: `m:${m.id}`, kind: "user", text: m.content, queuedRun: q });
+        out.push({ key: `m:${m.id}`, kind: "user", text: m.content, queuedRun: q, attachments: m.attachments });
         continue;
       }
       const v = m.run_id ? runs.view(m.run_id) : undefined;
@@ -318,7 +328,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const retryRef = useRef(async (_runId: string) => {});
   retryRef.current = async (runId: string) => {
     const m = (detail?.messages ?? []).find((x) => x.role === "user" && x.run_id === runId);
-    if (m) await sendRef.current(m.content);
+    if (m) await sendRef.current(m.content, m.attachments);
     else setErr("The message of that turn is not available to send again.");
   };
 
@@ -358,8 +368,13 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   }, [latest, tick, status]);
   const approving = status === "awaiting_approval";
 
-  const sendRef = useRef(async (_t: string) => false);
-  const send = async (text: string): Promise<boolean> => {
+  const sendRef = useRef(async (_t: string, _a?: string[]) => false);
+  const send = async (text: string, attachments: string[] = []): Promise<boolean> => {
+    // An answer or a queued follow-up is text only: keep the chips for a new message.
+    if (attachments.length > 0 && ((asking && latestId) || (active && newestId))) {
+      setErr("Attachments go with a new message: send it when the agent is free.");
+      return false;
+    }
     if (asking && latestId) {
       const note = await actions.clarify(latestId, asking.clarifyId, text);
       if (note) setErr(note);
@@ -367,7 +382,13 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     }
     try {
       if (active && newestId) await t.api.queue(newestId, text, requestId());
-      else await t.api.startRun({ session_id: session.id, message: text, client_request_id: requestId() });
+      else
+        await t.api.startRun({
+          session_id: session.id,
+          message: text,
+          client_request_id: requestId(),
+          ...(attachments.length > 0 ? { attachments } : {}),
+        });
       await load();
       setPin((n) => n + 1); // show the message just sent, wherever the view was
       p.onChanged();
@@ -506,6 +527,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
         <Composer
           ref={inner}
           onSend={send}
+          attach={attachSource}
           queueing={active && !asking}
           commands={agentCommands}
           productCommands={productCommands}

@@ -55,7 +55,7 @@ describe("Composer slash menu", () => {
     expect(screen.queryByRole("listbox")).toBeNull();
     expect(onSend).not.toHaveBeenCalled();
     await userEvent.keyboard("{Enter}");
-    expect(onSend).toHaveBeenCalledWith("/compress");
+    expect(onSend).toHaveBeenCalledWith("/compress", []);
   });
 
   it("runs a product command picked with the arrows, and Escape closes the menu", async () => {

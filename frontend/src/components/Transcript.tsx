@@ -2,13 +2,14 @@ import { ArrowDown, History, Loader2 } from "lucide-react";
 import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { VList, type VListHandle } from "virtua";
 import type { Block } from "../store/model";
+import { MessageAttachments } from "./Attachments";
 import { BlockView, type BlockActions } from "./BlockView";
 import { CopyButton } from "./copy";
 import { Markdown } from "./Markdown";
 import type { Focus } from "./useJump";
 
 export type Item =
-  | { key: string; kind: "user"; text: string; queuedRun?: string }
+  | { key: string; kind: "user"; text: string; queuedRun?: string; attachments?: string[] }
   | { key: string; kind: "static"; text: string; runId?: string }
   | { key: string; kind: "block"; runId: string; block: Block; live: boolean }
   | { key: string; kind: "older"; runId: string }
@@ -35,6 +36,7 @@ const Row = memo(function Row({ item, actions, onOlder, onReveal }: { item: Item
         return (
           <div className="msg-user queued">
             <div className="bubble">{item.text}</div>
+            <MessageAttachments paths={item.attachments} />
             <div className="queued-bar">
               <span className="chip chip-queued">Queued — runs when the agent is free</span>
               {actions.editQueued && (
@@ -47,7 +49,12 @@ const Row = memo(function Row({ item, actions, onOlder, onReveal }: { item: Item
           </div>
         );
       }
-      return <div className="msg-user"><div className="bubble">{item.text}</div></div>;
+      return (
+        <div className="msg-user">
+          {item.text && <div className="bubble">{item.text}</div>}
+          <MessageAttachments paths={item.attachments} />
+        </div>
+      );
     case "static":
       return <StaticTurn text={item.text} runId={item.runId} onReveal={onReveal} />;
     case "block":

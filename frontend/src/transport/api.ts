@@ -79,7 +79,7 @@ function isJSON(s: string): boolean {
   }
 }
 
-function parseJSON<T>(res: RawResponse): T {
+export function parseJSON<T>(res: RawResponse): T {
   if (res.status >= 400) {
     // The API always answers errors in JSON; anything else is not the API.
     if (NO_API.has(res.status) && !isJSON(res.body)) throw new BackendUnavailableError();

@@ -1,9 +1,9 @@
 // The HTTP transport: same-origin fetch against /api with a bearer token, and
 // SSE read over fetch streaming (EventSource cannot send Authorization).
-import { ApiClient, ApiError, BackendUnavailableError, type RawResponse } from "./api";
+import { ApiClient, ApiError, BackendUnavailableError, parseJSON, type RawResponse } from "./api";
 import { SSEParser, seqFromEventId } from "./sse";
 import type { BusHandlers, Transport, WatchHandlers } from "./transport";
-import type { RunEvent, WatchMessage } from "./types";
+import type { RunEvent, Upload, WatchMessage } from "./types";
 
 const TOKEN_KEY = "hermesdesk.token";
 
@@ -108,6 +108,22 @@ export class HttpTransport implements Transport {
       throw new BackendUnavailableError();
     }
     return { status: res.status, body: await res.text() };
+  }
+
+  async upload(file: Blob, name: string): Promise<Upload> {
+    let res: Response;
+    try {
+      res = await this.fetch(`${this.base}/api/uploads?name=${encodeURIComponent(name)}`, {
+        method: "POST",
+        headers: this.headers({ Accept: "application/json", "Content-Type": "application/octet-stream" }),
+        body: file,
+        cache: "no-store",
+        credentials: "omit",
+      });
+    } catch {
+      throw new BackendUnavailableError();
+    }
+    return parseJSON<Upload>({ status: res.status, body: await res.text() });
   }
 
   watchRun(runId: string, after: number, h: WatchHandlers): () => void {

@@ -1,7 +1,7 @@
 // The one interface the UI talks to. Two implementations: Wails (bound
 // Desktop.Request + doorbell events) and HTTP (fetch + SSE), chosen at runtime.
 import type { ApiClient } from "./api";
-import type { DesktopInfo, RunEvent, WatchMessage } from "./types";
+import type { DesktopInfo, RunEvent, Upload, WatchMessage } from "./types";
 
 export interface WatchHandlers {
   /** Events in seq order as they arrive; may repeat ones already seen. */
@@ -27,6 +27,8 @@ export interface DesktopBridge {
   setAutostart(enabled: boolean): Promise<boolean>;
   /** Resolves "" when the person cancels. */
   pickFolder(title: string): Promise<string>;
+  /** Native multi-file chooser; resolves [] when cancelled. Absent in an older window. */
+  pickFiles?(title: string): Promise<string[]>;
   quit(): void;
   onAutostartChanged(cb: (enabled: boolean) => void): () => void;
   /** A second launch reshowed the window; args are its command line (flags dropped by Go). */
@@ -49,5 +51,10 @@ export interface Transport {
    * Reconnects on its own. Returns a function that stops watching.
    */
   watchBus?(h: BusHandlers): () => void;
+  /**
+   * Sends a file that has no path here (a browser's, a pasted image) to
+   * POST /api/uploads; the path it returns is attached to a message.
+   */
+  upload?(file: Blob, name: string): Promise<Upload>;
   readonly desktop?: DesktopBridge;
 }

@@ -72,6 +72,8 @@ export interface Message {
   content: string;
   run_id?: string;
   created_at?: string;
+  /** The paths a user message attached. */
+  attachments?: string[];
   /** The assistant message's run outcome and error, without another read. */
   run_status?: RunStatus;
   error?: string;
@@ -100,6 +102,13 @@ export interface RunInfo {
   created_at?: string;
   started_at?: string;
   ended_at?: string;
+}
+
+/** POST /api/uploads's answer: where the file now is, to attach by path. */
+export interface Upload {
+  path: string;
+  name: string;
+  size: number;
 }
 
 export interface StartRunRequest {

@@ -3,9 +3,9 @@
 // as HTTP. Live events arrive as tiny `run:doorbell` {run_id, seq} runtime
 // events (large Wails event payloads leak memory in WebKit, docs/ARCHITECTURE.md §The watch bus);
 // on a doorbell the watcher pulls the next pages through Request.
-import { ApiClient, ApiError, BackendUnavailableError, type RawResponse } from "./api";
+import { ApiClient, ApiError, BackendUnavailableError, parseJSON, type RawResponse } from "./api";
 import type { BusHandlers, DesktopBridge, Transport, WatchHandlers } from "./transport";
-import type { DesktopInfo, WatchMessage } from "./types";
+import type { DesktopInfo, Upload, WatchMessage } from "./types";
 import { onWailsEvent, wailsDesktop, wailsRuntime, type WailsDesktop } from "./wailsRuntime";
 
 export const DOORBELL = "run:doorbell";
@@ -65,6 +65,14 @@ export class WailsTransport implements Transport {
       console.warn("Desktop.Request failed", method, path, err);
       throw new ApiError(500, "binding_error", "The app could not complete the request");
     }
+  }
+
+  /** A dropped or pasted file (the web view gives no path) goes to POST /api/uploads via Go. */
+  async upload(file: Blob, name: string): Promise<Upload> {
+    const d = wailsDesktop(this.win);
+    if (typeof d?.Upload !== "function") throw new BackendUnavailableError("This window cannot upload files; attach them with the paperclip");
+    const r = await d.Upload(name, await toBase64(file));
+    return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
   }
 
   private ensureDoorbell(): void {
@@ -233,6 +241,7 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
     getAutostart: async () => Boolean(await need("GetAutostart")()),
     setAutostart: async (on) => Boolean(await need("SetAutostart")(on)),
     pickFolder: async (title) => (await need("PickFolder")(title)) ?? "",
+    pickFiles: async (title) => (await need("PickFiles")(title)) ?? [],
     quit: () => void need("Quit")(),
     onAutostartChanged: (cb) => onWailsEvent("autostart:changed", (v) => cb(Boolean(v)), win),
     onSecondInstance: (cb) => onWailsEvent("app:second-instance", (v) => cb(secondInstance(v)), win),
@@ -265,4 +274,12 @@ export function launchFolder(launch: { args: string[]; cwd: string }): string | 
   const sep = launch.cwd.includes("\\") && !launch.cwd.includes("/") ? "\\" : "/";
   const base = launch.cwd.endsWith(sep) ? launch.cwd : launch.cwd + sep;
   return base + (arg === "." ? "" : arg.replace(/^\.\//, ""));
+}
+
+/** The bytes of a blob as base64, in chunks (a 20 MiB file in one call overflows the stack). */
+export async function toBase64(b: Blob): Promise<string> {
+  const bytes = new Uint8Array(await b.arrayBuffer());
+  let bin = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
 }

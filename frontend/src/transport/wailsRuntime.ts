@@ -9,6 +9,8 @@ export interface WailsDesktop {
   GetAutostart?(): Promise<boolean>;
   SetAutostart?(enabled: boolean): Promise<boolean>;
   PickFolder?(title: string): Promise<string>;
+  PickFiles?(title: string): Promise<string[] | null>;
+  Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
   Quit?(): void | Promise<void>;
 }
 

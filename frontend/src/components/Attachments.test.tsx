@@ -1,0 +1,107 @@
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { MAX_ATTACHMENT_BYTES, MessageAttachments, humanSize, type AttachSource } from "./Attachments";
+import { Composer } from "./Composer";
+
+function file(name: string, size: number, type = "text/plain"): File {
+  const f = new File(["x"], name, { type });
+  Object.defineProperty(f, "size", { value: size });
+  return f;
+}
+
+function setup(src: AttachSource) {
+  const onSend = vi.fn(async (_t: string, _a: string[]) => true);
+  render(<Composer onSend={onSend} queueing={false} attach={src} />);
+  return { onSend };
+}
+
+function uploader() {
+  return vi.fn(async (f: Blob, name: string) => ({ path: `/data/uploads/x/${name}`, name, size: f.size }));
+}
+
+describe("attachments in the composer", () => {
+  it.each([
+    [0, "0 B"],
+    [2048, "2 KiB"],
+    [3 << 20, "3.0 MiB"],
+  ])("%d bytes read as %s", (n, s) => expect(humanSize(n)).toBe(s));
+
+  it("uploads a browser file, shows it as a chip, and sends its path with the message", async () => {
+    const upload = uploader();
+    const { onSend } = setup({ upload });
+    const input = screen.getByTestId("attach-input") as HTMLInputElement;
+    await userEvent.upload(input, file("notes.txt", 5));
+    expect(await screen.findByText("notes.txt")).toBeTruthy();
+    expect(upload).toHaveBeenCalledWith(expect.any(File), "notes.txt");
+    await userEvent.type(screen.getByLabelText("Message"), "read this{Enter}");
+    expect(onSend).toHaveBeenCalledWith("read this", ["/data/uploads/x/notes.txt"]);
+    await waitFor(() => expect(screen.queryByText("notes.txt")).toBeNull()); // cleared once sent
+  });
+
+  it("a chip can be removed before sending", async () => {
+    const { onSend } = setup({ upload: uploader() });
+    await userEvent.upload(screen.getByTestId("attach-input"), [file("a.txt", 1), file("b.png", 2, "image/png")]);
+    await screen.findByText("b.png");
+    await userEvent.click(screen.getByLabelText("Remove a.txt"));
+    expect(screen.queryByText("a.txt")).toBeNull();
+    await userEvent.type(screen.getByLabelText("Message"), "hi{Enter}");
+    expect(onSend).toHaveBeenCalledWith("hi", ["/data/uploads/x/b.png"]);
+  });
+
+  it("refuses a 200 MB file in plain words and uploads nothing", async () => {
+    const upload = uploader();
+    setup({ upload });
+    await userEvent.upload(screen.getByTestId("attach-input"), file("huge.iso", 200 * 1000 * 1000));
+    expect(screen.getByRole("alert").textContent).toBe(`huge.iso is 190.7 MiB; an attachment can be at most ${MAX_ATTACHMENT_BYTES >> 20} MiB.`);
+    expect(upload).not.toHaveBeenCalled();
+    expect(screen.queryByRole("list", { name: "Attachments" })).toBeNull();
+  });
+
+  it("says why an upload failed and leaves no chip", async () => {
+    setup({ upload: vi.fn(async () => Promise.reject(new Error("the disk is full"))) });
+    await userEvent.upload(screen.getByTestId("attach-input"), file("a.txt", 1));
+    expect((await screen.findByRole("alert")).textContent).toBe("a.txt could not be attached: the disk is full");
+    expect(screen.queryByText("a.txt")).toBeNull();
+  });
+
+  it("takes a dropped file and a pasted image", async () => {
+    const upload = uploader();
+    setup({ upload });
+    const box = screen.getByLabelText("Message").parentElement!;
+    fireEvent.drop(box, { dataTransfer: { files: [file("dropped.md", 3)], types: ["Files"] } });
+    expect(await screen.findByText("dropped.md")).toBeTruthy();
+    fireEvent.paste(screen.getByLabelText("Message"), { clipboardData: { files: [file("image.png", 4, "image/png")] } });
+    await waitFor(() => expect(upload).toHaveBeenCalledTimes(2));
+    expect(upload.mock.calls[1]?.[1]).toMatch(/^pasted-.*\.png$/);
+  });
+
+  it("uses the native chooser when the window has one, with no upload", async () => {
+    const pickFiles = vi.fn(async () => ["/home/me/a.png", "/home/me/b.txt"]);
+    const { onSend } = setup({ pickFiles });
+    await userEvent.click(screen.getByLabelText("Attach files"));
+    expect(await screen.findByText("a.png")).toBeTruthy();
+    expect(screen.queryByTestId("attach-input")).toBeNull();
+    // Files alone can be sent, with no text.
+    await userEvent.click(screen.getByLabelText("Send"));
+    expect(onSend).toHaveBeenCalledWith("", ["/home/me/a.png", "/home/me/b.txt"]);
+  });
+
+  it("stops at ten attachments per message", async () => {
+    const pickFiles = vi.fn(async () => Array.from({ length: 12 }, (_, i) => `/f/${i}.txt`));
+    setup({ pickFiles });
+    await userEvent.click(screen.getByLabelText("Attach files"));
+    expect((await screen.findByRole("alert")).textContent).toBe("At most 10 attachments per message.");
+    expect(screen.getAllByLabelText(/^Remove /)).toHaveLength(10);
+  });
+
+  it("has no paperclip without a way to attach", () => {
+    render(<Composer onSend={vi.fn()} queueing={false} />);
+    expect(screen.queryByLabelText("Attach files")).toBeNull();
+  });
+
+  it("shows a sent message's attachments by name", () => {
+    render(<MessageAttachments paths={["/w/shot.png", "C:\\w\\notes.txt"]} />);
+    expect(screen.getByRole("list", { name: "Attached files" }).textContent).toBe("shot.pngnotes.txt");
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it, vi } from "vitest";
+import { ApiError, BackendUnavailableError } from "./api";
+import { HttpTransport } from "./http";
+import { WailsTransport, toBase64 } from "./wails";
+
+describe("uploads", () => {
+  it("base64-encodes any bytes, in chunks", async () => {
+    const bytes = new Uint8Array(70_000).map((_, i) => i % 256);
+    const b64 = await toBase64(new Blob([bytes]));
+    expect(Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))).toEqual(bytes);
+  });
+
+  it("the desktop window sends the file through Desktop.Upload and gets its path", async () => {
+    const Upload = vi.fn(async (name: string, data: string) => ({ status: 201, body: JSON.stringify({ path: `/d/uploads/1/${name}`, name, size: atob(data).length }) }));
+    const t = new WailsTransport({ win: { go: { app: { Desktop: { Upload } } } } });
+    expect(await t.upload(new Blob(["hi!"]), "a.txt")).toEqual({ path: "/d/uploads/1/a.txt", name: "a.txt", size: 3 });
+    expect(Upload).toHaveBeenCalledWith("a.txt", "aGkh");
+  });
+
+  it("an older desktop window without Upload says to use the paperclip", async () => {
+    const t = new WailsTransport({ win: { go: { app: { Desktop: {} } } } });
+    await expect(t.upload(new Blob(["x"]), "a.txt")).rejects.toBeInstanceOf(BackendUnavailableError);
+  });
+
+  it("the browser posts the raw file with the token and surfaces the server's refusal", async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ error: { code: "too_large", message: "the file is larger than 20 MiB" } }), { status: 413 }));
+    const t = new HttpTransport({ token: "tok", fetch });
+    const err = await t.upload(new Blob(["x"]), "big file.bin").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).message).toBe("the file is larger than 20 MiB");
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe("/api/uploads?name=big%20file.bin");
+    expect(init.method).toBe("POST");
+    expect((init.headers as Record<string, string>).Authorization).toBe("Bearer tok");
+  });
+});
