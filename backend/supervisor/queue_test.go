@@ -72,7 +72,12 @@ func TestQueuedRunWithAMomentarilyHeldLockStillRuns(t *testing.T) {
 	mu.Lock()
 	watched, held = second.RunID, lock
 	mu.Unlock()
-	t.Cleanup(func() { lock.Unlock() })
+	t.Cleanup(func() {
+		// Under mu: the log handler may be releasing it at the same time.
+		mu.Lock()
+		defer mu.Unlock()
+		lock.Unlock()
+	})
 	if _, err := e.sup.Cancel(context.Background(), first.RunID); err != nil {
 		t.Fatal(err)
 	}
