@@ -3,7 +3,7 @@ import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffec
 import { requestId } from "../app/ids";
 import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
-import type { Block, DoneBlock, RunView } from "../store/model";
+import type { RunView } from "../store/model";
 import { ApiError } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { ControlResult, Project, Session, SessionDetail } from "../transport/types";
@@ -15,6 +15,7 @@ import { Inspector } from "./Inspector";
 import { InlineTitle, RENAME_EVENT } from "./SessionActions";
 import { StatusBadge } from "./StatusBadge";
 import { Transcript, type Item } from "./Transcript";
+import { transcriptItems } from "./transcriptItems";
 import { sessionRuns } from "./activeRun";
 import { useJump } from "./useJump";
 import { revealInvisible } from "../text/invisible";
@@ -77,28 +78,6 @@ export function waitText(v: RunView | undefined, status: string, agent: string):
   if (last.kind === "tool" && last.status === "running") return `Waiting for ${last.name} to finish…`;
   if (last.kind === "text" && !last.done) return undefined; // the text itself shows progress
   return `${agent} is working…`;
-}
-
-const footers = new WeakMap<DoneBlock, DoneBlock>();
-
-/**
- * The run's footer, told with what the run showed above it: an error that
- * has its own card is not repeated, and a completed run whose request was
- * denied says so rather than looking like a plain success.
- */
-export function footer(done: DoneBlock, blocks: Block[]): DoneBlock {
-  const hit = footers.get(done);
-  if (hit) return hit;
-  const errorShown = blocks.some((b) => b.kind === "error");
-  const denied = done.status === "completed" && blocks.some((b) => b.kind === "approval" && !!b.resolved && isDenied(b.resolved.choice, b.options));
-  const out = errorShown || denied ? { ...done, errorShown, note: denied ? "the request was denied" : undefined } : done;
-  footers.set(done, out);
-  return out;
-}
-
-function isDenied(choice: string, options: { id: string; kind?: string }[]): boolean {
-  const o = options.find((x) => x.id === choice);
-  return (o?.kind ?? choice).startsWith("reject");
 }
 
 export interface SessionViewProps {
@@ -258,45 +237,14 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const itemCache = useRef(new WeakMap<object, Item>());
   const items = useMemo<Item[]>(() => {
     void tick; // the runs' folded blocks moved: rebuild from them
-    const out: Item[] = [];
-    for (const m of detail?.messages ?? []) {
-      if (m.role === "user") {
-        const q = m.run_id && queuedSet.has(m.run_id) ? m.run_id : undefined;
-        out.push({ key: `m:${m.id}`, kind: "user", text: m.content, queuedRun: q });
-        continue;
-      }
-      const v = m.run_id ? runs.view(m.run_id) : undefined;
-      if (!v || (v.blocks.length === 0 && m.content)) {
-        if (m.content) out.push({ key: `m:${m.id}`, kind: "static", text: m.content, runId: m.run_id });
-        // An older turn that did not complete says so without its events.
-        const rs = m.run?.status ?? m.run_status;
-        if (rs && rs !== "completed" && isTerminalStatus(rs)) {
-          let it = itemCache.current.get(m);
-          if (!it) {
-            const block: Block = { kind: "done", key: `m:${m.id}:end`, seq: 0, status: rs, error: m.error ?? m.run?.error };
-            it = { key: block.key, kind: "block", runId: m.run_id ?? "", block, live: false };
-            itemCache.current.set(m, it);
-          }
-          out.push(it);
-        }
-        continue;
-      }
-      if (runs.hasOlder(v.runId)) out.push({ key: `older:${v.runId}`, kind: "older", runId: v.runId });
-      const live = !v.terminal;
-      for (const raw of v.blocks) {
-        if (raw.kind === "user") continue; // the session's own message is shown
-        const b = raw.kind === "done" ? footer(raw, v.blocks) : raw;
-        let it = itemCache.current.get(b);
-        if (!it || (it.kind === "block" && it.live !== live)) {
-          it = { key: b.key, kind: "block", runId: v.runId, block: b, live };
-          itemCache.current.set(b, it);
-        }
-        out.push(it);
-      }
-    }
     const w = active ? waitText(latest, status, agent) : undefined;
-    if (w) out.push({ key: `wait:${latestId}`, kind: "wait", text: w });
-    return out;
+    return transcriptItems({
+      messages: detail?.messages ?? [],
+      runs,
+      queued: queuedSet,
+      wait: w && latestId ? { runId: latestId, text: w } : undefined,
+      cache: itemCache.current,
+    });
   }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs]);
 
   // A queued follow-up is a run that has not started: cancelling it drops it.
