@@ -1,5 +1,5 @@
 import { PanelRight, Square } from "lucide-react";
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { requestId } from "../app/ids";
 import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
@@ -12,7 +12,7 @@ import type { BlockActions } from "./BlockView";
 import { Composer, type ComposerHandle } from "./Composer";
 import { ModelDialog } from "./Dialogs";
 import { Inspector } from "./Inspector";
-import { InlineTitle, RENAME_EVENT } from "./SessionActions";
+import { InlineTitle } from "./SessionActions";
 import { StatusBadge } from "./StatusBadge";
 import { Transcript, type Item } from "./Transcript";
 import { transcriptItems } from "./transcriptItems";
@@ -23,10 +23,15 @@ import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker } from "./ModelPicker";
 
-/** Window event that asks the open session to stop its run (Ctrl+.). */
-export const STOP_EVENT = "hermesdesk:stop";
-/** Window event that asks for a new session in the current project (/new). */
-export const NEW_SESSION_EVENT = "hermesdesk:new-session";
+/**
+ * What the app asks of the open session: its composer, and the commands
+ * its keyboard shortcuts give (Ctrl+. stops the run, F2 renames). A new
+ * session's view has only the composer.
+ */
+export interface SessionHandle extends ComposerHandle {
+  stop?(): void;
+  rename?(): void;
+}
 
 /** Runs of a session followed event by event; earlier turns show their saved text. */
 const ATTACH_LAST = 10;
@@ -93,9 +98,11 @@ export interface SessionViewProps {
   onRename(title: string): Promise<string | undefined>;
   /** A search hit to open the transcript at instead of its tail. */
   target?: JumpTarget;
+  /** Opens a new session in this project (/new). */
+  onNewSession?(): void;
 }
 
-export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function SessionView(p, composerRef) {
+export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function SessionView(p, composerRef) {
   const { t, runs, session } = p;
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [err, setErr] = useState<string>();
@@ -107,15 +114,22 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const [inspected, setInspected] = useState<string>();
   const titleBtn = useRef<HTMLButtonElement>(null);
   const inner = useRef<ComposerHandle>(null);
-  useImperativeHandle(composerRef, () => ({ focus: () => inner.current?.focus(), insert: (x: string) => inner.current?.insert(x) }), []);
-
-  // A layout effect: listening from the commit that shows the title, so an F2
-  // pressed right after it appears is never lost.
-  useLayoutEffect(() => {
-    const onRename = () => setEditing(true);
-    window.addEventListener(RENAME_EVENT, onRename);
-    return () => window.removeEventListener(RENAME_EVENT, onRename);
-  }, []);
+  // Stop as of the latest render (it reads the run it stops).
+  const stopRef = useRef(() => {});
+  const newSessionRef = useRef(p.onNewSession);
+  newSessionRef.current = p.onNewSession;
+  // Set in the commit that shows the title, so an F2 pressed right after
+  // it appears is never lost.
+  useImperativeHandle(
+    composerRef,
+    () => ({
+      focus: () => inner.current?.focus(),
+      insert: (x: string) => inner.current?.insert(x),
+      stop: () => stopRef.current(),
+      rename: () => setEditing(true),
+    }),
+    [],
+  );
 
   const load = useCallback(async () => {
     try {
@@ -200,7 +214,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
   const agentModels = latestModels(runs, attached.map((a) => a.id));
   const productCommands = useMemo(
-    () => buildProductCommands({ agent, active, stop: () => window.dispatchEvent(new Event(STOP_EVENT)), model: () => setModelOpen(true), newSession: () => window.dispatchEvent(new Event(NEW_SESSION_EVENT)) }),
+    () => buildProductCommands({ agent, active, stop: () => stopRef.current(), model: () => setModelOpen(true), newSession: () => newSessionRef.current?.() }),
     [agent, active],
   );
   const runChoices = useMemo(() => {
@@ -340,11 +354,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     }
   };
 
-  useEffect(() => {
-    const onStop = () => void stop();
-    window.addEventListener(STOP_EVENT, onStop);
-    return () => window.removeEventListener(STOP_EVENT, onStop);
-  });
+  stopRef.current = () => void stop();
 
   // A person's title wins; the agent's live title only names an untitled
   // session (the journal applies title.updated the same way).
