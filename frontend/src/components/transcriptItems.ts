@@ -1,5 +1,5 @@
 // The rows of a session's transcript, built from its saved messages and the
-// folded runs (docs/ARCHITECTURE.md §Frontend, "Transcript"). Pure: the same
+// folded runs (docs/ARCHITECTURE.md §Session view). Pure: the same
 // messages, views and cache give the same rows.
 import type { Block, DoneBlock, RunView } from "../store/model";
 import type { Message } from "../transport/types";
