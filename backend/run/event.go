@@ -294,3 +294,35 @@ type Compacted struct {
 	// recovery wrote it so that no seq a client may hold is used again.
 	Lost bool `json:"lost,omitempty"`
 }
+
+// PayloadOf maps each known event type to a zero value of its payload
+// struct: the frontend's fold is tested against these field names
+// (testdata/payloads.json; docs/ARCHITECTURE.md §Events).
+var PayloadOf = map[EventType]any{
+	EventRunStarted:       RunStarted{},
+	EventStatus:           StatusChanged{},
+	EventMessageUser:      MessageUser{},
+	EventTokenDelta:       TextDelta{},
+	EventReasoningDelta:   TextDelta{},
+	EventReasoningDone:    TextDone{},
+	EventProgress:         Progress{},
+	EventPlanUpdated:      PlanUpdated{},
+	EventToolStarted:      ToolStarted{},
+	EventToolUpdated:      ToolUpdated{},
+	EventToolDone:         ToolDone{},
+	EventFileChanged:      FileChanged{},
+	EventApprovalRequest:  ApprovalRequested{},
+	EventApprovalResolved: ApprovalResolved{},
+	EventClarifyRequest:   ClarifyRequested{},
+	EventClarifyResolved:  ClarifyResolved{},
+	EventCommandsUpdated:  CommandsUpdated{},
+	EventModeUpdated:      ModeUpdated{},
+	EventModelUpdated:     ModelUpdated{},
+	EventTitleUpdated:     TitleUpdated{},
+	EventUsageUpdated:     Usage{},
+	EventUsageFinal:       Usage{},
+	EventError:            ErrorInfo{},
+	EventNotice:           Notice{},
+	EventDone:             Done{},
+	EventCompacted:        Compacted{},
+}

@@ -1,6 +1,5 @@
 import { PanelLeftOpen } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { ComposerHandle } from "../components/Composer";
 import { attachSourceOf, baseName } from "../components/Attachments";
 import { Toaster } from "../components/copy";
 import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/Dialogs";
@@ -8,8 +7,8 @@ import { Reconnecting } from "../components/Reconnecting";
 import { BackendOffline, PickProject, Unauthorized } from "../components/EmptyStates";
 import { NewSession } from "../components/NewSession";
 import { SchedulesView } from "../components/Schedules";
-import { DeleteSessionDialog, RENAME_EVENT } from "../components/SessionActions";
-import { NEW_SESSION_EVENT, SessionView, STOP_EVENT } from "../components/SessionView";
+import { DeleteSessionDialog } from "../components/SessionActions";
+import { SessionView, type SessionHandle } from "../components/SessionView";
 import { Sidebar } from "../components/Sidebar";
 import { jumpTarget, type JumpTarget } from "../store/jump";
 import { RunStore } from "../store/runStore";
@@ -76,7 +75,7 @@ export function App({ transport: t }: { transport: Transport }) {
   const [jump, setJump] = useState<JumpTarget>();
   const [schedules, setSchedules] = useState(false);
   const dialogOpen = dialog !== null || deleting !== undefined;
-  const composer = useRef<ComposerHandle>(null);
+  const composer = useRef<SessionHandle>(null);
   const attachSource = useMemo(() => attachSourceOf(t), [t]);
   // Below the breakpoint the sidebar is an overlay over the page, closed
   // until asked for (a phone on the served UI, a narrow window).
@@ -254,7 +253,7 @@ export function App({ transport: t }: { transport: Transport }) {
       // F2 renames the open session in its header (the sidebar handles its own rows).
       if (e.key === "F2" && !mod && !isTyping(e.target) && !dialogOpen) {
         e.preventDefault();
-        window.dispatchEvent(new Event(RENAME_EVENT));
+        composer.current?.rename?.();
         return;
       }
       if (!mod || e.altKey) return;
@@ -265,7 +264,7 @@ export function App({ transport: t }: { transport: Transport }) {
         b: () => (narrow ? setOverlay((o) => !o) : setCollapsed((c) => !c)),
         i: () => setInspector((v) => !v),
         ",": () => setDialog("settings"),
-        ".": () => window.dispatchEvent(new Event(STOP_EVENT)),
+        ".": () => composer.current?.stop?.(),
       };
       const f = act[k];
       if (f) {
@@ -273,13 +272,8 @@ export function App({ transport: t }: { transport: Transport }) {
         f();
       }
     };
-    const onNew = () => newSession(projectId || b.projects[0]?.id);
     window.addEventListener("keydown", onKey);
-    window.addEventListener(NEW_SESSION_EVENT, onNew);
-    return () => {
-      window.removeEventListener("keydown", onKey);
-      window.removeEventListener(NEW_SESSION_EVENT, onNew);
-    };
+    return () => window.removeEventListener("keydown", onKey);
   }, [newSession, projectId, b.projects, setCollapsed, setInspector, dialogOpen, narrow, overlay]);
 
   // Nothing dropped or clicked replaces the app (app/guard.ts). In the
@@ -379,6 +373,7 @@ export function App({ transport: t }: { transport: Transport }) {
         onChanged={() => void b.refresh()}
         onSeen={markSeen}
         onRename={(title) => renameSession(session, title)}
+        onNewSession={() => newSession(project?.id ?? session.project_id)}
         target={jump?.sessionId === session.id ? jump : undefined}
       />
     );

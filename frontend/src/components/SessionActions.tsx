@@ -8,9 +8,6 @@ import type { Session } from "../transport/types";
 import { Dialog } from "./Dialog";
 import { revealInvisible } from "../text/invisible";
 
-/** Window event asking the open session to edit its title (F2). */
-export const RENAME_EVENT = "hermesdesk:rename";
-
 /** Titles stay readable and, at ≤ 3 UTF-8 bytes per UTF-16 unit, under the service's 512-byte limit. */
 export const MAX_TITLE = 120;
 

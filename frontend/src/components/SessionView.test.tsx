@@ -1,16 +1,17 @@
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { createRef } from "react";
+import { describe, expect, it, vi } from "vitest";
 import { RunStore } from "../store/runStore";
 import { evts } from "../store/testEvents";
 import { ApiClient } from "../transport/api";
 import type { Transport, WatchHandlers } from "../transport/transport";
 import type { RunEvent } from "../transport/types";
-import { SessionView, waitText } from "./SessionView";
+import { SessionView, waitText, type SessionHandle, type SessionViewProps } from "./SessionView";
 
 const session = { id: "ses_1", project_id: "p1", title: "Fix it", agent: "claude", model: "sonnet" };
 
-function setup(journal: RunEvent[], extra: object[] = []) {
+function setup(journal: RunEvent[], extra: object[] = [], props: Partial<SessionViewProps> = {}) {
   const calls: string[] = [];
   const watchers: WatchHandlers[] = [];
   const api = new ApiClient(async (m, p, b) => {
@@ -37,8 +38,9 @@ function setup(journal: RunEvent[], extra: object[] = []) {
   });
   const t: Transport = { kind: "http", api, watchRun: (_id, _after, h) => (watchers.push(h), () => {}) };
   const runs = new RunStore(t, { schedule: (cb) => cb() });
-  render(<SessionView t={t} runs={runs} session={session} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} onRename={async () => undefined} />);
-  return { calls, watchers };
+  const ref = createRef<SessionHandle>();
+  render(<SessionView ref={ref} t={t} runs={runs} session={session} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} onRename={async () => undefined} {...props} />);
+  return { calls, watchers, ref };
 }
 
 const R = "run_1";
@@ -71,6 +73,26 @@ describe("SessionView", () => {
     await waitFor(() => expect(calls.some((c) => c.startsWith("POST /api/runs/run_1/queue {\"message\":\"also update docs\""))).toBe(true));
     await userEvent.click(screen.getByRole("button", { name: /Stop/ }));
     expect(calls).toContain("POST /api/runs/run_1/cancel {}");
+  });
+
+  it("stops the run when the app asks (Ctrl+.) and edits the title (F2)", async () => {
+    const { calls, ref } = setup(live);
+    await screen.findByText("Run rm");
+    expect(calls).not.toContain("POST /api/runs/run_1/cancel {}");
+    act(() => ref.current!.stop!());
+    await waitFor(() => expect(calls).toContain("POST /api/runs/run_1/cancel {}"));
+    act(() => ref.current!.rename!());
+    expect(await screen.findByRole("textbox", { name: /title/i })).toBeTruthy();
+  });
+
+  it("/new asks the app for a new session and /stop stops the run", async () => {
+    const onNewSession = vi.fn();
+    const { calls } = setup(live, [], { onNewSession });
+    await screen.findByText("Run rm");
+    await userEvent.type(screen.getByLabelText("Message"), "/new{Enter}");
+    await waitFor(() => expect(onNewSession).toHaveBeenCalledTimes(1));
+    await userEvent.type(screen.getByLabelText("Message"), "/stop{Enter}");
+    await waitFor(() => expect(calls).toContain("POST /api/runs/run_1/cancel {}"));
   });
 
   it("follows the waiting run, not the follow-up queued behind it; the queued one can be cancelled", async () => {

@@ -1,9 +1,9 @@
 import { PanelRight, Square } from "lucide-react";
-import { forwardRef, useCallback, useEffect, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { requestId } from "../app/ids";
 import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
-import type { Block, DoneBlock, RunView } from "../store/model";
+import type { RunView } from "../store/model";
 import { ApiError } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { ControlResult, Project, Session, SessionDetail } from "../transport/types";
@@ -13,9 +13,10 @@ import { Composer, type ComposerHandle } from "./Composer";
 import { attachSourceOf } from "./Attachments";
 import { ModelDialog } from "./Dialogs";
 import { Inspector } from "./Inspector";
-import { InlineTitle, RENAME_EVENT } from "./SessionActions";
+import { InlineTitle } from "./SessionActions";
 import { StatusBadge } from "./StatusBadge";
 import { Transcript, type Item } from "./Transcript";
+import { transcriptItems } from "./transcriptItems";
 import { sessionRuns } from "./activeRun";
 import { useJump } from "./useJump";
 import { revealInvisible } from "../text/invisible";
@@ -23,10 +24,15 @@ import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker } from "./ModelPicker";
 
-/** Window event that asks the open session to stop its run (Ctrl+.). */
-export const STOP_EVENT = "hermesdesk:stop";
-/** Window event that asks for a new session in the current project (/new). */
-export const NEW_SESSION_EVENT = "hermesdesk:new-session";
+/**
+ * What the app asks of the open session: its composer, and the commands
+ * its keyboard shortcuts give (Ctrl+. stops the run, F2 renames). A new
+ * session's view has only the composer.
+ */
+export interface SessionHandle extends ComposerHandle {
+  stop?(): void;
+  rename?(): void;
+}
 
 /** Runs of a session followed event by event; earlier turns show their saved text. */
 const ATTACH_LAST = 10;
@@ -80,28 +86,6 @@ export function waitText(v: RunView | undefined, status: string, agent: string):
   return `${agent} is working…`;
 }
 
-const footers = new WeakMap<DoneBlock, DoneBlock>();
-
-/**
- * The run's footer, told with what the run showed above it: an error that
- * has its own card is not repeated, and a completed run whose request was
- * denied says so rather than looking like a plain success.
- */
-export function footer(done: DoneBlock, blocks: Block[]): DoneBlock {
-  const hit = footers.get(done);
-  if (hit) return hit;
-  const errorShown = blocks.some((b) => b.kind === "error");
-  const denied = done.status === "completed" && blocks.some((b) => b.kind === "approval" && !!b.resolved && isDenied(b.resolved.choice, b.options));
-  const out = errorShown || denied ? { ...done, errorShown, note: denied ? "the request was denied" : undefined } : done;
-  footers.set(done, out);
-  return out;
-}
-
-function isDenied(choice: string, options: { id: string; kind?: string }[]): boolean {
-  const o = options.find((x) => x.id === choice);
-  return (o?.kind ?? choice).startsWith("reject");
-}
-
 export interface SessionViewProps {
   t: Transport;
   runs: RunStore;
@@ -115,9 +99,11 @@ export interface SessionViewProps {
   onRename(title: string): Promise<string | undefined>;
   /** A search hit to open the transcript at instead of its tail. */
   target?: JumpTarget;
+  /** Opens a new session in this project (/new). */
+  onNewSession?(): void;
 }
 
-export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function SessionView(p, composerRef) {
+export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function SessionView(p, composerRef) {
   const { t, runs, session } = p;
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [err, setErr] = useState<string>();
@@ -130,23 +116,23 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const [inspected, setInspected] = useState<string>();
   const titleBtn = useRef<HTMLButtonElement>(null);
   const inner = useRef<ComposerHandle>(null);
+  // Stop as of the latest render (it reads the run it stops).
+  const stopRef = useRef(() => {});
+  const newSessionRef = useRef(p.onNewSession);
+  newSessionRef.current = p.onNewSession;
+  // Set in the commit that shows the title, so an F2 pressed right after
+  // it appears is never lost.
   useImperativeHandle(
     composerRef,
     () => ({
       focus: () => inner.current?.focus(),
       insert: (x: string) => inner.current?.insert(x),
       attach: (paths: string[]) => inner.current?.attach(paths),
+      stop: () => stopRef.current(),
+      rename: () => setEditing(true),
     }),
     [],
   );
-
-  // A layout effect: listening from the commit that shows the title, so an F2
-  // pressed right after it appears is never lost.
-  useLayoutEffect(() => {
-    const onRename = () => setEditing(true);
-    window.addEventListener(RENAME_EVENT, onRename);
-    return () => window.removeEventListener(RENAME_EVENT, onRename);
-  }, []);
 
   const load = useCallback(async () => {
     try {
@@ -231,7 +217,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
   const agentModels = latestModels(runs, attached.map((a) => a.id));
   const productCommands = useMemo(
-    () => buildProductCommands({ agent, active, stop: () => window.dispatchEvent(new Event(STOP_EVENT)), model: () => setModelOpen(true), newSession: () => window.dispatchEvent(new Event(NEW_SESSION_EVENT)) }),
+    () => buildProductCommands({ agent, active, stop: () => stopRef.current(), model: () => setModelOpen(true), newSession: () => newSessionRef.current?.() }),
     [agent, active],
   );
   const runChoices = useMemo(() => {
@@ -268,45 +254,14 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const itemCache = useRef(new WeakMap<object, Item>());
   const items = useMemo<Item[]>(() => {
     void tick; // the runs' folded blocks moved: rebuild from them
-    const out: Item[] = [];
-    for (const m of detail?.messages ?? []) {
-      if (m.role === "user") {
-        const q = m.run_id && queuedSet.has(m.run_id) ? m.run_id : undefined;
-        out.push({ key: `m:${m.id}`, kind: "user", text: m.content, queuedRun: q, attachments: m.attachments });
-        continue;
-      }
-      const v = m.run_id ? runs.view(m.run_id) : undefined;
-      if (!v || (v.blocks.length === 0 && m.content)) {
-        if (m.content) out.push({ key: `m:${m.id}`, kind: "static", text: m.content, runId: m.run_id });
-        // An older turn that did not complete says so without its events.
-        const rs = m.run?.status ?? m.run_status;
-        if (rs && rs !== "completed" && isTerminalStatus(rs)) {
-          let it = itemCache.current.get(m);
-          if (!it) {
-            const block: Block = { kind: "done", key: `m:${m.id}:end`, seq: 0, status: rs, error: m.error ?? m.run?.error };
-            it = { key: block.key, kind: "block", runId: m.run_id ?? "", block, live: false };
-            itemCache.current.set(m, it);
-          }
-          out.push(it);
-        }
-        continue;
-      }
-      if (runs.hasOlder(v.runId)) out.push({ key: `older:${v.runId}`, kind: "older", runId: v.runId });
-      const live = !v.terminal;
-      for (const raw of v.blocks) {
-        if (raw.kind === "user") continue; // the session's own message is shown
-        const b = raw.kind === "done" ? footer(raw, v.blocks) : raw;
-        let it = itemCache.current.get(b);
-        if (!it || (it.kind === "block" && it.live !== live)) {
-          it = { key: b.key, kind: "block", runId: v.runId, block: b, live };
-          itemCache.current.set(b, it);
-        }
-        out.push(it);
-      }
-    }
     const w = active ? waitText(latest, status, agent) : undefined;
-    if (w) out.push({ key: `wait:${latestId}`, kind: "wait", text: w });
-    return out;
+    return transcriptItems({
+      messages: detail?.messages ?? [],
+      runs,
+      queued: queuedSet,
+      wait: w && latestId ? { runId: latestId, text: w } : undefined,
+      cache: itemCache.current,
+    });
   }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs]);
 
   // A queued follow-up is a run that has not started: cancelling it drops it.
@@ -413,11 +368,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
     }
   };
 
-  useEffect(() => {
-    const onStop = () => void stop();
-    window.addEventListener(STOP_EVENT, onStop);
-    return () => window.removeEventListener(STOP_EVENT, onStop);
-  });
+  stopRef.current = () => void stop();
 
   // A person's title wins; the agent's live title only names an untitled
   // session (the journal applies title.updated the same way).

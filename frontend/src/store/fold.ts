@@ -354,7 +354,8 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
       return;
     case "usage.updated":
     case "usage.final":
-      v.usage = usage(ev.type === "usage.final" && p.usage ? p.usage : p) ?? v.usage;
+      // Both carry a run.Usage as the whole payload (backend/run/event.go PayloadOf).
+      v.usage = usage(p) ?? v.usage;
       return;
     case "error":
       closeStreams(v);

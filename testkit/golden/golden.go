@@ -1,0 +1,48 @@
+// Package golden keeps a test's output file in testdata equal to what the
+// test computes: written with -update, a failure when stale.
+package golden
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+)
+
+// Check compares got with the file at path; with update it writes the file first.
+func Check(t testing.TB, path string, got []byte, update bool) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run the test with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s is out of date (run the test with -update after checking the change)", path)
+	}
+}
+
+// Event is one normalized event as the frontend's fold receives its type and payload.
+type Event struct {
+	Type    string
+	Payload any
+}
+
+// JSONL encodes events one {"type","payload"} object a line.
+func JSONL(t testing.TB, events []Event) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	for _, e := range events {
+		p, err := json.Marshal(e.Payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "{\"type\":%q,\"payload\":%s}\n", e.Type, p)
+	}
+	return b.Bytes()
+}
