@@ -92,6 +92,26 @@ func (s *Supervisor) maxWarm(ctx context.Context) int {
 	return n
 }
 
+// SettingMaxConcurrent is the setting capping running runs across
+// sessions (a whole number ≥ 1); it overrides Config.MaxConcurrent. Runs
+// beyond it stay queued (docs/ARCHITECTURE.md §Scheduling).
+const SettingMaxConcurrent = "max_concurrent_runs"
+
+// maxConcurrent is the running-runs cap now: the setting if it is a valid
+// number, else the configured one.
+func (s *Supervisor) maxConcurrent(ctx context.Context) int {
+	v, ok, err := s.cfg.Store.Setting(ctx, SettingMaxConcurrent)
+	if err != nil || !ok {
+		return s.cfg.MaxConcurrent
+	}
+	var n int
+	if err := json.Unmarshal(v, &n); err != nil || n < 1 {
+		s.log.Warn("ignoring an invalid setting", "key", SettingMaxConcurrent, "value", string(v))
+		return s.cfg.MaxConcurrent
+	}
+	return n
+}
+
 // warmRecords lists the published warm records, most recently used first.
 func (s *Supervisor) warmRecords() []control.Warm {
 	paths, _ := filepath.Glob(filepath.Join(s.cfg.DataDir, control.WarmDirName, "*.json"))
