@@ -336,6 +336,9 @@ func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
 		}
 		cancel()
 		o.detail = err.Error()
+	} else if na := (*adapter.NoAnswerError)(nil); errors.As(err, &na) {
+		// Already a sentence for people, naming the command to check.
+		o.message = na.Error()
 	} else {
 		o.message = fmt.Sprintf("%s could not be started: %v", ad.DisplayName(), err)
 	}
