@@ -141,6 +141,22 @@ func (s *Service) Cancel(ctx context.Context, runID string) (run.ControlResult, 
 	return s.control(ctx, "cancel", runID, func() (run.ControlResult, error) { return s.runner.Cancel(ctx, runID) })
 }
 
+// forceCanceller is a Runner that can stop a run without the grace period
+// a stubborn agent gets ("Force stop"; the supervisor).
+type forceCanceller interface {
+	ForceCancel(ctx context.Context, runID string) (run.ControlResult, error)
+}
+
+// ForceCancel stops a run at once, also one already cancelling. A Runner
+// without agent processes to kill cancels as usual.
+func (s *Service) ForceCancel(ctx context.Context, runID string) (run.ControlResult, error) {
+	fc, ok := s.runner.(forceCanceller)
+	if !ok {
+		return s.Cancel(ctx, runID)
+	}
+	return s.control(ctx, "cancel", runID, func() (run.ControlResult, error) { return fc.ForceCancel(ctx, runID) })
+}
+
 // Approve answers a pending approval with one of its option ids.
 func (s *Service) Approve(ctx context.Context, runID, approvalID, choice string) (run.ControlResult, error) {
 	if choice == "" {

@@ -14,6 +14,13 @@ func (s *Supervisor) Cancel(ctx context.Context, runID string) (run.ControlResul
 	return s.control(ctx, runID, control.Request{Op: control.OpCancel})
 }
 
+// ForceCancel is Cancel without the grace period ("Force stop"): the
+// agent's group is killed at once; on a run already cancelling it cuts the
+// grace short. The run still ends with one done{cancelled}.
+func (s *Supervisor) ForceCancel(ctx context.Context, runID string) (run.ControlResult, error) {
+	return s.control(ctx, runID, control.Request{Op: control.OpCancel, Force: true})
+}
+
 // Approve answers a pending approval with one of its option ids (or kinds).
 func (s *Supervisor) Approve(ctx context.Context, runID, approvalID, choice string) (run.ControlResult, error) {
 	return s.control(ctx, runID, control.Request{Op: control.OpApproval, ApprovalID: approvalID, Choice: choice,
@@ -74,7 +81,7 @@ func (s *Supervisor) control(ctx context.Context, runID string, req control.Requ
 	if t == nil {
 		if r.Status == run.StatusQueued {
 			if req.Op == control.OpCancel {
-				return s.cancelQueued(ctx, r)
+				return s.cancelQueued(ctx, r, req.Force)
 			}
 			return notActive("the run has not started yet"), nil
 		}
@@ -101,11 +108,11 @@ func (s *Supervisor) control(ctx context.Context, runID string, req control.Requ
 }
 
 // cancelQueued ends a run that has no shim yet as cancelled.
-func (s *Supervisor) cancelQueued(ctx context.Context, r run.Run) (run.ControlResult, error) {
+func (s *Supervisor) cancelQueued(ctx context.Context, r run.Run, force bool) (run.ControlResult, error) {
 	s.schedMu.Lock()
 	if s.lookup(r.ID) != nil { // launched meanwhile: its shim cancels it
 		s.schedMu.Unlock()
-		return s.control(ctx, r.ID, control.Request{Op: control.OpCancel})
+		return s.control(ctx, r.ID, control.Request{Op: control.OpCancel, Force: force})
 	}
 	ev, ok := s.endWithoutShim(ctx, r.ID, run.StatusCancelled, "", "")
 	s.schedMu.Unlock()
