@@ -7,6 +7,7 @@ import { ApiClient } from "../transport/api";
 import type { Transport, WatchHandlers } from "../transport/transport";
 import type { RunEvent } from "../transport/types";
 import { SessionView, waitText } from "./SessionView";
+import { FORCE_AFTER_S } from "./stopping";
 
 const session = { id: "ses_1", project_id: "p1", title: "Fix it", agent: "claude", model: "sonnet" };
 
@@ -151,5 +152,22 @@ describe("waitText", () => {
     expect(waitText(undefined, "running", "claude")).toBe("Waiting for claude to respond…");
     expect(waitText(undefined, "completed", "claude")).toBeUndefined();
     expect(waitText(undefined, "cancelling", "codex")).toBe("Stopping codex…");
+    expect(waitText(undefined, "cancelling", "codex", 5)).toBe("Stopping codex… (force in 5 s)");
+    expect(waitText(undefined, "cancelling", "codex", 0)).toBe("Stopping codex… (forcing it now)");
+  });
+});
+
+describe("Force stop", () => {
+  it("shows the countdown while cancelling and kills at once on Force stop", async () => {
+    const stopping = evts(R, [
+      ["run.started", { agent: "claude" }],
+      ["token.delta", { text: "Still going." }],
+      ["status", { status: "cancelling" }],
+    ]);
+    const { calls } = setup(stopping);
+    expect(await screen.findByText(`Stopping claude… (force in ${FORCE_AFTER_S} s)`)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /^Stop$/ })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: /Force stop/ }));
+    await waitFor(() => expect(calls).toContain('POST /api/runs/run_1/cancel {"force":true}'));
   });
 });

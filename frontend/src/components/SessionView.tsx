@@ -22,6 +22,7 @@ import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker } from "./ModelPicker";
+import { stoppingText, useForceCountdown } from "./stopping";
 
 /** Window event that asks the open session to stop its run (Ctrl+.). */
 export const STOP_EVENT = "hermesdesk:stop";
@@ -58,7 +59,7 @@ export function queueNote(n: number): string {
 }
 
 /** What the latest run waits for, in words (a spinner alone is not an answer). */
-export function waitText(v: RunView | undefined, status: string, agent: string): string | undefined {
+export function waitText(v: RunView | undefined, status: string, agent: string, forceLeft?: number): string | undefined {
   if (isTerminalStatus(status)) return undefined;
   switch (status) {
     case "queued":
@@ -68,7 +69,7 @@ export function waitText(v: RunView | undefined, status: string, agent: string):
     case "awaiting_clarify":
       return "Waiting for your answer above";
     case "cancelling":
-      return `Stopping ${agent}…`;
+      return stoppingText(agent, forceLeft);
     case "paused":
       return `${agent} paused`;
   }
@@ -225,6 +226,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const latestMsg = useMemo(() => [...(detail?.messages ?? [])].reverse().find((m) => m.run_id === latestId && (m.run || m.run_status)) ?? (detail?.messages ?? []).find((m) => m.run_id === latestId), [detail, latestId]);
   const latest = latestId ? runs.view(latestId) : undefined;
   const status = latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
+  const forceLeft = useForceCountdown(status === "cancelling");
   const active = !!latestId && status !== "idle" && !isTerminalStatus(status);
   const agent = latest?.agent || session.agent;
   // Read on every render (ticks included): a few runs' already-folded lists.
@@ -304,10 +306,10 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
         out.push(it);
       }
     }
-    const w = active ? waitText(latest, status, agent) : undefined;
+    const w = active ? waitText(latest, status, agent, forceLeft) : undefined;
     if (w) out.push({ key: `wait:${latestId}`, kind: "wait", text: w });
     return out;
-  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs]);
+  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs, forceLeft]);
 
   // A queued follow-up is a run that has not started: cancelling it drops it.
   const dropQueued = async (runId: string): Promise<boolean> => {
@@ -401,10 +403,10 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
 
   sendRef.current = send;
   const waiting = [...queuedSet].filter((id) => id !== latestId).length;
-  const stop = async () => {
+  const stop = async (force = false) => {
     if (!latestId) return;
     try {
-      const r = await t.api.cancel(latestId);
+      const r = await t.api.cancel(latestId, force);
       const note = controlNote(r);
       if (note) setErr(note);
       else if (waiting > 0) setInfo(`Stopping the run: ${queueNote(waiting)}.`);
@@ -477,8 +479,12 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
           />
           {status !== "idle" && <StatusBadge status={status} />}
           <span className="spacer" />
-          {active && (
-            <button type="button" className="btn btn-secondary btn-stop" onClick={() => void stop()} title={`Stop the run (Ctrl+.)${waiting > 0 ? ` — ${queueNote(waiting)}` : ""}`} disabled={status === "cancelling"}>
+          {active && status === "cancelling" ? (
+            <button type="button" className="btn btn-danger btn-stop" onClick={() => void stop(true)} title="Stop the agent at once, without waiting for it to finish up">
+              <Square size={14} aria-hidden /> Force stop
+            </button>
+          ) : active && (
+            <button type="button" className="btn btn-secondary btn-stop" onClick={() => void stop()} title={`Stop the run (Ctrl+.)${waiting > 0 ? ` — ${queueNote(waiting)}` : ""}`}>
               <Square size={14} aria-hidden /> Stop
             </button>
           )}
