@@ -23,6 +23,7 @@ import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker } from "./ModelPicker";
 import { stoppingText, useForceCountdown } from "./stopping";
+import { queueWait } from "./queueWait";
 
 /** Window event that asks the open session to stop its run (Ctrl+.). */
 export const STOP_EVENT = "hermesdesk:stop";
@@ -59,11 +60,11 @@ export function queueNote(n: number): string {
 }
 
 /** What the latest run waits for, in words (a spinner alone is not an answer). */
-export function waitText(v: RunView | undefined, status: string, agent: string, forceLeft?: number): string | undefined {
+export function waitText(v: RunView | undefined, status: string, agent: string, forceLeft?: number, queued?: string): string | undefined {
   if (isTerminalStatus(status)) return undefined;
   switch (status) {
     case "queued":
-      return "Queued — starts when the previous run in this session ends";
+      return queued ?? "Queued — starts when the previous run in this session ends";
     case "awaiting_approval":
       return "Waiting for your approval above";
     case "awaiting_clarify":
@@ -227,6 +228,16 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const latest = latestId ? runs.view(latestId) : undefined;
   const status = latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
   const forceLeft = useForceCountdown(status === "cancelling");
+  // Why a queued run waits, from the watch bus: re-read whenever a run
+  // anywhere moves while this one is queued (a slot may have freed).
+  const [busTick, setBusTick] = useState(0);
+  const isQueued = status === "queued";
+  useEffect(() => (isQueued ? runs.bus.subscribe(() => setBusTick((n) => n + 1)) : undefined), [runs, isQueued]);
+  const queuedWhy = useMemo(
+    () => (isQueued && latestId ? queueWait(runs.bus.active(), latestId) : undefined),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- busTick: the bus moved
+    [runs, isQueued, latestId, busTick],
+  );
   const active = !!latestId && status !== "idle" && !isTerminalStatus(status);
   const agent = latest?.agent || session.agent;
   // Read on every render (ticks included): a few runs' already-folded lists.
@@ -306,10 +317,10 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
         out.push(it);
       }
     }
-    const w = active ? waitText(latest, status, agent, forceLeft) : undefined;
+    const w = active ? waitText(latest, status, agent, forceLeft, queuedWhy) : undefined;
     if (w) out.push({ key: `wait:${latestId}`, kind: "wait", text: w });
     return out;
-  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs, forceLeft]);
+  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs, forceLeft, queuedWhy]);
 
   // A queued follow-up is a run that has not started: cancelling it drops it.
   const dropQueued = async (runId: string): Promise<boolean> => {
