@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hermesdesk/hermesdesk/backend/redact"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -155,6 +156,36 @@ func (s *Service) ForceCancel(ctx context.Context, runID string) (run.ControlRes
 		return s.Cancel(ctx, runID)
 	}
 	return s.control(ctx, "cancel", runID, func() (run.ControlResult, error) { return fc.ForceCancel(ctx, runID) })
+}
+
+// runLogger is a Runner that keeps a log per run (the supervisor).
+type runLogger interface {
+	RunLog(ctx context.Context, runID string) (string, error)
+}
+
+// RunLog is the end of a run's log ("Open log" on an error), secrets
+// masked; "" when the runner keeps none.
+func (s *Service) RunLog(ctx context.Context, runID string) (RunLogTail, error) {
+	if _, err := s.store.GetRun(ctx, runID); err != nil {
+		return RunLogTail{}, s.classify(ctx, "get run", "run", err)
+	}
+	rl, ok := s.runner.(runLogger)
+	if !ok {
+		return RunLogTail{RunID: runID}, nil
+	}
+	text, err := rl.RunLog(ctx, runID)
+	if err != nil {
+		return RunLogTail{}, s.classify(ctx, "read run log", "run", err)
+	}
+	return RunLogTail{RunID: runID, Log: redact.String(text)}, nil
+}
+
+// RunLogTail is GET /api/runs/{id}/log.
+type RunLogTail struct {
+	RunID string `json:"run_id"`
+	// Log is the end of the run's log (at most 64 KiB), starting at a
+	// whole line.
+	Log string `json:"log"`
 }
 
 // Approve answers a pending approval with one of its option ids.

@@ -138,3 +138,17 @@ func TestForceCancelSkipsTheGrace(t *testing.T) {
 		})
 	}
 }
+
+// A run's log is read from its own folder by the stored run's id; an id
+// that is not a stored run (a path) is refused.
+func TestRunLog(t *testing.T) {
+	e := newEnv(t)
+	res, _ := e.runDone(e.session.ID, "hello")
+	got, err := e.sup.RunLog(context.Background(), res.RunID)
+	if err != nil || got == "" || got != e.logTail(res.RunID) {
+		t.Fatalf("log = %q, %v; want the run's shim.log", got, err)
+	}
+	if _, err := e.sup.RunLog(context.Background(), "../../etc"); err == nil {
+		t.Fatal("a run id that is a path was read")
+	}
+}

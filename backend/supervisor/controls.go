@@ -3,6 +3,8 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
@@ -120,4 +122,23 @@ func (s *Supervisor) cancelQueued(ctx context.Context, r run.Run, force bool) (r
 		return notActive("the run could not be cancelled now; it is ending or starting"), nil
 	}
 	return run.ControlResult{Accepted: true, Status: run.ControlAccepted, EventID: ev.EventID}, nil
+}
+
+// MaxLogTail is how much of a run's log RunLog returns: its end, where the
+// reason a run failed is.
+const MaxLogTail = 64 << 10
+
+// RunLog returns the end of a run's log (its shim.log: the shim's and the
+// agent's diagnostics), "" when it has none. The path is built from the
+// stored run's id under the data dir, never from the caller's text.
+func (s *Supervisor) RunLog(ctx context.Context, runID string) (string, error) {
+	r, err := s.getRun(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	p := s.logPath(r.ID)
+	if rel, err := filepath.Rel(s.cfg.DataDir, p); err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("supervisor: run log outside the data dir: %q", r.ID)
+	}
+	return control.TailFile(p, MaxLogTail), nil
 }
