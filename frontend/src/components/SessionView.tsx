@@ -24,6 +24,7 @@ import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker } from "./ModelPicker";
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
+import { RunLogDialog } from "./RunLogDialog";
 
 /** Window event that asks the open session to stop its run (Ctrl+.). */
 export const STOP_EVENT = "hermesdesk:stop";
@@ -127,6 +128,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
   const attachSource = useMemo(() => attachSourceOf(t), [t]);
   const [editing, setEditing] = useState(false);
   const [info, setInfo] = useState<string>();
+  const [logOf, setLogOf] = useState<string>();
   const [pin, setPin] = useState(0);
   // The run the inspector shows: the active one unless the person picked another.
   const [inspected, setInspected] = useState<string>();
@@ -362,6 +364,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
         }
       },
       retry: (runId) => void retryRef.current(runId),
+      openLog: (runId) => setLogOf(runId),
       cancelQueued: (runId) => void dropRef.current(runId),
       editQueued: (runId, text) =>
         void dropRef.current(runId).then((ok) => {
@@ -565,6 +568,7 @@ export const SessionView = forwardRef<ComposerHandle, SessionViewProps>(function
           }}
         />
       )}
+      {logOf && <RunLogDialog api={t.api} runId={logOf} onClose={() => setLogOf(undefined)} />}
       {modelOpen && latestId && (
         <ModelDialog
           current={model}
