@@ -20,6 +20,7 @@ func TestConcurrencyLimitQueuesThenStarts(t *testing.T) {
 		{"configured cap", 2, ""},
 		{"setting overrides", 4, "2"},
 		{"invalid setting keeps configured", 2, `"many"`},
+		{"cleared setting keeps configured", 2, `null`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { testConcurrencyLimit(t, tc.configured, tc.setting) })
