@@ -40,6 +40,19 @@ var (
 	ErrInvalidAnswer = errors.New("adapter: not one of the offered options")
 )
 
+// NoAnswerError: the agent started but did not answer its first request in
+// time — most often the command is not the agent's protocol mode (a chat
+// program waiting on its terminal). Its message is for people.
+type NoAnswerError struct {
+	Command string        // the command line as configured
+	After   time.Duration // how long it was given
+}
+
+func (e *NoAnswerError) Error() string {
+	secs := int((e.After + time.Second - 1) / time.Second) // never "0 s"
+	return fmt.Sprintf("The agent did not answer within %d s — is `%s` the right command?", secs, e.Command)
+}
+
 // Capabilities say which controls and features an agent supports; the UI
 // hides what an agent cannot do.
 type Capabilities struct {

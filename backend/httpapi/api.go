@@ -99,12 +99,28 @@ func (h *Handler) getRun(w http.ResponseWriter, r *http.Request) {
 // Controls on an existing run always answer 200 with the ControlResult;
 // unknown run 404, malformed body 400.
 
+// runLog is the end of a run's log ("Open log" on an error card).
+func (h *Handler) runLog(w http.ResponseWriter, r *http.Request) {
+	res, err := h.svc.RunLog(r.Context(), r.PathValue("id"))
+	reply(w, http.StatusOK, res, err)
+}
+
+// cancel: {"force": true} kills the agent at once (Force stop), also on a
+// run already cancelling.
 func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
-	var body struct{}
+	var body struct {
+		Force bool `json:"force"`
+	}
 	if !decodeOptional(w, r, &body) {
 		return
 	}
-	res, err := h.svc.Cancel(r.Context(), r.PathValue("id"))
+	var res run.ControlResult
+	var err error
+	if body.Force {
+		res, err = h.svc.ForceCancel(r.Context(), r.PathValue("id"))
+	} else {
+		res, err = h.svc.Cancel(r.Context(), r.PathValue("id"))
+	}
 	reply(w, http.StatusOK, res, err)
 }
 

@@ -174,6 +174,7 @@ func TestFlowAndControls(t *testing.T) {
 	for _, c := range []struct{ path, body, want string }{
 		{"/cancel", ``, "not-active"},
 		{"/cancel", `{}`, "not-active"},
+		{"/cancel", `{"force":true}`, "not-active"},
 		{"/approvals/ap_unknown", `{"choice":"allow_once"}`, "not-active"},
 		{"/clarify/cl_unknown", `{"answer":"yes"}`, "not-active"},
 		{"/queue", `{"message":"next","client_request_id":"c2"}`, "not-active"},
@@ -210,6 +211,17 @@ func TestFlowAndControls(t *testing.T) {
 	status, body = e.do(t, "PUT", "/api/settings", `{"cancel_grace_s":5}`, nil)
 	if status != 200 || !strings.Contains(body, `"cancel_grace_s":5`) {
 		t.Fatalf("settings: %d %s", status, body)
+	}
+	if status, body := e.do(t, "PUT", "/api/settings", `{"max_concurrent_runs":0}`, nil); status != 400 || !strings.Contains(body, "max_concurrent_runs") {
+		t.Fatalf("bad limit: %d %s", status, body)
+	}
+	if status, body := e.do(t, "GET", "/api/runs/"+sr.RunID+"/log", "", nil); status != 200 || !strings.Contains(body, `"run_id":"`+sr.RunID+`"`) {
+		t.Fatalf("run log: %d %s", status, body)
+	}
+	for _, id := range []string{"run_nope", "..%2F..%2Fetc"} {
+		if status, body := e.do(t, "GET", "/api/runs/"+id+"/log", "", nil); status != 404 {
+			t.Fatalf("log of %s: %d %s", id, status, body)
+		}
 	}
 }
 

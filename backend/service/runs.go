@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/hermesdesk/hermesdesk/backend/redact"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -139,6 +140,52 @@ func (s *Service) control(ctx context.Context, op, runID string, f func() (run.C
 // Cancel stops a run. Only Cancel stops a run: closing a watcher never does.
 func (s *Service) Cancel(ctx context.Context, runID string) (run.ControlResult, error) {
 	return s.control(ctx, "cancel", runID, func() (run.ControlResult, error) { return s.runner.Cancel(ctx, runID) })
+}
+
+// forceCanceller is a Runner that can stop a run without the grace period
+// a stubborn agent gets ("Force stop"; the supervisor).
+type forceCanceller interface {
+	ForceCancel(ctx context.Context, runID string) (run.ControlResult, error)
+}
+
+// ForceCancel stops a run at once, also one already cancelling. A Runner
+// without agent processes to kill cancels as usual.
+func (s *Service) ForceCancel(ctx context.Context, runID string) (run.ControlResult, error) {
+	fc, ok := s.runner.(forceCanceller)
+	if !ok {
+		return s.Cancel(ctx, runID)
+	}
+	return s.control(ctx, "cancel", runID, func() (run.ControlResult, error) { return fc.ForceCancel(ctx, runID) })
+}
+
+// runLogger is a Runner that keeps a log per run (the supervisor).
+type runLogger interface {
+	RunLog(ctx context.Context, runID string) (string, error)
+}
+
+// RunLog is the end of a run's log ("Open log" on an error), secrets
+// masked; "" when the runner keeps none.
+func (s *Service) RunLog(ctx context.Context, runID string) (RunLogTail, error) {
+	if _, err := s.store.GetRun(ctx, runID); err != nil {
+		return RunLogTail{}, s.classify(ctx, "get run", "run", err)
+	}
+	rl, ok := s.runner.(runLogger)
+	if !ok {
+		return RunLogTail{RunID: runID}, nil
+	}
+	text, err := rl.RunLog(ctx, runID)
+	if err != nil {
+		return RunLogTail{}, s.classify(ctx, "read run log", "run", err)
+	}
+	return RunLogTail{RunID: runID, Log: redact.String(text)}, nil
+}
+
+// RunLogTail is GET /api/runs/{id}/log.
+type RunLogTail struct {
+	RunID string `json:"run_id"`
+	// Log is the end of the run's log (at most 64 KiB), starting at a
+	// whole line.
+	Log string `json:"log"`
 }
 
 // Approve answers a pending approval with one of its option ids.

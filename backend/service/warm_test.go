@@ -51,3 +51,28 @@ func TestPutSettingsRetiresWarmAgentsOfChangedAgents(t *testing.T) {
 		t.Fatalf("retired %v after saving demo unchanged, want [claude]", r.retired)
 	}
 }
+
+// A limit out of range is refused as a whole: nothing of the request is
+// stored, and the error names the setting.
+func TestPutSettingsRefusesABadLimit(t *testing.T) {
+	m := servicetest.NewMem()
+	s := service.New(m, m, m, service.Options{Log: quiet})
+	ctx := context.Background()
+	_, err := s.PutSettings(ctx, map[string]json.RawMessage{
+		"theme":               json.RawMessage(`"dark"`),
+		"max_concurrent_runs": json.RawMessage(`0`),
+	})
+	if service.CodeOf(err) != service.CodeBadRequest {
+		t.Fatalf("got %v, want a bad request", err)
+	}
+	got, err := s.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["theme"]; ok {
+		t.Fatalf("a refused request stored part of itself: %v", got)
+	}
+	if _, err := s.PutSettings(ctx, map[string]json.RawMessage{"max_concurrent_runs": json.RawMessage(`2`)}); err != nil {
+		t.Fatalf("a valid limit refused: %v", err)
+	}
+}

@@ -66,7 +66,7 @@ func (r *runner) handle(ctx context.Context, req control.Request) control.Respon
 		st := r.state()
 		return control.Response{State: &st}
 	case control.OpCancel:
-		res, err = r.cancel(ctx)
+		res, err = r.cancel(ctx, req.Force)
 	case control.OpApproval:
 		res, err = r.resolve(run.WithAnsweredBy(ctx, req.By), req.ApprovalID, req.Choice, true)
 	case control.OpClarify:
@@ -110,8 +110,13 @@ func (r *runner) state() control.State {
 
 // cancel: status{cancelling} is committed, then the ladder runs: protocol
 // cancel, SIGTERM to the agent's group, SIGKILL after the grace period.
-// The run then ends with exactly one done{cancelled}.
-func (r *runner) cancel(ctx context.Context) (run.ControlResult, error) {
+// The run then ends with exactly one done{cancelled}. force (Force stop,
+// also on a run already cancelling) skips to SIGKILL.
+func (r *runner) cancel(ctx context.Context, force bool) (run.ControlResult, error) {
+	if force {
+		// Before ctlMu: a cancel stuck committing must not hold up a kill.
+		r.forceOnce.Do(func() { close(r.forced) })
+	}
 	r.ctlMu.Lock()
 	defer r.ctlMu.Unlock()
 	r.mu.Lock()
@@ -121,6 +126,9 @@ func (r *runner) cancel(ctx context.Context) (run.ControlResult, error) {
 	}
 	if r.cancelled {
 		r.mu.Unlock()
+		if force {
+			return result(run.ControlAccepted, "stopping at once"), nil
+		}
 		return result(run.ControlNotActive, "the run is already being cancelled"), nil
 	}
 	r.cancelled = true
@@ -179,28 +187,70 @@ func (r *runner) runLadder() {
 	if startCancel != nil {
 		startCancel() // an agent still starting stops starting
 	}
-	if conn != nil {
+	if conn != nil && !r.isForced() {
 		cctx, cancel := context.WithTimeout(context.Background(), r.tm.protocolCancel)
+		go func() {
+			select {
+			case <-r.forced:
+				cancel()
+			case <-cctx.Done():
+			}
+		}()
 		if err := conn.Cancel(cctx); err != nil {
 			r.log.Warn("protocol cancel", "err", err)
 		}
 		cancel()
 	}
-	if r.waitSettled(r.tm.protocolCancel) {
+	if r.waitStep(r.tm.protocolCancel) {
 		return
 	}
-	r.log.Info("agent still busy after protocol cancel; SIGTERM to its group")
-	r.killAgent(syscall.SIGTERM)
-	if r.waitSettled(r.spec.CancelGrace()) {
-		return
+	if !r.isForced() {
+		r.log.Info("agent still busy after protocol cancel; SIGTERM to its group")
+		r.killAgent(syscall.SIGTERM)
+		if r.waitStep(r.spec.CancelGrace()) {
+			return
+		}
 	}
-	r.log.Warn("agent ignored SIGTERM; SIGKILL to its group", "grace", r.spec.CancelGrace())
+	if r.isForced() {
+		r.log.Warn("force stop; SIGKILL to the agent's group")
+	} else {
+		r.log.Warn("agent ignored SIGTERM; SIGKILL to its group", "grace", r.spec.CancelGrace())
+	}
 	r.killAgent(syscall.SIGKILL)
 	if r.waitSettled(r.tm.abandon) {
 		return
 	}
 	r.log.Error("adapter did not return after the agent was killed; ending the run")
 	r.abandonOnce.Do(func() { close(r.abandon) })
+}
+
+func (r *runner) isForced() bool {
+	select {
+	case <-r.forced:
+		return true
+	default:
+		return false
+	}
+}
+
+// waitStep waits for the turn to settle for up to d, cut short by a forced
+// cancel; it reports whether the turn settled.
+func (r *runner) waitStep(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-r.settled:
+		return true
+	case <-r.forced:
+		select {
+		case <-r.settled:
+			return true
+		default:
+			return false
+		}
+	case <-t.C:
+		return false
+	}
 }
 
 func (r *runner) waitSettled(d time.Duration) bool {

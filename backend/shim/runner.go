@@ -109,6 +109,10 @@ type runner struct {
 	settleOnce   sync.Once
 	abandonOnce  sync.Once
 	stopOnce     sync.Once
+	// forced is closed by a forced cancel ("Force stop"): the ladder skips
+	// what is left of the protocol cancel and the SIGTERM grace and kills.
+	forced    chan struct{}
+	forceOnce sync.Once
 
 	// baseTree is the git snapshot of the workspace taken as the run
 	// began ("" outside git): its end snapshot is diffed against it.
@@ -122,6 +126,7 @@ func newRunner(spec control.Spec, j Journal, w run.Writer, h *hub, reg *adapter.
 		tm:       defaultTimings,
 		settled:  make(chan struct{}),
 		abandon:  make(chan struct{}),
+		forced:   make(chan struct{}),
 		shutdown: make(chan struct{}),
 		gone:     new(atomic.Bool),
 
@@ -336,6 +341,9 @@ func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
 		}
 		cancel()
 		o.detail = err.Error()
+	} else if na := (*adapter.NoAnswerError)(nil); errors.As(err, &na) {
+		// Already a sentence for people, naming the command to check.
+		o.message = na.Error()
 	} else {
 		o.message = fmt.Sprintf("%s could not be started: %v", ad.DisplayName(), err)
 	}

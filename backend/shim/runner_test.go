@@ -256,6 +256,8 @@ func TestStartFailures(t *testing.T) {
 		{"not installed, with a hint", fmt.Errorf("x: %w", adapter.ErrNotInstalled), "Fake not found — install it", "Fake not found — install it"},
 		{"not installed", adapter.ErrNotInstalled, "", "Fake agent is not installed."},
 		{"handshake failed", errBoom, "", "Fake agent could not be started: boom"},
+		{"agent silent", fmt.Errorf("acp: Fake: %w", &adapter.NoAnswerError{Command: "goose acp", After: 15e9}), "",
+			"The agent did not answer within 15 s — is `goose acp` the right command?"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

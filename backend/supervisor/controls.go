@@ -3,6 +3,8 @@ package supervisor
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path/filepath"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
@@ -12,6 +14,13 @@ import (
 // cancelled by its shim (protocol cancel, then SIGTERM, then SIGKILL).
 func (s *Supervisor) Cancel(ctx context.Context, runID string) (run.ControlResult, error) {
 	return s.control(ctx, runID, control.Request{Op: control.OpCancel})
+}
+
+// ForceCancel is Cancel without the grace period ("Force stop"): the
+// agent's group is killed at once; on a run already cancelling it cuts the
+// grace short. The run still ends with one done{cancelled}.
+func (s *Supervisor) ForceCancel(ctx context.Context, runID string) (run.ControlResult, error) {
+	return s.control(ctx, runID, control.Request{Op: control.OpCancel, Force: true})
 }
 
 // Approve answers a pending approval with one of its option ids (or kinds).
@@ -74,7 +83,7 @@ func (s *Supervisor) control(ctx context.Context, runID string, req control.Requ
 	if t == nil {
 		if r.Status == run.StatusQueued {
 			if req.Op == control.OpCancel {
-				return s.cancelQueued(ctx, r)
+				return s.cancelQueued(ctx, r, req.Force)
 			}
 			return notActive("the run has not started yet"), nil
 		}
@@ -101,11 +110,11 @@ func (s *Supervisor) control(ctx context.Context, runID string, req control.Requ
 }
 
 // cancelQueued ends a run that has no shim yet as cancelled.
-func (s *Supervisor) cancelQueued(ctx context.Context, r run.Run) (run.ControlResult, error) {
+func (s *Supervisor) cancelQueued(ctx context.Context, r run.Run, force bool) (run.ControlResult, error) {
 	s.schedMu.Lock()
 	if s.lookup(r.ID) != nil { // launched meanwhile: its shim cancels it
 		s.schedMu.Unlock()
-		return s.control(ctx, r.ID, control.Request{Op: control.OpCancel})
+		return s.control(ctx, r.ID, control.Request{Op: control.OpCancel, Force: force})
 	}
 	ev, ok := s.endWithoutShim(ctx, r.ID, run.StatusCancelled, "", "")
 	s.schedMu.Unlock()
@@ -113,4 +122,23 @@ func (s *Supervisor) cancelQueued(ctx context.Context, r run.Run) (run.ControlRe
 		return notActive("the run could not be cancelled now; it is ending or starting"), nil
 	}
 	return run.ControlResult{Accepted: true, Status: run.ControlAccepted, EventID: ev.EventID}, nil
+}
+
+// MaxLogTail is how much of a run's log RunLog returns: its end, where the
+// reason a run failed is.
+const MaxLogTail = 64 << 10
+
+// RunLog returns the end of a run's log (its shim.log: the shim's and the
+// agent's diagnostics), "" when it has none. The path is built from the
+// stored run's id under the data dir, never from the caller's text.
+func (s *Supervisor) RunLog(ctx context.Context, runID string) (string, error) {
+	r, err := s.getRun(ctx, runID)
+	if err != nil {
+		return "", err
+	}
+	p := s.logPath(r.ID)
+	if rel, err := filepath.Rel(s.cfg.DataDir, p); err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("supervisor: run log outside the data dir: %q", r.ID)
+	}
+	return control.TailFile(p, MaxLogTail), nil
 }

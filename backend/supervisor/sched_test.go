@@ -2,6 +2,7 @@ package supervisor_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -11,8 +12,29 @@ import (
 )
 
 func TestConcurrencyLimitQueuesThenStarts(t *testing.T) {
-	e := newEnv(t, func(c *supervisor.Config) { c.MaxConcurrent = 2 })
+	tests := []struct {
+		name       string
+		configured int
+		setting    string // max_concurrent_runs; "" leaves the configured cap
+	}{
+		{"configured cap", 2, ""},
+		{"setting overrides", 4, "2"},
+		{"invalid setting keeps configured", 2, `"many"`},
+		{"cleared setting keeps configured", 2, `null`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { testConcurrencyLimit(t, tc.configured, tc.setting) })
+	}
+}
+
+func testConcurrencyLimit(t *testing.T, configured int, setting string) {
+	e := newEnv(t, func(c *supervisor.Config) { c.MaxConcurrent = configured })
 	ctx := context.Background()
+	if setting != "" {
+		if err := e.store.PutSetting(ctx, supervisor.SettingMaxConcurrent, json.RawMessage(setting)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	a := e.start(e.session.ID, "/scenario slow")
 	b := e.start(e.newSession().ID, "/scenario slow")
 	c := e.start(e.newSession().ID, "/scenario slow")

@@ -104,7 +104,7 @@ func fileExists(p string) bool {
 }
 
 // schedule starts queued runs while slots are free: at most one active run
-// per session, at most MaxConcurrent running overall, oldest first.
+// per session, at most maxConcurrent running overall, oldest first.
 func (s *Supervisor) schedule() {
 	if s.isClosed() {
 		return
@@ -122,7 +122,7 @@ func (s *Supervisor) schedule() {
 		return
 	}
 	f := queueFacts{runs: runs, tracked: map[string]bool{}, specs: map[string]bool{},
-		preparing: s.preparing.Load() > 0, max: s.cfg.MaxConcurrent}
+		preparing: s.preparing.Load() > 0, max: s.maxConcurrent(ctx)}
 	for _, r := range runs {
 		if s.lookup(r.ID) != nil {
 			f.tracked[r.ID] = true

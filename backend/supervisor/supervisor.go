@@ -68,7 +68,8 @@ type Config struct {
 	// running program. A per-version copy is made in <datadir>/bin/.
 	Executable string
 	// MaxConcurrent caps running runs across sessions (default 4); extra
-	// runs stay queued.
+	// runs stay queued. The setting SettingMaxConcurrent, when set,
+	// overrides it.
 	MaxConcurrent int
 	// AgentConfig resolves per-agent adapter config; nil resolves it with
 	// agents.Resolve from the Store's settings ("agents.<name>").

@@ -1,6 +1,7 @@
 package supervisor
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -81,7 +82,7 @@ const SettingMaxWarm = "max_warm_agents"
 // configured default.
 func (s *Supervisor) maxWarm(ctx context.Context) int {
 	v, ok, err := s.cfg.Store.Setting(ctx, SettingMaxWarm)
-	if err != nil || !ok {
+	if err != nil || !ok || isNull(v) {
 		return s.cfg.MaxWarm
 	}
 	var n int
@@ -91,6 +92,29 @@ func (s *Supervisor) maxWarm(ctx context.Context) int {
 	}
 	return n
 }
+
+// SettingMaxConcurrent is the setting capping running runs across
+// sessions (a whole number ≥ 1); it overrides Config.MaxConcurrent. Runs
+// beyond it stay queued (docs/ARCHITECTURE.md §Scheduling).
+const SettingMaxConcurrent = "max_concurrent_runs"
+
+// maxConcurrent is the running-runs cap now: the setting if it is a valid
+// number, else the configured one.
+func (s *Supervisor) maxConcurrent(ctx context.Context) int {
+	v, ok, err := s.cfg.Store.Setting(ctx, SettingMaxConcurrent)
+	if err != nil || !ok || isNull(v) {
+		return s.cfg.MaxConcurrent
+	}
+	var n int
+	if err := json.Unmarshal(v, &n); err != nil || n < 1 {
+		s.log.Warn("ignoring an invalid setting", "key", SettingMaxConcurrent, "value", string(v))
+		return s.cfg.MaxConcurrent
+	}
+	return n
+}
+
+// isNull: a setting saved as null was cleared (the default applies).
+func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
 // warmRecords lists the published warm records, most recently used first.
 func (s *Supervisor) warmRecords() []control.Warm {

@@ -39,6 +39,8 @@ type Adapter struct {
 	caps          adapter.Capabilities
 	env           envNames
 	extraDirs     []string
+	// answerTimeout bounds the answer to initialize (0: DefaultAnswerTimeout).
+	answerTimeout time.Duration
 }
 
 // envNames are the variables an agent reads Config.Home, BaseURL and APIKey
@@ -77,6 +79,9 @@ func WithEnv(home, baseURL, apiKey string) Option {
 func WithSearchDirs(dirs ...string) Option {
 	return func(a *Adapter) { a.extraDirs = append(a.extraDirs, dirs...) }
 }
+
+// WithAnswerTimeout replaces DefaultAnswerTimeout (tests use a short one).
+func WithAnswerTimeout(d time.Duration) Option { return func(a *Adapter) { a.answerTimeout = d } }
 
 // New returns an adapter for an ACP agent started with defaultCommand
 // (program and leading arguments; Config.Command overrides it).
@@ -241,6 +246,7 @@ func (a *Adapter) Start(ctx context.Context, req adapter.StartRequest, host adap
 		return nil, fmt.Errorf("acp: starting %s: %w", a.display, err)
 	}
 	c := newConn(a, proc, ws, env, host)
+	c.command = cmd
 	if err := c.handshake(ctx, req); err != nil {
 		c.Close()
 		return nil, err

@@ -28,6 +28,9 @@ type conn struct {
 	terms *terminals
 	rpc   *rpc
 	log   *slog.Logger
+	// command is the command line the agent was started with (named when
+	// it does not answer).
+	command []string
 
 	sessionID  string
 	loadable   bool                      // agent advertised loadSession

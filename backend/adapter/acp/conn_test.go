@@ -615,3 +615,29 @@ func TestCancelBeforeThePromptIsSent(t *testing.T) {
 		t.Fatalf("the cancelled prompt reached the agent: %q", text)
 	}
 }
+
+// An agent that starts but never speaks ACP (a chat program waiting on its
+// terminal) fails the handshake with a sentence naming its command, not a
+// deadline error after the whole handshake's minute.
+func TestStartSilentAgentNamesItsCommand(t *testing.T) {
+	a := New("silent", "Silent agent", []string{"/bin/sh", "-c", "exec sleep 60"}, WithAnswerTimeout(300*time.Millisecond))
+	log := &syncBuf{}
+	_, err := a.Start(context.Background(), adapter.StartRequest{Workspace: t.TempDir()}, adapter.Host{Launcher: execlaunch.Launcher{Stderr: log}, Log: log})
+	var na *adapter.NoAnswerError
+	if !errors.As(err, &na) || na.Command != "/bin/sh -c exec sleep 60" {
+		t.Fatalf("err = %v; want a NoAnswerError naming the command", err)
+	}
+	if msg := na.Error(); !strings.HasPrefix(msg, "The agent did not answer within 1 s") || !strings.Contains(msg, "is `/bin/sh -c exec sleep 60` the right command?") {
+		t.Fatalf("message = %q", msg)
+	}
+	if strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("err = %v; says deadline", err)
+	}
+}
+
+func TestNoAnswerMessage(t *testing.T) {
+	err := &adapter.NoAnswerError{Command: "goose acp", After: DefaultAnswerTimeout}
+	if got, want := err.Error(), "The agent did not answer within 15 s — is `goose acp` the right command?"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

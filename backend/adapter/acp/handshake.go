@@ -2,7 +2,9 @@ package acp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	acpsdk "github.com/coder/acp-go-sdk"
@@ -15,6 +17,13 @@ import (
 // handshakeTimeout bounds initialize + session setup when the caller's ctx
 // has no deadline; Node-based agents can take several seconds to boot.
 const handshakeTimeout = 60 * time.Second
+
+// DefaultAnswerTimeout bounds the agent's answer to initialize, its first
+// request: an agent that is up answers it in well under a second, so
+// silence means the command is not the agent's protocol mode (a chat
+// program waiting on its terminal), and the person hears so in seconds
+// rather than after the whole handshake's minute.
+const DefaultAnswerTimeout = 15 * time.Second
 
 func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 	if _, ok := ctx.Deadline(); !ok {
@@ -33,7 +42,13 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 			Version string `json:"version"`
 		} `json:"agentInfo"`
 	}
-	err := c.rpc.call(ctx, "initialize", acpsdk.InitializeRequest{
+	answer := c.a.answerTimeout
+	if answer <= 0 {
+		answer = DefaultAnswerTimeout
+	}
+	ictx, cancelInit := context.WithTimeout(ctx, answer)
+	defer cancelInit()
+	err := c.rpc.call(ictx, "initialize", acpsdk.InitializeRequest{
 		ProtocolVersion: acpsdk.ProtocolVersionNumber,
 		ClientCapabilities: acpsdk.ClientCapabilities{
 			Fs:       acpsdk.FileSystemCapabilities{ReadTextFile: true, WriteTextFile: true},
@@ -41,6 +56,9 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 		},
 		ClientInfo: &acpsdk.Implementation{Name: "hermesdesk", Title: acpsdk.Ptr("Hermes Desk"), Version: version.Version},
 	}, &init)
+	if err != nil && ctx.Err() == nil && errors.Is(ictx.Err(), context.DeadlineExceeded) && !gone(err) {
+		return fmt.Errorf("acp: %s: %w", c.a.display, &adapter.NoAnswerError{Command: strings.Join(c.command, " "), After: answer})
+	}
 	if err != nil {
 		return c.startErr("initialize", err)
 	}

@@ -50,6 +50,10 @@ type Request struct {
 	Answer    string `json:"answer,omitempty"`
 	Model     string `json:"model,omitempty"`
 	Spec      *Spec  `json:"spec,omitempty"` // OpNextRun
+	// Force (OpCancel) kills the agent at once, skipping the grace period
+	// a stubborn agent would otherwise get; sent again on a run already
+	// cancelling, it cuts that grace short.
+	Force bool `json:"force,omitempty"`
 }
 
 // Error codes in Response.Code.

@@ -217,3 +217,25 @@ describe("the Settings dialog", () => {
     expect(screen.getByText(/appear once the backend is connected/)).toBeTruthy();
   });
 });
+
+describe("runs at once", () => {
+  it("shows the default, refuses a bad number before saving, saves one, and clears back to the default", async () => {
+    const f = fakeApi({}, [AGENTS]);
+    render(<BackendSettings api={f.api} />);
+    const box = (await screen.findByLabelText("Runs at once")) as HTMLInputElement;
+    expect(box.value).toBe("");
+    expect(box.placeholder).toBe("4");
+    const save = screen.getByRole("button", { name: "Save runs at once" });
+    await userEvent.type(box, "0");
+    await userEvent.click(save);
+    expect(screen.getByRole("alert").textContent).toContain("whole number from 1 to 64");
+    expect(f.puts).toEqual([]);
+    await userEvent.clear(box);
+    await userEvent.type(box, "2");
+    await userEvent.click(save);
+    expect((await screen.findByRole("status")).textContent).toContain("up to 2 runs work at once");
+    await userEvent.clear(box);
+    await userEvent.click(save);
+    await waitFor(() => expect(f.puts).toEqual([{ max_concurrent_runs: 2 }, { max_concurrent_runs: null }]));
+  });
+});

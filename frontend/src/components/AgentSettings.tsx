@@ -14,6 +14,7 @@ import {
 } from "../settings/agentConfig";
 import type { ApiClient } from "../transport/api";
 import type { AgentInfo, Settings } from "../transport/types";
+import { MAX_RUNS_KEY, RunLimitSetting } from "./RunLimitSetting";
 
 export type SettingsApi = Pick<ApiClient, "agents" | "getSettings" | "putSettings">;
 
@@ -108,6 +109,7 @@ export function BackendSettings({ api }: { api: SettingsApi }) {
         )}
       </section>
       {settings !== undefined && <RetentionSetting value={settings[RETENTION_KEY]} onSave={(days) => save({ [RETENTION_KEY]: days })} />}
+      {settings !== undefined && <RunLimitSetting value={settings[MAX_RUNS_KEY]} onSave={(n) => save({ [MAX_RUNS_KEY]: n })} />}
     </>
   );
 }

@@ -18,6 +18,8 @@ export interface BlockActions {
   cancelQueued?(runId: string): void;
   /** Sends the turn that failed again. */
   retry?(runId: string): void;
+  /** Shows the end of the run's log. */
+  openLog?(runId: string): void;
   /** Takes a queued follow-up back into the composer to change it. */
   editQueued?(runId: string, text: string): void;
 }
@@ -125,9 +127,10 @@ export const BlockView = memo(function BlockView({
                 <pre className="mono"><Visible text={e.details} /></pre>
               </details>
             )}
-            {!live && actions.retry && (
+            {((!live && actions.retry) || actions.openLog) && (
               <div className="error-actions">
-                <button type="button" className="btn btn-secondary btn-sm" onClick={() => actions.retry!(runId)}>Retry</button>
+                {!live && actions.retry && <button type="button" className="btn btn-secondary btn-sm" onClick={() => actions.retry!(runId)}>Retry</button>}
+                {actions.openLog && <button type="button" className="btn btn-ghost btn-sm" onClick={() => actions.openLog!(runId)}>Open log</button>}
               </div>
             )}
           </div>

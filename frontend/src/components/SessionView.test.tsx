@@ -5,9 +5,10 @@ import { describe, expect, it, vi } from "vitest";
 import { RunStore } from "../store/runStore";
 import { evts } from "../store/testEvents";
 import { ApiClient } from "../transport/api";
-import type { Transport, WatchHandlers } from "../transport/transport";
-import type { RunEvent } from "../transport/types";
+import type { BusHandlers, Transport, WatchHandlers } from "../transport/transport";
+import type { RunEvent, RunState } from "../transport/types";
 import { SessionView, waitText, type SessionHandle, type SessionViewProps } from "./SessionView";
+import { FORCE_AFTER_S } from "./stopping";
 
 const session = { id: "ses_1", project_id: "p1", title: "Fix it", agent: "claude", model: "sonnet" };
 
@@ -173,5 +174,55 @@ describe("waitText", () => {
     expect(waitText(undefined, "running", "claude")).toBe("Waiting for claude to respond…");
     expect(waitText(undefined, "completed", "claude")).toBeUndefined();
     expect(waitText(undefined, "cancelling", "codex")).toBe("Stopping codex…");
+    expect(waitText(undefined, "cancelling", "codex", 5)).toBe("Stopping codex… (force in 5 s)");
+    expect(waitText(undefined, "cancelling", "codex", 0)).toBe("Stopping codex… (forcing it now)");
+  });
+});
+
+describe("Force stop", () => {
+  it("shows the countdown while cancelling and kills at once on Force stop", async () => {
+    const stopping = evts(R, [
+      ["run.started", { agent: "claude" }],
+      ["token.delta", { text: "Still going." }],
+      ["status", { status: "cancelling" }],
+    ]);
+    const { calls } = setup(stopping);
+    expect(await screen.findByText(`Stopping claude… (force in ${FORCE_AFTER_S} s)`)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /^Stop$/ })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: /Force stop/ }));
+    await waitFor(() => expect(calls).toContain('POST /api/runs/run_1/cancel {"force":true}'));
+  });
+});
+
+describe("a queued run says why it waits", () => {
+  it("names the free-slot wait from the watch bus, and updates when a slot frees", async () => {
+    const api = new ApiClient(async (_m, p) => {
+      if (p === "/api/sessions/ses_1") {
+        return {
+          status: 200,
+          body: JSON.stringify({
+            ...session,
+            messages: [
+              { id: "u1", session_id: "ses_1", role: "user", content: "please fix" },
+              { id: "a1", session_id: "ses_1", role: "assistant", content: "", run_id: "run_1", run: { id: "run_1", session_id: "ses_1", status: "queued", last_seq: 0, terminal: false } },
+            ],
+          }),
+        };
+      }
+      if (/\/api\/runs\/run_1\/events/.test(p)) return { status: 200, body: JSON.stringify({ events: [] }) };
+      return { status: 404, body: "{}" };
+    });
+    let bus: BusHandlers | undefined;
+    const t: Transport = { kind: "http", api, watchRun: () => () => {}, watchBus: (h) => ((bus = h), () => {}) };
+    const runs = new RunStore(t, { schedule: (cb) => cb() });
+    runs.bus.start();
+    const state = (id: string, ses: string, status: RunState["status"], at: string): RunState => ({ run_id: id, session_id: ses, agent: "claude", status, last_seq: 0, created_at: at });
+    const others = ["a", "b", "c", "d"].map((s, i) => state(`run_${s}`, `ses_${s}`, "running", `2026-01-01T00:00:0${i}Z`));
+    const mine = state("run_1", "ses_1", "queued", "2026-01-01T00:01:00Z");
+    render(<SessionView t={t} runs={runs} session={session} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} onRename={async () => undefined} />);
+    act(() => bus!.onMessage({ seq: 1, type: "snapshot", snapshot: { runs: [...others, mine], sessions_version: 1 } }));
+    expect(await screen.findByText("Waiting for a free slot (4 running)")).toBeTruthy();
+    act(() => bus!.onMessage({ seq: 2, type: "run.changed", run: { ...others[0]!, status: "completed" } }));
+    expect(await screen.findByText("Waiting for a free slot (3 running)")).toBeTruthy();
   });
 });

@@ -23,6 +23,9 @@ import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker } from "./ModelPicker";
+import { stoppingText, useForceCountdown } from "./stopping";
+import { queueWait } from "./queueWait";
+import { RunLogDialog } from "./RunLogDialog";
 
 /**
  * What the app asks of the open session: its composer, and the commands
@@ -64,17 +67,17 @@ export function queueNote(n: number): string {
 }
 
 /** What the latest run waits for, in words (a spinner alone is not an answer). */
-export function waitText(v: RunView | undefined, status: string, agent: string): string | undefined {
+export function waitText(v: RunView | undefined, status: string, agent: string, forceLeft?: number, queued?: string): string | undefined {
   if (isTerminalStatus(status)) return undefined;
   switch (status) {
     case "queued":
-      return "Queued — starts when the previous run in this session ends";
+      return queued ?? "Queued — starts when the previous run in this session ends";
     case "awaiting_approval":
       return "Waiting for your approval above";
     case "awaiting_clarify":
       return "Waiting for your answer above";
     case "cancelling":
-      return `Stopping ${agent}…`;
+      return stoppingText(agent, forceLeft);
     case "paused":
       return `${agent} paused`;
   }
@@ -111,6 +114,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const attachSource = useMemo(() => attachSourceOf(t), [t]);
   const [editing, setEditing] = useState(false);
   const [info, setInfo] = useState<string>();
+  const [logOf, setLogOf] = useState<string>();
   const [pin, setPin] = useState(0);
   // The run the inspector shows: the active one unless the person picked another.
   const [inspected, setInspected] = useState<string>();
@@ -211,6 +215,17 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const latestMsg = useMemo(() => [...(detail?.messages ?? [])].reverse().find((m) => m.run_id === latestId && (m.run || m.run_status)) ?? (detail?.messages ?? []).find((m) => m.run_id === latestId), [detail, latestId]);
   const latest = latestId ? runs.view(latestId) : undefined;
   const status = latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
+  const forceLeft = useForceCountdown(status === "cancelling");
+  // Why a queued run waits, from the watch bus: re-read whenever a run
+  // anywhere moves while this one is queued (a slot may have freed).
+  const [busTick, setBusTick] = useState(0);
+  const isQueued = status === "queued";
+  useEffect(() => (isQueued ? runs.bus.subscribe(() => setBusTick((n) => n + 1)) : undefined), [runs, isQueued]);
+  const queuedWhy = useMemo(
+    () => (isQueued && latestId ? queueWait(runs.bus.active(), latestId) : undefined),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- busTick: the bus moved
+    [runs, isQueued, latestId, busTick],
+  );
   const active = !!latestId && status !== "idle" && !isTerminalStatus(status);
   const agent = latest?.agent || session.agent;
   // Read on every render (ticks included): a few runs' already-folded lists.
@@ -254,7 +269,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const itemCache = useRef(new WeakMap<object, Item>());
   const items = useMemo<Item[]>(() => {
     void tick; // the runs' folded blocks moved: rebuild from them
-    const w = active ? waitText(latest, status, agent) : undefined;
+    const w = active ? waitText(latest, status, agent, forceLeft, queuedWhy) : undefined;
     return transcriptItems({
       messages: detail?.messages ?? [],
       runs,
@@ -262,7 +277,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       wait: w && latestId ? { runId: latestId, text: w } : undefined,
       cache: itemCache.current,
     });
-  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs]);
+  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs, forceLeft, queuedWhy]);
 
   // A queued follow-up is a run that has not started: cancelling it drops it.
   const dropQueued = async (runId: string): Promise<boolean> => {
@@ -304,6 +319,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
         }
       },
       retry: (runId) => void retryRef.current(runId),
+      openLog: (runId) => setLogOf(runId),
       cancelQueued: (runId) => void dropRef.current(runId),
       editQueued: (runId, text) =>
         void dropRef.current(runId).then((ok) => {
@@ -356,10 +372,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
 
   sendRef.current = send;
   const waiting = [...queuedSet].filter((id) => id !== latestId).length;
-  const stop = async () => {
+  const stop = async (force = false) => {
     if (!latestId) return;
     try {
-      const r = await t.api.cancel(latestId);
+      const r = await t.api.cancel(latestId, force);
       const note = controlNote(r);
       if (note) setErr(note);
       else if (waiting > 0) setInfo(`Stopping the run: ${queueNote(waiting)}.`);
@@ -428,8 +444,12 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           />
           {status !== "idle" && <StatusBadge status={status} />}
           <span className="spacer" />
-          {active && (
-            <button type="button" className="btn btn-secondary btn-stop" onClick={() => void stop()} title={`Stop the run (Ctrl+.)${waiting > 0 ? ` — ${queueNote(waiting)}` : ""}`} disabled={status === "cancelling"}>
+          {active && status === "cancelling" ? (
+            <button type="button" className="btn btn-danger btn-stop" onClick={() => void stop(true)} title="Stop the agent at once, without waiting for it to finish up">
+              <Square size={14} aria-hidden /> Force stop
+            </button>
+          ) : active && (
+            <button type="button" className="btn btn-secondary btn-stop" onClick={() => void stop()} title={`Stop the run (Ctrl+.)${waiting > 0 ? ` — ${queueNote(waiting)}` : ""}`}>
               <Square size={14} aria-hidden /> Stop
             </button>
           )}
@@ -499,6 +519,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           }}
         />
       )}
+      {logOf && <RunLogDialog api={t.api} runId={logOf} onClose={() => setLogOf(undefined)} />}
       {modelOpen && latestId && (
         <ModelDialog
           current={model}

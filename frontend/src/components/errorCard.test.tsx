@@ -24,6 +24,7 @@ function setup(journal: RunEvent[]) {
       };
     const ev = /\/api\/runs\/run_1\/events\?after=(\d+)/.exec(p);
     if (ev) return { status: 200, body: JSON.stringify({ events: journal.filter((e) => e.seq > Number(ev[1])) }) };
+    if (p === "/api/runs/run_1/log") return { status: 200, body: JSON.stringify({ run_id: "run_1", log: "level=ERROR msg=\"agent exited\" code=3\n" }) };
     if (p === "/api/runs" && m === "POST") return { status: 202, body: JSON.stringify({ run_id: "run_2", session_id: "ses_1", status: "running" }) };
     return { status: 404, body: "{}" };
   });
@@ -49,6 +50,20 @@ describe("error card", () => {
     expect(screen.getAllByText(/The model refused the request/).filter((e) => !e.closest("details"))).toHaveLength(1);
     fireEvent.click(screen.getByText("Retry").closest("button")!);
     await waitFor(() => expect(calls.some((c) => c.startsWith("POST /api/runs ") && c.includes('"message":"/scenario fail"'))).toBe(true));
+  });
+
+  it("opens the end of the run's log in a dialog", async () => {
+    const calls = setup(
+      evts("run_1", [
+        ["run.started", { agent: "demo" }],
+        ["error", { message: "The agent exited unexpectedly (exit code 3)." }],
+        ["done", { status: "failed" }],
+      ]),
+    );
+    fireEvent.click((await screen.findByText("Open log")).closest("button")!);
+    expect(await screen.findByText(/msg="agent exited" code=3/)).toBeTruthy();
+    expect(screen.getByRole("dialog", { name: "Run log" })).toBeTruthy();
+    expect(calls).toContain("GET /api/runs/run_1/log");
   });
 
   it("says a completed run whose request was denied was denied", async () => {

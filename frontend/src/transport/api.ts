@@ -173,8 +173,13 @@ export class ApiClient {
     const q = `after=${after}${limit ? `&limit=${limit}` : ""}`;
     return toEventsPage(await this.call("GET", `/api/runs/${enc(runId)}/events?${q}`));
   }
-  cancel(runId: string): Promise<ControlResult> {
-    return this.call("POST", `/api/runs/${enc(runId)}/cancel`, {});
+  /** The end of a run's log ("Open log" on an error). */
+  runLog(runId: string): Promise<{ run_id: string; log: string }> {
+    return this.call("GET", `/api/runs/${enc(runId)}/log`);
+  }
+  /** force: kill the agent at once (Force stop), also on a run already cancelling. */
+  cancel(runId: string, force = false): Promise<ControlResult> {
+    return this.call("POST", `/api/runs/${enc(runId)}/cancel`, force ? { force: true } : {});
   }
   approve(runId: string, approvalId: string, choice: string): Promise<ControlResult> {
     return this.call("POST", `/api/runs/${enc(runId)}/approvals/${enc(approvalId)}`, { choice });

@@ -1,0 +1,40 @@
+import { useEffect, useState } from "react";
+
+/**
+ * Seconds from Stop until the shim kills a stubborn agent on its own: the
+ * protocol cancel gets 2 s, then SIGTERM gets the 5 s grace before SIGKILL
+ * (docs/ARCHITECTURE.md §Cancel ladder). Force stop skips the wait.
+ */
+export const FORCE_AFTER_S = 7;
+
+/** Whole seconds left before the automatic kill, counted from `since` (ms). */
+export function forceIn(since: number, now: number): number {
+  return Math.max(0, FORCE_AFTER_S - Math.floor((now - since) / 1000));
+}
+
+/** What a cancelling run says while it waits to stop. */
+export function stoppingText(agent: string, left: number | undefined): string {
+  if (left === undefined) return `Stopping ${agent}…`;
+  return left > 0 ? `Stopping ${agent}… (force in ${left} s)` : `Stopping ${agent}… (forcing it now)`;
+}
+
+/**
+ * While `cancelling`, the seconds left before the agent is killed anyway,
+ * ticking once a second; undefined otherwise.
+ */
+export function useForceCountdown(cancelling: boolean): number | undefined {
+  const [since, setSince] = useState<number>();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!cancelling) {
+      setSince(undefined);
+      return;
+    }
+    const start = Date.now();
+    setSince(start);
+    setNow(start);
+    const id = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(id);
+  }, [cancelling]);
+  return cancelling && since !== undefined ? forceIn(since, now) : undefined;
+}
