@@ -73,9 +73,9 @@ describe("project actions in the sidebar", () => {
   it("flags a project whose folder is gone", () => {
     sidebar();
     const rows = screen.getAllByRole("button", { expanded: true }).filter((b) => b.classList.contains("project-name"));
-    expect(rows[0].textContent).not.toContain("Folder missing");
-    expect(rows[1].textContent).toContain("Folder missing");
-    expect(rows[1].title).toBe("/home/me/old no longer exists");
+    expect(rows[0]!.textContent).not.toContain("Folder missing");
+    expect(rows[1]!.textContent).toContain("Folder missing");
+    expect(rows[1]!.title).toBe("/home/me/old no longer exists");
   });
 
   it("gives the sidebar's dots a legend and keeps the tooltip off an open menu", async () => {
