@@ -23,6 +23,23 @@ func (h *Handler) listProjects(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, ps, err)
 }
 
+func (h *Handler) patchProject(w http.ResponseWriter, r *http.Request) {
+	var p service.ProjectPatch
+	if !decode(w, r, &p) {
+		return
+	}
+	pr, err := h.svc.UpdateProject(r.Context(), r.PathValue("id"), p)
+	reply(w, http.StatusOK, pr, err)
+}
+
+func (h *Handler) deleteProject(w http.ResponseWriter, r *http.Request) {
+	if err := h.svc.DeleteProject(r.Context(), r.PathValue("id")); err != nil {
+		fail(w, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
 func (h *Handler) createSession(w http.ResponseWriter, r *http.Request) {
 	var req service.CreateSessionRequest
 	if !decode(w, r, &req) {

@@ -114,6 +114,9 @@ func TestBadInput(t *testing.T) {
 		{"unknown session", "GET", "/api/sessions/ses_nope", ``, nil, 404, "not_found"},
 		{"unknown session patch", "PATCH", "/api/sessions/ses_nope", `{"title":"x"}`, nil, 404, "not_found"},
 		{"unknown session delete", "DELETE", "/api/sessions/ses_nope", ``, nil, 404, "not_found"},
+		{"unknown project rename", "PATCH", "/api/projects/prj_nope", `{"name":"x"}`, nil, 404, "not_found"},
+		{"unknown project delete", "DELETE", "/api/projects/prj_nope", ``, nil, 404, "not_found"},
+		{"malformed project rename", "PATCH", "/api/projects/prj_nope", `{"name":`, nil, 400, "bad_request"},
 		{"unknown run", "GET", "/api/runs/run_nope", ``, nil, 404, "not_found"},
 		{"unknown run events page", "GET", "/api/runs/run_nope/events", ``, map[string]string{"Accept": "application/json"}, 404, "not_found"},
 		{"unknown run events stream", "GET", "/api/runs/run_nope/events", ``, nil, 404, "not_found"},
@@ -438,5 +441,27 @@ func TestClientFocus(t *testing.T) {
 	}
 	if len(got) != 0 {
 		t.Fatal("a refused focus reached the listeners")
+	}
+}
+
+func TestRenameAndRemoveProjectRoutes(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	ws := t.TempDir()
+	_, body := e.do(t, "POST", "/api/projects", `{"workspace":`+jsonString(ws)+`}`, nil)
+	var p run.Project
+	mustJSON(t, body, &p)
+	if status, body := e.do(t, "PATCH", "/api/projects/"+p.ID, `{"name":" "}`, nil); status != 400 || errCode(t, body) != "bad_request" {
+		t.Fatalf("blank name: %d %s", status, body)
+	}
+	status, body := e.do(t, "PATCH", "/api/projects/"+p.ID, `{"name":"Website"}`, nil)
+	mustJSON(t, body, &p)
+	if status != 200 || p.Name != "Website" || p.Workspace != ws {
+		t.Fatalf("rename: %d %s", status, body)
+	}
+	if status, body := e.do(t, "DELETE", "/api/projects/"+p.ID, ``, nil); status != 204 {
+		t.Fatalf("delete: %d %s", status, body)
+	}
+	if status, body := e.do(t, "GET", "/api/projects", ``, nil); status != 200 || strings.Contains(body, p.ID) {
+		t.Fatalf("list after delete: %d %s", status, body)
 	}
 }

@@ -93,6 +93,8 @@ func (h *Handler) routes() {
 	m := h.mux
 	m.HandleFunc("POST /api/projects", h.createProject)
 	m.HandleFunc("GET /api/projects", h.listProjects)
+	m.HandleFunc("PATCH /api/projects/{id}", h.patchProject)
+	m.HandleFunc("DELETE /api/projects/{id}", h.deleteProject)
 	m.HandleFunc("POST /api/sessions", h.createSession)
 	m.HandleFunc("GET /api/sessions", h.listSessions)
 	m.HandleFunc("GET /api/sessions/{id}", h.getSession)

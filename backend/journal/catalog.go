@@ -281,3 +281,54 @@ func (s *Store) PutSetting(ctx context.Context, key string, value json.RawMessag
 		key, string(value), nowNanos())
 	return s.wrap("put setting "+key, err)
 }
+
+// RenameProject changes a project's name (its folder stays).
+func (s *Store) RenameProject(ctx context.Context, id, name string) (run.Project, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return run.Project{}, fmt.Errorf("journal: rename project %s: a name is required: %w", id, ErrInvalid)
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE projects SET name = ? WHERE id = ?`, name, id)
+	if err != nil {
+		return run.Project{}, s.wrap("rename project "+id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return run.Project{}, fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
+	}
+	return s.GetProject(ctx, id)
+}
+
+// DeleteProject removes a project from the journal with its sessions (their
+// messages, runs, events, search entries and schedules). Files in the
+// project's folder are never touched. A project with an active run is
+// refused (ErrConflict): stop it first.
+func (s *Store) DeleteProject(ctx context.Context, id string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return s.wrap("delete project "+id, err)
+	}
+	defer tx.Rollback()
+	var active int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM runs WHERE terminal = 0 AND session_id IN
+		(SELECT id FROM sessions WHERE project_id = ?)`, id).Scan(&active); err != nil {
+		return s.wrap("delete project "+id, err)
+	}
+	if active > 0 {
+		return fmt.Errorf("journal: delete project %s: %w: it has %d active run(s)", id, ErrConflict, active)
+	}
+	inProject := `(SELECT id FROM search_docs WHERE session_id IN (SELECT id FROM sessions WHERE project_id = ?))`
+	if _, err := tx.ExecContext(ctx, `DELETE FROM search_fts WHERE rowid IN `+inProject, id); err != nil {
+		return s.wrap("delete project "+id, err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM search_docs WHERE session_id IN (SELECT id FROM sessions WHERE project_id = ?)`, id); err != nil {
+		return s.wrap("delete project "+id, err)
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM projects WHERE id = ?`, id)
+	if err != nil {
+		return s.wrap("delete project "+id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
+	}
+	return s.wrap("delete project "+id, tx.Commit())
+}

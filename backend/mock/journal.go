@@ -30,6 +30,8 @@ type Journal struct {
 	CreateProjectFunc func(ctx context.Context, name, workspace string) (run.Project, error)
 	ListProjectsFunc  func(ctx context.Context) ([]run.Project, error)
 	GetProjectFunc    func(ctx context.Context, id string) (run.Project, error)
+	RenameProjectFunc func(ctx context.Context, id, name string) (run.Project, error)
+	DeleteProjectFunc func(ctx context.Context, id string) error
 	CreateSessionFunc func(ctx context.Context, s run.Session) (run.Session, error)
 	ListSessionsFunc  func(ctx context.Context, projectID string) ([]run.Session, error)
 	GetSessionFunc    func(ctx context.Context, id string) (run.Session, error)
@@ -112,6 +114,12 @@ func (j *Journal) UpdateSession(ctx context.Context, id string, u run.SessionUpd
 	return must(j.UpdateSessionFunc, "UpdateSession")(ctx, id, u)
 }
 
+func (j *Journal) RenameProject(ctx context.Context, id, name string) (run.Project, error) {
+	return must(j.RenameProjectFunc, "RenameProject")(ctx, id, name)
+}
+func (j *Journal) DeleteProject(ctx context.Context, id string) error {
+	return must(j.DeleteProjectFunc, "DeleteProject")(ctx, id)
+}
 func (j *Journal) DeleteSession(ctx context.Context, id string) error {
 	return must(j.DeleteSessionFunc, "DeleteSession")(ctx, id)
 }

@@ -68,6 +68,9 @@ type Project struct {
 	Name      string    `json:"name"`
 	Workspace string    `json:"workspace"`
 	CreatedAt time.Time `json:"created_at"`
+	// FolderMissing: the workspace folder no longer exists (it was moved or
+	// deleted outside the app). Set when projects are listed.
+	FolderMissing bool `json:"folder_missing,omitempty"`
 }
 
 // Session is one conversation with one agent inside a project.

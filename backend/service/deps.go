@@ -25,6 +25,10 @@ type Store interface {
 	CreateProject(ctx context.Context, name, workspace string) (run.Project, error)
 	ListProjects(ctx context.Context) ([]run.Project, error)
 	GetProject(ctx context.Context, id string) (run.Project, error)
+	RenameProject(ctx context.Context, id, name string) (run.Project, error)
+	// DeleteProject removes the project and its sessions from the journal
+	// (never files on disk); one with an active run is a conflict.
+	DeleteProject(ctx context.Context, id string) error
 
 	CreateSession(ctx context.Context, s run.Session) (run.Session, error)
 	// ListSessions lists a project's sessions (all projects when projectID

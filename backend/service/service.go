@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -60,6 +61,10 @@ type Service struct {
 	focus focusState // what the window shows (focus.go)
 
 	uploads string // Options.Uploads
+
+	// missingRetired: projects whose folder was found gone and whose warm
+	// agents were retired (projects.go), so that each is retired once.
+	missingRetired sync.Map
 }
 
 // New returns a service over the journal, the supervisor and the agents.
@@ -137,9 +142,12 @@ func checkWorkspace(ws string) (string, error) {
 	return ws, nil
 }
 
-// Projects lists every project.
+// Projects lists every project, flagging those whose folder is gone.
 func (s *Service) Projects(ctx context.Context) ([]run.Project, error) {
 	ps, err := s.store.ListProjects(ctx)
+	if err == nil {
+		s.flagMissing(ctx, ps)
+	}
 	return nonNil(ps), s.classify(ctx, "list projects", "project", err)
 }
 

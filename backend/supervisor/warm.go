@@ -193,3 +193,18 @@ func (s *Supervisor) maxOutput(ctx context.Context) int64 {
 	}
 	return int64(mb * (1 << 20))
 }
+
+// RetireWarmSession asks the session's warm shim, if any, to close its
+// agent and exit (its project's folder is gone, or the session is being
+// removed): it reports whether one agreed.
+func (s *Supervisor) RetireWarmSession(ctx context.Context, sessionID string) bool {
+	rec, err := control.ReadWarm(s.cfg.DataDir, sessionID)
+	if err != nil {
+		return false
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.ControlTimeout)
+	_, err = control.Call(cctx, rec.Bootstrap(), control.Request{Op: control.OpStop})
+	cancel()
+	s.log.Info("retire warm shim", "session", sessionID, "agent", rec.Agent, "pid", rec.Pid, "err", err)
+	return err == nil
+}

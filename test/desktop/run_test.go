@@ -214,7 +214,17 @@ func TestSecondLaunchOpensFolder(t *testing.T) {
 	second := exec.Command(e.bin, "launched-project")
 	second.Dir = e.home // a relative path, resolved against the launch's cwd
 	second.Env = e.environ
-	_ = second.Run() // Wails exits a second instance with 1
+	// The launcher is the core program (no WebKit): a launch handed to the
+	// running app succeeds, quietly.
+	out, err := second.CombinedOutput()
+	if err != nil {
+		t.Fatalf("second launch: %v\n%s", err, out)
+	}
+	for _, noise := range []string{"Overriding existing handler", "WebKit", "Gtk-"} {
+		if strings.Contains(string(out), noise) {
+			t.Errorf("second launch printed %q:\n%s", noise, out)
+		}
+	}
 
 	for _, kv := range e.environ {
 		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {

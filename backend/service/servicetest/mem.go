@@ -104,6 +104,35 @@ func (m *Mem) GetProject(_ context.Context, id string) (run.Project, error) {
 	return run.Project{}, notFound("project", id)
 }
 
+func (m *Mem) RenameProject(_ context.Context, id, name string) (run.Project, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.projects {
+		if m.projects[i].ID == id {
+			m.projects[i].Name = name
+			return m.projects[i], nil
+		}
+	}
+	return run.Project{}, notFound("project", id)
+}
+
+func (m *Mem) DeleteProject(_ context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, p := range m.projects {
+		if p.ID == id {
+			m.projects = append(m.projects[:i], m.projects[i+1:]...)
+			for sid, s := range m.sessions {
+				if s.ProjectID == id {
+					delete(m.sessions, sid)
+				}
+			}
+			return nil
+		}
+	}
+	return notFound("project", id)
+}
+
 func (m *Mem) CreateSession(_ context.Context, s run.Session) (run.Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

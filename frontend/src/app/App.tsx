@@ -8,12 +8,13 @@ import { BackendOffline, PickProject, Unauthorized } from "../components/EmptySt
 import { NewSession } from "../components/NewSession";
 import { SchedulesView } from "../components/Schedules";
 import { DeleteSessionDialog } from "../components/SessionActions";
+import { RemoveProjectDialog } from "../components/ProjectActions";
 import { SessionView, type SessionHandle } from "../components/SessionView";
 import { Sidebar } from "../components/Sidebar";
 import { jumpTarget, type JumpTarget } from "../store/jump";
 import { RunStore } from "../store/runStore";
 import type { Transport } from "../transport/transport";
-import type { SearchHit, Session } from "../transport/types";
+import type { Project, SearchHit, Session } from "../transport/types";
 import { launchFolder } from "../transport/wails";
 import { onWailsEvent } from "../transport/wailsRuntime";
 import { dropText, installGuards } from "./guard";
@@ -72,6 +73,7 @@ export function App({ transport: t }: { transport: Transport }) {
   const [adding, setAdding] = useState(false);
   const [note, setNote] = useState<string>();
   const [deleting, setDeleting] = useState<Session>();
+  const [removing, setRemoving] = useState<Project>();
   const [jump, setJump] = useState<JumpTarget>();
   const [schedules, setSchedules] = useState(false);
   const dialogOpen = dialog !== null || deleting !== undefined;
@@ -220,6 +222,32 @@ export function App({ transport: t }: { transport: Transport }) {
       void b.refresh();
     },
     [t, b, sessionId, setSessionId, setSeen],
+  );
+
+  const renameProject = useCallback(
+    async (p: Project, name: string): Promise<string | undefined> => {
+      try {
+        await t.api.updateProject(p.id, { name });
+        void b.refresh();
+        return undefined;
+      } catch (e) {
+        return e instanceof Error ? e.message : "Could not rename the project";
+      }
+    },
+    [t, b],
+  );
+
+  // Removing forgets the project and its sessions here; files on disk stay.
+  const removeProject = useCallback(
+    async (p: Project) => {
+      await t.api.deleteProject(p.id); // a 409 (run active) reaches the dialog
+      if (p.id === projectId) {
+        setProjectId("");
+        setSessionId("");
+      }
+      void b.refresh();
+    },
+    [t, b, projectId, setProjectId, setSessionId],
   );
 
   const stopSessionRuns = useCallback(
@@ -407,6 +435,8 @@ export function App({ transport: t }: { transport: Transport }) {
           onRename={renameSession}
           onArchive={archiveSession}
           onDelete={setDeleting}
+          onRenameProject={renameProject}
+          onRemoveProject={setRemoving}
           onNewSession={(pid) => {
             setOverlay(false);
             newSession(pid);
@@ -463,6 +493,15 @@ export function App({ transport: t }: { transport: Transport }) {
           onDelete={() => deleteSession(deleting)}
           onStop={() => stopSessionRuns(deleting)}
           onClose={() => setDeleting(undefined)}
+        />
+      )}
+      {removing && (
+        <RemoveProjectDialog
+          key={removing.id}
+          project={removing}
+          sessions={(b.sessions[removing.id] ?? []).length}
+          onRemove={() => removeProject(removing)}
+          onClose={() => setRemoving(undefined)}
         />
       )}
       {dialog === "about" && <AboutDialog desktop={t.desktop} onClose={() => setDialog(null)} />}

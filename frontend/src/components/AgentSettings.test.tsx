@@ -175,11 +175,48 @@ describe("agent settings", () => {
   });
 });
 
+describe("the command and server agents", () => {
+  const more: AgentInfo[] = [
+    { name: "command", display_name: "Any command", installed: false, ok: false, message: "Set the command line to run" },
+    { name: "openai-compatible", display_name: "OpenAI-compatible server", installed: false, ok: false, message: "No OpenAI-compatible server at http://127.0.0.1:11434/v1" },
+  ];
+
+  it("says which is not set up and which cannot be reached", async () => {
+    const f = fakeApi({ "agents.command": { command: ["nosuchllm", "{prompt}"] } }, [more]);
+    render(<BackendSettings api={f.api} />);
+    const items = within(await screen.findByRole("list")).getAllByRole("listitem");
+    expect(items.map((li) => li.querySelector(".badge")?.textContent)).toEqual(["Command not found", "Server not reachable"]);
+  });
+
+  it("updates the Any command row once it is set up, without a reload, and its form shows only what applies", async () => {
+    const ready = [{ ...more[0]!, installed: true, ok: true, message: undefined }, more[1]!];
+    const f = fakeApi({}, [more, ready]);
+    render(<BackendSettings api={f.api} />);
+    expect(await screen.findByText("Not set up")).toBeTruthy();
+    const form = await openAgent("Any command");
+    for (const gone of ["Base URL", "API key", "Home folder"]) expect(within(form).queryByLabelText(gone)).toBeNull();
+    await userEvent.type(within(form).getByLabelText("Command"), "llm {{prompt}");
+    await userEvent.click(within(form).getByRole("button", { name: "Save Any command" }));
+    await waitFor(() => expect(screen.queryByText("Not set up")).toBeNull());
+    expect(screen.getByText("Ready")).toBeTruthy();
+    expect(f.puts).toEqual([{ "agents.command": { command: ["llm", "{prompt}"] } }]);
+  });
+
+  it("keeps Base URL, API key and Home for other agents", async () => {
+    const f = fakeApi({}, [more]);
+    render(<BackendSettings api={f.api} />);
+    const form = await openAgent("OpenAI-compatible server");
+    for (const f of ["Base URL", "API key", "Home folder"]) expect(within(form).getByLabelText(f)).toBeTruthy();
+  });
+});
+
 describe("retention setting", () => {
   it("is Off by default, saves a number of days, and turns off again", async () => {
     const f = fakeApi({}, [AGENTS]);
     render(<BackendSettings api={f.api} />);
     const days = (await screen.findByLabelText("Compact runs older than")) as HTMLInputElement;
+    // Nothing beside Save reads like a stray label while retention is off.
+    expect(screen.queryByRole("button", { name: "Turn off" })).toBeNull();
     expect(days.value).toBe("");
     expect(days.placeholder).toBe("Off");
     expect(screen.getByText(/token-by-token events of finished runs older than/)).toBeTruthy();
@@ -192,7 +229,9 @@ describe("retention setting", () => {
     await userEvent.clear(days);
     await userEvent.type(days, "30{Enter}");
     expect((await screen.findByRole("status")).textContent).toBe("Saved: runs older than 30 days are compacted.");
-    await userEvent.click(screen.getByRole("button", { name: "Off" }));
+    expect(screen.queryByRole("button", { name: "Off" })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Turn off" }));
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Turn off" })).toBeNull());
     await waitFor(() => expect(days.value).toBe(""));
     expect(f.puts).toEqual([{ retention_days: 30 }, { retention_days: 0 }]);
     expect(f.settings.retention_days).toBe(0);

@@ -114,7 +114,16 @@ export function BackendSettings({ api }: { api: SettingsApi }) {
   );
 }
 
-function agentState(a: AgentInfo): { label: string; tone: string } {
+/** The agents whose "installed" is not a program on PATH (backend/adapter/command, backend/adapter/openai). */
+export const COMMAND_AGENT = "command";
+export const SERVER_AGENT = "openai-compatible";
+
+/** The badge: a command not yet set up, a command or server that cannot be reached, or a program not installed are told apart. */
+export function agentState(a: AgentInfo, stored?: AgentConfig): { label: string; tone: string } {
+  if (!a.installed && a.name === COMMAND_AGENT) {
+    return stored?.command?.length ? { label: "Command not found", tone: "needs" } : { label: "Not set up", tone: "muted" };
+  }
+  if (!a.installed && a.name === SERVER_AGENT) return { label: "Server not reachable", tone: "needs" };
   if (!a.installed) return { label: "Not installed", tone: "muted" };
   if (a.ok === false) return { label: "Needs attention", tone: "needs" };
   return { label: "Ready", tone: "ok" };
@@ -123,7 +132,7 @@ function agentState(a: AgentInfo): { label: string; tone: string } {
 function AgentItem({ agent: a, stored, onSave }: { agent: AgentInfo; stored?: AgentConfig; onSave(c: AgentConfig): Promise<void> }) {
   const [open, setOpen] = useState(false);
   const id = useId();
-  const st = agentState(a);
+  const st = agentState(a, stored);
   const name = a.display_name || a.name;
   return (
     <li className="agent-item">
@@ -136,12 +145,13 @@ function AgentItem({ agent: a, stored, onSave }: { agent: AgentInfo; stored?: Ag
         <span className={`badge tone-${st.tone}`}>{st.label}</span>
       </button>
       {a.message && <p className="quiet agent-message">{a.message}</p>}
-      {open && <AgentEditor id={`${id}-form`} name={name} stored={stored} onSave={onSave} />}
+      {open && <AgentEditor id={`${id}-form`} name={name} stored={stored} onSave={onSave} command={a.name === COMMAND_AGENT} />}
     </li>
   );
 }
 
-function AgentEditor({ id, name, stored, onSave }: { id: string; name: string; stored?: AgentConfig; onSave(c: AgentConfig): Promise<void> }) {
+/** command: the "Any command" agent, which runs a command line and has no model server, key or home folder. */
+function AgentEditor({ id, name, stored, onSave, command }: { id: string; name: string; stored?: AgentConfig; onSave(c: AgentConfig): Promise<void>; command?: boolean }) {
   const [form, setForm] = useState<AgentForm>(() => toForm(stored));
   const [err, setErr] = useState<{ field?: keyof AgentForm; text: string }>();
   const [note, setNote] = useState<string>();
@@ -190,30 +200,34 @@ function AgentEditor({ id, name, stored, onSave }: { id: string; name: string; s
       <label htmlFor={`${id}-env`} className="field-label">Environment</label>
       <textarea {...field("env")} className="input mono textarea" rows={3} value={form.env} onChange={(e) => set("env", e.target.value)} placeholder="KEY=VALUE, one per line" spellCheck={false} />
 
-      <label htmlFor={`${id}-base_url`} className="field-label">Base URL</label>
-      <input {...field("base_url")} className="input mono" value={form.base_url} onChange={(e) => set("base_url", e.target.value)} placeholder="https://… (model server, where the agent uses one)" spellCheck={false} autoComplete="off" />
+      {!command && (
+        <>
+          <label htmlFor={`${id}-base_url`} className="field-label">Base URL</label>
+          <input {...field("base_url")} className="input mono" value={form.base_url} onChange={(e) => set("base_url", e.target.value)} placeholder="https://… (model server, where the agent uses one)" spellCheck={false} autoComplete="off" />
 
-      <label htmlFor={`${id}-api_key`} className="field-label">API key</label>
-      <div className="key-row">
-        <input
-          {...field("api_key")}
-          type="password"
-          className="input mono"
-          value={form.api_key}
-          onChange={(e) => set("api_key", e.target.value)}
-          placeholder={form.clearKey ? "Will be removed on save" : hint ? `${hint} — type to replace` : "Not set"}
-          autoComplete="new-password"
-          disabled={form.clearKey}
-        />
-        {hint && (
-          <label className="check">
-            <input type="checkbox" checked={form.clearKey} onChange={(e) => set("clearKey", e.target.checked)} /> Remove
-          </label>
-        )}
-      </div>
+          <label htmlFor={`${id}-api_key`} className="field-label">API key</label>
+          <div className="key-row">
+            <input
+              {...field("api_key")}
+              type="password"
+              className="input mono"
+              value={form.api_key}
+              onChange={(e) => set("api_key", e.target.value)}
+              placeholder={form.clearKey ? "Will be removed on save" : hint ? `${hint} — type to replace` : "Not set"}
+              autoComplete="new-password"
+              disabled={form.clearKey}
+            />
+            {hint && (
+              <label className="check">
+                <input type="checkbox" checked={form.clearKey} onChange={(e) => set("clearKey", e.target.checked)} /> Remove
+              </label>
+            )}
+          </div>
 
-      <label htmlFor={`${id}-home`} className="field-label">Home folder</label>
-      <input {...field("home")} className="input mono" value={form.home} onChange={(e) => set("home", e.target.value)} placeholder="the agent's own config folder (optional)" spellCheck={false} autoComplete="off" />
+          <label htmlFor={`${id}-home`} className="field-label">Home folder</label>
+          <input {...field("home")} className="input mono" value={form.home} onChange={(e) => set("home", e.target.value)} placeholder="the agent's own config folder (optional)" spellCheck={false} autoComplete="off" />
+        </>
+      )}
 
       <label htmlFor={`${id}-options`} className="field-label">Options</label>
       <textarea {...field("options")} className="input mono textarea" rows={2} value={form.options} onChange={(e) => set("options", e.target.value)} placeholder="key=value, one per line (e.g. Codex sandbox=workspace-write)" spellCheck={false} />
@@ -230,6 +244,7 @@ function AgentEditor({ id, name, stored, onSave }: { id: string; name: string; s
 
 function RetentionSetting({ value, onSave }: { value: unknown; onSave(days: number): Promise<void> }) {
   const [text, setText] = useState(() => retentionText(value));
+  const [on, setOn] = useState(() => retentionText(value) !== "");
   const [err, setErr] = useState<string>();
   const [note, setNote] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -247,6 +262,7 @@ function RetentionSetting({ value, onSave }: { value: unknown; onSave(days: numb
     try {
       await onSave(days);
       setText(days ? String(days) : "");
+      setOn(days > 0);
       setNote(days ? `Saved: runs older than ${days} day${days === 1 ? "" : "s"} are compacted.` : "Saved: retention is off.");
     } catch (x) {
       setErr(`Could not save: ${errText(x)}`);
@@ -284,11 +300,13 @@ function RetentionSetting({ value, onSave }: { value: unknown; onSave(days: numb
         />
         <span className="quiet">days</span>
         <span className="spacer" />
-        <button type="button" className="btn btn-ghost" disabled={busy || text === ""} onClick={() => void store("")}>Off</button>
+        {on && (
+          <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void store("")}>Turn off</button>
+        )}
         <button type="submit" className="btn btn-secondary" disabled={busy}>Save</button>
       </form>
       <p id="retention-help" className="quiet">
-        Off by default. When set, the token-by-token events of finished runs older than that many days are compacted into their assembled text, so the
+        Off by default (leave it empty). When set, the token-by-token events of finished runs older than that many days are compacted into their assembled text, so the
         database stays small while transcripts read the same.
       </p>
       {err && <p className="control-note tone-fail" role="alert">{err}</p>}

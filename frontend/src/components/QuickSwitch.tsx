@@ -1,6 +1,7 @@
 import { Search } from "lucide-react";
 import { useEffect, useMemo, useState, type KeyboardEvent } from "react";
-import { hitKey, snippetParts } from "../store/jump";
+import { hitKey } from "../store/jump";
+import { snippetSegments } from "../text/snippet";
 import type { Project, SearchHit, Session } from "../transport/types";
 import { Dialog } from "./Dialog";
 import { revealInvisible } from "../text/invisible";
@@ -19,11 +20,16 @@ const KIND_LABEL: Record<string, string> = {
   tool: "Tool output",
 };
 
-/** A snippet with its matched terms emphasised; the rest is plain text (React escapes it). */
+/** A snippet with its matched terms emphasised and its inline **strong** and `code` shown as such (text/snippet.ts); React escapes the text. */
 export function Snippet({ text }: { text: string }) {
   return (
     <>
-      {snippetParts(text).map((p, i) => (p.mark ? <mark key={i}>{p.text}</mark> : <span key={i}>{p.text}</span>))}
+      {snippetSegments(text).map((s, i) => {
+        let el = s.mark ? <mark>{s.text}</mark> : <>{s.text}</>;
+        if (s.code) el = <code className="inline-code">{el}</code>;
+        if (s.strong) el = <strong>{el}</strong>;
+        return <span key={i}>{el}</span>;
+      })}
     </>
   );
 }

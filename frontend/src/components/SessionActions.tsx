@@ -2,7 +2,7 @@
 // sidebar), the actions menu (the "…" button or a right click) and the
 // delete confirmation, which explains the API's 409 while a run is active.
 import { Archive, ArchiveRestore, Pencil, Square, Trash2 } from "lucide-react";
-import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { ApiError } from "../transport/api";
 import type { Session } from "../transport/types";
 import { Dialog } from "./Dialog";
@@ -125,6 +125,34 @@ export function SessionMenu({
   onDelete(): void;
   onClose(): void;
 }) {
+  const title = revealInvisible(session.title || "Untitled session");
+  const run = (f: () => void) => () => {
+    onClose();
+    f();
+  };
+  return (
+    <ActionMenu label={`Actions for ${title}`} at={at} onClose={onClose}>
+      <button type="button" role="menuitem" tabIndex={-1} onClick={run(onRename)}>
+        <Pencil size={14} aria-hidden /> Rename <kbd>F2</kbd>
+      </button>
+      {session.archived ? (
+        <button type="button" role="menuitem" tabIndex={-1} onClick={run(() => onArchive(false))}>
+          <ArchiveRestore size={14} aria-hidden /> Unarchive
+        </button>
+      ) : (
+        <button type="button" role="menuitem" tabIndex={-1} onClick={run(() => onArchive(true))}>
+          <Archive size={14} aria-hidden /> Archive
+        </button>
+      )}
+      <button type="button" role="menuitem" tabIndex={-1} className="danger" onClick={run(onDelete)}>
+        <Trash2 size={14} aria-hidden /> Delete… <kbd>Del</kbd>
+      </button>
+    </ActionMenu>
+  );
+}
+
+/** A keyboard-navigable menu at a point: kept on screen, first item focused, closed by Esc, Tab or a click away. */
+export function ActionMenu({ label, at, onClose, children }: { label: string; at: MenuAnchor; onClose(): void; children: ReactNode }) {
   const box = useRef<HTMLDivElement>(null);
   const [pos, setPos] = useState({ left: at.x, top: at.y });
 
@@ -152,13 +180,9 @@ export function SessionMenu({
     };
   }, [onClose]);
 
-  const close = (back: boolean) => {
+  const close = () => {
     onClose();
-    if (back) at.returnTo?.focus();
-  };
-  const run = (f: () => void) => () => {
-    onClose();
-    f();
+    at.returnTo?.focus();
   };
   const onKey = (e: KeyboardEvent<HTMLDivElement>) => {
     e.stopPropagation();
@@ -183,33 +207,15 @@ export function SessionMenu({
         go(-1);
         break;
       case "Escape":
-        e.preventDefault();
-        close(true);
-        break;
       case "Tab":
         e.preventDefault();
-        close(true);
+        close();
         break;
     }
   };
-  const title = revealInvisible(session.title || "Untitled session");
   return (
-    <div ref={box} className="menu" role="menu" aria-label={`Actions for ${title}`} style={{ left: pos.left, top: pos.top }} onKeyDown={onKey}>
-      <button type="button" role="menuitem" tabIndex={-1} onClick={run(onRename)}>
-        <Pencil size={14} aria-hidden /> Rename <kbd>F2</kbd>
-      </button>
-      {session.archived ? (
-        <button type="button" role="menuitem" tabIndex={-1} onClick={run(() => onArchive(false))}>
-          <ArchiveRestore size={14} aria-hidden /> Unarchive
-        </button>
-      ) : (
-        <button type="button" role="menuitem" tabIndex={-1} onClick={run(() => onArchive(true))}>
-          <Archive size={14} aria-hidden /> Archive
-        </button>
-      )}
-      <button type="button" role="menuitem" tabIndex={-1} className="danger" onClick={run(onDelete)}>
-        <Trash2 size={14} aria-hidden /> Delete… <kbd>Del</kbd>
-      </button>
+    <div ref={box} className="menu" role="menu" aria-label={label} style={{ left: pos.left, top: pos.top }} onKeyDown={onKey}>
+      {children}
     </div>
   );
 }

@@ -12,7 +12,8 @@ import { FORCE_AFTER_S } from "./stopping";
 
 const session = { id: "ses_1", project_id: "p1", title: "Fix it", agent: "claude", model: "sonnet" };
 
-function setup(journal: RunEvent[], extra: object[] = [], props: Partial<SessionViewProps> = {}) {
+function setup(journal: RunEvent[], extra: object[] = [], props: Partial<SessionViewProps> = {}, over: Partial<typeof session> = {}) {
+  const ses = { ...session, ...over };
   const calls: string[] = [];
   const watchers: WatchHandlers[] = [];
   const api = new ApiClient(async (m, p, b) => {
@@ -21,7 +22,7 @@ function setup(journal: RunEvent[], extra: object[] = [], props: Partial<Session
       return {
         status: 200,
         body: JSON.stringify({
-          ...session,
+          ...ses,
           messages: [
             { id: "u1", session_id: "ses_1", role: "user", content: "please fix" },
             { id: "a1", session_id: "ses_1", role: "assistant", content: "", run_id: "run_1", run: { id: "run_1", session_id: "ses_1", status: "running", last_seq: journal.length, terminal: false } },
@@ -40,7 +41,7 @@ function setup(journal: RunEvent[], extra: object[] = [], props: Partial<Session
   const t: Transport = { kind: "http", api, watchRun: (_id, _after, h) => (watchers.push(h), () => {}) };
   const runs = new RunStore(t, { schedule: (cb) => cb() });
   const ref = createRef<SessionHandle>();
-  render(<SessionView ref={ref} t={t} runs={runs} session={session} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} onRename={async () => undefined} {...props} />);
+  render(<SessionView ref={ref} t={t} runs={runs} session={ses} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} onRename={async () => undefined} {...props} />);
   return { calls, watchers, ref };
 }
 
@@ -136,6 +137,17 @@ describe("SessionView", () => {
     expect(await screen.findByText("Looking at it. Fixed.")).toBeTruthy();
     expect(screen.getAllByText("Completed").length).toBeGreaterThan(0);
     expect(screen.queryByRole("button", { name: /Stop/ })).toBeNull();
+  });
+});
+
+describe("the header's agent chip", () => {
+  it("keeps the last run's model while the next run's first events load", async () => {
+    const done = evts(R, [["run.started", { agent: "demo", model: "demo-small" }], ["token.delta", { text: "Hi." }], ["done", { status: "completed" }]]);
+    const next = { id: "a2", session_id: "ses_1", role: "assistant", content: "", run_id: "run_2", run: { id: "run_2", session_id: "ses_1", status: "running", last_seq: 0, terminal: false } };
+    setup(done, [next], {}, { agent: "demo", model: "" });
+    await screen.findByText("Hi.");
+    const chip = await screen.findByRole("button", { name: /^demo, model/ });
+    await waitFor(() => expect(chip.textContent).toBe("demodemo-small"));
   });
 });
 

@@ -389,7 +389,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   // A person's title wins; the agent's live title only names an untitled
   // session (the journal applies title.updated the same way).
   const title = revealInvisible(session.title || latest?.title || "Untitled session");
-  const model = latest?.model || session.model;
+  // The working run's model, else the one picked for the next run, else the
+  // one the last run used: the chip must not flip to the bare agent name
+  // between runs or while a run's first events load.
+  const model = latest?.model || session.model || lastRunModel(runs, attached.map((a) => a.id)) || lastModelOf(detail?.messages);
   return (
     <div className="session">
       <div className="main-col">
@@ -536,3 +539,21 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
     </div>
   );
 });
+
+/** The model the newest run that reported one ran on (its run.started). */
+function lastRunModel(runs: Pick<RunStore, "view">, runIds: string[]): string | undefined {
+  for (let i = runIds.length - 1; i >= 0; i--) {
+    const m = runs.view(runIds[i]!)?.model;
+    if (m) return m;
+  }
+  return undefined;
+}
+
+/** The model of the newest run the journal knows of in these messages. */
+function lastModelOf(ms: { run?: { model?: string } }[] | undefined): string | undefined {
+  for (let i = (ms?.length ?? 0) - 1; i >= 0; i--) {
+    const m = ms![i]!.run?.model;
+    if (m) return m;
+  }
+  return undefined;
+}

@@ -2,6 +2,7 @@ import { Archive, CalendarClock, ChevronDown, Ellipsis, Folder, FolderPlus, Pane
 import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
 import type { Project, RunInfo, Session } from "../transport/types";
 import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
+import { ProjectMenu } from "./ProjectActions";
 import { revealInvisible } from "../text/invisible";
 
 export type Marker = "running" | "needs" | "unread" | undefined;
@@ -38,6 +39,12 @@ export function sessionMarker(s: Session, active: RunInfo[], unread: boolean): M
 }
 
 const MARKER_LABEL = { running: "running", needs: "needs you", unread: "unread" } as const;
+/** The dots' legend, as their tooltips. */
+const MARKER_TIP = {
+  running: "Running: the agent is working",
+  needs: "Needs you: the agent is waiting for your answer",
+  unread: "Unread: new replies since you last opened it",
+} as const;
 
 export interface SidebarProps {
   projects: Project[];
@@ -53,6 +60,10 @@ export interface SidebarProps {
   onArchive(s: Session, archived: boolean): Promise<void> | void;
   /** Asks to delete (the app confirms first). */
   onDelete(s: Session): void;
+  /** Resolves an error message when the name was not saved. */
+  onRenameProject?(p: Project, name: string): Promise<string | undefined>;
+  /** Asks to remove the project (the app confirms first). */
+  onRemoveProject?(p: Project): void;
   onNewSession(projectId: string): void;
   onAddProject(): void;
   onSettings(): void;
@@ -72,6 +83,9 @@ export function Sidebar(p: SidebarProps) {
   const [showArchived, setShowArchived] = useState<Record<string, boolean>>({});
   const [renaming, setRenaming] = useState<string>();
   const [menu, setMenu] = useState<{ s: Session; at: MenuAnchor }>();
+  const [projMenu, setProjMenu] = useState<{ p: Project; at: MenuAnchor }>();
+  const [renamingProject, setRenamingProject] = useState<string>();
+  const closeProjMenu = useCallback(() => setProjMenu(undefined), []);
   const closeMenu = useCallback(() => setMenu(undefined), []);
   // The row moves between the lists: keep focus on it, or on the toggle that hides it.
   const archive = async (s: Session, archived: boolean) => {
@@ -145,20 +159,51 @@ export function Sidebar(p: SidebarProps) {
           return (
             <div key={proj.id} className="project">
               <div className={`project-row${p.selectedProject === proj.id && !p.selectedSession ? " selected" : ""}`}>
-                <button
-                  type="button"
-                  className="project-name"
-                  aria-expanded={!isFolded}
-                  onClick={() => {
-                    setFolded((f) => ({ ...f, [proj.id]: !f[proj.id] }));
-                    p.onSelectProject(proj.id);
-                  }}
-                  title={proj.workspace}
-                >
-                  <ChevronDown size={14} className={`chev${isFolded ? " folded" : ""}`} aria-hidden />
-                  <Folder size={16} aria-hidden />
-                  <span className="ellipsis">{proj.name}</span>
-                </button>
+                {renamingProject === proj.id && p.onRenameProject ? (
+                  <InlineTitle
+                    value={proj.name}
+                    label="Project name"
+                    className="project-title-edit"
+                    onSave={(n) => p.onRenameProject!(proj, n)}
+                    onDone={() => setRenamingProject(undefined)}
+                  />
+                ) : (
+                  <button
+                    type="button"
+                    className="project-name"
+                    aria-expanded={!isFolded}
+                    onClick={() => {
+                      setFolded((f) => ({ ...f, [proj.id]: !f[proj.id] }));
+                      p.onSelectProject(proj.id);
+                    }}
+                    onContextMenu={(e) => {
+                      if (!p.onRenameProject) return;
+                      e.preventDefault();
+                      setProjMenu({ p: proj, at: { x: e.clientX, y: e.clientY, returnTo: e.currentTarget } });
+                    }}
+                    title={proj.folder_missing ? `${proj.workspace} no longer exists` : proj.workspace}
+                  >
+                    <ChevronDown size={14} className={`chev${isFolded ? " folded" : ""}`} aria-hidden />
+                    <Folder size={16} aria-hidden />
+                    <span className="ellipsis">{revealInvisible(proj.name)}</span>
+                    {proj.folder_missing && <span className="chip chip-warn folder-missing">Folder missing</span>}
+                  </button>
+                )}
+                {p.onRenameProject && (
+                  <button
+                    type="button"
+                    className="icon-btn project-more"
+                    aria-label={`Actions for the project ${proj.name}`}
+                    aria-haspopup="menu"
+                    aria-expanded={projMenu?.p.id === proj.id}
+                    onClick={(e) => {
+                      const r = e.currentTarget.getBoundingClientRect();
+                      setProjMenu({ p: proj, at: { x: r.left, y: r.bottom + 2, returnTo: e.currentTarget } });
+                    }}
+                  >
+                    <Ellipsis size={16} />
+                  </button>
+                )}
                 <button type="button" className="icon-btn" onClick={() => p.onNewSession(proj.id)} title="New session (Ctrl+N)" aria-label={`New session in ${proj.name}`}>
                   <Plus size={16} />
                 </button>
@@ -205,6 +250,16 @@ export function Sidebar(p: SidebarProps) {
           onRename={() => setRenaming(menu.s.id)}
           onArchive={(a) => void archive(menu.s, a)}
           onDelete={() => p.onDelete(menu.s)}
+        />
+      )}
+
+      {projMenu && (
+        <ProjectMenu
+          project={projMenu.p}
+          at={projMenu.at}
+          onClose={closeProjMenu}
+          onRename={() => setRenamingProject(projMenu.p.id)}
+          onRemove={() => p.onRemoveProject?.(projMenu.p)}
         />
       )}
 
@@ -309,7 +364,7 @@ function SessionRow({
       >
         <span className="ellipsis">{title}</span>
         {m && (
-          <span className={`marker marker-${m}`} title={MARKER_LABEL[m]}>
+          <span className={`marker marker-${m}`} title={MARKER_TIP[m]}>
             <span className="sr-only">{MARKER_LABEL[m]}</span>
           </span>
         )}
@@ -320,7 +375,7 @@ function SessionRow({
         aria-label={`Actions for ${title}`}
         aria-haspopup="menu"
         aria-expanded={menuOpen}
-        title="Rename, archive or delete"
+        title={menuOpen ? undefined : "Rename, archive or delete"} // the tooltip must not cover the open menu
         onClick={(e) => {
           const r = e.currentTarget.getBoundingClientRect();
           onMenu({ x: r.left, y: r.bottom + 2, returnTo: e.currentTarget });

@@ -195,7 +195,21 @@ export function Transcript({
 
   return (
     <div className="transcript" ref={root}>
-      <VList ref={list} data={items} shift={shift} onScroll={onScroll} className="transcript-list" tabIndex={0} aria-label="Transcript">
+      <VList
+        ref={list}
+        data={items}
+        shift={shift}
+        onScroll={onScroll}
+        className="transcript-list"
+        tabIndex={0}
+        aria-label="Transcript"
+        // A click (to select text, or just to read) focuses the pane, and some
+        // engines then draw the keyboard ring around all of it: only the
+        // keyboard shows the ring (styles: .transcript-list[data-pointer]).
+        onPointerDown={(e) => (e.currentTarget.dataset.pointer = "1")}
+        onKeyDown={(e) => delete e.currentTarget.dataset.pointer}
+        onBlur={(e) => delete e.currentTarget.dataset.pointer}
+      >
         {(item) => (
           <div
             key={item.key}

@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { jumpTarget, type JumpTarget } from "../store/jump";
 import { RunStore } from "../store/runStore";
@@ -149,6 +149,19 @@ describe("Transcript focus", () => {
   afterEach(() => vi.useRealTimers());
   const items: Item[] = Array.from({ length: 5 }, (_, i) => ({ key: `m:${i}`, kind: "user", text: `message ${i}` }));
   const noop = { approve: async () => undefined, clarify: async () => undefined };
+
+  it("marks a pane focused by a click (no keyboard ring) until a key is used", () => {
+    render(<Transcript items={items} actions={noop} onOlder={() => {}} />);
+    const pane = screen.getByLabelText("Transcript");
+    fireEvent.pointerDown(pane);
+    pane.focus();
+    expect(pane.dataset.pointer).toBe("1");
+    fireEvent.keyDown(pane, { key: "ArrowDown" });
+    expect(pane.dataset.pointer).toBeUndefined();
+    fireEvent.pointerDown(pane);
+    fireEvent.blur(pane);
+    expect(pane.dataset.pointer).toBeUndefined();
+  });
 
   it("highlights the row only briefly and waits for it to arrive", async () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });

@@ -139,6 +139,13 @@ export class ApiClient {
   createProject(name: string, workspace: string): Promise<Project> {
     return this.call("POST", "/api/projects", { name, workspace });
   }
+  updateProject(id: string, patch: { name: string }): Promise<Project> {
+    return this.call("PATCH", `/api/projects/${enc(id)}`, patch);
+  }
+  /** Removes the project and its sessions from Hermes Desk; files on disk stay. */
+  deleteProject(id: string): Promise<void> {
+    return this.call("DELETE", `/api/projects/${enc(id)}`);
+  }
   async listSessions(projectId: string): Promise<Session[]> {
     return list<Session>(await this.call("GET", `/api/sessions?project_id=${enc(projectId)}`), "sessions");
   }

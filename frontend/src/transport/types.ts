@@ -42,6 +42,8 @@ export interface Project {
   name: string;
   workspace: string;
   created_at?: string;
+  /** The folder no longer exists (moved or deleted outside the app). */
+  folder_missing?: boolean;
 }
 
 export interface Session {

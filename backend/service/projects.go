@@ -1,0 +1,114 @@
+package service
+
+import (
+	"context"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// Renaming and removing projects, and noticing a project whose folder is
+// gone (docs/ARCHITECTURE.md §API, §Watch bus).
+
+// ProjectPatch is PATCH /api/projects/{id}.
+type ProjectPatch struct {
+	Name *string `json:"name,omitempty"`
+}
+
+// sessionWarmRetirer is the supervisor's per-session warm-agent side
+// (optional: a Runner without warm agents has nothing to retire).
+type sessionWarmRetirer interface {
+	RetireWarmSession(ctx context.Context, sessionID string) bool
+}
+
+// UpdateProject renames a project; its folder stays where it is.
+func (s *Service) UpdateProject(ctx context.Context, id string, p ProjectPatch) (run.Project, error) {
+	if p.Name == nil {
+		return s.Project(ctx, id)
+	}
+	name := strings.TrimSpace(*p.Name)
+	if name == "" {
+		return run.Project{}, badRequest("a project needs a name")
+	}
+	if len(name) > MaxNameBytes || !utf8.ValidString(name) || strings.ContainsAny(name, "\n\r\x00") {
+		return run.Project{}, badRequest("name must be one line of text of at most %d bytes", MaxNameBytes)
+	}
+	pr, err := s.store.RenameProject(ctx, id, name)
+	if err != nil {
+		return run.Project{}, s.classify(ctx, "rename project", "project", err)
+	}
+	s.sessionChanged(run.ProjectChanged, "", id)
+	return pr, nil
+}
+
+// Project returns one project, flagged if its folder is gone.
+func (s *Service) Project(ctx context.Context, id string) (run.Project, error) {
+	p, err := s.store.GetProject(ctx, id)
+	if err != nil {
+		return run.Project{}, s.classify(ctx, "get project", "project", err)
+	}
+	ps := []run.Project{p}
+	s.flagMissing(ctx, ps)
+	return ps[0], nil
+}
+
+// DeleteProject removes a project and its sessions (with their messages,
+// runs and schedules) from Hermes Desk. Files in the project's folder are
+// never touched. A project with a running agent is a conflict: deleting
+// must never orphan a running agent.
+func (s *Service) DeleteProject(ctx context.Context, id string) error {
+	if _, err := s.store.GetProject(ctx, id); err != nil {
+		return s.classify(ctx, "get project", "project", err)
+	}
+	active, err := s.store.ListRuns(ctx, run.RunFilter{Active: true, ProjectID: id})
+	if err != nil {
+		return s.classify(ctx, "list runs", "project", err)
+	}
+	if len(active) > 0 {
+		return &Error{Code: CodeConflict, Message: "a session of this project has a running agent; stop it first"}
+	}
+	ses, err := s.store.ListSessions(ctx, id)
+	if err != nil {
+		return s.classify(ctx, "list sessions", "project", err)
+	}
+	if err := s.store.DeleteProject(ctx, id); err != nil {
+		return s.classify(ctx, "delete project", "project", err)
+	}
+	s.retireSessions(ctx, ses)
+	s.missingRetired.Delete(id)
+	s.sessionChanged(run.ProjectChanged, "", id)
+	return nil
+}
+
+// flagMissing marks projects whose folder is gone. The first time a
+// project is found so, its sessions' warm agents are retired: they run in
+// a folder that no longer exists and could only fail.
+func (s *Service) flagMissing(ctx context.Context, ps []run.Project) {
+	for i := range ps {
+		st, err := os.Stat(ps[i].Workspace)
+		ps[i].FolderMissing = err != nil && os.IsNotExist(err) || err == nil && !st.IsDir()
+		if !ps[i].FolderMissing {
+			s.missingRetired.Delete(ps[i].ID)
+			continue
+		}
+		if _, done := s.missingRetired.LoadOrStore(ps[i].ID, true); done {
+			continue
+		}
+		s.log.Info("project folder is missing", "project", ps[i].ID, "workspace", ps[i].Workspace)
+		if ses, err := s.store.ListSessions(ctx, ps[i].ID); err == nil {
+			s.retireSessions(ctx, ses)
+		}
+	}
+}
+
+func (s *Service) retireSessions(ctx context.Context, ses []run.Session) {
+	wr, ok := s.runner.(sessionWarmRetirer)
+	if !ok {
+		return
+	}
+	for _, x := range ses {
+		wr.RetireWarmSession(ctx, x.ID)
+	}
+}
