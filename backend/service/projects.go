@@ -10,7 +10,7 @@ import (
 )
 
 // Renaming and removing projects, and noticing a project whose folder is
-// gone (docs/ARCHITECTURE.md §API, §Watch bus).
+// gone (docs/ARCHITECTURE.md §API, §The watch bus).
 
 // ProjectPatch is PATCH /api/projects/{id}.
 type ProjectPatch struct {
