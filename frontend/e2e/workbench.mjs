@@ -82,8 +82,13 @@ try {
 
   if (find) {
     step(`search finds "${find}" in the imported session`);
-    await page.keyboard.press("Control+k");
+    // The app must be up (its shortcuts listening) before Ctrl+K means anything.
+    await page.getByRole("navigation", { name: "Projects and sessions" }).waitFor({ timeout: 30_000 });
     const quick = page.getByRole("dialog", { name: "Switch to a session" });
+    for (let i = 0; i < 5 && !(await quick.isVisible()); i++) {
+      await page.keyboard.press("Control+k");
+      await quick.waitFor({ timeout: 2_000 }).catch(() => {});
+    }
     await quick.getByLabel("Search sessions").fill(find);
     const hit = quick.getByRole("option").filter({ has: page.locator("mark", { hasText: new RegExp(`^${find}$`, "i") }) }).first();
     await hit.waitFor({ timeout: 10_000 });
