@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -45,4 +47,29 @@ func JSONL(t testing.TB, events []Event) []byte {
 		fmt.Fprintf(&b, "{\"type\":%q,\"payload\":%s}\n", e.Type, p)
 	}
 	return b.Bytes()
+}
+
+// Transcripts maps every recorded native transcript in testdata/*.jsonl
+// (not the *.events.jsonl it writes) through events and keeps
+// testdata/<name>.events.jsonl equal to the result, for the frontend's
+// fold test (frontend/src/store/transcripts.test.ts).
+func Transcripts(t *testing.T, update bool, events func(t *testing.T, path string) []Event) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, path := range files {
+		if strings.HasSuffix(path, ".events.jsonl") {
+			continue
+		}
+		n++
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			Check(t, strings.TrimSuffix(path, ".jsonl")+".events.jsonl", JSONL(t, events(t, path)), update)
+		})
+	}
+	if n == 0 {
+		t.Fatal("no transcripts in testdata")
+	}
 }
