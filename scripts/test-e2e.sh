@@ -9,38 +9,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build/bin/hermesdesk}
+. scripts/serve-lib.sh
 work=$(mktemp -d)
 serve_pid=""
 serve2_pid=""
 cleanup() {
   [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
   [ -n "$serve2_pid" ] && kill "$serve2_pid" 2>/dev/null && wait "$serve2_pid" 2>/dev/null || true
-  # Shims outlive serve by design; end the ones this test started.
-  for f in "$work"/data/runs/*/bootstrap.json; do
-    [ -f "$f" ] || continue
-    pid=$(sed -n 's/.*"pid": *\([0-9]*\).*/\1/p' "$f" | head -1)
-    for p in $pid $(sed -n 's/.*"agent_pid": *\([0-9]*\).*/\1/p' "$f"); do kill -9 -- "-$p" 2>/dev/null || kill -9 "$p" 2>/dev/null || true; done
-  done
+  kill_shims "$work/data"
   rm -rf "$work"
 }
 trap cleanup EXIT
 mkdir -p "$work/project" "$work/live" "$work/data"
 go build -o "$work/fakeagent" ./testkit/fakeagent/cmd/fakeagent
-HERMESDESK_HOME="$work/data" "$bin" serve --addr 127.0.0.1:0 >"$work/serve.out" 2>&1 &
-serve_pid=$!
-url=""
-for _ in $(seq 1 100); do
-  url=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[^ ]*' "$work/serve.out" || true)
-  [ -n "$url" ] && break
-  kill -0 "$serve_pid" 2>/dev/null || { cat "$work/serve.out"; echo "test-e2e: serve exited"; exit 1; }
-  sleep 0.1
-done
-[ -n "$url" ] || { cat "$work/serve.out"; echo "test-e2e: serve printed no login link"; exit 1; }
-base=${url%%/?token=*}
-token=${url#*token=}
-curl -fsS -X PUT -H "Authorization: Bearer $token" -H "Content-Type: application/json" \
-  --data "{\"agents.demo\": {\"command\": [\"$work/fakeagent\", \"demo-agent\"]}}" \
-  "$base/api/settings" >/dev/null || { echo "test-e2e: could not point the demo agent at the test kit's"; exit 1; }
+start_serve test-e2e "$bin" "$work/data" "$work/serve.out"
+serve_pid=$started_pid url=$started_url
+use_test_agent test-e2e "$url" "$work/fakeagent"
 (cd frontend && node e2e/flow.mjs --url "$url" --project "$work/project")
 echo "test-e2e: browser flow passed"
 (cd frontend && node e2e/schedules.mjs --url "$url" --project "$work/project")
@@ -61,15 +45,8 @@ if HERMESDESK_HOME="$work/data2" "$bin" import "$work/newer.jsonl" 2>"$work/impo
 fi
 grep -q "newer Hermes Desk" "$work/import.err" || { cat "$work/import.err"; echo "test-e2e: unclear refusal"; exit 1; }
 HERMESDESK_HOME="$work/data2" "$bin" import "$work/session.hdbundle.jsonl"
-HERMESDESK_HOME="$work/data2" "$bin" serve --addr 127.0.0.1:0 >"$work/serve2.out" 2>&1 &
-serve2_pid=$!
-url2=""
-for _ in $(seq 1 100); do
-  url2=$(grep -o 'http://127.0.0.1:[0-9]*/?token=[^ ]*' "$work/serve2.out" || true)
-  [ -n "$url2" ] && break
-  sleep 0.1
-done
-[ -n "$url2" ] || { cat "$work/serve2.out"; echo "test-e2e: second serve printed no login link"; exit 1; }
+start_serve test-e2e "$bin" "$work/data2" "$work/serve2.out"
+serve2_pid=$started_pid url2=$started_url
 (cd frontend && node e2e/workbench.mjs --url "$url2" --find appended)
 echo "test-e2e: workbench flow passed"
 binabs=$(realpath "$bin")

@@ -16,12 +16,8 @@
 //
 //   node e2e/flood.mjs --url LOGIN_URL --project DIR [--runs N] [--profile FILE.cpuprofile] [--trace FILE.json]
 import { writeFileSync } from "node:fs";
-import { chromium } from "playwright-core";
+import { arg, launch } from "./harness.mjs";
 
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
 const url = arg("--url");
 const project = arg("--project");
 const runs = Number(arg("--runs", "3"));
@@ -53,10 +49,7 @@ async function waitIdle() {
   throw new Error("runs still active after 120 s");
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launch();
 const problems = [];
 const results = [];
 try {

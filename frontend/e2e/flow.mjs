@@ -8,18 +8,9 @@
 //
 //   hermesdesk serve --addr 127.0.0.1:8791     # prints the login link
 //   node e2e/flow.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { out, arg, launch, report } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, "out");
-mkdirSync(out, { recursive: true });
-const arg = (name) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const url = arg("--url");
 const project = arg("--project");
 if (!url || !project) {
@@ -57,10 +48,7 @@ async function sessionsNamed(title) {
   return (await api(`/api/sessions?project_id=${encodeURIComponent(proj.id)}`)).filter((s) => s.title === title);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launch();
 const problems = [];
 let page;
 const step = (s) => console.log(`flow: ${s}`);
@@ -221,8 +209,4 @@ try {
 } finally {
   await browser.close();
 }
-if (problems.length) {
-  console.error(`flow: FAILED\n  ${problems.join("\n  ")}`);
-  process.exit(1);
-}
-console.log("flow: ok");
+report("flow", problems);

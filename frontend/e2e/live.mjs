@@ -13,12 +13,8 @@
 //
 //   node e2e/live.mjs --url LOGIN_URL --project DIR [--bin hermesdesk --home DATA_DIR]
 import { spawn } from "node:child_process";
-import { chromium } from "playwright-core";
+import { arg, launch, report } from "./harness.mjs";
 
-const arg = (name, def) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : def;
-};
 const url = arg("--url");
 const project = arg("--project");
 const idleSeconds = Number(arg("--idle-seconds", "30"));
@@ -73,10 +69,7 @@ async function waitIdle() {
   throw new Error("runs still active after 60 s");
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launch();
 try {
   const p = await call("POST", "/api/projects", { workspace: project, name: "live" });
   const ses = await call("POST", "/api/sessions", { project_id: p.id, agent: "demo", title: "Watched elsewhere" });
@@ -141,8 +134,4 @@ try {
 } finally {
   await browser.close();
 }
-if (problems.length) {
-  console.error(`live: FAILED\n  ${problems.join("\n  ")}`);
-  process.exit(1);
-}
-console.log("live: ok");
+report("live", problems);

@@ -4,18 +4,9 @@
 // and open it. Screenshots go to e2e/out/schedules-*.png.
 //
 //   node e2e/schedules.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/folder
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { out, arg, launch, report } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, "out");
-mkdirSync(out, { recursive: true });
-const arg = (name) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const url = arg("--url");
 const project = arg("--project");
 if (!url || !project) {
@@ -23,10 +14,7 @@ if (!url || !project) {
   process.exit(2);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launch();
 const problems = [];
 let page;
 const step = (s) => console.log(`schedules: ${s}`);
@@ -110,8 +98,4 @@ try {
 } finally {
   await browser.close();
 }
-if (problems.length) {
-  console.error(`schedules: FAILED\n  ${problems.join("\n  ")}`);
-  process.exit(1);
-}
-console.log("schedules: ok");
+report("schedules", problems);

@@ -7,18 +7,9 @@
 // With --find WORD instead, it checks that search finds WORD in an imported
 // session (after `hermesdesk import` into another data dir).
 import { readFileSync } from "node:fs";
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { join } from "node:path";
+import { out, arg, launch, report } from "./harness.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, "out");
-mkdirSync(out, { recursive: true });
-const arg = (name) => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
 const url = arg("--url");
 const project = arg("--project");
 const bundlePath = arg("--bundle");
@@ -28,10 +19,7 @@ if (!url || (!find && (!project || !bundlePath))) {
   process.exit(2);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
-});
+const browser = await launch();
 const problems = [];
 let page;
 const step = (s) => console.log(`workbench: ${s}`);
@@ -212,8 +200,4 @@ try {
 } finally {
   await browser.close();
 }
-if (problems.length) {
-  console.error(`workbench: FAILED\n  ${problems.join("\n  ")}`);
-  process.exit(1);
-}
-console.log("workbench: ok");
+report("workbench", problems);
