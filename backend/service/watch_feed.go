@@ -84,9 +84,10 @@ func (b *bus) endLocked(runID string) {
 	b.ended[runID] = true
 }
 
-// applyLocked moves st by ev, as the journal derives a run's row from its
-// events (backend/journal/apply.go), and publishes run.changed when the
-// status or the pending prompt changed — never per token.
+// applyLocked moves st by ev with the one run state machine (run.Next,
+// docs/ARCHITECTURE.md §Run state machine), the same the journal derives a
+// run's row with, and publishes run.changed when the status or the pending
+// prompt changed — never per token.
 func (b *bus) applyLocked(st *run.RunState, ev run.Event) {
 	if ev.Seq <= st.LastSeq {
 		return // already reflected (the state was read after its commit)
@@ -94,48 +95,26 @@ func (b *bus) applyLocked(st *run.RunState, ev run.Event) {
 	st.LastSeq = ev.Seq
 	at := time.Unix(0, int64(ev.CreatedAt*1e9)).UTC()
 	changed := false
-	switch ev.Type {
-	case run.EventRunStarted:
-		if st.Status == run.StatusQueued {
-			st.Status, changed = run.StatusRunning, true
+	if run.MovesState(ev.Type) {
+		prev := stateOfRun(st)
+		next := run.Next(prev, ev.Type, ev.Payload)
+		if next.Status != prev.Status {
+			st.Status, changed = next.Status, true
 		}
-		if st.StartedAt == nil {
+		if next.PendingApprovalID != prev.PendingApprovalID || next.PendingClarifyID != prev.PendingClarifyID {
+			// A new prompt carries what the window and the notifier show
+			// (its title, command and the agent's options); an answered
+			// one leaves nothing.
+			st.Pending, changed = nil, true
+			if next.PendingApprovalID != "" || next.PendingClarifyID != "" {
+				st.Pending = pendingOf(ev)
+			}
+		}
+		if st.StartedAt == nil && next.Status == run.StatusRunning {
 			st.StartedAt, changed = &at, true
 		}
-	case run.EventStatus:
-		var p run.StatusChanged
-		if json.Unmarshal(ev.Payload, &p) == nil && p.Status.Valid() && !p.Status.Terminal() && p.Status != st.Status {
-			st.Status, changed = p.Status, true
-			if p.Status == run.StatusRunning && st.StartedAt == nil {
-				st.StartedAt = &at
-			}
-		}
-	case run.EventApprovalRequest, run.EventClarifyRequest:
-		if p := pendingOf(ev); p != nil {
-			st.Pending, changed = p, true
-			st.Status = run.StatusAwaitingApproval
-			if p.Kind == run.PendingClarify {
-				st.Status = run.StatusAwaitingClarify
-			}
-		}
-	case run.EventApprovalResolved:
-		var p run.ApprovalResolved
-		if json.Unmarshal(ev.Payload, &p) == nil && st.Pending != nil &&
-			st.Pending.Kind == run.PendingApproval && st.Pending.ID == p.ApprovalID {
-			st.Pending, changed = nil, true
-			if st.Status == run.StatusAwaitingApproval {
-				st.Status = run.StatusRunning
-			}
-		}
-	case run.EventClarifyResolved:
-		var p run.ClarifyResolved
-		if json.Unmarshal(ev.Payload, &p) == nil && st.Pending != nil &&
-			st.Pending.Kind == run.PendingClarify && st.Pending.ID == p.ClarifyID {
-			st.Pending, changed = nil, true
-			if st.Status == run.StatusAwaitingClarify {
-				st.Status = run.StatusRunning
-			}
-		}
+	}
+	switch ev.Type {
 	case run.EventTitleUpdated:
 		// The agent names an untitled conversation (a person's title wins).
 		var p run.TitleUpdated
@@ -146,10 +125,6 @@ func (b *bus) applyLocked(st *run.RunState, ev run.Event) {
 	case run.EventDone:
 		var p run.Done
 		_ = json.Unmarshal(ev.Payload, &p)
-		st.Status = p.Status
-		if !st.Status.Terminal() {
-			st.Status = run.StatusCompleted
-		}
 		st.Error, st.Pending, st.EndedAt = p.Error, nil, &at
 		b.endLocked(st.RunID)
 		b.runChangedLocked(st)
@@ -161,12 +136,22 @@ func (b *bus) applyLocked(st *run.RunState, ev run.Event) {
 		}
 		return
 	}
-	if ev.Terminal && st.Status.Terminal() {
-		return
-	}
 	if changed {
 		b.runChangedLocked(st)
 	}
+}
+
+// stateOfRun is the part of a watched run that run.Next moves.
+func stateOfRun(st *run.RunState) run.State {
+	s := run.State{Status: st.Status}
+	if p := st.Pending; p != nil {
+		if p.Kind == run.PendingClarify {
+			s.PendingClarifyID = p.ID
+		} else {
+			s.PendingApprovalID = p.ID
+		}
+	}
+	return s
 }
 
 // retitleLocked updates the session title the active runs carry (only

@@ -112,11 +112,7 @@ func (m *Mem) appendLocked(r *run.Run, t run.EventType, payload any) run.Event {
 	r.LastSeq = seq
 	derive(r, ev)
 	if t == run.EventDone {
-		r.Terminal = true
-		r.Status = run.StatusCompleted
-		if d, ok := payload.(run.Done); ok && d.Status != "" {
-			r.Status = d.Status
-		}
+		r.Terminal = true // its status came from run.Next
 		r.ActiveControls = nil
 	}
 	for w := range m.watchers[r.ID] {
@@ -232,39 +228,8 @@ func (m *Mem) SetModel(ctx context.Context, runID, model string) (run.ControlRes
 	return run.ControlResult{Status: run.ControlUnsupported, Message: "this agent cannot switch models"}, nil
 }
 
-// derive moves the run's row as the journal does (backend/journal/apply.go).
+// derive moves the run's row as the journal does: by run.Next.
 func derive(r *run.Run, ev run.Event) {
-	switch ev.Type {
-	case run.EventStatus:
-		var p run.StatusChanged
-		if json.Unmarshal(ev.Payload, &p) == nil && p.Status.Valid() {
-			r.Status = p.Status
-		}
-	case run.EventApprovalRequest:
-		var p run.ApprovalRequested
-		if json.Unmarshal(ev.Payload, &p) == nil {
-			r.PendingApprovalID, r.Status = p.ApprovalID, run.StatusAwaitingApproval
-		}
-	case run.EventApprovalResolved:
-		var p run.ApprovalResolved
-		if json.Unmarshal(ev.Payload, &p) == nil && r.PendingApprovalID == p.ApprovalID {
-			r.PendingApprovalID = ""
-			if r.Status == run.StatusAwaitingApproval {
-				r.Status = run.StatusRunning
-			}
-		}
-	case run.EventClarifyRequest:
-		var p run.ClarifyRequested
-		if json.Unmarshal(ev.Payload, &p) == nil {
-			r.PendingClarifyID, r.Status = p.ClarifyID, run.StatusAwaitingClarify
-		}
-	case run.EventClarifyResolved:
-		var p run.ClarifyResolved
-		if json.Unmarshal(ev.Payload, &p) == nil && r.PendingClarifyID == p.ClarifyID {
-			r.PendingClarifyID = ""
-			if r.Status == run.StatusAwaitingClarify {
-				r.Status = run.StatusRunning
-			}
-		}
-	}
+	next := run.Next(run.State{Status: r.Status, PendingApprovalID: r.PendingApprovalID, PendingClarifyID: r.PendingClarifyID}, ev.Type, ev.Payload)
+	r.Status, r.PendingApprovalID, r.PendingClarifyID = next.Status, next.PendingApprovalID, next.PendingClarifyID
 }
