@@ -6,9 +6,8 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/testkit/golden"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -120,48 +119,21 @@ func replay(transcript []byte) (events []event, malformed int, unknown map[strin
 }
 
 func TestTranscripts(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n int
-	for _, path := range files {
-		if strings.HasSuffix(path, ".events.jsonl") {
-			continue
+	golden.Transcripts(t, *update, 10, func(t *testing.T, path string) []byte {
+		transcript, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
 		}
-		n++
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			transcript, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
+		events, malformed, unknown := replay(transcript)
+		var got bytes.Buffer
+		u, _ := json.Marshal(unknown)
+		fmt.Fprintf(&got, "{\"malformed\":%d,\"unknown\":%s}\n", malformed, u)
+		for _, e := range events {
+			if !e.Type.Known() && e.Type != "(turn usage)" {
+				t.Errorf("%s is not a known event type", e.Type)
 			}
-			events, malformed, unknown := replay(transcript)
-			var got bytes.Buffer
-			u, _ := json.Marshal(unknown)
-			fmt.Fprintf(&got, "{\"malformed\":%d,\"unknown\":%s}\n", malformed, u)
-			for _, e := range events {
-				if !e.Type.Known() && e.Type != "(turn usage)" {
-					t.Errorf("%s is not a known event type", e.Type)
-				}
-				fmt.Fprintf(&got, "{\"type\":%q,\"payload\":%s}\n", e.Type, e.Payload)
-			}
-			golden := strings.TrimSuffix(path, ".jsonl") + ".events.jsonl"
-			if *update {
-				if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got.Bytes(), want) {
-				t.Fatalf("events differ from %s (run with -update after checking):\n got:\n%s\nwant:\n%s", golden, got.Bytes(), want)
-			}
-		})
-	}
-	if n < 10 {
-		t.Fatalf("only %d transcripts in testdata", n)
-	}
+			fmt.Fprintf(&got, "{\"type\":%q,\"payload\":%s}\n", e.Type, e.Payload)
+		}
+		return got.Bytes()
+	})
 }

@@ -13,7 +13,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.events.jsonl from th
 // to testdata/<name>.events.jsonl, which the frontend's fold test replays
 // (frontend/src/store/transcripts.test.ts): go test ./backend/adapter/claude -run TestTranscriptEvents -update.
 func TestTranscriptEvents(t *testing.T) {
-	golden.Transcripts(t, *update, func(t *testing.T, path string) []golden.Event {
+	golden.Transcripts(t, *update, 1, func(t *testing.T, path string) []byte {
 		outs, _, _ := replay(t, path)
 		events := make([]golden.Event, len(outs))
 		for i, o := range outs {
@@ -22,6 +22,6 @@ func TestTranscriptEvents(t *testing.T) {
 			}
 			events[i] = golden.Event{Type: string(o.Type), Payload: o.Payload}
 		}
-		return events
+		return golden.JSONL(t, events)
 	})
 }
