@@ -18,6 +18,7 @@ type Tray struct {
 
 	mu      sync.Mutex
 	ready   bool
+	stopped bool // after Stop the library's D-Bus connection is closed: touch nothing
 	shown   *Menu
 	pending *Menu
 	clicks  []chan struct{}     // closed to stop the click readers of the shown menu
@@ -48,7 +49,7 @@ func (t *Tray) Start() {
 func (t *Tray) Stop() {
 	t.mu.Lock()
 	end := t.end
-	t.end = nil
+	t.end, t.stopped, t.ready = nil, true, false
 	t.mu.Unlock()
 	if end != nil {
 		end()
@@ -57,6 +58,10 @@ func (t *Tray) Stop() {
 
 func (t *Tray) onReady() {
 	t.mu.Lock()
+	if t.stopped {
+		t.mu.Unlock()
+		return
+	}
 	t.ready = true
 	m := t.pending
 	t.mu.Unlock()
@@ -65,10 +70,23 @@ func (t *Tray) onReady() {
 	}
 }
 
-// Set shows m; an unchanged menu is not rebuilt.
+// Set shows m; an unchanged menu is not rebuilt. After Stop it does
+// nothing: a view the bus delivers while the app quits must not reach a
+// closed connection (the library panics on any D-Bus error).
 func (t *Tray) Set(m Menu) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.stopped {
+		return
+	}
+	defer func() {
+		// The session bus itself can go (logout): the core outlives its
+		// icon, and its runs must not die with it.
+		if r := recover(); r != nil {
+			t.stopped, t.ready = true, false
+			t.log.Warn("tray: the session bus went away; the icon is gone", "err", r)
+		}
+	}()
 	if !t.ready {
 		t.pending = &m
 		return
