@@ -29,6 +29,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/app/applog"
 	"github.com/hermesdesk/hermesdesk/app/autostart"
 	"github.com/hermesdesk/hermesdesk/app/sni"
+	"github.com/hermesdesk/hermesdesk/backend/apihost"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
@@ -177,7 +178,7 @@ type Core struct {
 	log        *slog.Logger
 	adopt      int // a window left by the core we took over from, expected to reattach
 
-	backend  *backend
+	backend  *apihost.Host
 	windows  *windows
 	tray     *tray.Tray
 	detector *sni.Detector
@@ -234,7 +235,10 @@ func (k *Core) run(l coreapi.Launch) int {
 		k.windows.show(l)
 	}
 
-	b, err := openBackend(ctx, k.dataDir, log, k.onWatch, func(id string) { k.windows.show(coreapi.Launch{Session: id}) })
+	// The data dir's supervisor, or a proxy to `hermesdesk serve` that
+	// takes over once serve goes away (docs/ARCHITECTURE.md §Processes).
+	b, err := apihost.Open(ctx, apihost.Options{DataDir: k.dataDir, Log: log, Watch: k.onWatch,
+		OpenSession: func(id string) { k.windows.show(coreapi.Launch{Session: id}) }})
 	if err != nil {
 		log.Error("cannot open the journal", "err", err)
 		k.windows.quit(5 * time.Second)
@@ -279,7 +283,7 @@ func (k *Core) run(l coreapi.Launch) int {
 	if handover {
 		// The window stays: it reconnects to the next core.
 		k.windows.broadcast(coreapi.Command{Op: coreapi.OpHandover})
-		b.handingOver()
+		b.HandingOver()
 	} else {
 		k.windows.quit(5 * time.Second)
 	}

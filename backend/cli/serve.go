@@ -13,10 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/apihost"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
-	"github.com/hermesdesk/hermesdesk/backend/notify"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
-	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 )
 
 const serveUsage = "hermesdesk serve [--addr 127.0.0.1:8765] [--allow-remote] [--host NAME]... [--frontend DIR]"
@@ -31,7 +30,8 @@ func (h *hostList) Set(v string) error { *h = append(*h, v); return nil }
 
 // Serve runs the API and the web app over TCP until Ctrl-C. It becomes
 // the data dir's supervisor; if the desktop app (or another serve)
-// already is, it serves as a front for that one's local API instead.
+// already is, it serves as a front for that one's local API until that
+// one stops, and then supervises in its place.
 func (e *Env) Serve(args []string, frontend fs.FS) int {
 	fset := newFlags("serve", e, serveUsage)
 	addr := fset.String("addr", "127.0.0.1:8765", "address to listen on")
@@ -98,34 +98,28 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	}()
 
 	log := slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	cfg := httpapi.Config{Token: token, AllowedHosts: hosts, Frontend: frontend, Log: log}
-	var handler *httpapi.Handler
 	sock := httpapi.SocketPath(dataDir)
-	st, err := stack.Open(ctx, stack.Options{DataDir: dataDir, Executable: e.Executable, Log: log})
-	switch {
-	case errors.Is(err, stack.ErrAlreadyRunning):
+	// serve supervises the runs (and calls the person back: no window to
+	// open, a click only dismisses) or fronts the process that does, and
+	// takes over when that one goes away (docs/ARCHITECTURE.md §Processes).
+	api, err := apihost.Open(ctx, apihost.Options{
+		DataDir: dataDir, Executable: e.Executable, Log: log,
+		API: httpapi.Config{Token: token, AllowedHosts: hosts, Frontend: frontend, Log: log},
+		TookOver: func() {
+			fmt.Fprintf(e.Stderr, "The Hermes Desk process that supervised this data folder stopped; serve supervises it now (running agents carry on).\n")
+		},
+	})
+	if err != nil {
+		e.errorf("cannot start: %v", err)
+		return exitFail
+	}
+	defer api.Close()
+	if !api.Supervising() {
 		if httpapi.NewLocalClient(sock).Ping(ctx) != nil {
 			e.errorf("Hermes Desk is already running for %s, but its local API (%s) does not answer. Quit the other instance and try again.", dataDir, sock)
 			return exitFail
 		}
-		fmt.Fprintf(e.Stderr, "Hermes Desk is already running for this data folder; serving it through its local API (%s).\n", sock)
-		handler = httpapi.NewProxy(sock, cfg)
-	case err != nil:
-		e.errorf("cannot start: %v", err)
-		return exitFail
-	default:
-		defer st.Close()
-		// serve supervises the runs, so it calls the person back too
-		// (no window to open: a click only dismisses).
-		defer notify.Start(ctx, st.Service, nil, log)()
-		h := httpapi.New(st.Service, cfg)
-		stopLocal, err := httpapi.StartLocal(ctx, dataDir, h)
-		if err != nil {
-			e.errorf("%v", err)
-			return exitFail
-		}
-		defer stopLocal()
-		handler = h
+		fmt.Fprintf(e.Stderr, "Hermes Desk is already running for this data folder; serving it through its local API (%s) until it stops, then in its place.\n", sock)
 	}
 
 	ln, err := net.Listen("tcp", *addr)
@@ -144,14 +138,14 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	// Deleting serve.token revokes the token: a new one is made and only
 	// it is accepted from then on.
 	go httpapi.WatchToken(ctx, dataDir, token, tokenPoll, func(tok string) {
-		handler.SetToken(tok)
+		api.SetToken(tok)
 		if tok == "" {
 			fmt.Fprintf(e.Stderr, "The token file %s is damaged; no token is accepted until it is deleted.\n", filepath.Join(dataDir, httpapi.TokenFile))
 			return
 		}
 		fmt.Fprintf(e.Stdout, "\nThe token changed (serve.token was deleted or replaced); the old one no longer works.\n\n  Open: http://%s/?token=%s\n\n", displayAddr(ln.Addr()), tok)
 	}, log)
-	if err := httpapi.ServeTCP(ctx, ln, handler); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := httpapi.ServeTCP(ctx, ln, api); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		e.errorf("server: %v", err)
 		return exitFail
 	}

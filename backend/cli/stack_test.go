@@ -25,8 +25,9 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
 
-// shimBin runs shims and the fake agent (built once in TestMain).
-var shimBin string
+// shimBin runs shims and the fake agent (built once in TestMain); binDir
+// holds it and the test binaries built later (takeover_test.go).
+var shimBin, binDir string
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childServeEnv) != "" {
@@ -37,6 +38,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	binDir = dir
 	shimBin, err = buildShimHost(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot build the shim host; end-to-end tests will skip:", err)

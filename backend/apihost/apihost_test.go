@@ -1,4 +1,4 @@
-package core
+package apihost
 
 import (
 	"context"
@@ -16,11 +16,12 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/traystate"
 )
 
-// The core beside a running `serve` follows serve's watch bus through the
-// local socket; when serve goes away the core takes over as supervisor
-// (woken by the broken bus, not by a timer) and its bus goes on from its
-// own service.
-func TestBackendBusAcrossTakeOver(t *testing.T) {
+// A host beside a running supervisor (serve, or the core) follows its watch
+// bus through the local socket; when that one goes away the host takes
+// over as supervisor (woken by the broken bus, not by a timer) and its bus
+// goes on from its own service. Processes on both sides: backend/cli's
+// TestServeTakesOverFromCore.
+func TestBusAcrossTakeOver(t *testing.T) {
 	dataDir, err := os.MkdirTemp("", "hd-bus-")
 	if err != nil {
 		t.Fatal(err)
@@ -45,11 +46,12 @@ func TestBackendBusAcrossTakeOver(t *testing.T) {
 	// hands the core.
 	running := make(chan int, 256)
 	fold := traystate.New()
-	b, err := openBackend(ctx, dataDir, quiet, func(m run.WatchMessage) {
+	took := make(chan struct{})
+	b, err := Open(ctx, Options{DataDir: dataDir, Log: quiet, Watch: func(m run.WatchMessage) {
 		if fold.Apply(m) {
 			running <- len(fold.Runs())
 		}
-	}, nil)
+	}, TookOver: func() { close(took) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,11 +104,13 @@ func TestBackendBusAcrossTakeOver(t *testing.T) {
 	}
 	wait("goodbye", func(m run.WatchMessage) bool { return m.Type == run.WatchGoodbye })
 	wait("snapshot after taking over", func(m run.WatchMessage) bool { return m.Type == run.WatchSnapshotType })
-	b.mu.Lock()
-	took := b.stack != nil
-	b.mu.Unlock()
-	if !took {
-		t.Fatal("the app did not become the supervisor")
+	select {
+	case <-took:
+	case <-time.After(20 * time.Second):
+		t.Fatal("TookOver was not called")
+	}
+	if !b.Supervising() {
+		t.Fatal("the host did not become the supervisor")
 	}
 	status, body := b.Handler().Do("POST", "/api/sessions", `{"project_id":"x","agent":"demo"}`)
 	if status == 200 || !strings.Contains(body, "project") {
