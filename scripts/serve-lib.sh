@@ -18,6 +18,23 @@ start_serve() {
   cat "$out"; echo "$name: serve printed no login link"; exit 1
 }
 
+# start_core NAME BIN DATA OUT: starts the desktop app's resident core
+# headless in the background (no session bus: no tray or notifications; a
+# window program that exits at once); sets started_pid once its local API
+# answers.
+start_core() {
+  local name=$1 bin=$2 data=$3 out=$4
+  env -u DBUS_SESSION_BUS_ADDRESS -u DISPLAY -u WAYLAND_DISPLAY HERMESDESK_HOME="$data" \
+    HERMESDESK_WINDOW_BIN="$(command -v true)" "$bin" --background >"$out" 2>&1 &
+  started_pid=$!
+  for _ in $(seq 1 100); do
+    HERMESDESK_HOME="$data" "$bin" runs ls >/dev/null 2>&1 && return 0
+    kill -0 "$started_pid" 2>/dev/null || { cat "$out"; echo "$name: the core exited"; exit 1; }
+    sleep 0.1
+  done
+  cat "$out"; echo "$name: the core's local API did not answer"; exit 1
+}
+
 # use_test_agent NAME URL FAKEAGENT: the demo agent's command (setting
 # agents.demo, as a person would point it elsewhere) becomes the test kit's
 # fake agent, the same engine with the test scenarios (flood, hostile, …).

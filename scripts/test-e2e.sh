@@ -13,7 +13,12 @@ bin=${1:-build/bin/hermesdesk}
 work=$(mktemp -d)
 serve_pid=""
 serve2_pid=""
+core_pid=""
+serve3_pid=""
 cleanup() {
+  [ -n "$serve3_pid" ] && kill "$serve3_pid" 2>/dev/null && wait "$serve3_pid" 2>/dev/null || true
+  [ -n "$core_pid" ] && kill "$core_pid" 2>/dev/null && wait "$core_pid" 2>/dev/null || true
+  kill_shims "$work/data3"
   [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
   [ -n "$serve2_pid" ] && kill "$serve2_pid" 2>/dev/null && wait "$serve2_pid" 2>/dev/null || true
   kill_shims "$work/data"
@@ -57,3 +62,17 @@ binabs=$(realpath "$bin")
 (cd frontend && node e2e/live.mjs --url "$url" --project "$work/live" --bin "$binabs" --home "$work/data" \
   --idle-seconds "${E2E_IDLE_SECONDS:-30}" --max-ms "${E2E_LIVE_MAX_MS:-2000}")
 echo "test-e2e: live updates passed"
+
+# serve outlives the app: a page open on serve in front of a running core
+# keeps working after the core is killed (serve takes over).
+mkdir -p "$work/data3" "$work/takeover"
+start_core test-e2e "$bin" "$work/data3" "$work/core.out"
+core_pid=$started_pid
+start_serve test-e2e "$bin" "$work/data3" "$work/serve3.out"
+serve3_pid=$started_pid url3=$started_url
+grep -q "already running" "$work/serve3.out" || { cat "$work/serve3.out"; echo "test-e2e: serve did not front the core"; exit 1; }
+(cd frontend && node e2e/takeover.mjs --url "$url3" --project "$work/takeover" --core-pid "$core_pid")
+wait "$core_pid" 2>/dev/null || true
+core_pid=""
+grep -q "serve supervises it now" "$work/serve3.out" || { cat "$work/serve3.out"; echo "test-e2e: serve did not say it took over"; exit 1; }
+echo "test-e2e: serve took over from the killed app"
