@@ -5,8 +5,9 @@ package cli
 // `serve` in front of a real resident core (the built hermesdesk program,
 // headless) takes over as the data dir's supervisor when that core goes
 // away, killed or quitting: the browser's API answers again, the run in
-// flight streams on to its end, and new runs start (docs/ARCHITECTURE.md
-// §Processes).
+// flight streams on to its end, and new runs start. The app started again
+// is then serve's client, and takes over in turn when serve stops
+// (docs/ARCHITECTURE.md §Processes).
 
 import (
 	"bufio"
@@ -131,7 +132,8 @@ func TestServeTakesOverFromCore(t *testing.T) {
 			dataDir := takeoverDataDir(t)
 			core := startCore(t, dataDir)
 			srv := startServe(t, dataDir)
-			defer srv.stop()
+			stopServe := sync.OnceFunc(srv.stop)
+			defer stopServe()
 			if !strings.Contains(srv.out.String(), "already running") {
 				t.Fatalf("serve did not front the core:\n%s", srv.out.String())
 			}
@@ -223,7 +225,36 @@ func TestServeTakesOverFromCore(t *testing.T) {
 			if err := c.Call(context.Background(), "GET", "/api/runs/"+next.RunID, nil, &info); err != nil || info.Status != run.StatusCompleted {
 				t.Fatalf("new run after take-over: %+v %v", info, err)
 			}
+
+			// The app started again is serve's client now, and takes over
+			// in turn when serve stops.
+			startCore(t, dataDir)
+			waitLog(t, dataDir, "using its local API until it goes away")
+			stopServe()
+			waitLog(t, dataDir, "this process is now its supervisor")
+			var again struct {
+				Status run.Status `json:"status"`
+			}
+			if err := localClient(dataDir).Call(context.Background(), "GET", "/api/runs/"+next.RunID, nil, &again); err != nil || again.Status != run.StatusCompleted {
+				t.Fatalf("the app after serve stopped: %+v %v", again, err)
+			}
 		})
+	}
+}
+
+// waitLog waits for the core's log to say what.
+func waitLog(t *testing.T, dataDir, what string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		log, _ := os.ReadFile(filepath.Join(dataDir, "logs", "hermesdesk.log"))
+		if strings.Contains(string(log), what) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the core's log never said %q:\n%s", what, log)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
