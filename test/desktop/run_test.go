@@ -191,7 +191,7 @@ func TestAppTakesOverFromServe(t *testing.T) {
 
 	_ = serve.Process.Signal(syscall.SIGKILL) // a crash: no clean hand-over
 	e.waitFor("the app to take over", 30*time.Second, func() bool {
-		return strings.Contains(e.log(), "this app is now its supervisor")
+		return strings.Contains(e.log(), "this process is now its supervisor")
 	})
 	// The CLI reaches the app's own local API now.
 	if got, err := e.output(e.bin, "runs", "ls"); err != nil {
