@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -47,7 +49,7 @@ func TestBusAcrossTakeOver(t *testing.T) {
 	running := make(chan int, 256)
 	fold := traystate.New()
 	took := make(chan struct{})
-	b, err := Open(ctx, Options{DataDir: dataDir, Log: quiet, Watch: func(m run.WatchMessage) {
+	b, err := Open(ctx, Options{DataDir: dataDir, Log: quiet, API: httpapi.Config{Token: "first", Log: quiet}, Watch: func(m run.WatchMessage) {
 		if fold.Apply(m) {
 			running <- len(fold.Runs())
 		}
@@ -97,6 +99,12 @@ func TestBusAcrossTakeOver(t *testing.T) {
 	}
 	wait("project change from serve", func(m run.WatchMessage) bool { return m.Type == run.WatchSessionChanged })
 
+	// A token replaced while proxying holds after the take-over too.
+	b.SetToken("second")
+	if got := tcpStatus(b, "second"); got != http.StatusOK {
+		t.Fatalf("new token through the proxy: %d", got)
+	}
+
 	// serve goes away.
 	stopLocal()
 	if err := st.Close(); err != nil {
@@ -120,4 +128,19 @@ func TestBusAcrossTakeOver(t *testing.T) {
 		t.Fatalf("create project after take-over: %d %s", status, body)
 	}
 	wait("project change from the app's own bus", func(m run.WatchMessage) bool { return m.Type == run.WatchSessionChanged })
+	for tok, want := range map[string]int{"second": http.StatusOK, "first": http.StatusUnauthorized} {
+		if got := tcpStatus(b, tok); got != want {
+			t.Fatalf("token %q after take-over: %d, want %d", tok, got, want)
+		}
+	}
+}
+
+// tcpStatus is the status of GET /api/projects as a TCP client with tok
+// would get it from h.
+func tcpStatus(h http.Handler, tok string) int {
+	req := httptest.NewRequest("GET", "http://127.0.0.1:8765/api/projects", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code
 }
