@@ -115,8 +115,8 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	}
 	defer api.Close()
 	if !api.Supervising() {
-		// A supervisor that quit meanwhile is no reason to fail: this
-		// process took its place (or is about to, on the broken bus).
+		// A supervisor that quit meanwhile is no reason to fail once this
+		// process has taken its place.
 		if httpapi.NewLocalClient(sock).Ping(ctx) != nil && !api.Supervising() {
 			e.errorf("Hermes Desk is already running for %s, but its local API (%s) does not answer. Quit the other instance and try again.", dataDir, sock)
 			return exitFail
