@@ -1,9 +1,10 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiClient, type RawResponse } from "../transport/api";
-import type { DesktopBridge, Transport } from "../transport/transport";
+import type { BusHandlers, DesktopBridge, Transport } from "../transport/transport";
 import { App } from "./App";
+import { RECONNECT_GRACE_MS } from "./useBackend";
 
 type Route = (method: string, path: string, body?: string) => RawResponse | undefined;
 
@@ -127,5 +128,41 @@ describe("App", () => {
     await userEvent.click(screen.getByRole("radio", { name: /System/ }));
     expect(document.documentElement.hasAttribute("data-theme")).toBe(false);
     expect(localStorage.getItem("hermesdesk.theme")).toBe("system");
+  });
+
+  it("keeps the view while the page's backend is replaced (serve taking over), then says plainly when it stays away", async () => {
+    let bus: BusHandlers | undefined;
+    const t: Transport = {
+      ...transport((_m, p) => {
+        if (p === "/api/projects") return ok([{ id: "p1", name: "proj", workspace: "/w" }]);
+        if (p.startsWith("/api/sessions")) return ok([]);
+        if (p.startsWith("/api/runs")) return ok([]);
+        if (p === "/api/agents") return ok([{ name: "demo" }]);
+      }),
+      watchBus: (h) => ((bus = h), () => {}),
+    };
+    render(<App transport={t} />);
+    await waitFor(() => expect(bus).toBeTruthy());
+    act(() => bus!.onMessage({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1 } }));
+    const nav = screen.getByRole("navigation", { name: "Projects and sessions" });
+    await within(nav).findByText("proj");
+
+    vi.useFakeTimers();
+    try {
+      act(() => bus!.onError?.(new Error("502")));
+      expect(screen.getByText("Reconnecting to Hermes Desk…")).toBeTruthy();
+      expect(screen.queryByText("Backend not connected")).toBeNull();
+      expect(within(nav).getByText("proj")).toBeTruthy();
+      // The new supervisor's snapshot: back, nothing else changed.
+      act(() => bus!.onMessage({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1 } }));
+      expect(screen.queryByText("Reconnecting to Hermes Desk…")).toBeNull();
+
+      // Down past the grace: the page says so (and the bus goes on retrying).
+      act(() => bus!.onError?.(new Error("502")));
+      act(() => vi.advanceTimersByTime(RECONNECT_GRACE_MS));
+      expect(screen.getByText("Backend not connected")).toBeTruthy();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

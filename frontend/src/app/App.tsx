@@ -466,7 +466,7 @@ export function App({ transport: t }: { transport: Transport }) {
             <PanelLeftOpen size={16} />
           </button>
         )}
-        <Reconnecting />
+        <Reconnecting lost={b.conn === "reconnecting"} />
         {note && (
           <div className="banner" role="alert">
             {note}

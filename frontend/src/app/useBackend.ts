@@ -8,7 +8,12 @@ import { ApiError, isUnavailable } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { AgentInfo, Project, RunInfo, Session } from "../transport/types";
 
-export type Conn = "connecting" | "connected" | "offline" | "unauthorized";
+/**
+ * "reconnecting": the bus dropped after being connected (the process behind
+ * the page is being replaced, e.g. serve taking over from the desktop app):
+ * the view stays and says so, and becomes "offline" after RECONNECT_GRACE_MS.
+ */
+export type Conn = "connecting" | "connected" | "reconnecting" | "offline" | "unauthorized";
 
 export interface Backend {
   conn: Conn;
@@ -30,6 +35,9 @@ export interface Backend {
 /** Without a watch bus (a transport that has none), how often to retry a failed first load. */
 const OFFLINE_RETRY_MS = 5000;
 
+/** How long a dropped bus keeps the view before the page says the backend is not connected. */
+export const RECONNECT_GRACE_MS = 10_000;
+
 export function useBackend(t: Transport, bus?: WatchBus): Backend {
   const [conn, setConn] = useState<Conn>("connecting");
   const [projects, setProjects] = useState<Project[]>([]);
@@ -40,7 +48,8 @@ export function useBackend(t: Transport, bus?: WatchBus): Backend {
   const listed = useRef(-1); // the sessions version the lists were read at
 
   const onError = useCallback((err: unknown) => {
-    if (isUnavailable(err)) setConn("offline");
+    // While the bus reconnects, a failed read is part of the same outage.
+    if (isUnavailable(err)) setConn((c) => (c === "reconnecting" ? c : "offline"));
     else if (err instanceof ApiError && (err.status === 401 || err.status === 403)) setConn("unauthorized");
     else {
       setError(err instanceof Error ? err.message : String(err));
@@ -112,7 +121,7 @@ export function useBackend(t: Transport, bus?: WatchBus): Backend {
           void loadAgents();
           break;
         case "goodbye":
-          setConn((c) => (c === "connected" ? "offline" : c));
+          setConn((c) => (c === "connected" ? "reconnecting" : c));
           break;
       }
     });
@@ -122,6 +131,14 @@ export function useBackend(t: Transport, bus?: WatchBus): Backend {
       bus.stop();
     };
   }, [bus, refresh, loadAgents]);
+
+  // A bus that stays down past the grace is an outage worth saying plainly
+  // (it keeps retrying; its next snapshot connects again).
+  useEffect(() => {
+    if (conn !== "reconnecting") return;
+    const id = setTimeout(() => setConn((c) => (c === "reconnecting" ? "offline" : c)), RECONNECT_GRACE_MS);
+    return () => clearTimeout(id);
+  }, [conn]);
 
   // Only without a bus (the bus reconnects on its own): retry a backend
   // that never answered.

@@ -1,15 +1,17 @@
-// A quiet line while the window's core restarts: the window process keeps
-// its page and waits for the core to come back (docs/ARCHITECTURE.md
-// §Processes). The Go side emits `core:connection` (true/false).
+// A quiet line while the process behind the page is replaced: the desktop
+// window's core restarting (the Go side emits `core:connection` true/false),
+// or, in a browser, serve taking over from the desktop app (`lost`: the
+// watch bus dropped and is reconnecting). The page keeps its view meanwhile
+// (docs/ARCHITECTURE.md §Processes).
 import { useEffect, useState } from "react";
 import { onWailsEvent } from "../transport/wailsRuntime";
 
 export const CONNECTION_EVENT = "core:connection";
 
-export function Reconnecting({ win }: { win?: unknown }) {
+export function Reconnecting({ win, lost = false }: { win?: unknown; lost?: boolean }) {
   const [down, setDown] = useState(false);
   useEffect(() => onWailsEvent(CONNECTION_EVENT, (v) => setDown(v === false), win), [win]);
-  if (!down) return null;
+  if (!down && !lost) return null;
   return (
     <div className="wait-line center" role="status">
       Reconnecting to Hermes Desk…
