@@ -212,10 +212,6 @@ func (h *Host) followBus() {
 	}
 }
 
-// retireOnQuit bounds how long quitting waits for idle warm agents to
-// agree to close (each answers in milliseconds).
-const retireOnQuit = 3 * time.Second
-
 // Close stops serving; the runs go on in their shims and are re-adopted
 // by the next supervisor (a proxying process beside this one takes over
 // at once). On a quit, idle warm agents are closed: an agent waiting for
@@ -234,11 +230,8 @@ func (h *Host) Close() error {
 	if h.stack == nil {
 		return nil
 	}
-	if !h.keepWarm {
-		ctx, cancel := context.WithTimeout(context.Background(), retireOnQuit)
-		n := h.stack.Supervisor.RetireWarm(ctx, "")
-		cancel()
-		h.log.Info("closed idle warm agents on quit", "count", n)
+	if h.keepWarm {
+		return h.stack.CloseLeavingWarm()
 	}
 	return h.stack.Close()
 }

@@ -276,6 +276,16 @@ func TestUpgradeHandover(t *testing.T) {
 	old := e.startApp()
 	e.waitWindow("IsViewable")
 	win := e.windowProc()
+	// A finished run in another session leaves its agent warm; the newer
+	// core adopts it rather than the old one closing it on the way out.
+	quick := e.startRun("thinking")
+	e.waitRunDone(quick.RunID, 60*time.Second)
+	var warmPid int
+	e.waitFor("a warm agent", 30*time.Second, func() bool {
+		w, err := control.ReadWarm(e.dataDir, quick.SessionID)
+		warmPid = w.Pid
+		return err == nil && w.Pid > 0
+	})
 	r := e.startRun("slow")
 	e.waitFor("the run to stream", 30*time.Second, func() bool { return len(e.events(r.RunID)) > 10 })
 
@@ -295,4 +305,10 @@ func TestUpgradeHandover(t *testing.T) {
 	e.waitWindow("IsViewable")
 	e.waitRunDone(r.RunID, 90*time.Second)
 	e.checkSlowRun(r.RunID)
+	if !runprocs.Alive(warmPid) {
+		t.Fatal("the old core closed the idle warm agent on the way out of a handover")
+	}
+	if w, err := control.ReadWarm(e.dataDir, quick.SessionID); err != nil || w.Pid != warmPid {
+		t.Fatalf("warm record after the handover: %+v, %v", w, err)
+	}
 }

@@ -133,14 +133,23 @@ const retireOnClose = 3 * time.Second
 // closed: one waiting for a next message nobody can send while no
 // supervisor runs would only hold memory (`serve` stopped with SIGTERM or
 // Ctrl-C, the app quitting).
-func (s *Stack) Close() error {
+func (s *Stack) Close() error { return s.close(true) }
+
+// CloseLeavingWarm is Close for a handover: idle warm agents stay up for
+// the next supervisor, which adopts them like any live shim
+// (docs/ARCHITECTURE.md §Processes).
+func (s *Stack) CloseLeavingWarm() error { return s.close(false) }
+
+func (s *Stack) close(retireWarm bool) error {
 	s.Service.CloseWatchers() // watchers reconnect to whoever takes over
 	s.Scheduler.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), retireOnClose)
-	n := s.Supervisor.RetireWarm(ctx, "")
-	cancel()
-	if n > 0 {
-		s.log.Info("closed idle warm agents", "count", n)
+	if retireWarm {
+		ctx, cancel := context.WithTimeout(context.Background(), retireOnClose)
+		n := s.Supervisor.RetireWarm(ctx, "")
+		cancel()
+		if n > 0 {
+			s.log.Info("closed idle warm agents", "count", n)
+		}
 	}
 	s.stopMaintenance()
 	return errors.Join(s.Supervisor.Close(), s.Journal.Close(), s.guard.Close())
