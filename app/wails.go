@@ -52,6 +52,7 @@ func (a *App) run() error {
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		OnStartup: func(ctx context.Context) {
 			a.startup(ctx)
+			guardNavigation(a.shell.log)
 			runtime.OnFileDrop(ctx, func(_, _ int, paths []string) { a.fileDrop(ctx, paths) })
 		},
 		OnDomReady:    a.domReady,

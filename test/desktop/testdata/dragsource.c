@@ -1,10 +1,11 @@
 /* A tiny GTK program for the drop test (test/desktop/drop_test.go): a
- * window that offers the files named on the command line as text/uri-list
- * when dragged from, as a file manager does, and with --probe a second
+ * window that offers the files (or URLs) named on the command line as
+ * text/uri-list when dragged from, as a file manager (or a browser) does, and with --probe a second
  * window that accepts drops and prints what it got (which proves the test's
  * xdotool drag really performs an XDND drop on this display). */
 #include <gtk/gtk.h>
 #include <stdio.h>
+#include <string.h>
 
 static gchar **uris;
 
@@ -50,7 +51,9 @@ int main(int argc, char **argv) {
     int probe = argc > 1 && g_strcmp0(argv[1], "--probe") == 0;
     int first = probe ? 2 : 1;
     uris = g_new0(gchar *, argc);
-    for (int i = first; i < argc; i++) uris[i - first] = g_filename_to_uri(argv[i], NULL, NULL);
+    /* A path is offered as a file:// URI; a URL (a link dragged from a browser) as itself. */
+    for (int i = first; i < argc; i++)
+        uris[i - first] = strstr(argv[i], "://") ? g_strdup(argv[i]) : g_filename_to_uri(argv[i], NULL, NULL);
 
     GtkTargetEntry uri_list = {"text/uri-list", 0, 0};
     GtkWidget *src = window("dnd-source", "drag me", 1180, 20);
