@@ -120,6 +120,10 @@ const EventFilesDropped = "files:dropped"
 const EventFilesAttach = "files:attach"
 
 func (a *App) fileDrop(ctx context.Context, paths []string) {
+	if !dropOffersFiles() {
+		a.shell.log().Info("a drop without files on the window: an earlier drag's files are not attached")
+		return
+	}
 	files, other := splitDropped(paths)
 	a.shell.log().Info("files dropped on the window", "files", len(files), "other", len(other))
 	if len(files) > 0 {

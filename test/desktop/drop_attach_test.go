@@ -122,3 +122,59 @@ func TestDropAttaches(t *testing.T) {
 	}
 	saveShot(crop(e.screenshot(), e.geometry(id)), "window-drop-answer.png")
 }
+
+// TestAbandonedDragAttachesNothing: a file dragged over the window and
+// taken away again, then a piece of text dropped on it, attaches nothing.
+// (Wails keeps the paths of the last file drag that crossed the window and
+// hands them over on the next drop of any kind.)
+func TestAbandonedDragAttachesNothing(t *testing.T) {
+	src := buildDragSource(t)
+	e := newEnv(t, false)
+	e.startApp()
+	id := e.waitWindow("IsViewable")
+	e.must("wmctrl", "-i", "-r", id, "-e", "0,0,0,1000,760")
+	e.waitFor("the window to take its new size", 10*time.Second, func() bool { return e.geometry(id).Dx() == 1000 })
+	e.waitRendered(id, "abandoned-before.png")
+	app := e.geometry(id)
+	over := image.Pt(app.Min.X+app.Dx()*2/3, app.Min.Y+app.Dy()/2)
+
+	file := filepath.Join(t.TempDir(), "not this one.txt")
+	os.WriteFile(file, []byte("x\n"), 0o644)
+	d := e.startDragSource(src, file)
+	home := centre(e.titled("dnd-source"))
+	e.dragPath(home, over, home) // back where it came from: no drop on the app
+	d.expect("drag-", 15*time.Second)
+	d.stop()
+
+	d = e.startDragSource(src, "--text", "just some words")
+	e.dragPath(centre(e.titled("dnd-source")), over)
+	d.expect("drag-", 15*time.Second)
+	time.Sleep(time.Second)
+	saveShot(crop(e.screenshot(), e.geometry(id)), "window-abandoned-after.png")
+	if strings.Contains(e.log(), "files dropped on the window") {
+		t.Fatalf("a text drop handed the window the file of an earlier, abandoned drag:\n%s", e.log())
+	}
+}
+
+// dragPath presses the first button at the first point and moves through
+// the others in small steps, resting on each, then releases.
+func (e *env) dragPath(points ...image.Point) {
+	e.t.Helper()
+	from := points[0]
+	e.must("xdotool", "mousemove", itoa(from.X), itoa(from.Y))
+	time.Sleep(100 * time.Millisecond)
+	e.must("xdotool", "mousedown", "1")
+	for _, to := range points[1:] {
+		const steps = 24
+		for i := 1; i <= steps; i++ {
+			e.must("xdotool", "mousemove", itoa(from.X+(to.X-from.X)*i/steps), itoa(from.Y+(to.Y-from.Y)*i/steps))
+			time.Sleep(30 * time.Millisecond)
+		}
+		for i := 0; i < 4; i++ {
+			e.must("xdotool", "mousemove", itoa(to.X+i%2), itoa(to.Y))
+			time.Sleep(80 * time.Millisecond)
+		}
+		from = to
+	}
+	e.must("xdotool", "mouseup", "1")
+}

@@ -22,8 +22,12 @@ import (
 // window that offers files the way a file manager does.
 type dragSource struct {
 	e     *env
+	cmd   *exec.Cmd
 	lines chan string
 }
+
+// stop ends the helper, so the next one's window is the only dnd-source.
+func (d *dragSource) stop() { killGroup(d.cmd) }
 
 func buildDragSource(t *testing.T) string {
 	t.Helper()
@@ -55,7 +59,7 @@ func (e *env) startDragSource(bin string, args ...string) *dragSource {
 		e.t.Fatal(err)
 	}
 	e.t.Cleanup(func() { killGroup(cmd) })
-	d := &dragSource{e: e, lines: make(chan string, 16)}
+	d := &dragSource{e: e, cmd: cmd, lines: make(chan string, 16)}
 	go func() {
 		s := bufio.NewScanner(out)
 		for s.Scan() {
@@ -131,7 +135,7 @@ func centre(r image.Rectangle) image.Point {
 // page on the window: the app must stay (no navigation to file:///… or to
 // the page) and the page's script must not run (issue: a dropped file
 // replaced the app), and the webview's own navigation guard
-// (app/navguard_linux.c) is on beside the page's.
+// (app/webview_linux.c) is on beside the page's.
 func TestDropKeepsTheApp(t *testing.T) {
 	src := buildDragSource(t)
 	var hits atomic.Int32
@@ -202,7 +206,7 @@ fetch("` + srv.URL + `/ran").catch(()=>{}); new Image().src = "` + srv.URL + `/i
 		}
 	}
 	// Beside the page's guard, the webview itself refuses to leave the app
-	// (app/navguard_linux.c).
+	// (app/webview_linux.c).
 	if !strings.Contains(e.log(), "navigation guard on") {
 		t.Fatalf("the window's navigation guard is not installed")
 	}

@@ -8,6 +8,7 @@ package app
 #cgo webkit2_41 pkg-config: webkit2gtk-4.1
 
 void hdGuardNavigation(void);
+int hdDragOffersFiles(void);
 */
 import "C"
 
@@ -20,7 +21,7 @@ import (
 // away from the app and every new window, independently of the page's own
 // guard (frontend/src/app/guard.ts), which a page still loading or a
 // broken script cannot give (docs/ARCHITECTURE.md §Window). Wails v2 has
-// no option for it; navguard_linux.c finds the view and answers its
+// no option for it; webview_linux.c finds the view and answers its
 // decide-policy signal, asking allowNavigation.
 func guardNavigation(log func() *slog.Logger) {
 	navLog = log
@@ -28,6 +29,15 @@ func guardNavigation(log func() *slog.Logger) {
 }
 
 var navLog func() *slog.Logger
+
+// dropOffersFiles says whether the drag just dropped offered files. Wails
+// keeps the paths of the last file drag that crossed the window and hands
+// them over on the next drop of any kind (a file dragged over and taken
+// away, then some text dropped, would attach that file); a drop whose drag
+// offered no text/uri-list is not a file drop.
+func dropOffersFiles() bool {
+	return C.hdDragOffersFiles() != 0 // -1: no drag seen (no view guarded): trust Wails
+}
 
 //export hdAllowNavigation
 func hdAllowNavigation(target, current *C.char) C.int {

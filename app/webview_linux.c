@@ -1,7 +1,8 @@
 //go:build linux && desktop
 
-// The webview's navigation guard (navguard_linux.go): runs on the GTK main
-// thread, finds the window's WebKitWebView and answers its decide-policy.
+// The webview's guards (webview_linux.go): run on the GTK main thread, find
+// the window's WebKitWebView, answer its decide-policy and note whether the
+// drag over it offers files.
 #include <gtk/gtk.h>
 #include <webkit2/webkit2.h>
 #include "_cgo_export.h"
@@ -24,6 +25,29 @@ static gboolean hd_decide_policy(WebKitWebView *view, WebKitPolicyDecision *deci
     }
     webkit_policy_decision_ignore(decision);
     return TRUE;
+}
+
+/* Whether the drag last over the view offers files (text/uri-list): 1 or 0,
+ * -1 before any drag. Written on the GTK thread, read from Go's. */
+static gint hd_drag_offers_files = -1;
+
+static gboolean hd_drag_motion(GtkWidget *view, GdkDragContext *context, gint x, gint y, guint time, gpointer data)
+{
+    GdkAtom uris = gdk_atom_intern_static_string("text/uri-list");
+    int offers = 0;
+    for (GList *l = gdk_drag_context_list_targets(context); l != NULL; l = l->next) {
+        if (GDK_POINTER_TO_ATOM(l->data) == uris) {
+            offers = 1;
+            break;
+        }
+    }
+    g_atomic_int_set(&hd_drag_offers_files, offers);
+    return FALSE; /* WebKit goes on with the drag */
+}
+
+int hdDragOffersFiles(void)
+{
+    return g_atomic_int_get(&hd_drag_offers_files);
 }
 
 static WebKitWebView *hd_find_view(GtkWidget *w)
@@ -55,6 +79,7 @@ static gboolean hd_install(gpointer data)
         if (g_object_get_data(G_OBJECT(view), "hd-nav-guard") == NULL) {
             g_object_set_data(G_OBJECT(view), "hd-nav-guard", GINT_TO_POINTER(1));
             g_signal_connect(view, "decide-policy", G_CALLBACK(hd_decide_policy), NULL);
+            g_signal_connect(view, "drag-motion", G_CALLBACK(hd_drag_motion), NULL);
         }
         guarded++;
     }
