@@ -327,7 +327,7 @@ export function App({ transport: t }: { transport: Transport }) {
           composer.current.attach(paths);
           // Then the person says what to do with them.
           composer.current.focus();
-        } else setNote("Open a session to attach files.");
+        } else setNote("Open a project first, then drop the files again to attach them.");
       }),
     [],
   );
