@@ -6,6 +6,9 @@ import "os"
 // from folders and anything else (named in the message as text).
 func splitDropped(paths []string) (files, other []string) {
 	for _, p := range paths {
+		if p == "" {
+			continue // a dropped link or text: no local path
+		}
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
 			files = append(files, p)
 		} else {

@@ -20,6 +20,8 @@ func TestSplitDropped(t *testing.T) {
 		{nil, nil, nil},
 		{[]string{f}, []string{f}, nil},
 		{[]string{dir, f, gone}, []string{f}, []string{dir, gone}},
+		// A dropped web link has no local path: Wails passes "".
+		{[]string{""}, nil, nil},
 	}
 	for _, c := range cases {
 		files, other := splitDropped(c.in)

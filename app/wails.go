@@ -43,13 +43,16 @@ func (a *App) run() error {
 		HideWindowOnClose: false,
 		BackgroundColour:  bg,
 		AssetServer:       &assetserver.Options{Assets: a.assets.Frontend},
-		// A file dropped on the window must never replace the app: the
-		// webview's own drop handling (which navigates to file:///…, and
-		// runs a dropped .html inside the window) is off, and Wails hands
-		// the paths to fileDrop instead (docs/ARCHITECTURE.md §Window).
-		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
+		// A dropped file becomes an attachment and never replaces the app.
+		// The webview stays a drop target (on Linux, Wails v2 reads the
+		// dropped paths from it: with DisableWebViewDrop it gets no drop at
+		// all, wailsapp/wails#3563) and hands them to fileDrop; the page
+		// cancels every dragover and drop (frontend/src/app/guard.ts), so
+		// WebKit never opens the file (docs/ARCHITECTURE.md §Window).
+		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true},
 		OnStartup: func(ctx context.Context) {
 			a.startup(ctx)
+			guardNavigation(a.shell.log)
 			runtime.OnFileDrop(ctx, func(_, _ int, paths []string) { a.fileDrop(ctx, paths) })
 		},
 		OnDomReady:    a.domReady,
@@ -117,7 +120,12 @@ const EventFilesDropped = "files:dropped"
 const EventFilesAttach = "files:attach"
 
 func (a *App) fileDrop(ctx context.Context, paths []string) {
+	if !dropOffersFiles() {
+		a.shell.log().Info("a drop without files on the window: an earlier drag's files are not attached")
+		return
+	}
 	files, other := splitDropped(paths)
+	a.shell.log().Info("files dropped on the window", "files", len(files), "other", len(other))
 	if len(files) > 0 {
 		runtime.EventsEmit(ctx, EventFilesAttach, files)
 	}

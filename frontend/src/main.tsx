@@ -1,6 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./app/App";
+import { installGuards } from "./app/guard";
 import { applyTheme, readTheme } from "./app/theme";
 import { createTransport } from "./transport";
 import "./styles/tokens.css";
@@ -10,6 +11,9 @@ import "./styles/workbench.css";
 import "./styles/attachments.css";
 
 applyTheme(readTheme());
+// From the first script on, nothing dropped or clicked replaces the page;
+// the app adds its own handling on top once it renders (app/guard.ts).
+installGuards(window);
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <App transport={createTransport()} />

@@ -22,8 +22,12 @@ import (
 // window that offers files the way a file manager does.
 type dragSource struct {
 	e     *env
+	cmd   *exec.Cmd
 	lines chan string
 }
+
+// stop ends the helper, so the next one's window is the only dnd-source.
+func (d *dragSource) stop() { killGroup(d.cmd) }
 
 func buildDragSource(t *testing.T) string {
 	t.Helper()
@@ -55,7 +59,7 @@ func (e *env) startDragSource(bin string, args ...string) *dragSource {
 		e.t.Fatal(err)
 	}
 	e.t.Cleanup(func() { killGroup(cmd) })
-	d := &dragSource{e: e, lines: make(chan string, 16)}
+	d := &dragSource{e: e, cmd: cmd, lines: make(chan string, 16)}
 	go func() {
 		s := bufio.NewScanner(out)
 		for s.Scan() {
@@ -127,15 +131,19 @@ func centre(r image.Rectangle) image.Point {
 	return image.Pt((r.Min.X+r.Max.X)/2, (r.Min.Y+r.Max.Y)/2)
 }
 
-// TestDropKeepsTheApp drops a text file and an .html file on the window:
-// the app must stay (no navigation to file:///…) and the page's script
-// must not run (issue: a dropped file replaced the app).
+// TestDropKeepsTheApp drops a text file, an .html file and a link to a web
+// page on the window: the app must stay (no navigation to file:///… or to
+// the page) and the page's script must not run (issue: a dropped file
+// replaced the app), and the webview's own navigation guard
+// (app/webview_linux.c) is on beside the page's.
 func TestDropKeepsTheApp(t *testing.T) {
 	src := buildDragSource(t)
 	var hits atomic.Int32
+	var served []byte
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Write(served) // loading the dropped link is a hit already
 	}))
 	defer srv.Close()
 
@@ -152,10 +160,13 @@ func TestDropKeepsTheApp(t *testing.T) {
 	page := filepath.Join(dir, "page.html")
 	os.WriteFile(text, []byte("just some notes\n"), 0o644)
 	// Magenta and a beacon: either shows that the page replaced the app.
-	os.WriteFile(page, []byte(`<!doctype html><title>dropped</title>
+	html := []byte(`<!doctype html><title>dropped</title>
 <body style="background:#ff00ff"><script>
-fetch("`+srv.URL+`/ran").catch(()=>{}); new Image().src = "`+srv.URL+`/img";
-</script></body>`), 0o644)
+fetch("` + srv.URL + `/ran").catch(()=>{}); new Image().src = "` + srv.URL + `/img";
+</script></body>`)
+	os.WriteFile(page, html, 0o644)
+	served = html
+	link := srv.URL + "/page.html"
 
 	// The drag itself works on this display: a plain GTK drop target gets it.
 	d := e.startDragSource(src, "--probe", text)
@@ -167,7 +178,7 @@ fetch("`+srv.URL+`/ran").catch(()=>{}); new Image().src = "`+srv.URL+`/img";
 	d.expect("drag-end", 10*time.Second)
 
 	app := e.geometry(id)
-	for _, f := range []string{text, page} {
+	for _, f := range []string{text, page, link} {
 		d := e.startDragSource(src, f)
 		from := centre(e.titled("dnd-source"))
 		// On the transcript area, where a person drops files.
@@ -176,7 +187,11 @@ fetch("`+srv.URL+`/ran").catch(()=>{}); new Image().src = "`+srv.URL+`/img";
 		// Give a navigation, had one started, time to paint and to run.
 		time.Sleep(2 * time.Second)
 		img := e.screenshot()
-		shot := saveShot(crop(img, e.geometry(id)), "window-after-drop-"+filepath.Ext(f)[1:]+".png")
+		kind := filepath.Ext(f)[1:]
+		if f == link {
+			kind = "link"
+		}
+		shot := saveShot(crop(img, e.geometry(id)), "window-after-drop-"+kind+".png")
 		if err := rendered(img, e.geometry(id)); err != nil {
 			t.Fatalf("after dropping %s the window no longer shows the app: %v (%s)", filepath.Base(f), err, shot)
 		}
@@ -189,6 +204,11 @@ fetch("`+srv.URL+`/ran").catch(()=>{}); new Image().src = "`+srv.URL+`/img";
 		if id2, ok := e.window(windowTitle); !ok || id2 != id || e.mapState(id) != "IsViewable" {
 			t.Fatalf("the app window is gone after the drop")
 		}
+	}
+	// Beside the page's guard, the webview itself refuses to leave the app
+	// (app/webview_linux.c).
+	if !strings.Contains(e.log(), "navigation guard on") {
+		t.Fatalf("the window's navigation guard is not installed")
 	}
 }
 

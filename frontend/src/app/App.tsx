@@ -17,7 +17,7 @@ import type { Transport } from "../transport/transport";
 import type { Project, SearchHit, Session } from "../transport/types";
 import { launchFolder } from "../transport/wails";
 import { onWailsEvent } from "../transport/wailsRuntime";
-import { dropText, installGuards } from "./guard";
+import { droppedPaths, dropText, installGuards } from "./guard";
 import { basename, requestId } from "./ids";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
@@ -305,8 +305,9 @@ export function App({ transport: t }: { transport: Transport }) {
   }, [newSession, projectId, b.projects, setCollapsed, setInspector, dialogOpen, narrow, overlay]);
 
   // Nothing dropped or clicked replaces the app (app/guard.ts). In the
-  // desktop app Go hands over the dropped files' full paths; they go into the
-  // composer, relative to the project when inside it.
+  // Linux desktop window Go hands over the dropped paths (app/wails.go):
+  // files are attached, folders go into the composer, relative to the
+  // project when inside it (docs/ARCHITECTURE.md §Attachments).
   const workspace = project?.workspace;
   useEffect(
     () =>
@@ -319,18 +320,23 @@ export function App({ transport: t }: { transport: Transport }) {
   );
   useEffect(
     () =>
-      onWailsEvent(FILES_ATTACH, (paths) => {
-        if (!Array.isArray(paths) || paths.length === 0) return;
-        if (composer.current) composer.current.attach(paths.map(String));
-        else setNote("Open a session to attach files.");
+      onWailsEvent(FILES_ATTACH, (payload) => {
+        const paths = droppedPaths(payload);
+        if (paths.length === 0) return;
+        if (composer.current) {
+          composer.current.attach(paths);
+          // Then the person says what to do with them.
+          composer.current.focus();
+        } else setNote("Open a project first, then drop the files again to attach them.");
       }),
     [],
   );
   useEffect(
     () =>
-      onWailsEvent(FILES_DROPPED, (paths) => {
-        if (!Array.isArray(paths) || paths.length === 0) return;
-        const text = dropText(paths.map(String), workspace);
+      onWailsEvent(FILES_DROPPED, (payload) => {
+        const paths = droppedPaths(payload);
+        if (paths.length === 0) return;
+        const text = dropText(paths, workspace);
         if (composer.current) composer.current.insert(text);
         else setNote(`Open a session to use ${text}`);
       }),

@@ -1,10 +1,10 @@
 import { act, render, screen, waitFor } from "@testing-library/react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiClient, type RawResponse } from "../transport/api";
 import type { Transport } from "../transport/transport";
-import { App, FILES_DROPPED } from "./App";
+import { App, FILES_ATTACH, FILES_DROPPED } from "./App";
 import { openExternal } from "./external";
-import { dropText, installGuards } from "./guard";
+import { droppedPaths, dropText, installGuards } from "./guard";
 
 describe("dropText", () => {
   it.each([
@@ -15,6 +15,15 @@ describe("dropText", () => {
     { name: "no project: absolute", paths: ["/w/p/a"], ws: undefined, want: "/w/p/a" },
     { name: "spaces are quoted, several joined", paths: ["/w/p/my file.txt", "/w/p/b"], ws: "/w/p", want: '"my file.txt" b' },
   ])("$name", ({ paths, ws, want }) => expect(dropText(paths, ws)).toBe(want));
+});
+
+describe("droppedPaths", () => {
+  it.each([
+    { name: "absolute paths pass", in: ["/home/me/a.txt", "C:\\w\\b.png"], want: ["/home/me/a.txt", "C:\\w\\b.png"] },
+    { name: "not a list", in: "/etc/passwd", want: [] },
+    { name: "nothing", in: undefined, want: [] },
+    { name: "empty, relative, URLs and non-strings are dropped", in: ["", "a.txt", "file:///x", "https://e.com/x", 3, null, "/ok"], want: ["/ok"] },
+  ])("$name", ({ in: payload, want }) => expect(droppedPaths(payload)).toEqual(want));
 });
 
 function dragEvent(type: string, names: string[] = []): Event {
@@ -60,6 +69,17 @@ describe("installGuards", () => {
     expect(window.open("https://example.com")).toBeNull();
   });
 
+  it("cancels a dropped link or text too: the page never navigates to it", () => {
+    const dropped: string[][] = [];
+    off = installGuards(window, (n) => dropped.push(n));
+    const over = dragEvent("dragover");
+    document.body.dispatchEvent(over);
+    const drop = dragEvent("drop");
+    document.body.dispatchEvent(drop);
+    expect([over.defaultPrevented, drop.defaultPrevented]).toEqual([true, true]);
+    expect(dropped).toEqual([]); // no files: nothing to attach
+  });
+
   it("lets openExternal open a new tab outside the app", () => {
     const opened: unknown[] = [];
     const real = window.open;
@@ -81,7 +101,7 @@ describe("a file dropped on the desktop window", () => {
     localStorage.clear();
   });
 
-  it("becomes its project-relative path in the composer", async () => {
+  async function desktopApp(upload?: Transport["upload"]) {
     const subs = new Map<string, (...d: unknown[]) => void>();
     (window as { runtime?: unknown }).runtime = {
       EventsOn: (name: string, cb: (...d: unknown[]) => void) => {
@@ -99,11 +119,44 @@ describe("a file dropped on the desktop window", () => {
         return { status: 404, body: "{}" };
       }),
       watchRun: () => () => {},
+      upload,
     };
     render(<App transport={t} />);
     const box = (await screen.findByRole("textbox", { name: "Message" })) as HTMLTextAreaElement;
-    await waitFor(() => expect(subs.has(FILES_DROPPED)).toBe(true));
-    act(() => subs.get(FILES_DROPPED)!(["/home/me/proj/src/main.go", "/tmp/x.html"]));
+    await waitFor(() => expect(subs.has(FILES_DROPPED) && subs.has(FILES_ATTACH)).toBe(true));
+    return { box, emit: (name: string, payload: unknown) => act(() => subs.get(name)!(payload)) };
+  }
+
+  it("a folder becomes its project-relative path in the composer", async () => {
+    const { box, emit } = await desktopApp();
+    emit(FILES_DROPPED, ["/home/me/proj/src/main.go", "/tmp/x.html"]);
     await waitFor(() => expect(box.value).toBe("src/main.go /tmp/x.html"));
+  });
+
+  it("a file becomes an attachment by its own path, once, and the composer takes the focus", async () => {
+    const platform = Object.getOwnPropertyDescriptor(Navigator.prototype, "platform");
+    Object.defineProperty(navigator, "platform", { value: "Linux x86_64", configurable: true });
+    try {
+      const upload = vi.fn(async () => ({ path: "/data/uploads/1/notes.txt", name: "notes.txt", size: 3 }));
+      const { box, emit } = await desktopApp(upload);
+      box.blur();
+      // WebKit delivers the drop to the page as well: the page cancels it
+      // (no navigation) and uploads nothing; Go's paths attach the file.
+      const drop = new Event("drop", { bubbles: true, cancelable: true });
+      Object.defineProperty(drop, "dataTransfer", { value: { files: [new File(["abc"], "notes.txt")], types: ["Files"] } });
+      act(() => void box.dispatchEvent(drop));
+      expect(drop.defaultPrevented).toBe(true);
+      emit(FILES_ATTACH, ["/home/me/notes.txt"]);
+      emit(FILES_ATTACH, "not a list");
+      const chips = await screen.findByRole("list", { name: "Attachments" });
+      expect(chips.textContent).toContain("notes.txt");
+      expect(screen.getAllByLabelText(/^Remove /)).toHaveLength(1);
+      expect(screen.getByTitle("/home/me/notes.txt")).toBeTruthy();
+      expect(upload).not.toHaveBeenCalled();
+      expect(document.activeElement).toBe(box);
+    } finally {
+      delete (navigator as { platform?: string }).platform;
+      if (platform) Object.defineProperty(Navigator.prototype, "platform", platform);
+    }
   });
 });

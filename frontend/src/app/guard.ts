@@ -3,6 +3,12 @@
 // would run next to the bound Go methods; see DESIGN.md §10 and
 // docs/ARCHITECTURE.md §Window). Links go out through openExternal.
 
+/** The absolute paths in a files:attach or files:dropped event; anything else is ignored. */
+export function droppedPaths(payload: unknown): string[] {
+  if (!Array.isArray(payload)) return [];
+  return payload.filter((p): p is string => typeof p === "string" && (p.startsWith("/") || /^[A-Za-z]:[\\/]/.test(p)));
+}
+
 /** Joins dropped absolute paths for the composer: relative inside the project. */
 export function dropText(paths: string[], workspace?: string): string {
   const root = workspace ? workspace.replace(/[\\/]+$/, "") : "";

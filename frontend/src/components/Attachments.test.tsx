@@ -1,7 +1,8 @@
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { MAX_ATTACHMENT_BYTES, MessageAttachments, humanSize, type AttachSource } from "./Attachments";
+import type { Transport } from "../transport/transport";
+import { MAX_ATTACHMENT_BYTES, MessageAttachments, attachSourceOf, humanSize, type AttachSource } from "./Attachments";
 import { Composer } from "./Composer";
 
 function file(name: string, size: number, type = "text/plain"): File {
@@ -98,6 +99,35 @@ describe("attachments in the composer", () => {
   it("has no paperclip without a way to attach", () => {
     render(<Composer onSend={vi.fn()} queueing={false} />);
     expect(screen.queryByLabelText("Attach files")).toBeNull();
+  });
+
+  it("in the Linux desktop window a file dropped on the box is left to the window's native drop: no upload", async () => {
+    const upload = uploader();
+    setup({ upload, nativeDrops: true });
+    const box = screen.getByLabelText("Message").parentElement!;
+    const dropped = fireEvent.drop(box, { dataTransfer: { files: [file("notes.txt", 3)], types: ["Files"] } });
+    expect(dropped).toBe(false); // default prevented: WebKit opens nothing
+    expect(upload).not.toHaveBeenCalled();
+    expect(screen.queryByText("notes.txt")).toBeNull();
+  });
+
+  it("a dropped link or text attaches nothing", () => {
+    const upload = uploader();
+    setup({ upload });
+    const box = screen.getByLabelText("Message").parentElement!;
+    fireEvent.drop(box, { dataTransfer: { files: [], types: ["text/uri-list", "text/plain"], getData: () => "https://example.com/page.html" } });
+    expect(upload).not.toHaveBeenCalled();
+    expect(screen.queryByRole("list", { name: "Attachments" })).toBeNull();
+  });
+
+  it.each([
+    { kind: "wails", platform: "Linux x86_64", native: true },
+    { kind: "wails", platform: "Win32", native: false },
+    { kind: "wails", platform: "MacIntel", native: false },
+    { kind: "http", platform: "Linux x86_64", native: false },
+  ] as const)("drops arrive by path natively: $kind on $platform → $native", ({ kind, platform, native }) => {
+    const t = { kind } as unknown as Transport;
+    expect(attachSourceOf(t, platform).nativeDrops).toBe(native);
   });
 
   it("shows a sent message's attachments by name", () => {

@@ -22,6 +22,12 @@ export interface AttachSource {
   upload?(file: Blob, name: string): Promise<Uploaded>;
   /** A native file dialog (the desktop window); resolves [] when cancelled. */
   pickFiles?(): Promise<string[]>;
+  /**
+   * The window hands dropped files over by path itself (the Linux desktop
+   * window: app/wails.go emits files:attach), so a drop on the message box
+   * uploads nothing: the same file would be attached twice.
+   */
+  nativeDrops?: boolean;
 }
 
 export interface Chip {
@@ -133,9 +139,9 @@ export function useAttachments(src: AttachSource) {
   };
   const onDrop = (e: DragEvent) => {
     const files = Array.from(e.dataTransfer?.files ?? []);
-    if (files.length === 0) return;
+    if (files.length === 0) return; // text or a link: the page's guard stops it
     e.preventDefault();
-    addFiles(files);
+    if (!src.nativeDrops) addFiles(files);
   };
   const onPaste = (e: ClipboardEvent) => {
     const files = Array.from(e.clipboardData?.files ?? []);
@@ -246,10 +252,11 @@ export function MessageAttachments({ paths }: { paths?: string[] }) {
 }
 
 /** The transport's ways in: a native chooser in the desktop window, uploads over HTTP. */
-export function attachSourceOf(t: Transport): AttachSource {
+export function attachSourceOf(t: Transport, platform = typeof navigator === "undefined" ? "" : navigator.platform): AttachSource {
   const d = t.desktop;
   return {
     upload: t.upload ? (f, n) => t.upload!(f, n) : undefined,
     pickFiles: d?.pickFiles ? () => d.pickFiles!("Attach files") : undefined,
+    nativeDrops: t.kind === "wails" && /linux/i.test(platform),
   };
 }

@@ -1,15 +1,22 @@
 /* A tiny GTK program for the drop test (test/desktop/drop_test.go): a
- * window that offers the files named on the command line as text/uri-list
- * when dragged from, as a file manager does, and with --probe a second
+ * window that offers the files (or URLs) named on the command line as
+ * text/uri-list when dragged from, as a file manager (or a browser) does
+ * (with --text STRING, that string as text/plain, as an editor does), and with --probe a second
  * window that accepts drops and prints what it got (which proves the test's
  * xdotool drag really performs an XDND drop on this display). */
 #include <gtk/gtk.h>
 #include <stdio.h>
+#include <string.h>
 
 static gchar **uris;
 
+static const char *text; /* --text: offer this as plain text instead */
+
 static void on_get(GtkWidget *w, GdkDragContext *c, GtkSelectionData *d, guint info, guint t, gpointer u) {
-    gtk_selection_data_set_uris(d, uris);
+    if (text)
+        gtk_selection_data_set_text(d, text, -1);
+    else
+        gtk_selection_data_set_uris(d, uris);
 }
 
 static void on_end(GtkWidget *w, GdkDragContext *c, gpointer u) {
@@ -48,13 +55,18 @@ static GtkWidget *window(const char *title, const char *text, int x, int y) {
 int main(int argc, char **argv) {
     gtk_init(&argc, &argv);
     int probe = argc > 1 && g_strcmp0(argv[1], "--probe") == 0;
+    if (argc > 2 && g_strcmp0(argv[1], "--text") == 0)
+        text = argv[2];
     int first = probe ? 2 : 1;
     uris = g_new0(gchar *, argc);
-    for (int i = first; i < argc; i++) uris[i - first] = g_filename_to_uri(argv[i], NULL, NULL);
+    /* A path is offered as a file:// URI; a URL (a link dragged from a browser) as itself. */
+    for (int i = first; i < argc; i++)
+        uris[i - first] = strstr(argv[i], "://") ? g_strdup(argv[i]) : g_filename_to_uri(argv[i], NULL, NULL);
 
     GtkTargetEntry uri_list = {"text/uri-list", 0, 0};
+    GtkTargetEntry plain = {"text/plain", 0, 0};
     GtkWidget *src = window("dnd-source", "drag me", 1180, 20);
-    gtk_drag_source_set(src, GDK_BUTTON1_MASK, &uri_list, 1, GDK_ACTION_COPY | GDK_ACTION_MOVE | GDK_ACTION_LINK);
+    gtk_drag_source_set(src, GDK_BUTTON1_MASK, text ? &plain : &uri_list, 1, GDK_ACTION_COPY | GDK_ACTION_MOVE | GDK_ACTION_LINK);
     g_signal_connect(src, "drag-data-get", G_CALLBACK(on_get), NULL);
     g_signal_connect(src, "drag-end", G_CALLBACK(on_end), NULL);
     g_signal_connect(src, "drag-failed", G_CALLBACK(on_failed), NULL);
