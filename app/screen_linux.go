@@ -9,6 +9,7 @@ typedef struct { int x, y, w, h; } hdRect;
 typedef struct {
 	hdRect areas[16];
 	int n;
+	int decoW, decoH;  // the frame around the client area, when mapped
 	int placeIt;       // move and resize the window to target
 	hdRect target;
 	const char *title; // the window to place
@@ -42,6 +43,14 @@ static gboolean hdRun(gpointer data) {
 			gtk_window_move(w, c->target.x, c->target.y);
 		}
 	} else {
+		GtkWindow *w = hdWindow(c->title);
+		GdkWindow *gw = w ? gtk_widget_get_window(GTK_WIDGET(w)) : NULL;
+		if (gw != NULL && gdk_window_is_visible(gw)) {
+			GdkRectangle f;
+			gdk_window_get_frame_extents(gw, &f);
+			c->decoW = f.width - gdk_window_get_width(gw);
+			c->decoH = f.height - gdk_window_get_height(gw);
+		}
 		GdkDisplay *d = gdk_display_get_default();
 		int n = d ? gdk_display_get_n_monitors(d) : 0;
 		GdkMonitor *primary = d ? gdk_display_get_primary_monitor(d) : NULL;
@@ -92,19 +101,23 @@ import (
 )
 
 // workAreas lists the attached monitors' work areas (without panels), the
-// primary first, on the root window's coordinates. It runs on GTK's main
-// thread, so call it only while the main loop runs (after startup) and
-// never from that thread.
-func workAreas() []image.Rectangle {
+// primary first, on the root window's coordinates, and the size of the
+// window manager's frame around the window titled title (zero until it is
+// framed). It runs on GTK's main thread, so call it only while the main
+// loop runs (after startup) and never from that thread.
+func workAreas(title string) ([]image.Rectangle, image.Point) {
 	c := (*C.hdCall)(C.calloc(1, C.sizeof_hdCall))
 	defer C.free(unsafe.Pointer(c))
+	ct := C.CString(title)
+	defer C.free(unsafe.Pointer(ct))
+	c.title = ct
 	C.hdCallOnMain(c)
 	out := make([]image.Rectangle, 0, int(c.n))
 	for i := 0; i < int(c.n); i++ {
 		a := c.areas[i]
 		out = append(out, image.Rect(int(a.x), int(a.y), int(a.x+a.w), int(a.y+a.h)))
 	}
-	return out
+	return out, image.Pt(int(c.decoW), int(c.decoH))
 }
 
 // placeWindow moves and resizes the window titled title to r (frame's

@@ -6,6 +6,6 @@ import "image"
 
 // workAreas: elsewhere the window keeps the toolkit's placement (only the
 // saved size and theme apply).
-func workAreas() []image.Rectangle { return nil }
+func workAreas(string) ([]image.Rectangle, image.Point) { return nil, image.Point{} }
 
 func placeWindow(string, image.Rectangle) {}

@@ -100,7 +100,8 @@ func (a *App) restoreGeometry(ctx context.Context) {
 	}
 	// A window still maximised (hidden that way) keeps GTK's own
 	// unmaximised rectangle.
-	if p, ok := place(s, workAreas(), image.Pt(minWidth, minHeight)); ok && !runtime.WindowIsMaximised(ctx) {
+	areas, deco := workAreas(AppName)
+	if p, ok := place(s, areas, image.Pt(minWidth, minHeight), deco); ok && !runtime.WindowIsMaximised(ctx) {
 		placeWindow(AppName, p.Rect)
 		if p.Centred {
 			a.shell.log().Info("the window's saved position is off every monitor now; centring it", "saved", fmt.Sprintf("%d,%d %dx%d", s.X, s.Y, s.Width, s.Height))

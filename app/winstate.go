@@ -108,6 +108,9 @@ func saveWinState(dir string, s winState) error {
 // (or the window was pushed off it) and the window is centred instead.
 const minVisible = 100
 
+// assumedFrame is a title bar's height, for a window not yet framed.
+var assumedFrame = image.Pt(0, 32)
+
 // placement is where a window goes: Rect is the frame's top-left and the
 // client size on the root window.
 type placement struct {
@@ -120,9 +123,12 @@ type placement struct {
 // up wholly inside one work area, no smaller than min and no larger than
 // that area: a position saved on a monitor that is gone, or a size from a
 // larger screen, never leaves the window off-screen or past its edges.
+// deco is the window manager's frame around the client area (a title bar
+// makes the window that much taller than its client size); until the
+// window is framed it is not known, and a title bar's worth is assumed.
 // ok is false when there is nothing to decide (no saved geometry or no
 // monitors): the window keeps the toolkit's own placement.
-func place(s winState, areas []image.Rectangle, min image.Point) (p placement, ok bool) {
+func place(s winState, areas []image.Rectangle, min, deco image.Point) (p placement, ok bool) {
 	if !s.hasGeometry() || len(areas) == 0 {
 		return placement{}, false
 	}
@@ -138,15 +144,20 @@ func place(s winState, areas []image.Rectangle, min image.Point) (p placement, o
 	if centred {
 		best = 0
 	}
+	if deco == (image.Point{}) {
+		deco = assumedFrame
+	}
 	a := areas[best]
-	w := clampInt(s.Width, min.X, a.Dx())
-	h := clampInt(s.Height, min.Y, a.Dy())
+	// w, h: the client; the frame (x, y its top-left) is deco larger.
+	w := clampInt(s.Width, min.X, a.Dx()-deco.X)
+	h := clampInt(s.Height, min.Y, a.Dy()-deco.Y)
+	fw, fh := w+deco.X, h+deco.Y
 	var x, y int
 	if centred {
-		x, y = a.Min.X+(a.Dx()-w)/2, a.Min.Y+(a.Dy()-h)/2
+		x, y = a.Min.X+(a.Dx()-fw)/2, a.Min.Y+(a.Dy()-fh)/2
 	} else {
-		x = clampInt(s.X, a.Min.X, a.Max.X-w)
-		y = clampInt(s.Y, a.Min.Y, a.Max.Y-h)
+		x = clampInt(s.X, a.Min.X, a.Max.X-fw)
+		y = clampInt(s.Y, a.Min.Y, a.Max.Y-fh)
 	}
 	return placement{Rect: image.Rect(x, y, x+w, y+h), Centred: centred}, true
 }
