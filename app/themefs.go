@@ -8,17 +8,18 @@ import (
 )
 
 // themedFS serves the frontend with the saved app theme already on <html>
-// (data-theme="dark"|"light"), so the page's first paint, before any
-// script runs, uses that theme's colours rather than the desktop's
-// (docs/ARCHITECTURE.md §Window state). No script is added: the page's
-// CSP stays as it is. "system" serves the files untouched.
+// (data-theme="dark"|"light"|"system"), so the page's first paint, before
+// any script runs, uses that theme's colours rather than the desktop's,
+// and the frontend takes it as the preference (frontend/src/app/theme.ts;
+// docs/ARCHITECTURE.md §Window state). No script is added: the page's CSP
+// stays as it is. With no saved theme the files are served untouched.
 type themedFS struct {
 	fs.FS
 	theme string
 }
 
 func withTheme(fsys fs.FS, theme string) fs.FS {
-	if theme != ThemeDark && theme != ThemeLight {
+	if theme != ThemeDark && theme != ThemeLight && theme != ThemeSystem {
 		return fsys
 	}
 	return themedFS{FS: fsys, theme: theme}

@@ -14,7 +14,7 @@ func TestWithTheme(t *testing.T) {
 	}{
 		{ThemeDark, "index.html", `<!doctype html><html data-theme="dark" lang="en"><head></head><body></body></html>`},
 		{ThemeLight, "index.html", `<!doctype html><html data-theme="light" lang="en"><head></head><body></body></html>`},
-		{ThemeSystem, "index.html", page},
+		{ThemeSystem, "index.html", `<!doctype html><html data-theme="system" lang="en"><head></head><body></body></html>`},
 		{"", "index.html", page},
 		{`dark" onload="x`, "index.html", page}, // only the known themes are ever written
 		{ThemeDark, "assets/app.css", "html{}"},

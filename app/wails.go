@@ -44,7 +44,7 @@ func (a *App) run() error {
 		// single-instance lock: the core keeps one window process.
 		HideWindowOnClose: false,
 		BackgroundColour:  background(saved.theme()),
-		AssetServer:       &assetserver.Options{Assets: withTheme(a.assets.Frontend, saved.theme())},
+		AssetServer:       &assetserver.Options{Assets: withTheme(a.assets.Frontend, saved.Theme)},
 		// A file dropped on the window must never replace the app: the
 		// webview's own drop handling (which navigates to file:///…, and
 		// runs a dropped .html inside the window) is off, and Wails hands

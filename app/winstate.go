@@ -26,12 +26,13 @@ const (
 // area; they describe the window unmaximised, so un-maximising a restored
 // window returns it to where it was.
 type winState struct {
-	Theme     string `json:"theme,omitempty"`
-	X         int    `json:"x"`
-	Y         int    `json:"y"`
-	Width     int    `json:"width"`
-	Height    int    `json:"height"`
-	Maximised bool   `json:"maximised,omitempty"`
+	Theme string `json:"theme,omitempty"` // "" until the frontend said
+
+	X         int  `json:"x"`
+	Y         int  `json:"y"`
+	Width     int  `json:"width"`
+	Height    int  `json:"height"`
+	Maximised bool `json:"maximised,omitempty"`
 }
 
 // hasGeometry: a size was saved (a zero state is "never saved").
@@ -65,7 +66,9 @@ func loadWinState(dir string) (winState, error) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return winState{}, fmt.Errorf("the window state file is damaged (using defaults): %w", err)
 	}
-	s.Theme = s.theme()
+	if s.Theme != "" && s.theme() == ThemeSystem {
+		s.Theme = ThemeSystem // unknown: follow the desktop
+	}
 	if s.Width < 0 || s.Height < 0 || s.Width > maxSide || s.Height > maxSide ||
 		s.X < -maxSide || s.X > 4*maxSide || s.Y < -maxSide || s.Y > 4*maxSide {
 		return winState{Theme: s.Theme}, fmt.Errorf("the window state file has an impossible geometry %d,%d %dx%d (using defaults)", s.X, s.Y, s.Width, s.Height)

@@ -9,14 +9,16 @@ afterEach(() => {
 
 describe("theme", () => {
   it.each([
-    // [saved in storage, served on <html> by the window, expected]
+    // [saved in this browser, served on <html> by the window, expected]
     [null, null, "system"],
     [null, "dark", "dark"],
     [null, "light", "light"],
     [null, "purple", "system"],
-    ["light", "dark", "light"],
-    ["system", "dark", "system"],
+    ["dark", null, "dark"],
+    ["light", "dark", "dark"],
+    ["dark", "system", "system"],
     ["bogus", "dark", "dark"],
+    ["light", "bogus", "light"],
   ])("storage %j, served %j → %j", (saved, served, want) => {
     if (saved !== null) localStorage.setItem("hermesdesk.theme", saved);
     const root = document.createElement("html");

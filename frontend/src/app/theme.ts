@@ -3,19 +3,22 @@ import { useEffect, useState } from "react";
 export type ThemePref = "system" | "light" | "dark";
 const KEY = "hermesdesk.theme";
 
+const isPref = (v: unknown): v is ThemePref => v === "light" || v === "dark" || v === "system";
+
 /**
- * The saved preference; without one, the theme the desktop window served the
- * page with (data-theme on <html>, from its window-state file), else "system".
+ * The theme the desktop window served the page with (data-theme on <html>,
+ * from its per-data-dir window-state file, which painted the first frame);
+ * else the preference saved in this browser; else "system".
  */
 export function readTheme(root: HTMLElement = document.documentElement): ThemePref {
+  const served = root.getAttribute("data-theme");
+  if (isPref(served)) return served;
   try {
     const v = localStorage.getItem(KEY);
-    if (v === "light" || v === "dark" || v === "system") return v;
+    if (isPref(v)) return v;
   } catch {
-    // storage disabled: fall through
+    // storage disabled: follow the OS
   }
-  const served = root.getAttribute("data-theme");
-  if (served === "light" || served === "dark") return served;
   return "system";
 }
 
