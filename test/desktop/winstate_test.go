@@ -122,6 +122,20 @@ func TestWindowRemembersGeometry(t *testing.T) {
 	id = e.waitWindow("IsViewable")
 	e.waitGeometry(id, moved, "after a cold start")
 	e.waitPaintedShot(id, "winstate-restored.png")
+
+	// Maximised when quit: maximised again, and un-maximising returns it
+	// to where it was before.
+	e.must("wmctrl", "-i", "-r", id, "-b", "add,maximized_vert,maximized_horz")
+	e.waitFor("the window to maximise", 10*time.Second, func() bool { return e.maximised(id) })
+	e.quitAll(a)
+	if s, err := e.readState(); err != nil || !s.Maximised || s.Width != 900 {
+		t.Fatalf("saved %+v (%v) after quitting maximised, want maximised with the 900×620 rectangle kept", s, err)
+	}
+	a = e.startApp()
+	id = e.waitWindow("IsViewable")
+	e.waitFor("the window to open maximised", 10*time.Second, func() bool { return e.maximised(id) })
+	e.must("wmctrl", "-i", "-r", id, "-b", "remove,maximized_vert,maximized_horz")
+	e.waitGeometry(id, moved, "un-maximised")
 	e.quitAll(a)
 
 	// The monitor it was on is gone: the saved position is far right of
@@ -178,6 +192,12 @@ func colours(img image.Image, r image.Rectangle) int {
 		}
 	}
 	return len(seen)
+}
+
+// maximised reports the window manager's maximised state of the window.
+func (e *env) maximised(id string) bool {
+	out, _ := e.output("xprop", "-id", id, "_NET_WM_STATE")
+	return strings.Contains(out, "_NET_WM_STATE_MAXIMIZED_VERT") && strings.Contains(out, "_NET_WM_STATE_MAXIMIZED_HORZ")
 }
 
 // grabWindow captures the screen area r.
