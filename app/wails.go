@@ -25,9 +25,10 @@ const (
 )
 
 func (a *App) run() error {
-	// The saved size, position and theme (docs/ARCHITECTURE.md §Window
-	// state): the first frame and the page's first paint use the app's
-	// theme, not only the desktop's. startup reports a missing data dir.
+	// The saved size, position and theme: the first frame and the page's
+	// first paint use the app's theme, not only the desktop's
+	// (docs/ARCHITECTURE.md §Window state). startup reports a missing data
+	// dir.
 	if dir, err := paths.DataDir(); err == nil {
 		_ = a.win.load(dir) // a bad file gives defaults; restoreGeometry logs why
 	}
@@ -82,8 +83,8 @@ func (a *App) wailsUI() ui {
 	}
 	return ui{
 		// Geometry is saved as the window hides, minimises or quits, and
-		// put back as a hidden window shows again (docs/ARCHITECTURE.md
-		// §Window state).
+		// put back as a hidden window shows again
+		// (docs/ARCHITECTURE.md §Window state).
 		Show: with(func(ctx context.Context) {
 			if a.win.reshowing() {
 				a.restoreGeometry(ctx)
