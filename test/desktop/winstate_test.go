@@ -194,6 +194,11 @@ func colours(img image.Image, r image.Rectangle) int {
 	return len(seen)
 }
 
+func (e *env) clickAt(x, y int) {
+	e.t.Helper()
+	e.must("xdotool", "mousemove", fmt.Sprint(x), fmt.Sprint(y), "click", "1")
+}
+
 // maximised reports the window manager's maximised state of the window.
 func (e *env) maximised(id string) bool {
 	out, _ := e.output("xprop", "-id", id, "_NET_WM_STATE")
@@ -273,7 +278,29 @@ func (e *env) firstFrames(name string) []float64 {
 func TestDarkThemeFirstFrame(t *testing.T) {
 	e := newEnv(t, true) // no GTK_THEME, no gsettings: the desktop is light
 
-	e.writeState(savedState{Theme: "dark"})
+	// Choose Dark in Settings → Theme, as a person does: the window saves it.
+	a := e.startApp()
+	id := e.waitWindow("IsViewable")
+	e.waitRendered(id, "theme-choose.png")
+	g := e.geometry(id)
+	if g.Dx() != 1200 || g.Dy() != 800 {
+		t.Fatalf("the window is %v; the clicks below assume the default 1200×800", g)
+	}
+	e.clickAt(g.Min.X+60, g.Max.Y-25) // the sidebar's Settings
+	e.waitFor("the Settings dialog", 10*time.Second, func() bool {
+		return mean(e.screenshot(), image.Rect(g.Min.X+20, g.Min.Y+20, g.Min.X+200, g.Min.Y+60))[0] < 200 // the page dims behind it
+	})
+	e.clickAt(g.Min.X+537, g.Min.Y+187) // Theme: Dark
+	e.waitFor("the window to save the dark theme", 10*time.Second, func() bool {
+		s, err := e.readState()
+		return err == nil && s.Theme == "dark"
+	})
+	e.waitFor("the page to turn dark", 10*time.Second, func() bool {
+		return mean(e.screenshot(), image.Rect(g.Min.X+350, g.Min.Y+300, g.Min.X+800, g.Min.Y+600))[0] < 80
+	})
+	t.Logf("chose Dark: %s", saveShot(crop(e.screenshot(), g), "theme-chosen.png"))
+	e.quitAll(a)
+
 	dark := e.firstFrames("theme-dark")
 	t.Logf("dark theme: white share per frame %.2f", dark)
 	for i, w := range dark {
