@@ -53,7 +53,10 @@ func (a *App) run() error {
 		DragAndDrop: &options.DragAndDrop{EnableFileDrop: true, DisableWebViewDrop: true},
 		OnStartup: func(ctx context.Context) {
 			a.startup(ctx)
-			go a.restoreGeometry(ctx)
+			go func() {
+				a.restoreGeometry(ctx)
+				a.keepGeometry(ctx)
+			}()
 			runtime.OnFileDrop(ctx, func(_, _ int, paths []string) { a.fileDrop(ctx, paths) })
 		},
 		OnDomReady:    a.domReady,

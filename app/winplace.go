@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image"
 	"sync"
+	"time"
 
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
@@ -109,6 +110,28 @@ func (a *App) restoreGeometry(ctx context.Context) {
 	}
 	if s.Maximised {
 		runtime.WindowMaximise(ctx)
+	}
+}
+
+// saveEvery is how often a shown window's place is checked and saved when
+// it changed: Wails v2 has no move or resize events, and a window that is
+// killed or crashes should still reopen about where it was.
+const saveEvery = 3 * time.Second
+
+// keepGeometry saves the shown window's place every saveEvery until ctx
+// ends; a file write happens only when the place changed.
+func (a *App) keepGeometry(ctx context.Context) {
+	t := time.NewTicker(saveEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if a.shell.isVisible() {
+				a.rememberGeometry(ctx)
+			}
+		}
 	}
 }
 

@@ -96,6 +96,11 @@ func TestWindowRemembersGeometry(t *testing.T) {
 	})
 	moved := e.geometry(id)
 	t.Logf("opened at %v, moved to %v", first, moved)
+	// Saved while shown, too (a killed window keeps it).
+	e.waitFor("the moved window's place to be saved", 15*time.Second, func() bool {
+		s, err := e.readState()
+		return err == nil && s.Width == 900 && s.Height == 620
+	})
 
 	// Closing hides it and saves where it is.
 	e.closeWindow(id)
