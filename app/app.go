@@ -52,6 +52,7 @@ type App struct {
 	assets Assets
 	shell  *shell
 	desk   *Desktop
+	win    winKeeper // window-state.json: geometry and theme
 	launch coreapi.Launch
 	fatal  [2]string // title, message: show this and exit 1
 

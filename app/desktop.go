@@ -66,6 +66,11 @@ func (d *Desktop) SetAutostart(enabled bool) (bool, error) {
 	return core.SetAutostart(ctx, enabled)
 }
 
+// SetTheme records the app theme ("system", "light" or "dark") the
+// frontend now paints, so the next window opens in it without a flash of
+// another colour (docs/ARCHITECTURE.md §Window state).
+func (d *Desktop) SetTheme(theme string) error { return d.app.setTheme(theme) }
+
 // PickFolder opens the native folder chooser; "" when cancelled.
 func (d *Desktop) PickFolder(title string) (string, error) { return d.app.shell.ui.PickFolder(title) }
 

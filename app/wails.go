@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
@@ -24,25 +25,27 @@ const (
 )
 
 func (a *App) run() error {
-	dark := prefersDark()
-	// The frontend's --bg token (frontend/src/styles/tokens.css), so the
-	// first frame does not flash another colour.
-	bg := &options.RGBA{R: 0xff, G: 0xff, B: 0xff, A: 0xff}
-	if dark {
-		bg = &options.RGBA{R: 0x17, G: 0x18, B: 0x1b, A: 0xff}
+	// The saved size, position and theme: the first frame and the page's
+	// first paint use the app's theme, not only the desktop's
+	// (docs/ARCHITECTURE.md §Window state). startup reports a missing data
+	// dir.
+	if dir, err := paths.DataDir(); err == nil {
+		_ = a.win.load(dir) // a bad file gives defaults; restoreGeometry logs why
 	}
+	saved := a.win.get()
+	w, h := saved.size()
 	return wails.Run(&options.App{
 		Title:     AppName,
-		Width:     width,
-		Height:    height,
+		Width:     w,
+		Height:    h,
 		MinWidth:  minWidth,
 		MinHeight: minHeight,
 		// Closing is decided by beforeClose (hide with a tray, minimise
 		// without), so Wails' own HideWindowOnClose stays off. There is no
 		// single-instance lock: the core keeps one window process.
 		HideWindowOnClose: false,
-		BackgroundColour:  bg,
-		AssetServer:       &assetserver.Options{Assets: a.assets.Frontend},
+		BackgroundColour:  background(saved.theme()),
+		AssetServer:       &assetserver.Options{Assets: withTheme(a.assets.Frontend, saved.Theme)},
 		// A dropped file becomes an attachment and never replaces the app.
 		// The webview stays a drop target (on Linux, Wails v2 reads the
 		// dropped paths from it: with DisableWebViewDrop it gets no drop at
@@ -53,6 +56,10 @@ func (a *App) run() error {
 		OnStartup: func(ctx context.Context) {
 			a.startup(ctx)
 			guardNavigation(a.shell.log)
+			go func() {
+				a.restoreGeometry(ctx)
+				a.keepGeometry(ctx)
+			}()
 			runtime.OnFileDrop(ctx, func(_, _ int, paths []string) { a.fileDrop(ctx, paths) })
 		},
 		OnDomReady:    a.domReady,
@@ -81,13 +88,29 @@ func (a *App) wailsUI() ui {
 		}
 	}
 	return ui{
+		// Geometry is saved as the window hides, minimises or quits, and
+		// put back as a hidden window shows again
+		// (docs/ARCHITECTURE.md §Window state).
 		Show: with(func(ctx context.Context) {
+			if a.win.reshowing() {
+				a.restoreGeometry(ctx)
+			}
 			runtime.WindowUnminimise(ctx)
 			runtime.WindowShow(ctx)
 		}),
-		Hide:     with(runtime.WindowHide),
-		Minimise: with(runtime.WindowMinimise),
-		Quit:     with(runtime.Quit),
+		Hide: with(func(ctx context.Context) {
+			a.rememberGeometry(ctx)
+			a.win.setHidden()
+			runtime.WindowHide(ctx)
+		}),
+		Minimise: with(func(ctx context.Context) {
+			a.rememberGeometry(ctx)
+			runtime.WindowMinimise(ctx)
+		}),
+		Quit: with(func(ctx context.Context) {
+			a.rememberGeometry(ctx)
+			runtime.Quit(ctx)
+		}),
 		Emit: func(name string, data any) {
 			if ctx := a.context(); ctx != nil {
 				runtime.EventsEmit(ctx, name, data)

@@ -32,6 +32,10 @@ serve_pid=$started_pid url=$started_url
 use_test_agent test-e2e "$url" "$work/fakeagent"
 (cd frontend && node e2e/flow.mjs --url "$url" --project "$work/project")
 echo "test-e2e: browser flow passed"
+# The session header at 720 px, light and dark: the title keeps its room.
+mkdir -p "$work/header"
+(cd frontend && node e2e/header.mjs --url "$url" --project "$work/header")
+echo "test-e2e: header widths passed"
 (cd frontend && node e2e/schedules.mjs --url "$url" --project "$work/project")
 echo "test-e2e: schedules flow passed"
 

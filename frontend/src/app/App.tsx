@@ -62,7 +62,7 @@ function useNarrow(): boolean {
 export function App({ transport: t }: { transport: Transport }) {
   const runs = useMemo(() => new RunStore(t), [t]);
   const b = useBackend(t, runs.bus);
-  const [theme, setTheme] = useTheme();
+  const [theme, setTheme] = useTheme(t.desktop?.setTheme);
   const [projectId, setProjectId] = usePersisted<string>("hermesdesk.project", "");
   const [sessionId, setSessionId] = usePersisted<string>("hermesdesk.session", "");
   const [width, setWidth] = usePersisted<number>("hermesdesk.sidebarWidth", 264);

@@ -3,10 +3,19 @@ import { useEffect, useState } from "react";
 export type ThemePref = "system" | "light" | "dark";
 const KEY = "hermesdesk.theme";
 
-export function readTheme(): ThemePref {
+const isPref = (v: unknown): v is ThemePref => v === "light" || v === "dark" || v === "system";
+
+/**
+ * The theme the desktop window served the page with (data-theme on <html>,
+ * from its per-data-dir window-state file, which painted the first frame);
+ * else the preference saved in this browser; else "system".
+ */
+export function readTheme(root: HTMLElement = document.documentElement): ThemePref {
+  const served = root.getAttribute("data-theme");
+  if (isPref(served)) return served;
   try {
     const v = localStorage.getItem(KEY);
-    if (v === "light" || v === "dark" || v === "system") return v;
+    if (isPref(v)) return v;
   } catch {
     // storage disabled: follow the OS
   }
@@ -19,15 +28,22 @@ export function applyTheme(t: ThemePref, root: HTMLElement = document.documentEl
   else root.setAttribute("data-theme", t);
 }
 
-export function useTheme(): [ThemePref, (t: ThemePref) => void] {
-  const [theme, setTheme] = useState<ThemePref>(readTheme);
+/**
+ * The theme preference, applied to the page and saved; `remember` also tells
+ * the desktop window (so its next start paints it from the first frame).
+ */
+export function useTheme(remember?: (t: ThemePref) => Promise<void> | void): [ThemePref, (t: ThemePref) => void] {
+  const [theme, setTheme] = useState<ThemePref>(() => readTheme());
   useEffect(() => {
     applyTheme(theme);
+    void Promise.resolve()
+      .then(() => remember?.(theme))
+      .catch((err: unknown) => console.warn("the window did not save the theme", err));
     try {
       localStorage.setItem(KEY, theme);
     } catch {
       // not persisted; still applied
     }
-  }, [theme]);
+  }, [theme, remember]);
   return [theme, setTheme];
 }

@@ -29,6 +29,12 @@ export interface DesktopBridge {
   pickFolder(title: string): Promise<string>;
   /** Native multi-file chooser; resolves [] when cancelled. Absent in an older window. */
   pickFiles?(title: string): Promise<string[]>;
+  /**
+   * Tells the window the app theme, so its next start paints that theme
+   * from the first frame (docs/ARCHITECTURE.md §Window state). A no-op in
+   * an older window.
+   */
+  setTheme?(theme: "system" | "light" | "dark"): Promise<void>;
   quit(): void;
   onAutostartChanged(cb: (enabled: boolean) => void): () => void;
   /** A second launch reshowed the window; args are its command line (flags dropped by Go). */

@@ -79,6 +79,15 @@ describe("WailsTransport", () => {
     expect(() => t.desktop.onAutostartChanged(() => {})()).not.toThrow();
   });
 
+  it("hands the theme to Desktop.SetTheme, and does nothing in a window without it", async () => {
+    const fw = fakeWindow();
+    const themes: string[] = [];
+    (fw.win.go.app.Desktop as Record<string, unknown>).SetTheme = async (t: string) => void themes.push(t);
+    await new WailsTransport({ win: fw.win }).desktop.setTheme?.("dark");
+    expect(themes).toEqual(["dark"]);
+    await expect(new WailsTransport({ win: fakeWindow().win }).desktop.setTheme?.("light")).resolves.toBeUndefined();
+  });
+
   it("catches up on watch, then pulls a page on each doorbell until done", async () => {
     const fw = fakeWindow([env(1), env(2)]);
     const t = new WailsTransport({ win: fw.win });

@@ -242,6 +242,10 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
     setAutostart: async (on) => Boolean(await need("SetAutostart")(on)),
     pickFolder: async (title) => (await need("PickFolder")(title)) ?? "",
     pickFiles: async (title) => (await need("PickFiles")(title)) ?? [],
+    setTheme: async (theme) => {
+      const f = get()?.SetTheme;
+      if (typeof f === "function") await f.call(get(), theme);
+    },
     quit: () => void need("Quit")(),
     onAutostartChanged: (cb) => onWailsEvent("autostart:changed", (v) => cb(Boolean(v)), win),
     onSecondInstance: (cb) => onWailsEvent("app:second-instance", (v) => cb(secondInstance(v)), win),

@@ -9,6 +9,7 @@ export interface WailsDesktop {
   GetAutostart?(): Promise<boolean>;
   SetAutostart?(enabled: boolean): Promise<boolean>;
   PickFolder?(title: string): Promise<string>;
+  SetTheme?(theme: string): Promise<void>;
   PickFiles?(title: string): Promise<string[] | null>;
   Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
   Quit?(): void | Promise<void>;

@@ -1,0 +1,92 @@
+// The session header at 720 px, light and dark: a long session title keeps
+// a usable share of the header (it once shrank to "/scen…" while the agent,
+// model and status chips kept their full width). Widths are measured, not
+// eyeballed; screenshots go to e2e/out/header-720-*.png.
+//
+//   node e2e/header.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
+import { join } from "node:path";
+import { out, arg, launch, report } from "./harness.mjs";
+
+const url = arg("--url");
+const project = arg("--project");
+if (!url || !project) {
+  console.error("usage: node e2e/header.mjs --url LOGIN_URL --project DIR");
+  process.exit(2);
+}
+const title = "/scenario clarify — a session title long enough to need its room";
+
+const browser = await launch();
+const problems = [];
+let page;
+try {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await ctx.newPage();
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(url, { waitUntil: "domcontentloaded" });
+  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  const call = (method, path, body) =>
+    page.evaluate(
+      async ([m, p, b]) => {
+        const token = sessionStorage.getItem("hermesdesk.token") ?? "";
+        const r = await fetch(p, { method: m, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: b && JSON.stringify(b) });
+        if (!r.ok) throw new Error(`${m} ${p}: ${r.status} ${await r.text()}`);
+        return r.json();
+      },
+      [method, path, body],
+    );
+  // A session with a finished run: the header shows the title, the agent
+  // and model chip and the status badge.
+  const proj = await call("POST", "/api/projects", { workspace: project });
+  const ses = await call("POST", "/api/sessions", { project_id: proj.id, agent: "demo", title });
+  await call("POST", "/api/runs", { session_id: ses.id, message: "hello", client_request_id: `header-${Date.now()}` });
+  await page.waitForFunction(
+    async () => {
+      const token = sessionStorage.getItem("hermesdesk.token") ?? "";
+      const r = await fetch("/api/runs?status=active", { headers: { Authorization: `Bearer ${token}` } });
+      return r.ok && (await r.json()).length === 0;
+    },
+    null,
+    { timeout: 60_000, polling: 250 },
+  );
+  await page.reload({ waitUntil: "domcontentloaded" });
+  await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title, exact: true }).click();
+  await page.locator(".main-head .badge").first().waitFor({ timeout: 10_000 });
+
+  for (const scheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width: 720, height: 800 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(out, `header-720-${scheme}.png`) });
+    const m = await page.evaluate(() => {
+      const head = document.querySelector(".main-head");
+      const t = document.querySelector(".main-head h1 .title-btn") ?? document.querySelector(".main-head h1");
+      const box = (el) => ({ shown: Math.round(el.getBoundingClientRect().width), full: el.scrollWidth, text: (el.textContent ?? "").trim() });
+      const chips = [...document.querySelectorAll(".main-head > .chip, .main-head > .badge, .main-head > * > .badge")]
+        .filter((el) => el.getBoundingClientRect().width > 0)
+        .map(box);
+      return { head: head ? Math.round(head.getBoundingClientRect().width) : 0, overflow: head ? head.scrollWidth - head.clientWidth : 0, title: t ? box(t) : null, chips };
+    });
+    console.log(`header 720 px ${scheme}: header ${m.head} px, title ${m.title?.shown}/${m.title?.full} px, chips ${m.chips.map((c) => `${c.text} ${c.shown}/${c.full}`).join(", ")}`);
+    if (!m.title) {
+      problems.push(`${scheme}: no session title in the header`);
+      continue;
+    }
+    // The title is whole, or keeps at least half the header (up to 260 px),
+    // as app.css promises: never a few characters next to full-width chips.
+    const floor = Math.min(m.head / 2, 260) - 2;
+    const whole = m.title.full <= m.title.shown + 1;
+    if (!whole && m.title.shown < floor) {
+      const full = m.chips.filter((c) => c.full <= c.shown + 1 && c.shown > 0).map((c) => c.text);
+      problems.push(`${scheme}: the title shows ${m.title.shown} of ${m.title.full} px (floor ${Math.round(floor)}) while chips keep their full width: ${full.join(", ")}`);
+    }
+    if (m.overflow > 1) problems.push(`${scheme}: the header's content is ${m.overflow} px wider than the header`);
+    if (m.chips.length === 0) problems.push(`${scheme}: no chips in the header to measure against`);
+  }
+  await ctx.close();
+} catch (e) {
+  problems.push(String(e));
+  await page?.screenshot({ path: join(out, "header-failure.png") }).catch(() => {});
+} finally {
+  await browser.close();
+}
+report("header", problems);
