@@ -12,7 +12,7 @@ BIN     := build/bin/hermesdesk
 WINBIN  := build/bin/hermesdesk-window
 export GOFLAGS := -buildvcs=false
 
-.PHONY: run dev test deps deps-test frontend build build-windows test-go vet-cross test-frontend test-e2e test-desktop test-agents bench \
+.PHONY: run dev test deps deps-test frontend build build-windows test-go vet-cross test-frontend test-e2e test-desktop test-agents record-transcripts bench \
 	bench-desktop install uninstall package clean
 
 ## run: install what is missing, build, start the app (the core, which starts the window)
@@ -105,6 +105,20 @@ AGENT_PKGS := ./backend/adapter/claude/ ./backend/adapter/codex/ ./backend/adapt
 test-agents:
 	scripts/install-agents.sh
 	HERMESDESK_TOOLS=$(CURDIR)/.tools HERMESDESK_AGENT_TESTS=1 $(GO) test -race -count=1 -timeout 15m -tags $(GOTAGS) -run '^TestReal' $(AGENT_PKGS)
+
+## record-transcripts: re-record the Claude Code and Codex transcripts in the adapters' testdata from the real CLIs
+# The real CLIs (installed into $HERMESDESK_TOOLS, default .tools) play the
+# fake model's scenarios; each TestReal* test saves the native lines it saw
+# (HERMESDESK_RECORD=1) with temp dirs, ports and clock readings normalised
+# (testkit/fakemodel/agenttest), then the golden loop rewrites the
+# *.events.jsonl the frontend's fold test replays. Review the diff before
+# committing: ids and a CLI's own wording change from one recording to the next.
+RECORD_PKGS := ./backend/adapter/claude/ ./backend/adapter/codex/
+record-transcripts:
+	tools=$${HERMESDESK_TOOLS:-$(CURDIR)/.tools}; \
+	HERMESDESK_TOOLS=$$tools scripts/install-agents.sh npm && \
+	HERMESDESK_TOOLS=$$tools HERMESDESK_RECORD=1 HERMESDESK_AGENT_TESTS=1 $(GO) test -count=1 -timeout 10m -tags $(GOTAGS) -run '^TestReal' $(RECORD_PKGS)
+	HERMESDESK_AGENT_TESTS=skip $(GO) test -count=1 -tags $(GOTAGS) -run '^TestTranscriptEvents$$' $(RECORD_PKGS) -args -update
 
 bench:
 	$(GO) test -tags $(GOTAGS) -run '^$$' -bench . -benchmem ./backend/...

@@ -14,6 +14,7 @@ func parseResponses(_ *http.Request, body []byte) (parsed, error) {
 		Stream bool            `json:"stream"`
 		Input  json.RawMessage `json:"input"`
 		Tools  []struct {
+			Type string `json:"type"`
 			Name string `json:"name"`
 		} `json:"tools"`
 	}
@@ -38,7 +39,7 @@ func parseResponses(_ *http.Request, body []byte) (parsed, error) {
 			switch {
 			case it.Type == "function_call_output" || it.Type == "custom_tool_call_output":
 				p.Conv.Messages = append(p.Conv.Messages, Message{Role: RoleTool, Text: textOf(it.Output)})
-			case it.Type == "function_call":
+			case it.Type == "function_call" || it.Type == "custom_tool_call":
 				p.Conv.Messages = append(p.Conv.Messages, Message{Role: RoleAssistant})
 			case (it.Type == "message" || it.Type == "") && (it.Role == "user" || it.Role == "assistant"):
 				p.Conv.Messages = append(p.Conv.Messages, Message{Role: it.Role, Text: textOf(it.Content)})
@@ -48,6 +49,9 @@ func parseResponses(_ *http.Request, body []byte) (parsed, error) {
 	for _, t := range req.Tools {
 		if t.Name != "" {
 			p.Conv.Tools = append(p.Conv.Tools, t.Name)
+		}
+		if t.Type == "custom" {
+			p.Conv.Freeform = append(p.Conv.Freeform, t.Name)
 		}
 	}
 	return p, nil
@@ -67,6 +71,10 @@ func writeResponses(w http.ResponseWriter, r *http.Request, p parsed, reply Repl
 	if c := reply.Tool; c != nil {
 		callItem = map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": c.ID, "name": c.Name,
 			"arguments": argsJSON(c), "status": "completed"}
+		if c.Input != "" {
+			callItem = map[string]any{"type": "custom_tool_call", "id": "ctc_" + id, "call_id": c.ID, "name": c.Name,
+				"input": c.Input, "status": "completed"}
+		}
 	}
 	if reply.Reasoning != "" {
 		output = append(output, reasoningItem)
@@ -139,11 +147,16 @@ func writeResponses(w http.ResponseWriter, r *http.Request, p parsed, reply Repl
 		for k, v := range callItem {
 			added[k] = v
 		}
-		added["arguments"], added["status"] = "", "in_progress"
+		added["status"] = "in_progress"
+		delta, field := "response.function_call_arguments.delta", "arguments"
+		if callItem["type"] == "custom_tool_call" {
+			delta, field = "response.custom_tool_call_input.delta", "input"
+		}
+		added[field] = ""
 		if !send("response.output_item.added", map[string]any{"output_index": idx, "item": added}) {
 			return
 		}
-		if !send("response.function_call_arguments.delta", map[string]any{"item_id": callItem["id"], "output_index": idx, "delta": callItem["arguments"]}) {
+		if !send(delta, map[string]any{"item_id": callItem["id"], "output_index": idx, "delta": callItem[field]}) {
 			return
 		}
 		if !send("response.output_item.done", map[string]any{"output_index": idx, "item": callItem}) {

@@ -34,9 +34,12 @@ type Step struct {
 // ToolSpec is an abstract tool call; the server picks the concrete tool from
 // the ones the agent offers (Bash, exec_command, run_shell_command, …).
 type ToolSpec struct {
-	Kind    string `json:"kind"` // shell or read
+	Kind    string `json:"kind"` // shell, read, write, edit or delete (see edit.go)
 	Command string `json:"command,omitempty"`
 	Path    string `json:"path,omitempty"`
+	Content string `json:"content,omitempty"` // write: the whole new file
+	Old     string `json:"old,omitempty"`     // edit: the text replaced
+	New     string `json:"new,omitempty"`     // edit: its replacement
 }
 
 // ErrSpec makes the API answer with an HTTP error.
@@ -94,6 +97,9 @@ type Message struct {
 type Conversation struct {
 	Messages []Message `json:"messages"`
 	Tools    []string  `json:"tools,omitempty"`
+	// Freeform names the offered tools that take raw text rather than JSON
+	// arguments (OpenAI custom tools, such as Codex's apply_patch).
+	Freeform []string `json:"freeform,omitempty"`
 	// Schema is a JSON response schema (a side query such as Gemini's model
 	// router); the reply is then a JSON object, not a scenario.
 	Schema map[string]any `json:"schema,omitempty"`
@@ -104,6 +110,8 @@ type ToolCall struct {
 	ID   string         `json:"id"`
 	Name string         `json:"name"`
 	Args map[string]any `json:"args"`
+	// Input is a freeform tool's raw text (then Args is empty).
+	Input string `json:"input,omitempty"`
 }
 
 // Reply is what the server answers to one request.
@@ -156,7 +164,7 @@ func Plan(c Conversation, set map[string]Scenario) Reply {
 	vars := templateVars(c, lastTool)
 	text := expand(st.Text, vars)
 	if st.Tool != nil {
-		call, ok := chooseTool(*st.Tool, c.Tools, name, idx)
+		call, ok := chooseTool(*st.Tool, c, name, idx)
 		if !ok {
 			text = "(the fake model wanted a tool, but none it knows was offered)"
 		}
@@ -251,12 +259,18 @@ var readTools = []struct{ name, arg string }{
 	{"read_file", "file_path"}, // Gemini CLI (Hermes' read_file takes path, see below)
 }
 
-func chooseTool(spec ToolSpec, offered []string, scenario string, step int) (ToolCall, bool) {
+func chooseTool(spec ToolSpec, c Conversation, scenario string, step int) (ToolCall, bool) {
 	has := map[string]bool{}
-	for _, t := range offered {
+	for _, t := range c.Tools {
 		has[t] = true
 	}
 	id := fmt.Sprintf("call_%s_%d", scenario, step)
+	if call, ok := chooseEditTool(&spec, c, has, id); ok {
+		return call, true
+	}
+	if spec.Kind == "none" {
+		return ToolCall{}, false
+	}
 	if spec.Kind == "read" {
 		for _, t := range readTools {
 			if has[t.name] {

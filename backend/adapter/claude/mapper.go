@@ -92,6 +92,9 @@ type frame struct {
 	Usage        *nativeUsage    `json:"usage"`
 	Denials      json.RawMessage `json:"permission_denials"`
 	Errors       []string        `json:"errors"`
+	// ToolUseResult rides on a user line beside its tool_result: for Write
+	// and Edit it carries the file's text before the change.
+	ToolUseResult json.RawMessage `json:"tool_use_result"`
 }
 
 type nativeUsage struct {
@@ -137,7 +140,7 @@ func (m *Mapper) Map(line []byte) (Mapped, error) {
 	case "assistant":
 		out.Events = m.assistant(f.Message)
 	case "user":
-		out.Events = m.user(f.Message)
+		out.Events = m.user(f.Message, f.ToolUseResult)
 	case "result":
 		out.Result = m.result(f)
 	case "control_request":
@@ -231,7 +234,7 @@ func (m *Mapper) assistant(raw json.RawMessage) []Out {
 	return out
 }
 
-func (m *Mapper) user(raw json.RawMessage) []Out {
+func (m *Mapper) user(raw, toolUseResult json.RawMessage) []Out {
 	var msg message
 	if json.Unmarshal(raw, &msg) != nil {
 		return nil
@@ -255,7 +258,7 @@ func (m *Mapper) user(raw json.RawMessage) []Out {
 		}
 		out = append(out, Out{run.EventToolDone, d})
 		if d.Status == "completed" {
-			if fc := m.fileChange(b.ToolUseID, text); fc != nil {
+			if fc := m.fileChange(b.ToolUseID, text, toolUseResult); fc != nil {
 				out = append(out, Out{run.EventFileChanged, *fc})
 			}
 		}
@@ -407,18 +410,31 @@ type editInput struct {
 	Content   string `json:"content"` // Write
 	OldString string `json:"old_string"`
 	NewString string `json:"new_string"`
+	ReplaceAll bool  `json:"replace_all"` // Edit
 	Edits     []struct {
 		OldString string `json:"old_string"`
 		NewString string `json:"new_string"`
 	} `json:"edits"` // MultiEdit
 }
 
+// editResult is the part of a user line's tool_use_result the diff needs:
+// Claude Code reports the file's text before a Write or Edit there
+// (originalFile, null for a file the Write created).
+type editResult struct {
+	Type         string  `json:"type"` // Write: create or update
+	FilePath     string  `json:"filePath"`
+	OriginalFile *string `json:"originalFile"`
+	ReplaceAll   bool    `json:"replaceAll"`
+}
+
 // fileChange maps a completed edit tool call to file.changed with the diff
-// its input describes (docs/ARCHITECTURE.md §Events): Edit and MultiEdit
-// as replaced snippets, a Write that created its file as wholly added. A
-// Write over an existing file names the file only: its old text is not in
-// the stream (a git workspace's snapshot gives the diff).
-func (m *Mapper) fileChange(id, result string) *run.FileChanged {
+// it made (docs/ARCHITECTURE.md §Events). With the file's old text from
+// the line's tool_use_result the diff is of the whole file, with true line
+// numbers; without it (older releases, hand-written input) Edit and
+// MultiEdit are diffs of the replaced snippets, a Write that created its
+// file wholly added, and a Write over an existing file named only (a git
+// workspace's snapshot gives that diff).
+func (m *Mapper) fileChange(id, result string, toolUseResult json.RawMessage) *run.FileChanged {
 	name := m.toolNames[id]
 	if toolKind(name) != "edit" {
 		return nil
@@ -429,22 +445,30 @@ func (m *Mapper) fileChange(id, result string) *run.FileChanged {
 		return nil
 	}
 	path := m.rel(in.FilePath)
+	var res editResult
+	if len(toolUseResult) > 0 && json.Unmarshal(toolUseResult, &res) == nil && m.rel(res.FilePath) != path {
+		res = editResult{} // another call's result
+	}
 	var fc run.FileChanged
-	switch name {
-	case "Edit":
+	switch {
+	case name == "Write" && res.OriginalFile != nil:
+		fc = changes.Text(path, *res.OriginalFile, in.Content, false, false)
+	case name == "Edit" && res.OriginalFile != nil && strings.Contains(*res.OriginalFile, in.OldString) && in.OldString != "":
+		n := 1
+		if in.ReplaceAll || res.ReplaceAll {
+			n = -1
+		}
+		fc = changes.Text(path, *res.OriginalFile, strings.Replace(*res.OriginalFile, in.OldString, in.NewString, n), false, false)
+	case name == "Edit":
 		fc = changes.Snippets(path, []changes.Edit{{Old: in.OldString, New: in.NewString}})
-	case "MultiEdit":
+	case name == "MultiEdit":
 		edits := make([]changes.Edit, 0, len(in.Edits))
 		for _, e := range in.Edits {
 			edits = append(edits, changes.Edit{Old: e.OldString, New: e.NewString})
 		}
 		fc = changes.Snippets(path, edits)
-	case "Write":
-		if strings.Contains(result, "created successfully") {
-			fc = changes.Text(path, "", in.Content, true, false)
-		} else {
-			fc = run.FileChanged{Path: path, Action: "modified", Source: run.SourceAgent}
-		}
+	case name == "Write" && (res.Type == "create" || strings.Contains(result, "created successfully")):
+		fc = changes.Text(path, "", in.Content, true, false)
 	default:
 		fc = run.FileChanged{Path: path, Action: "modified", Source: run.SourceAgent}
 	}

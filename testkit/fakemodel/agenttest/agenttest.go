@@ -172,21 +172,29 @@ func (tr *Transcript) Lines() [][]byte {
 }
 
 // Save writes the transcript to path when RecordEnv is set, replacing each
-// of replace's keys (temp dirs, ports) with its value so fixtures are stable.
+// of replace's keys (temp dirs, ports) with its value — also in the dashed
+// form agents name per-project dirs by — and every clock reading (Normalize)
+// so fixtures are stable and name nothing of the recording machine.
 func (tr *Transcript) Save(t testing.TB, path string, replace map[string]string) {
 	t.Helper()
 	if os.Getenv(RecordEnv) != "1" {
 		return
 	}
+	var pairs []string
+	for k, v := range replace {
+		if k == "" {
+			continue
+		}
+		pairs = append(pairs, k, v)
+		if strings.HasPrefix(k, "/") {
+			pairs = append(pairs, strings.ReplaceAll(k, "/", "-"), strings.ReplaceAll(v, "/", "-"))
+		}
+	}
+	// Longest first, so a dir's path is replaced before its parent's.
+	r := strings.NewReplacer(sortPairs(pairs)...)
 	var buf bytes.Buffer
 	for _, l := range tr.Lines() {
-		s := string(l)
-		for k, v := range replace {
-			if k != "" {
-				s = strings.ReplaceAll(s, k, v)
-			}
-		}
-		buf.WriteString(s + "\n")
+		buf.WriteString(Normalize(r.Replace(string(l))) + "\n")
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
