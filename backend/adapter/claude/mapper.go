@@ -406,12 +406,12 @@ func (m *Mapper) locations(raw json.RawMessage) []string {
 
 // editInput is what Claude Code's Edit, MultiEdit and Write tools take.
 type editInput struct {
-	FilePath  string `json:"file_path"`
-	Content   string `json:"content"` // Write
-	OldString string `json:"old_string"`
-	NewString string `json:"new_string"`
-	ReplaceAll bool  `json:"replace_all"` // Edit
-	Edits     []struct {
+	FilePath   string `json:"file_path"`
+	Content    string `json:"content"` // Write
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all"` // Edit
+	Edits      []struct {
 		OldString string `json:"old_string"`
 		NewString string `json:"new_string"`
 	} `json:"edits"` // MultiEdit
