@@ -118,6 +118,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("PUT /api/settings", h.putSettings)
 	m.HandleFunc("PUT /api/client/focus", h.putFocus)
 	m.HandleFunc("GET /api/agents", h.agents)
+	m.HandleFunc("GET /api/agents/{name}/models", h.agentModels)
 	m.HandleFunc("GET /api/audit", h.audit)
 	m.HandleFunc("GET /api/health", h.health)
 	m.HandleFunc("GET /api/schedules", h.listSchedules)

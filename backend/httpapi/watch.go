@@ -94,6 +94,13 @@ func (h *Handler) agents(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, as, err)
 }
 
+// agentModels is GET /api/agents/{name}/models: the agent's models from
+// its server, as last asked; ?refresh=1 asks again.
+func (h *Handler) agentModels(w http.ResponseWriter, r *http.Request) {
+	ms, err := h.svc.AgentModels(r.Context(), r.PathValue("name"), r.URL.Query().Get("refresh") == "1")
+	reply(w, http.StatusOK, ms, err)
+}
+
 // Watch follows the watch bus of whatever this handler serves: the
 // service in this process, or the data dir's supervisor over the local
 // socket for a proxy. The app's tray count and window read it.

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -107,5 +108,17 @@ func TestAgentsRefresh(t *testing.T) {
 	e.do(t, "GET", "/api/agents?refresh=1", "", nil)
 	if n := e.mem.HealthChecks(); n != 2 {
 		t.Fatalf("%d checks after a refresh", n)
+	}
+}
+
+// GET /api/agents/{name}/models: an agent without a server list says so;
+// an unknown agent is not found.
+func TestAgentModelsRoute(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	if code, body := e.do(t, "GET", "/api/agents/demo/models", "", nil); code != 200 || !strings.Contains(body, `"listed":false`) || !strings.Contains(body, `"models":[]`) {
+		t.Fatal(code, body)
+	}
+	if code, body := e.do(t, "GET", "/api/agents/nope/models?refresh=1", "", nil); code != 404 {
+		t.Fatal(code, body)
 	}
 }

@@ -50,6 +50,7 @@ type Service struct {
 	started time.Time
 	bus     *bus
 	health  *healthCache
+	models  modelsCache // the agents' model lists (models.go)
 
 	// Schedules (SetSchedules): nil until the stack connects them.
 	schedStore ScheduleStore

@@ -13,6 +13,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/agentcfg"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/internal/locate"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/version"
 )
 
@@ -193,6 +194,7 @@ func (c *conn) open(ctx context.Context, req adapter.StartRequest) error {
 		Thread struct {
 			ID string `json:"id"`
 		} `json:"thread"`
+		Model string `json:"model"`
 	}
 	if err := c.callInto(ctx, method, params, &res); err != nil {
 		return fmt.Errorf("codex: %s: %w", method, err)
@@ -201,7 +203,50 @@ func (c *conn) open(ctx context.Context, req adapter.StartRequest) error {
 		return fmt.Errorf("codex: %s returned no thread id", method)
 	}
 	c.threadID = res.Thread.ID
+	c.listModels(ctx, res.Model)
 	return nil
+}
+
+// modelListTimeout bounds model/list: the picker's list is worth a short
+// wait at start, never a failed start.
+const modelListTimeout = 5 * time.Second
+
+// listModels asks the app-server for the models it offers (model/list:
+// Codex's own presets, answered without the network) and keeps them for the
+// first turn's model.updated, for the session header's picker
+// (docs/ARCHITECTURE.md §Model picker). Hidden presets stay out.
+func (c *conn) listModels(ctx context.Context, current string) {
+	ctx, cancel := context.WithTimeout(ctx, modelListTimeout)
+	defer cancel()
+	var res struct {
+		Data []struct {
+			ID          string `json:"id"`
+			Model       string `json:"model"`
+			DisplayName string `json:"displayName"`
+			Description string `json:"description"`
+			Hidden      bool   `json:"hidden"`
+		} `json:"data"`
+	}
+	if err := c.callInto(ctx, "model/list", map[string]any{}, &res); err != nil {
+		logf(c.log, "model/list: %v", err)
+		return
+	}
+	mu := run.ModelUpdated{Model: current}
+	for _, m := range res.Data {
+		id := m.Model
+		if id == "" {
+			id = m.ID
+		}
+		if id != "" && !m.Hidden {
+			mu.Available = append(mu.Available, run.ModelOption{ID: id, Name: m.DisplayName, Description: m.Description})
+		}
+	}
+	if mu.Model == "" && len(mu.Available) == 0 {
+		return
+	}
+	c.mu.Lock()
+	c.startModels = &mu
+	c.mu.Unlock()
 }
 
 func meta(req adapter.StartRequest, key, def string) string {

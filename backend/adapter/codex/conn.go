@@ -33,7 +33,10 @@ type conn struct {
 	approvals map[string]*ServerRequest
 	usage     *run.Usage // thread total so far
 	model     string     // set by SetModel, sent with every later turn/start
-	closeOnce sync.Once
+	// startModels is model/list's answer at start, emitted by the first
+	// turn (a conn's events reach a run only through a turn).
+	startModels *run.ModelUpdated
+	closeOnce   sync.Once
 }
 
 type turnState struct {
@@ -158,7 +161,12 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 		t.before = *c.usage
 	}
 	c.turn = t
+	models := c.startModels
+	c.startModels = nil
 	c.mu.Unlock()
+	if models != nil {
+		_ = emit.Emit(run.EventModelUpdated, *models)
+	}
 	defer func() {
 		c.mu.Lock()
 		c.turn = nil

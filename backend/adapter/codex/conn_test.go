@@ -33,7 +33,9 @@ func startFake(t *testing.T, script func(in rpcIn, say func(format string, args 
 			say(`{"id":%s,"result":{}}`, in.ID)
 		case "initialized":
 		case "thread/start":
-			say(`{"id":%s,"result":{"thread":{"id":"th1"}}}`, in.ID)
+			say(`{"id":%s,"result":{"thread":{"id":"th1"},"model":"gpt-5.5"}}`, in.ID)
+		case "model/list":
+			say(`{"id":%s,"result":{"data":[{"id":"gpt-5.5","model":"gpt-5.5","displayName":"GPT-5.5","description":"Workhorse","hidden":false},{"id":"old","model":"old","hidden":true}],"nextCursor":null}}`, in.ID)
 		default:
 			script(in, say)
 		}
@@ -125,5 +127,32 @@ func TestConnCancelInterruptsTheTurn(t *testing.T) {
 	res := c.Turn(context.Background(), adapter.TurnRequest{Message: "slow"}, rec)
 	if !res.Cancelled || res.Err != nil || res.StopReason != "cancelled" {
 		t.Fatalf("result %+v", res)
+	}
+}
+
+// The models model/list answered at start reach the picker with the first
+// turn, hidden presets left out; later turns do not repeat them.
+func TestConnReportsModelsOnTheFirstTurn(t *testing.T) {
+	c := startFake(t, func(in rpcIn, say func(string, ...any)) {
+		if in.Method == "turn/start" {
+			say(`{"id":%s,"result":{"turn":{"id":"tu1"}}}`, in.ID)
+			say(`{"method":"turn/completed","params":{"turn":{"id":"tu1","status":"completed"}}}`)
+		}
+	})
+	for i, want := range []int{1, 0} {
+		rec := agenttest.NewRecorder()
+		if res := c.Turn(context.Background(), adapter.TurnRequest{Message: "hi"}, rec); res.Err != nil {
+			t.Fatal(res.Err)
+		}
+		got := rec.OfType(run.EventModelUpdated)
+		if len(got) != want {
+			t.Fatalf("turn %d: %d model.updated", i, len(got))
+		}
+		if want == 1 {
+			mu := got[0].(run.ModelUpdated)
+			if mu.Model != "gpt-5.5" || len(mu.Available) != 1 || mu.Available[0] != (run.ModelOption{ID: "gpt-5.5", Name: "GPT-5.5", Description: "Workhorse"}) {
+				t.Fatalf("%+v", mu)
+			}
+		}
 	}
 }

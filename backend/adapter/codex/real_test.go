@@ -78,6 +78,10 @@ func TestRealCodexStreamsTextAndReasoning(t *testing.T) {
 	if res.Usage == nil || res.Usage.OutputTokens == 0 {
 		t.Fatalf("usage %+v", res.Usage)
 	}
+	// model/list answers offline with Codex's own presets: the picker's list.
+	if mu := rec.OfType(run.EventModelUpdated); len(mu) != 1 || mu[0].(run.ModelUpdated).Model == "" || len(mu[0].(run.ModelUpdated).Available) == 0 {
+		t.Fatalf("model.updated %+v", mu)
+	}
 	e.save(t, "real-reasoning.jsonl")
 }
 

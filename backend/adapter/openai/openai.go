@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // Name is the agent id.
@@ -79,6 +80,22 @@ func (a Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health 
 		h.OK, h.Message = false, "The server at "+base+" has no models — pull or load one first"
 	}
 	return h
+}
+
+// ListModels lists the server's models (GET /models) for the model picker
+// (docs/ARCHITECTURE.md §Model picker); the error is for the log.
+func (a Adapter) ListModels(ctx context.Context, cfg adapter.Config) ([]run.ModelOption, error) {
+	ids, err := a.models(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]run.ModelOption, 0, len(ids))
+	for _, id := range ids {
+		if id != "" {
+			out = append(out, run.ModelOption{ID: id})
+		}
+	}
+	return out, nil
 }
 
 // models lists the server's model ids.

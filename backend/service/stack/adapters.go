@@ -7,6 +7,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
 )
@@ -16,12 +17,13 @@ type adapterConfig = adapter.Config
 // The journal's Store is each consumer's store as it is, with no adapter
 // in between (docs/ARCHITECTURE.md §Journal).
 var (
-	_ service.Store    = (*journal.Store)(nil)
-	_ service.Porter   = (*journal.Store)(nil)
-	_ supervisor.Store = (*journal.Store)(nil)
-	_ service.Runner   = (*supervisor.Supervisor)(nil)
-	_ service.Agents   = Agents{}
-	_ service.Guard    = (*datadir.Guard)(nil)
+	_ service.Store       = (*journal.Store)(nil)
+	_ service.Porter      = (*journal.Store)(nil)
+	_ supervisor.Store    = (*journal.Store)(nil)
+	_ service.Runner      = (*supervisor.Supervisor)(nil)
+	_ service.Agents      = Agents{}
+	_ service.ModelLister = Agents{}
+	_ service.Guard       = (*datadir.Guard)(nil)
 )
 
 // Agents adapts the adapter registry to service.Agents. Health comes from
@@ -49,6 +51,31 @@ func (a Agents) List(ctx context.Context) ([]service.AgentInfo, error) {
 			Installed: h.Installed, OK: h.OK, Version: h.Version, Path: h.Path, Message: h.Message})
 	}
 	return out, nil
+}
+
+// modelLister is an adapter whose server lists its models without a run
+// (openai.Adapter: GET /models).
+type modelLister interface {
+	ListModels(ctx context.Context, cfg adapter.Config) ([]run.ModelOption, error)
+}
+
+// Models implements service.ModelLister over the adapters that list their
+// models, with the agent's settings (base URL, API key) applied.
+func (a Agents) Models(ctx context.Context, name string) ([]run.ModelOption, bool, error) {
+	ad, err := a.Registry.Get(name)
+	if err != nil {
+		return nil, false, err
+	}
+	l, ok := ad.(modelLister)
+	if !ok {
+		return nil, false, nil
+	}
+	cfg, err := agents.Resolve(ctx, name, a.Setting)
+	if err != nil {
+		return nil, true, err
+	}
+	ms, err := l.ListModels(ctx, cfg)
+	return ms, true, err
 }
 
 // Warm adapts the supervisor's warm agents to service.WarmSource.

@@ -1,9 +1,10 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { RunFeed } from "../store/feed";
 import { evts } from "../store/testEvents";
-import { latestModels, ModelPicker } from "./ModelPicker";
+import type { AgentModels } from "../transport/types";
+import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
 
 const models = [{ id: "demo-small", name: "Demo small" }, { id: "demo-large", name: "Demo large" }];
 
@@ -33,5 +34,55 @@ describe("ModelPicker", () => {
   it("names an unlisted current model as it is", () => {
     render(<ModelPicker models={models} current="custom-1" onPick={vi.fn()} />);
     expect((screen.getByLabelText("Model") as HTMLSelectElement).selectedOptions[0]!.textContent).toBe("custom-1");
+  });
+
+  it("takes the server's list when no run reported models, the run's report otherwise", () => {
+    const listed: AgentModels = { agent: "openai-compatible", listed: true, models: [{ id: "llama3" }] };
+    expect(pickerModels([], listed)).toEqual([{ id: "llama3" }]);
+    expect(pickerModels(models, listed)).toEqual(models);
+    expect(pickerModels([], undefined)).toEqual([]);
+  });
+
+  it("says why there is no list and offers to ask again", async () => {
+    const onRetry = vi.fn();
+    render(<ModelPicker models={[]} onPick={vi.fn()} note="Could not reach the agent's server" onRetry={onRetry} />);
+    expect(screen.getByRole("status").textContent).toContain("Could not reach");
+    await userEvent.click(screen.getByRole("button", { name: "Retry" }));
+    expect(onRetry).toHaveBeenCalled();
+  });
+});
+
+describe("useAgentModels", () => {
+  function Harness({ api, agent }: { api: Parameters<typeof useAgentModels>[0]; agent: string }) {
+    const { listed, retry } = useAgentModels(api, agent);
+    return <ModelPicker models={pickerModels([], listed)} onPick={async () => undefined} note={listed?.message} onRetry={retry} />;
+  }
+
+  it("asks the backend once per agent, and again with refresh on Retry", async () => {
+    const calls: string[] = [];
+    let up = false;
+    const api = {
+      agentModels: vi.fn(async (agent: string, refresh?: boolean): Promise<AgentModels> => {
+        calls.push(`${agent}${refresh ? " refresh" : ""}`);
+        return up
+          ? { agent, listed: true, models: [{ id: "llama3" }, { id: "qwen" }] }
+          : { agent, listed: true, models: [], message: "Could not reach the agent's server" };
+      }),
+    };
+    const { rerender } = render(<Harness api={api} agent="openai-compatible" />);
+    expect((await screen.findByRole("status")).textContent).toContain("Could not reach");
+    up = true;
+    await userEvent.click(screen.getByRole("button", { name: "Retry" }));
+    const select = (await screen.findByLabelText("Model")) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.value)).toEqual(["", "llama3", "qwen"]);
+    rerender(<Harness api={api} agent="openai-compatible" />);
+    expect(calls).toEqual(["openai-compatible", "openai-compatible refresh"]);
+  });
+
+  it("shows nothing when the request fails", async () => {
+    const api = { agentModels: vi.fn(async () => Promise.reject(new Error("404"))) };
+    const { container } = render(<Harness api={api} agent="demo" />);
+    await waitFor(() => expect(api.agentModels).toHaveBeenCalled());
+    expect(container.textContent).toBe("");
   });
 });

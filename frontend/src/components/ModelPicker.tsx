@@ -1,9 +1,13 @@
-// The session header's model picker, where the agent reports its models
-// (ACP session models). While a run is going the choice switches that run
-// (and is kept for the session); between runs it is stored on the session,
-// so the next run — a fresh agent too — starts on it.
-import { useState } from "react";
+// The session header's model picker, where the agent reports its models:
+// during a run (ACP session models, Codex's model/list) or, without a run,
+// from the agent's server (an OpenAI-compatible server's /models, asked by
+// the backend and cached like agent health; see
+// docs/ARCHITECTURE.md §Model picker). While a run is going the choice switches that run (and is kept
+// for the session); between runs it is stored on the session, so the next
+// run — a fresh agent too — starts on it.
+import { useEffect, useState } from "react";
 import type { RunStore } from "../store/runStore";
+import type { AgentModels } from "../transport/types";
 
 export type ModelOption = { id: string; name?: string; description?: string };
 
@@ -16,15 +20,52 @@ export function latestModels(runs: Pick<RunStore, "view">, runIds: string[]): Mo
   return [];
 }
 
-export function ModelPicker({ models, current, onPick }: {
+/** The picker's models: what the agent reported in a run wins over its server's list. */
+export function pickerModels(reported: ModelOption[], listed?: AgentModels): ModelOption[] {
+  return reported.length > 0 ? reported : (listed?.models ?? []);
+}
+
+/**
+ * The agent's models from its server (GET /api/agents/{name}/models), asked
+ * once per agent shown; retry asks the server again. A failed request
+ * leaves the list empty: the picker then shows only what runs report.
+ */
+export function useAgentModels(api: { agentModels(agent: string, refresh?: boolean): Promise<AgentModels> }, agent: string) {
+  const [state, setState] = useState<{ agent: string; v?: AgentModels }>({ agent });
+  const [ask, setAsk] = useState(0);
+  useEffect(() => {
+    let live = true;
+    api.agentModels(agent, ask > 0).then(
+      (v) => live && setState({ agent, v }),
+      () => live && setState({ agent }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, agent, ask]);
+  return { listed: state.agent === agent ? state.v : undefined, retry: () => setAsk((n) => n + 1) };
+}
+
+export function ModelPicker({ models, current, onPick, note, onRetry }: {
   models: ModelOption[];
   current?: string;
   /** Resolves an error message when the choice was refused. */
   onPick(model: string): Promise<string | undefined>;
+  /** Why there are no models to pick (the agent's server could not be reached). */
+  note?: string;
+  onRetry?(): void;
 }) {
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string>();
-  if (models.length === 0) return null;
+  if (models.length === 0) {
+    if (!note) return null;
+    return (
+      <span className="model-picker model-note" role="status" title={note}>
+        <span className="ellipsis">{note}</span>
+        {onRetry && <button type="button" className="link-btn" onClick={onRetry}>Retry</button>}
+      </span>
+    );
+  }
   const known = models.some((m) => m.id === current);
   return (
     <span className="model-picker">

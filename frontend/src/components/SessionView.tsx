@@ -22,7 +22,7 @@ import { useJump } from "./useJump";
 import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
-import { latestModels, ModelPicker } from "./ModelPicker";
+import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
@@ -230,7 +230,9 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const agent = latest?.agent || session.agent;
   // Read on every render (ticks included): a few runs' already-folded lists.
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
-  const agentModels = latestModels(runs, attached.map((a) => a.id));
+  const served = useAgentModels(t.api, agent);
+  const reportedModels = latestModels(runs, attached.map((a) => a.id));
+  const agentModels = pickerModels(reportedModels, served.listed);
   const productCommands = useMemo(
     () => buildProductCommands({ agent, active, stop: () => stopRef.current(), model: () => setModelOpen(true), newSession: () => newSessionRef.current?.() }),
     [agent, active],
@@ -432,6 +434,8 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           )}
           <ModelPicker
             models={agentModels}
+            note={reportedModels.length === 0 ? served.listed?.message : undefined}
+            onRetry={served.retry}
             current={active ? model : detail?.model || session.model || model}
             onPick={async (m) => {
               try {

@@ -3,6 +3,7 @@
 // to follow a run live; every route of docs/ARCHITECTURE.md §API is spelled out once here.
 import type {
   AgentInfo,
+  AgentModels,
   ControlResult,
   EventsPage,
   ExportFile,
@@ -222,6 +223,10 @@ export class ApiClient {
   /** The agents' health as last checked; refresh checks again (Settings' Re-check). */
   async agents(refresh = false): Promise<AgentInfo[]> {
     return list<AgentInfo>(await this.call("GET", refresh ? "/api/agents?refresh=1" : "/api/agents"), "agents");
+  }
+  /** The agent's models from its server, as last asked; refresh asks again. */
+  agentModels(agent: string, refresh = false): Promise<AgentModels> {
+    return this.call("GET", `/api/agents/${encodeURIComponent(agent)}/models${refresh ? "?refresh=1" : ""}`);
   }
   /** The watch bus's state now (a snapshot message). */
   watchSnapshot(): Promise<WatchMessage> {

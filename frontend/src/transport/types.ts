@@ -147,6 +147,16 @@ export interface EventsPage {
   more?: boolean;
 }
 
+/** An agent's models from its server, from GET /api/agents/{name}/models. */
+export interface AgentModels {
+  agent: string;
+  /** The agent's server lists models (an OpenAI-compatible server's /models). */
+  listed: boolean;
+  models: { id: string; name?: string; description?: string }[];
+  /** Why no list came, in plain words (the server could not be reached). */
+  message?: string;
+}
+
 /** An installed (or missing) agent CLI, from GET /api/agents. */
 export interface AgentInfo {
   name: string;
