@@ -104,3 +104,26 @@ func TestEditResultOfAnotherFileIgnored(t *testing.T) {
 		t.Fatalf("%+v", got)
 	}
 }
+
+// A tool_use_result that is not an edit's object (Claude Code sends a plain
+// string for some results) leaves the input's own diff.
+func TestEditResultNotAnObject(t *testing.T) {
+	for _, raw := range []string{`"Error: something"`, `{"filePath":"/work/a.txt","originalFile":7}`, `{"filePath":7,"originalFile":"a\nx\n"}`, `null`} {
+		m := NewMapper("/work")
+		_, _ = m.Map([]byte(`{"type":"assistant","message":{"id":"m","role":"assistant","content":[{"type":"tool_use","id":"e","name":"Edit","input":{"file_path":"/work/a.txt","old_string":"x\n","new_string":"y\n"}}]}}`))
+		mp, err := m.Map([]byte(`{"type":"user","message":{"role":"user","content":[{"tool_use_id":"e","type":"tool_result","content":"updated"}]},"tool_use_result":` + raw + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fc *run.FileChanged
+		for _, e := range mp.Events {
+			if e.Type == run.EventFileChanged {
+				p := e.Payload.(run.FileChanged)
+				fc = &p
+			}
+		}
+		if fc == nil || !strings.Contains(fc.Diff, "@@ -1 +1 @@\n-x\n+y\n") {
+			t.Errorf("%s: %+v", raw, fc)
+		}
+	}
+}

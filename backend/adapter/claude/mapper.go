@@ -446,8 +446,8 @@ func (m *Mapper) fileChange(id, result string, toolUseResult json.RawMessage) *r
 	}
 	path := m.rel(in.FilePath)
 	var res editResult
-	if len(toolUseResult) > 0 && json.Unmarshal(toolUseResult, &res) == nil && m.rel(res.FilePath) != path {
-		res = editResult{} // another call's result
+	if len(toolUseResult) > 0 && (json.Unmarshal(toolUseResult, &res) != nil || m.rel(res.FilePath) != path) {
+		res = editResult{} // another call's result, or not an edit's (a plain string)
 	}
 	var fc run.FileChanged
 	switch {
