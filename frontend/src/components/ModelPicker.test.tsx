@@ -1,9 +1,9 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { RunFeed } from "../store/feed";
 import { evts } from "../store/testEvents";
-import type { AgentModels } from "../transport/types";
+import type { AgentModels, WatchMessage } from "../transport/types";
 import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
 
 const models = [{ id: "demo-small", name: "Demo small" }, { id: "demo-large", name: "Demo large" }];
@@ -53,8 +53,8 @@ describe("ModelPicker", () => {
 });
 
 describe("useAgentModels", () => {
-  function Harness({ api, agent }: { api: Parameters<typeof useAgentModels>[0]; agent: string }) {
-    const { listed, retry } = useAgentModels(api, agent);
+  function Harness({ api, agent, bus }: { api: Parameters<typeof useAgentModels>[0]; agent: string; bus?: Parameters<typeof useAgentModels>[2] }) {
+    const { listed, retry } = useAgentModels(api, agent, bus);
     return <ModelPicker models={pickerModels([], listed)} onPick={async () => undefined} note={listed?.message} onRetry={retry} />;
   }
 
@@ -84,5 +84,23 @@ describe("useAgentModels", () => {
     const { container } = render(<Harness api={api} agent="demo" />);
     await waitFor(() => expect(api.agentModels).toHaveBeenCalled());
     expect(container.textContent).toBe("");
+  });
+
+  it("asks again (from the backend's cache) when the agents changed", async () => {
+    const listeners = new Set<(m: WatchMessage) => void>();
+    const bus = { subscribe: (cb: (m: WatchMessage) => void) => (listeners.add(cb), () => listeners.delete(cb)) };
+    const calls: string[] = [];
+    const api = {
+      agentModels: vi.fn(async (agent: string, refresh?: boolean): Promise<AgentModels> => {
+        calls.push(`${agent}${refresh ? " refresh" : ""}`);
+        return { agent, listed: true, models: [{ id: `m${calls.length}` }] };
+      }),
+    };
+    render(<Harness api={api} agent="openai-compatible" bus={bus} />);
+    expect(await screen.findByRole("option", { name: "m1" })).toBeTruthy();
+    act(() => listeners.forEach((cb) => cb({ seq: 2, type: "run.changed" })));
+    act(() => listeners.forEach((cb) => cb({ seq: 3, type: "agents.changed" })));
+    expect(await screen.findByRole("option", { name: "m2" })).toBeTruthy();
+    expect(calls).toEqual(["openai-compatible", "openai-compatible"]);
   });
 });

@@ -5,9 +5,9 @@
 // docs/ARCHITECTURE.md §Model picker). While a run is going the choice switches that run (and is kept
 // for the session); between runs it is stored on the session, so the next
 // run — a fresh agent too — starts on it.
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { RunStore } from "../store/runStore";
-import type { AgentModels } from "../transport/types";
+import type { AgentModels, WatchMessage } from "../transport/types";
 
 export type ModelOption = { id: string; name?: string; description?: string };
 
@@ -27,23 +27,37 @@ export function pickerModels(reported: ModelOption[], listed?: AgentModels): Mod
 
 /**
  * The agent's models from its server (GET /api/agents/{name}/models), asked
- * once per agent shown; retry asks the server again. A failed request
- * leaves the list empty: the picker then shows only what runs report.
+ * once per agent shown and again when the agents changed (their settings,
+ * on the watch bus; the backend has dropped its cached list then); retry
+ * asks the server itself again. A failed request leaves the list empty: the
+ * picker then shows only what runs report.
  */
-export function useAgentModels(api: { agentModels(agent: string, refresh?: boolean): Promise<AgentModels> }, agent: string) {
+export function useAgentModels(
+  api: { agentModels(agent: string, refresh?: boolean): Promise<AgentModels> },
+  agent: string,
+  bus?: { subscribe(cb: (m: WatchMessage) => void): () => void },
+) {
   const [state, setState] = useState<{ agent: string; v?: AgentModels }>({ agent });
-  const [ask, setAsk] = useState(0);
+  const [tick, setTick] = useState(0);
+  const refresh = useRef(false);
+  useEffect(() => bus?.subscribe((m) => m.type === "agents.changed" && setTick((n) => n + 1)), [bus]);
   useEffect(() => {
     let live = true;
-    api.agentModels(agent, ask > 0).then(
+    const again = refresh.current;
+    refresh.current = false;
+    api.agentModels(agent, again).then(
       (v) => live && setState({ agent, v }),
       () => live && setState({ agent }),
     );
     return () => {
       live = false;
     };
-  }, [api, agent, ask]);
-  return { listed: state.agent === agent ? state.v : undefined, retry: () => setAsk((n) => n + 1) };
+  }, [api, agent, tick]);
+  const retry = useCallback(() => {
+    refresh.current = true;
+    setTick((n) => n + 1);
+  }, []);
+  return { listed: state.agent === agent ? state.v : undefined, retry };
 }
 
 export function ModelPicker({ models, current, onPick, note, onRetry }: {

@@ -230,7 +230,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const agent = latest?.agent || session.agent;
   // Read on every render (ticks included): a few runs' already-folded lists.
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
-  const served = useAgentModels(t.api, agent);
+  const served = useAgentModels(t.api, agent, runs.bus);
   const reportedModels = latestModels(runs, attached.map((a) => a.id));
   const agentModels = pickerModels(reportedModels, served.listed);
   const productCommands = useMemo(
