@@ -13,6 +13,8 @@ typedef struct {
 	int placeIt;       // move and resize the window to target
 	hdRect target;
 	const char *title; // the window to place
+	int watch;         // connect the window's move/resize signals
+	int watched;       // out: the window was found and connected
 	int done;
 	GMutex mu;
 	GCond cond;
@@ -34,9 +36,25 @@ static GtkWindow *hdWindow(const char *title) {
 	return found;
 }
 
+extern void hdWindowChanged(void); // winwatch_linux.go
+
+// hdChanged forwards a move, resize or (un)maximise to Go, which saves
+// after the window has been still for a moment; GTK goes on as usual.
+static gboolean hdChanged(GtkWidget *w, GdkEvent *e, gpointer data) {
+	hdWindowChanged();
+	return FALSE;
+}
+
 static gboolean hdRun(gpointer data) {
 	hdCall *c = data;
-	if (c->placeIt) {
+	if (c->watch) {
+		GtkWindow *w = hdWindow(c->title);
+		if (w != NULL) {
+			g_signal_connect(w, "configure-event", G_CALLBACK(hdChanged), NULL);
+			g_signal_connect(w, "window-state-event", G_CALLBACK(hdChanged), NULL);
+			c->watched = 1;
+		}
+	} else if (c->placeIt) {
 		GtkWindow *w = hdWindow(c->title);
 		if (w != NULL) {
 			gtk_window_resize(w, c->target.w, c->target.h);
@@ -132,4 +150,21 @@ func placeWindow(title string, r image.Rectangle) {
 	c.placeIt, c.title = 1, ct
 	c.target = C.hdRect{C.int(r.Min.X), C.int(r.Min.Y), C.int(r.Dx()), C.int(r.Dy())}
 	C.hdCallOnMain(c)
+}
+
+// watchWindow connects GTK's configure-event and window-state-event of
+// the window titled title: every move, resize, maximise or minimise sends
+// on the returned channel (coalesced: one pending value at most). Call it
+// once, after startup, never from GTK's main thread. nil: no such window.
+func watchWindow(title string) <-chan struct{} {
+	c := (*C.hdCall)(C.calloc(1, C.sizeof_hdCall))
+	defer C.free(unsafe.Pointer(c))
+	ct := C.CString(title)
+	defer C.free(unsafe.Pointer(ct))
+	c.watch, c.title = 1, ct
+	C.hdCallOnMain(c)
+	if c.watched == 0 {
+		return nil
+	}
+	return windowChanged
 }

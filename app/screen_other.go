@@ -9,3 +9,7 @@ import "image"
 func workAreas(string) ([]image.Rectangle, image.Point) { return nil, image.Point{} }
 
 func placeWindow(string, image.Rectangle) {}
+
+// watchWindow: no move or resize events here; the window's place is saved
+// as it hides, minimises or quits.
+func watchWindow(string) <-chan struct{} { return nil }

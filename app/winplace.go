@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	goruntime "runtime"
 	"sync"
 	"time"
 
@@ -113,21 +114,63 @@ func (a *App) restoreGeometry(ctx context.Context) {
 	}
 }
 
-// saveEvery is how often a shown window's place is checked and saved when
-// it changed: Wails v2 has no move or resize events, and a window that is
-// killed or crashes should still reopen about where it was.
-const saveEvery = 3 * time.Second
+// saveQuiet is how long the window must stay still after a move, resize
+// or (un)maximise before its place is saved: a drag sends a stream of
+// events and is written once, at its end, and a window that is killed or
+// crashes still reopens where it was last put.
+const saveQuiet = 500 * time.Millisecond
 
-// keepGeometry saves the shown window's place every saveEvery until ctx
-// ends; a file write happens only when the place changed.
+// saveWait decides, when the save timer fires, how much longer to wait:
+// 0 means save now (the window has been still for quiet since its last
+// change at last); otherwise the timer is armed again for the rest. A
+// clock that went backwards waits a whole quiet period rather than
+// saving mid-drag or never.
+func saveWait(last, now time.Time, quiet time.Duration) time.Duration {
+	still := now.Sub(last)
+	switch {
+	case still < 0:
+		return quiet
+	case still >= quiet:
+		return 0
+	}
+	return quiet - still
+}
+
+// keepGeometry saves the shown window's place saveQuiet after it last
+// moved, resized or was (un)maximised, until ctx ends. GTK's own signals
+// tell (screen_linux.go); nothing polls. Where there are none
+// (watchWindow gives nil) the place is saved as the window hides,
+// minimises or quits only. A file write happens only when the place
+// changed (winKeeper.update).
 func (a *App) keepGeometry(ctx context.Context) {
-	t := time.NewTicker(saveEvery)
-	defer t.Stop()
+	changed := watchWindow(AppName)
+	if changed == nil {
+		if goruntime.GOOS == "linux" {
+			a.shell.log().Warn("window: cannot follow its moves; its place is saved when it hides or quits")
+		}
+		return
+	}
+	t := time.NewTimer(saveQuiet)
+	t.Stop()
+	armed := false
+	var last time.Time
 	for {
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return
-		case <-t.C:
+		case <-changed:
+			last = time.Now()
+			if !armed {
+				t.Reset(saveQuiet)
+				armed = true
+			}
+		case now := <-t.C:
+			if wait := saveWait(last, now, saveQuiet); wait > 0 {
+				t.Reset(wait)
+				continue
+			}
+			armed = false
 			if a.shell.isVisible() {
 				a.rememberGeometry(ctx)
 			}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestPlace(t *testing.T) {
@@ -77,6 +78,26 @@ func TestPlace(t *testing.T) {
 				t.Errorf("%v is not inside any work area %v", p.Rect, c.areas)
 			}
 		})
+	}
+}
+
+func TestSaveWait(t *testing.T) {
+	quiet := 500 * time.Millisecond
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		now  time.Time
+		want time.Duration
+	}{
+		{"still for exactly the quiet period: save", t0.Add(quiet), 0},
+		{"still for longer (the timer fired late): save", t0.Add(3 * time.Second), 0},
+		{"moved again since the timer was armed: wait the rest", t0.Add(200 * time.Millisecond), 300 * time.Millisecond},
+		{"moved this instant: wait a whole period", t0, quiet},
+		{"the clock went back: wait a whole period", t0.Add(-time.Second), quiet},
+	} {
+		if got := saveWait(t0, c.now, quiet); got != c.want {
+			t.Errorf("%s: saveWait = %v, want %v", c.name, got, c.want)
+		}
 	}
 }
 
