@@ -1,7 +1,9 @@
-// The session header at 720 px, light and dark: a long session title keeps
-// a usable share of the header (it once shrank to "/scen…" while the agent,
-// model and status chips kept their full width). Widths are measured, not
-// eyeballed; screenshots go to e2e/out/header-720-*.png.
+// The session header at 720 and 420 px, light and dark: a long session
+// title keeps a usable share of the header at 720 px (it once shrank to
+// "/scen…" while the agent, model and status chips kept their full width),
+// and the status badge, one short word, always shows whole (it was once
+// cut to "Complet"): the title is what gives way. Widths are measured, not
+// eyeballed; screenshots go to e2e/out/header-{720,420}-*.png.
 //
 //   node e2e/header.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
 import { join } from "node:path";
@@ -52,11 +54,12 @@ try {
   await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title, exact: true }).click();
   await page.locator(".main-head .badge").first().waitFor({ timeout: 10_000 });
 
-  for (const scheme of ["light", "dark"]) {
+  for (const [width, scheme] of [[720, "light"], [720, "dark"], [420, "light"], [420, "dark"]]) {
+    const at = `${width} px ${scheme}`;
     await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width: 720, height: 800 });
+    await page.setViewportSize({ width, height: 800 });
     await page.waitForTimeout(300);
-    await page.screenshot({ path: join(out, `header-720-${scheme}.png`) });
+    await page.screenshot({ path: join(out, `header-${width}-${scheme}.png`) });
     const m = await page.evaluate(() => {
       const head = document.querySelector(".main-head");
       const t = document.querySelector(".main-head h1 .title-btn") ?? document.querySelector(".main-head h1");
@@ -64,23 +67,29 @@ try {
       const chips = [...document.querySelectorAll(".main-head > .chip, .main-head > .badge, .main-head > * > .badge")]
         .filter((el) => el.getBoundingClientRect().width > 0)
         .map(box);
-      return { head: head ? Math.round(head.getBoundingClientRect().width) : 0, overflow: head ? head.scrollWidth - head.clientWidth : 0, title: t ? box(t) : null, chips };
+      const badge = document.querySelector(".main-head .badge");
+      const b = badge && { text: (badge.textContent ?? "").trim(), client: badge.clientWidth, scroll: badge.scrollWidth, shown: badge.getBoundingClientRect().width };
+      return { head: head ? Math.round(head.getBoundingClientRect().width) : 0, overflow: head ? head.scrollWidth - head.clientWidth : 0, title: t ? box(t) : null, chips, badge: b };
     });
-    console.log(`header 720 px ${scheme}: header ${m.head} px, title ${m.title?.shown}/${m.title?.full} px, chips ${m.chips.map((c) => `${c.text} ${c.shown}/${c.full}`).join(", ")}`);
+    console.log(`header ${at}: badge "${m.badge?.text}" ${m.badge?.client}/${m.badge?.scroll} px, header ${m.head} px, title ${m.title?.shown}/${m.title?.full} px, chips ${m.chips.map((c) => `${c.text} ${c.shown}/${c.full}`).join(", ")}`);
     if (!m.title) {
-      problems.push(`${scheme}: no session title in the header`);
+      problems.push(`${at}: no session title in the header`);
       continue;
     }
     // The title is whole, or keeps at least half the header (up to 260 px),
     // as app.css promises: never a few characters next to full-width chips.
-    const floor = Math.min(m.head / 2, 260) - 2;
+    // (At 420 px the stylesheet lets it go down to 64 px.)
+    const floor = width >= 720 ? Math.min(m.head / 2, 260) - 2 : 64 - 2;
     const whole = m.title.full <= m.title.shown + 1;
     if (!whole && m.title.shown < floor) {
       const full = m.chips.filter((c) => c.full <= c.shown + 1 && c.shown > 0).map((c) => c.text);
-      problems.push(`${scheme}: the title shows ${m.title.shown} of ${m.title.full} px (floor ${Math.round(floor)}) while chips keep their full width: ${full.join(", ")}`);
+      problems.push(`${at}: the title shows ${m.title.shown} of ${m.title.full} px (floor ${Math.round(floor)}) while chips keep their full width: ${full.join(", ")}`);
     }
-    if (m.overflow > 1) problems.push(`${scheme}: the header's content is ${m.overflow} px wider than the header`);
-    if (m.chips.length === 0) problems.push(`${scheme}: no chips in the header to measure against`);
+    // The badge's whole word is shown: nothing of it clipped.
+    if (!m.badge || m.badge.shown === 0) problems.push(`${at}: no status badge in the header`);
+    else if (m.badge.scroll > m.badge.client) problems.push(`${at}: the status badge "${m.badge.text}" is clipped (${m.badge.client} of ${m.badge.scroll} px shown)`);
+    if (m.overflow > 1) problems.push(`${at}: the header's content is ${m.overflow} px wider than the header`);
+    if (m.chips.length === 0) problems.push(`${at}: no chips in the header to measure against`);
   }
   await ctx.close();
 } catch (e) {
