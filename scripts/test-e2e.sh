@@ -32,10 +32,14 @@ serve_pid=$started_pid url=$started_url
 use_test_agent test-e2e "$url" "$work/fakeagent"
 (cd frontend && node e2e/flow.mjs --url "$url" --project "$work/project")
 echo "test-e2e: browser flow passed"
-# The session header at 720 px, light and dark: the title keeps its room.
+# The session header at 720 and 420 px, light and dark: the title keeps its
+# room, the status badge shows whole.
 mkdir -p "$work/header"
 (cd frontend && node e2e/header.mjs --url "$url" --project "$work/header")
 echo "test-e2e: header widths passed"
+# The first paint is in the saved theme, before the app's code runs.
+(cd frontend && node e2e/theme.mjs --url "$url")
+echo "test-e2e: theme before first paint passed"
 (cd frontend && node e2e/schedules.mjs --url "$url" --project "$work/project")
 echo "test-e2e: schedules flow passed"
 

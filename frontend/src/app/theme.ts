@@ -6,9 +6,12 @@ const KEY = "hermesdesk.theme";
 const isPref = (v: unknown): v is ThemePref => v === "light" || v === "dark" || v === "system";
 
 /**
- * The theme the desktop window served the page with (data-theme on <html>,
- * from its per-data-dir window-state file, which painted the first frame);
- * else the preference saved in this browser; else "system".
+ * The theme already on <html> before the app ran: the one the desktop
+ * window served the page with (from its per-data-dir window-state file,
+ * which painted the first frame), else the one public/theme-boot.js set
+ * from this browser's saved preference before the first paint; else the
+ * saved preference; else "system". Both read the same order, so the app
+ * never repaints the page in another theme.
  */
 export function readTheme(root: HTMLElement = document.documentElement): ThemePref {
   const served = root.getAttribute("data-theme");
