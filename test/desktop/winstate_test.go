@@ -96,11 +96,14 @@ func TestWindowRemembersGeometry(t *testing.T) {
 	})
 	moved := e.geometry(id)
 	t.Logf("opened at %v, moved to %v", first, moved)
-	// Saved while shown, too (a killed window keeps it).
+	// Saved while shown, too (a killed window keeps it): GTK's move and
+	// resize events, saved once the window is still for a moment.
+	movedAt := time.Now()
 	e.waitFor("the moved window's place to be saved", 15*time.Second, func() bool {
 		s, err := e.readState()
 		return err == nil && s.Width == 900 && s.Height == 620
 	})
+	t.Logf("saved %v after the move ended", time.Since(movedAt).Round(10*time.Millisecond))
 
 	// Closing hides it and saves where it is.
 	e.closeWindow(id)
