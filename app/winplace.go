@@ -121,8 +121,8 @@ func (a *App) restoreGeometry(ctx context.Context) {
 const saveQuiet = 500 * time.Millisecond
 
 // saveWait decides, when the save timer fires, how much longer to wait:
-// 0 means save now (the window has been still for quiet since its last
-// change at last); otherwise the timer is armed again for the rest. A
+// 0 means save now (nothing changed for quiet since the last change, at
+// time last); otherwise the timer is armed again for the rest. A
 // clock that went backwards waits a whole quiet period rather than
 // saving mid-drag or never.
 func saveWait(last, now time.Time, quiet time.Duration) time.Duration {
