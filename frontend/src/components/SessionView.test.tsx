@@ -149,6 +149,17 @@ describe("the header's agent chip", () => {
     const chip = await screen.findByRole("button", { name: /^demo, model/ });
     await waitFor(() => expect(chip.textContent).toBe("demodemo-small"));
   });
+
+  it("names only the agent when the model picker beside it names the model", async () => {
+    const available = [{ id: "demo-small", name: "Demo small" }, { id: "demo-large", name: "Demo large" }];
+    const done = evts(R, [["run.started", { agent: "demo", model: "demo-small" }], ["model.updated", { model: "demo-small", available }], ["token.delta", { text: "Hi." }], ["done", { status: "completed" }]]);
+    setup(done, [], {}, { agent: "demo", model: "" });
+    await screen.findByText("Hi.");
+    const picker = (await screen.findByLabelText("Model")) as HTMLSelectElement;
+    expect(picker.value).toBe("demo-small");
+    expect(screen.queryByRole("button", { name: /switch model/i })).toBeNull();
+    expect(screen.getByTitle("Agent").textContent).toBe("demo");
+  });
 });
 
 describe("keyboard when the agent asks", () => {

@@ -421,7 +421,11 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             {!editing && p.project && <span className="quiet ellipsis head-project" title={p.project.workspace}>{p.project.name}</span>}
             {session.archived && <span className="chip chip-archived">Archived</span>}
           </div>
-          {active ? (
+          {agentModels.length > 0 ? (
+            // The picker beside it names and switches the model: the chip
+            // names only the agent, so the model is not said twice.
+            <span className="chip" title="Agent">{agent}</span>
+          ) : active ? (
             <button type="button" className="chip chip-btn" title="Switch model" aria-label={`${agent}, model ${model || "default"}: switch model`} onClick={() => setModelOpen(true)}>
               {agent}
               {model && <span className="chip-model mono">{model}</span>}
