@@ -19,40 +19,67 @@ var needles = []string{
 	"-----begin",
 }
 
-// trie holds the needles, lowercase edges; input is folded while walking.
-type trieNode struct {
-	next [256]*trieNode
-	end  bool
+// The needles' trie is a flat transition table over the few bytes the
+// needles use: every process that links this package (the core, each shim)
+// holds it for its whole life, so it is kept small — ~20 KiB, where a node
+// with 256 child pointers made ~500 KiB of heap (docs/ARCHITECTURE.md
+// §Memory). Input is folded to lowercase through the class table.
+type needleTrie struct {
+	class   [256]uint8 // byte → column; 0: in no needle
+	classes int        // columns per node (0 included)
+	next    []uint16   // node*classes + column → child; 0: none (the root is no child)
+	end     []bool     // node ends a needle
 }
 
-var root = func() *trieNode {
-	r := &trieNode{}
-	for _, n := range needles {
-		cur := r
-		for i := 0; i < len(n); i++ {
-			if cur.next[n[i]] == nil {
-				cur.next[n[i]] = &trieNode{}
+var trie = buildTrie(needles)
+
+func buildTrie(words []string) *needleTrie {
+	t := &needleTrie{classes: 1}
+	for _, w := range words {
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if t.class[c] != 0 {
+				continue
 			}
-			cur = cur.next[n[i]]
+			t.class[c] = uint8(t.classes)
+			if c >= 'a' && c <= 'z' {
+				t.class[c-'a'+'A'] = uint8(t.classes)
+			}
+			t.classes++
 		}
-		cur.end = true
 	}
-	return r
-}()
+	t.next = make([]uint16, t.classes)
+	t.end = []bool{false}
+	for _, w := range words {
+		n := 0
+		for i := 0; i < len(w); i++ {
+			at := n*t.classes + int(t.class[w[i]])
+			if t.next[at] == 0 {
+				t.next[at] = uint16(len(t.end))
+				t.next = append(t.next, make([]uint16, t.classes)...)
+				t.end = append(t.end, false)
+			}
+			n = int(t.next[at])
+		}
+		t.end[n] = true
+	}
+	return t
+}
 
 // suspicious reports whether s contains any needle, ignoring ASCII case.
 func suspicious[T string | []byte](s T) bool {
+	t := trie
 	for i := 0; i < len(s); i++ {
-		n := root
+		n := 0
 		for j := i; j < len(s); j++ {
-			c := s[j]
-			if c >= 'A' && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if n = n.next[c]; n == nil {
+			c := t.class[s[j]]
+			if c == 0 {
 				break
 			}
-			if n.end {
+			if n = int(t.next[n*t.classes+int(c)]); n == 0 {
+				break
+			}
+			if t.end[n] {
 				return true
 			}
 		}

@@ -198,3 +198,11 @@ func TestSuspicious(t *testing.T) {
 		}
 	}
 }
+
+// The trie lives in every process for its whole life (docs/ARCHITECTURE.md
+// §Memory): its table stays a few KiB, not one 2 KiB node per needle byte.
+func TestTrieIsSmall(t *testing.T) {
+	if size := len(trie.next)*2 + len(trie.end); size > 32<<10 {
+		t.Errorf("needle trie: %d bytes, want ≤ 32 KiB", size)
+	}
+}
