@@ -12,9 +12,12 @@ import (
 const subBuffer = 8192
 
 // hub fans committed events out to subscribers without ever blocking the
-// journal's commit path.
+// journal's commit path. Each subscriber's queue holds only what it lags
+// behind (a channel of subBuffer events would allocate ~1 MiB per stream up
+// front, in a shim that may idle warm for minutes: docs/ARCHITECTURE.md
+// §Memory).
 type hub struct {
-	buf     int // per-subscriber buffer (subBuffer; small in tests)
+	buf     int // per-subscriber limit (subBuffer; small in tests)
 	mu      sync.Mutex
 	lastSeq int64
 	subs    map[*subscriber]struct{}
@@ -23,8 +26,10 @@ type hub struct {
 
 type subscriber struct {
 	after   int64
-	ch      chan run.Event
-	dropped bool // set under hub.mu before ch is closed
+	wake    chan struct{} // cap 1: events queued, or the subscription ended
+	queue   []run.Event   // under hub.mu
+	ended   bool          // under hub.mu: nothing follows queue
+	dropped bool          // under hub.mu: ended for falling behind
 }
 
 func newHub(lastSeq int64) *hub {
@@ -43,15 +48,29 @@ func (h *hub) publish(evs []run.Event) {
 			if ev.Seq <= s.after {
 				continue
 			}
-			select {
-			case s.ch <- ev:
-			default:
+			if len(s.queue) >= h.buf {
 				s.dropped = true
-				delete(h.subs, s)
-				close(s.ch)
+				h.endLocked(s)
+				continue
 			}
+			s.queue = append(s.queue, ev)
+			s.notify()
 		}
 	}
+}
+
+func (s *subscriber) notify() {
+	select {
+	case s.wake <- struct{}{}:
+	default: // already signalled; the reader takes everything queued
+	}
+}
+
+// endLocked ends s's subscription after what is queued; h.mu is held.
+func (h *hub) endLocked(s *subscriber) {
+	delete(h.subs, s)
+	s.ended = true
+	s.notify()
 }
 
 // add registers a subscriber for events with seq > after and returns the
@@ -66,17 +85,31 @@ func (h *hub) add(after int64) (s *subscriber, lastSeq int64, ok bool) {
 	if after < h.lastSeq {
 		after = h.lastSeq
 	}
-	s = &subscriber{after: after, ch: make(chan run.Event, h.buf)}
+	s = &subscriber{after: after, wake: make(chan struct{}, 1)}
 	h.subs[s] = struct{}{}
 	return s, h.lastSeq, true
+}
+
+// take returns what is queued for s, in order, and whether the
+// subscription has ended after those events. spare (the batch the caller
+// is done with) becomes the next queue, so a steady stream reuses two
+// slices; a large one left by a burst is let go.
+func (h *hub) take(s *subscriber, spare []run.Event) (evs []run.Event, ended bool) {
+	if cap(spare) > 256 {
+		spare = nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	evs = s.queue
+	s.queue = spare[:0]
+	return evs, s.ended
 }
 
 func (h *hub) remove(s *subscriber) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if _, ok := h.subs[s]; ok {
-		delete(h.subs, s)
-		close(s.ch)
+		h.endLocked(s)
 	}
 }
 
@@ -97,8 +130,7 @@ func (h *hub) close() {
 	}
 	h.closed = true
 	for s := range h.subs {
-		delete(h.subs, s)
-		close(s.ch)
+		h.endLocked(s)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/peercred"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
 
@@ -205,34 +206,37 @@ func (s *server) stream(c net.Conn, req control.Request) {
 	}()
 	bw := bufio.NewWriterSize(c, 64<<10)
 	enc := json.NewEncoder(bw)
+	var batch []run.Event
 	for {
 		select {
-		case ev, open := <-sub.ch:
-			if !open {
-				code, msg := control.CodeEnded, "run ended"
-				if h.isDropped(sub) {
-					code, msg = control.CodeDropped, "subscriber fell behind; resume from the journal"
-				}
-				// The last event's deadline may be long past (an idle
-				// run): give the goodbye its own.
-				c.SetWriteDeadline(time.Now().Add(handshakeTimeout))
-				enc.Encode(control.Response{Code: code, Error: msg})
-				bw.Flush()
-				return
-			}
-			c.SetWriteDeadline(time.Now().Add(handshakeTimeout))
-			if err := enc.Encode(control.Response{Event: &ev}); err != nil {
-				return
-			}
-			// Flush when the queue is momentarily empty: batches under
-			// load, no added latency when idle.
-			if len(sub.ch) == 0 {
-				if err := bw.Flush(); err != nil {
-					return
-				}
-			}
+		case <-sub.wake:
 		case <-gone:
 			return
 		}
+		evs, ended := h.take(sub, batch)
+		for i := range evs {
+			c.SetWriteDeadline(time.Now().Add(handshakeTimeout))
+			if err := enc.Encode(control.Response{Event: &evs[i]}); err != nil {
+				return
+			}
+		}
+		if ended {
+			code, msg := control.CodeEnded, "run ended"
+			if h.isDropped(sub) {
+				code, msg = control.CodeDropped, "subscriber fell behind; resume from the journal"
+			}
+			// The last event's deadline may be long past (an idle
+			// run): give the goodbye its own.
+			c.SetWriteDeadline(time.Now().Add(handshakeTimeout))
+			enc.Encode(control.Response{Code: code, Error: msg})
+			bw.Flush()
+			return
+		}
+		// One flush per batch taken: batches under load, no added
+		// latency when idle.
+		if err := bw.Flush(); err != nil {
+			return
+		}
+		batch = evs
 	}
 }

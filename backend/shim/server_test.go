@@ -28,29 +28,28 @@ func TestHubDropsSlowSubscriber(t *testing.T) {
 	var fastGot []int64
 	for seq := int64(4); seq <= 8; seq++ { // 4 and 5 are not newer than the subscription
 		h.publish([]run.Event{{Seq: seq}})
-		for len(fast.ch) > 0 { // fast keeps up
-			fastGot = append(fastGot, (<-fast.ch).Seq)
+		got, ended := drain(h, fast) // fast keeps up
+		if ended {
+			t.Fatalf("fast ended after seq %d", seq)
 		}
+		fastGot = append(fastGot, got...)
 	}
 	if fmt.Sprint(fastGot) != "[6 7 8]" {
 		t.Fatalf("fast got %v", fastGot)
 	}
 	if !h.isDropped(slow) {
-		t.Fatal("a subscriber with a full buffer was not dropped")
+		t.Fatal("a subscriber with a full queue was not dropped")
 	}
-	var slowGot []int64
-	for ev := range slow.ch {
-		slowGot = append(slowGot, ev.Seq)
-	}
-	if fmt.Sprint(slowGot) != "[6 7]" {
-		t.Fatalf("slow kept %v before the drop, want [6 7]", slowGot)
+	slowGot, ended := drain(h, slow)
+	if fmt.Sprint(slowGot) != "[6 7]" || !ended {
+		t.Fatalf("slow kept %v (ended %v) before the drop, want [6 7] and ended", slowGot, ended)
 	}
 	if h.count() != 1 || h.last() != 8 {
 		t.Fatalf("count %d last %d", h.count(), h.last())
 	}
 	h.close()
-	if _, open := <-fast.ch; open {
-		t.Fatal("close left a subscription open")
+	if got, ended := drain(h, fast); len(got) != 0 || !ended {
+		t.Fatalf("close left a subscription open (%v, ended %v)", got, ended)
 	}
 	if h.isDropped(fast) {
 		t.Fatal("closing the hub is not a drop")
@@ -58,6 +57,55 @@ func TestHubDropsSlowSubscriber(t *testing.T) {
 	if _, _, ok := h.add(0); ok {
 		t.Fatal("add after close")
 	}
+}
+
+// A subscriber's queue grows with what it lags behind, not a buffer sized
+// for the worst case up front (docs/ARCHITECTURE.md §Memory); a batch the
+// reader hands back is reused, one left large by a burst is let go.
+func TestHubQueueHoldsOnlyTheLag(t *testing.T) {
+	h := newHub(0)
+	s, _, _ := h.add(0)
+	if cap(s.queue) != 0 {
+		t.Fatalf("a new subscriber holds room for %d events", cap(s.queue))
+	}
+	h.publish([]run.Event{{Seq: 1}, {Seq: 2}})
+	<-s.wake
+	batch, ended := h.take(s, nil)
+	if len(batch) != 2 || ended {
+		t.Fatalf("take = %v, %v", batch, ended)
+	}
+	h.publish([]run.Event{{Seq: 3}})
+	next, _ := h.take(s, batch)
+	h.publish([]run.Event{{Seq: 4}})
+	again, _ := h.take(s, next)
+	if len(next) != 1 || next[0].Seq != 3 || len(again) != 1 || again[0].Seq != 4 || &again[:1][0] != &batch[:1][0] {
+		t.Fatalf("take did not reuse the batch handed back: %v, %v", next, again)
+	}
+	for seq := int64(5); seq < 1000; seq++ {
+		h.publish([]run.Event{{Seq: seq}})
+	}
+	burst, _ := h.take(s, again)
+	if len(burst) != 995 {
+		t.Fatalf("burst of %d events", len(burst))
+	}
+	h.publish([]run.Event{{Seq: 1000}})
+	after, _ := h.take(s, burst)
+	if len(after) != 1 || cap(after) > 256 {
+		t.Fatalf("after a burst the queue kept room for %d events", cap(after))
+	}
+}
+
+// drain takes everything queued for s.
+func drain(h *hub, s *subscriber) (seqs []int64, ended bool) {
+	select {
+	case <-s.wake:
+	default:
+	}
+	evs, ended := h.take(s, nil)
+	for _, ev := range evs {
+		seqs = append(seqs, ev.Seq)
+	}
+	return seqs, ended
 }
 
 // serverFixture serves a control socket with ctl on a hub.
