@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Mask replaces a secret (after a short, non-secret prefix that says what
@@ -30,39 +31,52 @@ var keyPrefixes = []string{
 	"npm_", "hf_", "eyJ",
 }
 
-var (
-	keyRE = regexp.MustCompile(`\b(?:` +
-		`sk-ant-[A-Za-z0-9_\-]{16,}` +
-		`|sk-[A-Za-z0-9_\-]{16,}` +
-		`|sk_(?:live|test)_[A-Za-z0-9]{16,}` +
-		`|AIza[0-9A-Za-z_\-]{30,}` +
-		`|gh[pousr]_[A-Za-z0-9]{30,}` +
-		`|github_pat_[A-Za-z0-9_]{30,}` +
-		`|glpat-[A-Za-z0-9_\-]{20,}` +
-		`|xox[abprs]-[A-Za-z0-9\-]{10,}` +
-		`|(?:AKIA|ASIA)[0-9A-Z]{16}` +
-		`|hf_[A-Za-z0-9]{30,}` +
-		`|npm_[A-Za-z0-9]{30,}` +
-		// A JWT: base64url header and payload (both JSON objects, so
-		// "eyJ"), then the signature.
-		`|eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}` +
-		`)`)
-	bearerRE = regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9\-._~+/]{8,}=*)`)
-	// An assignment: a name with a part starting with a keyword
-	// (DB_PASSWORD, AWS_SECRET_ACCESS_KEY, client_secret) or ending in "token"
-	// (GITHUB_TOKEN, "token", but not max_tokens), optional closing quote,
-	// ':' or '=', optional opening quote, then the value up to a quote,
-	// space or separator.
-	assignRE = regexp.MustCompile(`(?i)\b((?:` + namePart + `(?:` + keywordAlt + `)` + nameChars + `*|` + namePart + `token)["']?\s*[:=]\s*["']?)([^\s"'&,;\\]{3,})`)
-	// A password in a URL: scheme://user:PASSWORD@host.
-	// (The scheme may be missing: streamed text can be cut just before
-	// "://", and the part before it is already released.)
-	urlRE = regexp.MustCompile(`((?:[A-Za-z][A-Za-z0-9+.\-]*)?://[^\s:/@"'<>]+:)([^\s@/"'<>]+)@`)
-	pemRE = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----`)
-	// pemOpenRE catches a private key block that never ends (truncated
-	// output): everything after BEGIN is masked.
-	pemOpenRE = regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*$`)
-)
+// patterns are compiled on first use (~200 KiB of heap): the needle check
+// keeps most text from ever needing them, and every hermesdesk process
+// links this package (docs/ARCHITECTURE.md §Memory).
+type patternSet struct {
+	key, bearer, assign, url, pem, pemOpen, pemEnd, pendingAssign *regexp.Regexp
+}
+
+var patterns = sync.OnceValue(func() *patternSet {
+	return &patternSet{
+		key: regexp.MustCompile(`\b(?:` +
+			`sk-ant-[A-Za-z0-9_\-]{16,}` +
+			`|sk-[A-Za-z0-9_\-]{16,}` +
+			`|sk_(?:live|test)_[A-Za-z0-9]{16,}` +
+			`|AIza[0-9A-Za-z_\-]{30,}` +
+			`|gh[pousr]_[A-Za-z0-9]{30,}` +
+			`|github_pat_[A-Za-z0-9_]{30,}` +
+			`|glpat-[A-Za-z0-9_\-]{20,}` +
+			`|xox[abprs]-[A-Za-z0-9\-]{10,}` +
+			`|(?:AKIA|ASIA)[0-9A-Z]{16}` +
+			`|hf_[A-Za-z0-9]{30,}` +
+			`|npm_[A-Za-z0-9]{30,}` +
+			// A JWT: base64url header and payload (both JSON objects, so
+			// "eyJ"), then the signature.
+			`|eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}` +
+			`)`),
+		bearer: regexp.MustCompile(`(?i)\b(bearer\s+)([A-Za-z0-9\-._~+/]{8,}=*)`),
+		// An assignment: a name with a part starting with a keyword
+		// (DB_PASSWORD, AWS_SECRET_ACCESS_KEY, client_secret) or ending in "token"
+		// (GITHUB_TOKEN, "token", but not max_tokens), optional closing quote,
+		// ':' or '=', optional opening quote, then the value up to a quote,
+		// space or separator.
+		assign: regexp.MustCompile(`(?i)\b((?:` + namePart + `(?:` + keywordAlt + `)` + nameChars + `*|` + namePart + `token)["']?\s*[:=]\s*["']?)([^\s"'&,;\\]{3,})`),
+		// A password in a URL: scheme://user:PASSWORD@host.
+		// (The scheme may be missing: streamed text can be cut just before
+		// "://", and the part before it is already released.)
+		url: regexp.MustCompile(`((?:[A-Za-z][A-Za-z0-9+.\-]*)?://[^\s:/@"'<>]+:)([^\s@/"'<>]+)@`),
+		pem: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END[A-Z0-9 ]*PRIVATE KEY-----`),
+		// pemOpen catches a private key block that never ends (truncated
+		// output): everything after BEGIN is masked.
+		pemOpen: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----[\s\S]*$`),
+		pemEnd:  regexp.MustCompile(`-----END[A-Z0-9 ]*PRIVATE KEY-----`),
+		// A keyword whose value may still be arriving: hold from the keyword.
+		// (The keyword may sit inside a longer name: AWS_SECRET_ACCESS_KEY.)
+		pendingAssign: regexp.MustCompile(`(?i)(?:bearer|authorization|token|` + keywordAlt + `)` + nameChars + `*["']?\s*[:=]?\s*["']?[^\s"'&,;\\]*$`),
+	}
+})
 
 const (
 	keywordAlt = `password|passwd|pwd|secret|api[_-]?key|access[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token|private[_-]?key`
@@ -77,13 +91,14 @@ func String(s string) string {
 	if !suspicious(s) {
 		return s
 	}
-	s = pemRE.ReplaceAllLiteralString(s, PEMMask)
-	s = pemOpenRE.ReplaceAllLiteralString(s, PEMMask)
-	s = keyRE.ReplaceAllStringFunc(s, func(k string) string { return hint(k) + Mask })
-	s = bearerRE.ReplaceAllString(s, "${1}"+Mask)
-	s = urlRE.ReplaceAllString(s, "${1}"+Mask+"@")
-	s = assignRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := assignRE.FindStringSubmatch(m)
+	p := patterns()
+	s = p.pem.ReplaceAllLiteralString(s, PEMMask)
+	s = p.pemOpen.ReplaceAllLiteralString(s, PEMMask)
+	s = p.key.ReplaceAllStringFunc(s, func(k string) string { return hint(k) + Mask })
+	s = p.bearer.ReplaceAllString(s, "${1}"+Mask)
+	s = p.url.ReplaceAllString(s, "${1}"+Mask+"@")
+	s = p.assign.ReplaceAllStringFunc(s, func(m string) string {
+		sub := p.assign.FindStringSubmatch(m)
 		if sub[2] == Mask || strings.HasSuffix(sub[2], Mask) {
 			return m // already masked by an earlier pattern
 		}

@@ -174,7 +174,7 @@ func FuzzStream(f *testing.F) {
 		if String(got) != got {
 			t.Fatalf("stream output still has secrets: %q → %q", text, got)
 		}
-		for _, loc := range keyRE.FindAllStringIndex(text, -1) {
+		for _, loc := range patterns().key.FindAllStringIndex(text, -1) {
 			k := text[loc[0]:loc[1]]
 			if strings.Contains(got, k) {
 				t.Fatalf("key %q leaked in %q", k, got)

@@ -1,9 +1,6 @@
 package redact
 
-import (
-	"regexp"
-	"strings"
-)
+import "strings"
 
 // MaxHold bounds the tail a Stream holds back (a PEM block may hold up to
 // MaxPEMHold). Past it the text is released, redacted as it stands.
@@ -13,10 +10,7 @@ const (
 )
 
 var (
-	// A keyword whose value may still be arriving: hold from the keyword.
-	// (The keyword may sit inside a longer name: AWS_SECRET_ACCESS_KEY.)
-	pendingAssignRE = regexp.MustCompile(`(?i)(?:bearer|authorization|token|` + keywordAlt + `)` + nameChars + `*["']?\s*[:=]?\s*["']?[^\s"'&,;\\]*$`)
-	keywords        = []string{"bearer", "authorization", "password", "passwd", "pwd", "secret",
+	keywords = []string{"bearer", "authorization", "password", "passwd", "pwd", "secret",
 		"api_key", "api-key", "apikey", "access_key", "access-key", "accesskey", "access_token", "access-token",
 		"accesstoken", "auth_token", "auth-token", "authtoken", "refresh_token", "refresh-token", "refreshtoken",
 		"private_key", "private-key", "privatekey", "token"}
@@ -40,7 +34,7 @@ func (s *Stream) Write(piece string) string {
 	s.held = ""
 	var out strings.Builder
 	if s.inPEM {
-		end := pemEndRE.FindStringIndex(buf)
+		end := patterns().pemEnd.FindStringIndex(buf)
 		if end == nil {
 			// Keep only what could be the start of the END line.
 			if i := strings.LastIndex(buf, "-----"); i >= 0 && len(buf)-i < 64 {
@@ -75,7 +69,7 @@ func (s *Stream) Write(piece string) string {
 		limit = MaxPEMHold
 	}
 	if len(buf)-cut > limit {
-		if pemOpenRE.MatchString(buf) && !pemRE.MatchString(buf[strings.LastIndex(buf, "-----BEGIN"):]) {
+		if patterns().pemOpen.MatchString(buf) && !patterns().pem.MatchString(buf[strings.LastIndex(buf, "-----BEGIN"):]) {
 			s.inPEM = true
 		} else if isKeyChar(buf[len(buf)-1]) {
 			s.inKey = true
@@ -102,20 +96,18 @@ func (s *Stream) Flush() string {
 // Held reports how many bytes are held back.
 func (s *Stream) Held() int { return len(s.held) }
 
-var pemEndRE = regexp.MustCompile(`-----END[A-Z0-9 ]*PRIVATE KEY-----`)
-
 // holdFrom returns the index from which buf's tail must be held back
 // because it might be (the start of) a secret that continues in the next
 // piece; len(buf) when nothing needs holding.
 func holdFrom(buf string) int {
 	cut := len(buf)
 	// An unfinished PEM block, or the start of its BEGIN line.
-	if i := strings.LastIndex(buf, "-----BEGIN"); i >= 0 && !pemRE.MatchString(buf[i:]) && !publicPEM(buf[i:]) {
+	if i := strings.LastIndex(buf, "-----BEGIN"); i >= 0 && !patterns().pem.MatchString(buf[i:]) && !publicPEM(buf[i:]) {
 		cut = min(cut, i)
 	}
 	// A keyword whose value may continue ("Bearer ", "password=hun").
 	if suspicious(buf) {
-		if loc := pendingAssignRE.FindStringIndex(buf); loc != nil {
+		if loc := patterns().pendingAssign.FindStringIndex(buf); loc != nil {
 			cut = min(cut, loc[0])
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -18,12 +19,18 @@ import (
 //	every weekend at 10:00 · every monday at 8:30 · every mon, wed, fri at 8:30
 //	every month on the 1st at 9:00 · once on 2026-12-01 at 18:00
 
-var (
-	reEvery   = regexp.MustCompile(`^every\s+(?:(\d+)\s+)?(minute|minutes|min|mins|hour|hours|h)$`)
-	reAt      = regexp.MustCompile(`^(.*?)\s*(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$`)
-	reOnce    = regexp.MustCompile(`^(?:once\s+)?(?:on\s+)?(\d{4}-\d{2}-\d{2})(?:\s+at\s+|\s+|t)(\d{1,2}):(\d{2})$`)
-	reMonthly = regexp.MustCompile(`^(?:every\s+month|monthly)\s+on\s+(?:the\s+|day\s+)?(\d{1,2})(?:st|nd|rd|th)?$`)
-)
+// The phrase patterns are compiled on first use: only the core parses
+// phrases, and every hermesdesk process links this package
+// (docs/ARCHITECTURE.md §Memory).
+type phrasePatterns struct{ every, at, once, monthly *regexp.Regexp }
+
+var phraseREs = sync.OnceValue(func() (r phrasePatterns) {
+	r.every = regexp.MustCompile(`^every\s+(?:(\d+)\s+)?(minute|minutes|min|mins|hour|hours|h)$`)
+	r.at = regexp.MustCompile(`^(.*?)\s*(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*(am|pm)?$`)
+	r.once = regexp.MustCompile(`^(?:once\s+)?(?:on\s+)?(\d{4}-\d{2}-\d{2})(?:\s+at\s+|\s+|t)(\d{1,2}):(\d{2})$`)
+	r.monthly = regexp.MustCompile(`^(?:every\s+month|monthly)\s+on\s+(?:the\s+|day\s+)?(\d{1,2})(?:st|nd|rd|th)?$`)
+	return r
+})
 
 var dayNames = map[string]int{
 	"sunday": 0, "sun": 0, "sundays": 0, "monday": 1, "mon": 1, "mondays": 1,
@@ -41,7 +48,7 @@ func Phrase(text string, loc *time.Location) (expr string, at *time.Time, ok boo
 	if p == "" {
 		return "", nil, false, nil
 	}
-	if m := reOnce.FindStringSubmatch(p); m != nil {
+	if m := phraseREs().once.FindStringSubmatch(p); m != nil {
 		h, _ := strconv.Atoi(m[2])
 		mi, _ := strconv.Atoi(m[3])
 		d, e := time.ParseInLocation("2006-01-02", m[1], loc)
@@ -51,7 +58,7 @@ func Phrase(text string, loc *time.Location) (expr string, at *time.Time, ok boo
 		t := time.Date(d.Year(), d.Month(), d.Day(), h, mi, 0, 0, loc)
 		return "", &t, true, nil
 	}
-	if m := reEvery.FindStringSubmatch(p); m != nil {
+	if m := phraseREs().every.FindStringSubmatch(p); m != nil {
 		n := 1
 		if m[1] != "" {
 			n, _ = strconv.Atoi(m[1])
@@ -77,7 +84,7 @@ func Phrase(text string, loc *time.Location) (expr string, at *time.Time, ok boo
 	case "hourly":
 		return "0 * * * *", nil, true, nil
 	}
-	m := reAt.FindStringSubmatch(p)
+	m := phraseREs().at.FindStringSubmatch(p)
 	if m == nil {
 		return "", nil, false, nil
 	}
@@ -110,7 +117,7 @@ func Phrase(text string, loc *time.Location) (expr string, at *time.Time, ok boo
 	case "every weekend", "weekends", "on weekends", "every weekend day":
 		dow = "0,6"
 	default:
-		if mm := reMonthly.FindStringSubmatch(days); mm != nil {
+		if mm := phraseREs().monthly.FindStringSubmatch(days); mm != nil {
 			d, _ := strconv.Atoi(mm[1])
 			if d < 1 || d > 31 {
 				return "", nil, true, invalid("day of the month must be from 1 to 31")
