@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Memory of one idle warm shim, quicker than make bench-desktop (no Xvfb, no
+# window): the real `hermesdesk serve`, one demo run, then the shim's
+# smaps once it idles warm, split into the program's pages (shared with the
+# core and the demo agent, which run from the same file: PSS divides them),
+# anonymous memory (Go heap and runtime, thread stacks, C malloc) and
+# libraries. Target ≤ 8 MiB PSS (docs/ARCHITECTURE.md §Memory).
+# --after S measures S seconds into the idle (default 2, as bench-desktop;
+# past 120 the Go runtime's periodic collection has run once).
+# Usage: scripts/bench-shim.sh [path/to/hermesdesk] [--runs N] [--after S]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=build/bin/hermesdesk
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then bin=$1; shift; fi
+runs=3 after=2
+while [ $# -gt 0 ]; do
+  case $1 in
+    --runs) runs=$2; shift 2 ;;
+    --after) after=$2; shift 2 ;;
+    *) echo "usage: scripts/bench-shim.sh [path/to/hermesdesk] [--runs N] [--after S]" >&2; exit 2 ;;
+  esac
+done
+[ -x "$bin" ] || { echo "bench-shim: $bin is not built (make build)"; exit 1; }
+. scripts/serve-lib.sh
+work=$(mktemp -d)
+serve_pid=""
+stop_serve() {
+  [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null || true
+  serve_pid=""
+}
+cleanup() {
+  stop_serve
+  for d in "$work"/data*; do [ -d "$d" ] && kill_shims "$d"; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+mkdir -p "$work/project"
+
+# breakdown PID: "PSS RSS anonPSS programPSS programRSS libPSS sharers" (KiB).
+breakdown() {
+  local pid=$1 ino sharers
+  ino=$(stat -L -c %i "/proc/$pid/exe")
+  sharers=$( (grep -lE "^[^ ]+ [^ ]+ [^ ]+ [^ ]+ $ino( |\$)" /proc/[0-9]*/maps 2>/dev/null || true) | wc -l)
+  awk -v ino="$ino" -v sharers="$sharers" '
+    /^[0-9a-f]+-[0-9a-f]+ / { kind = ($5 == ino) ? "prog" : ($5 == 0) ? "anon" : "lib"; next }
+    /^Rss:/ { rss[kind] += $2; rss["all"] += $2 }
+    /^Pss:/ { pss[kind] += $2; pss["all"] += $2 }
+    END { print pss["all"], rss["all"], pss["anon"], pss["prog"], rss["prog"], pss["lib"], sharers }
+  ' "/proc/$pid/smaps"
+}
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+
+echo "bench-shim: $bin, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), measured ${after}s into the idle"
+all=()
+for i in $(seq 1 "$runs"); do
+  data="$work/data$i"
+  mkdir -p "$data"
+  start_serve bench-shim "$bin" "$data" "$work/serve$i.out"
+  serve_pid=$started_pid
+  HERMESDESK_HOME="$data" "$bin" ask --agent demo --project "$work/project" hello >"$work/ask$i.out" 2>&1 ||
+    { cat "$work/ask$i.out"; echo "bench-shim: the demo run failed"; exit 1; }
+  pid=""
+  for _ in $(seq 1 150); do
+    rec=$(ls "$data"/warm/*.json 2>/dev/null | head -1 || true)
+    [ -n "$rec" ] && pid=$(sed -n 's/.*"pid": *\([0-9]*\).*/\1/p' "$rec" | head -1)
+    [ -n "$pid" ] && break
+    sleep 0.1
+  done
+  [ -n "$pid" ] || { echo "bench-shim: no warm shim after the run"; exit 1; }
+  sleep "$after"
+  read -r pss rss anon prog progrss lib sharers < <(breakdown "$pid")
+  echo "  run $i: PSS $(mib "$pss") MiB (anonymous $(mib "$anon"), program file $(mib "$prog") of $(mib "$progrss") resident, mapped by $sharers processes, libraries $(mib "$lib"))  RSS $(mib "$rss") MiB"
+  all+=("$pss")
+  stop_serve
+  kill_shims "$data"
+done
+median=$(printf '%s\n' "${all[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+echo "one idle warm shim: median PSS $(mib "$median") MiB over $runs runs (target ≤ 8 MiB; its agent not counted)"
