@@ -48,8 +48,12 @@ func buildTrie(words []string) *needleTrie {
 			t.classes++
 		}
 	}
-	t.next = make([]uint16, t.classes)
-	t.end = []bool{false}
+	nodes := 1 // at most one per needle byte, plus the root: sized once
+	for _, w := range words {
+		nodes += len(w)
+	}
+	t.next = make([]uint16, t.classes, nodes*t.classes)
+	t.end = make([]bool, 1, nodes)
 	for _, w := range words {
 		n := 0
 		for i := 0; i < len(w); i++ {
