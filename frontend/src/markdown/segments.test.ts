@@ -57,8 +57,8 @@ describe("pieces", () => {
 
   it("when exact, the pieces render what the whole renders", () => {
     const doc = [
-      "# Title", "", para(2200), "", "## Section", "", "- one", "- two", "", para(2100), "", "```go", "x := 1", "", "y := 2", "```", "",
-      "> quoted", "", para(2300), "", "| a | b |", "|---|---|", "| 1 | 2 |", "", "last",
+      "# Title", "", para(MIN_PIECE + 150), "", "## Section", "", "- one", "- two", "", para(MIN_PIECE + 50), "", "```go", "x := 1", "", "y := 2", "```", "",
+      "> quoted", "", para(MIN_PIECE + 250), "", "| a | b |", "|---|---|", "| 1 | 2 |", "", "last",
     ].join("\n");
     const p = pieces(doc);
     expect(p.exact).toBe(true);

@@ -9,14 +9,18 @@
 // it (and a little after, already received), so appending never moves an
 // earlier cut and a settled piece's text never changes.
 
-/** A piece closes at a paragraph break once it holds this much. */
-export const MIN_PIECE = 2048;
+/**
+ * A piece closes at a paragraph break once it holds this much. The open
+ * piece is parsed, sanitized and laid out again on every update, so it is
+ * kept small: a 4 KB piece cost twice a 2 KB one's layout per frame.
+ */
+export const MIN_PIECE = 1024;
 /**
  * A piece with no paragraph break (a runaway line, a flood) is cut once it
  * exceeds this, at a line end or a space in its second half when there is
  * one. Not inside a code fence.
  */
-export const MAX_PIECE = 4096;
+export const MAX_PIECE = 2048;
 
 export interface Pieces {
   /** Start offset of each piece; the first is 0. */

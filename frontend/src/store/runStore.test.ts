@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ApiClient } from "../transport/api";
 import type { Transport, WatchHandlers } from "../transport/transport";
 import type { RunEvent } from "../transport/types";
@@ -163,5 +163,33 @@ describe("RunStore", () => {
     expect(at()).toEqual([5, 3]);
     live("done", { status: "completed" });
     expect(at()).toEqual([6, 4]);
+  });
+
+  it("flushes a steady stream at most once per interval, and a change after a quiet spell at once", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      const { t, watches } = fakeTransport([]);
+      const queued: (() => void)[] = [];
+      const s = new RunStore(t, { schedule: (cb) => queued.push(cb), flushInterval: 50 });
+      await s.attach(R);
+      const send = (i: number) => watches[0]!.h.onEvents([all[i]!]);
+      send(0);
+      expect(queued).toHaveLength(1); // the first change: the next frame
+      queued.shift()!();
+      send(1);
+      send(2);
+      expect(queued).toHaveLength(0); // within the interval: waits
+      vi.advanceTimersByTime(49);
+      expect(queued).toHaveLength(0);
+      vi.advanceTimersByTime(1);
+      expect(queued).toHaveLength(1);
+      queued.shift()!();
+      expect(s.version(R)).toBe(2);
+      vi.advanceTimersByTime(200); // quiet
+      send(3);
+      expect(queued).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -14,9 +14,25 @@ export interface RunStoreOptions {
   pageSize?: number;
   /** Schedules a flush; requestAnimationFrame in the app, sync in tests. */
   schedule?: (cb: () => void) => void;
+  /**
+   * Least time between two flushes, in ms (default FLUSH_INTERVAL_MS with
+   * the app's animation-frame schedule, 0 with a given one).
+   */
+  flushInterval?: number;
   /** Feeds of detached runs kept for quick return. */
   keepDetached?: number;
 }
+
+/**
+ * While events keep coming, the UI hears of them at most this often: a
+ * flood re-renders its streaming row twenty times a second, not sixty,
+ * which leaves the main thread room on a loaded machine. A change after a
+ * quiet spell still shows at the next frame (docs/ARCHITECTURE.md §Session
+ * view, "A flood stays responsive").
+ */
+export const FLUSH_INTERVAL_MS = 50;
+
+const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 
 /** Events kept before a jump target, so the block it ends has its start. */
 const JUMP_CONTEXT = 200;
@@ -36,6 +52,8 @@ export class RunStore {
   private readonly anyListeners = new Set<(runId: string) => void>();
   private readonly dirty = new Set<string>();
   private scheduled = false;
+  private lastFlush = -Infinity;
+  private readonly interval: number;
   private readonly versions = new Map<string, number>();
   private readonly shapes = new Map<string, { n: number; feed?: RunFeed; shape: number }>();
   /** Runs whose next flush changes their shape whatever their view says (a page in front, an error). */
@@ -58,6 +76,7 @@ export class RunStore {
     this.schedule =
       opts.schedule ?? ((cb) => (typeof requestAnimationFrame === "function" ? requestAnimationFrame(() => cb()) : setTimeout(cb, 16)));
     this.keep = opts.keepDetached ?? 20;
+    this.interval = opts.flushInterval ?? (opts.schedule ? 0 : FLUSH_INTERVAL_MS);
   }
 
   view(runId: string): RunView | undefined {
@@ -262,11 +281,14 @@ export class RunStore {
     if (reshaped) this.reshaped.add(runId);
     if (this.scheduled) return;
     this.scheduled = true;
-    this.schedule(() => this.flush());
+    const wait = this.lastFlush + this.interval - now();
+    if (wait > 0) setTimeout(() => this.schedule(() => this.flush()), wait);
+    else this.schedule(() => this.flush());
   }
 
   private flush(): void {
     this.scheduled = false;
+    this.lastFlush = now();
     const ids = [...this.dirty];
     this.dirty.clear();
     const reshaped = new Set(this.reshaped);
