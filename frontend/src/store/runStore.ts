@@ -27,8 +27,8 @@ export interface RunStoreOptions {
  * While events keep coming, the UI hears of them at most this often: a
  * flood re-renders its streaming row twenty times a second, not sixty,
  * which leaves the main thread room on a loaded machine. A change after a
- * quiet spell still shows at the next frame (docs/ARCHITECTURE.md §Session
- * view, "A flood stays responsive").
+ * quiet spell still shows at the next frame
+ * (docs/ARCHITECTURE.md §Session view, "A flood stays responsive").
  */
 export const FLUSH_INTERVAL_MS = 50;
 
