@@ -2,11 +2,13 @@
 # bench-flood.sh): start it, point its demo agent at the test kit's fake
 # agent, and end the shims it started (they outlive serve by design).
 
-# start_serve NAME BIN DATA OUT: starts serve on a free loopback port in the
-# background; sets started_pid and started_url (the login link).
+# start_serve NAME BIN DATA OUT [SERVE ARGS...]: starts serve on a free
+# loopback port in the background; sets started_pid and started_url (the
+# login link).
 start_serve() {
   local name=$1 bin=$2 data=$3 out=$4
-  HERMESDESK_HOME="$data" "$bin" serve --addr 127.0.0.1:0 >"$out" 2>&1 &
+  shift 4
+  HERMESDESK_HOME="$data" "$bin" serve --addr 127.0.0.1:0 "$@" >"$out" 2>&1 &
   started_pid=$!
   started_url=""
   for _ in $(seq 1 100); do

@@ -14,6 +14,9 @@ export function usePersisted<T>(key: string, initial: T): [T, (v: SetStateAction
     (next: SetStateAction<T>) => {
       setV((prev) => {
         const val = typeof next === "function" ? (next as (p: T) => T)(prev) : next;
+        // Nothing changed: no write (a synchronous localStorage write per
+        // streamed frame stalled the window during a flood).
+        if (Object.is(val, prev)) return prev;
         try {
           localStorage.setItem(key, JSON.stringify(val));
         } catch {

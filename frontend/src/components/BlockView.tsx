@@ -97,11 +97,12 @@ export const BlockView = memo(function BlockView({
     case "user":
       return <div className="msg-user"><div className="bubble"><Visible text={block.text} /></div></div>;
     case "text":
-      if (!block.done) return <Markdown text={block.text} done={false} className="msg-assistant" />;
+      // One element tree while streaming and once done, so finishing keeps
+      // the rendered pieces instead of mounting the whole answer again.
       return (
         <div className="answer">
-          <Markdown text={block.text} done className="msg-assistant" />
-          <CopyButton text={block.text} what="Answer" className="answer-copy" />
+          <Markdown text={block.text} done={block.done} className="msg-assistant" />
+          {block.done && <CopyButton text={block.text} what="Answer" className="answer-copy" />}
         </div>
       );
     case "reasoning":

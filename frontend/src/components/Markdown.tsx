@@ -2,7 +2,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type Mouse
 import { copyText } from "./copy";
 import { onHighlighterReady } from "../markdown/highlight";
 import { isSafeUrl, renderMarkdown } from "../markdown/render";
-import { pieces } from "../markdown/segments";
+import { PieceCutter } from "../markdown/segments";
 import { openExternal } from "../app/external";
 
 /**
@@ -22,7 +22,9 @@ const FENCE_LINE = /^ {0,3}(```|~~~)/m;
 export const Markdown = memo(function Markdown({ text, done, className }: { text: string; done: boolean; className?: string }) {
   const [all, setAll] = useState(false);
   const lazy = !all && text.length > LAZY_CHARS;
-  const { starts, hard, exact } = useMemo(() => pieces(text), [text]);
+  // One cutter per block: as text streams in, it reads only what was added.
+  const cutter = useRef<PieceCutter>(null);
+  const { starts, hard, exact } = useMemo(() => (cutter.current ??= new PieceCutter()).cut(text), [text]);
   // A huge block stays in pieces even when finished: rendered whole it
   // would stall the window, and its height would jump under the reader.
   if (done && !exact && text.length <= LAZY_CHARS) return <MarkdownHTML text={text} done className={className} />;

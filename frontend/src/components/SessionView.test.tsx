@@ -248,4 +248,22 @@ describe("a queued run says why it waits", () => {
     act(() => bus!.onMessage({ seq: 2, type: "run.changed", run: { ...others[0]!, status: "completed" } }));
     expect(await screen.findByText("Waiting for a free slot (3 running)")).toBeTruthy();
   });
+
+  it("streams text into its row without re-rendering the session view; the inspector follows every event", async () => {
+    const seen = vi.fn();
+    const { watchers } = setup(live.slice(0, 3), [], { onSeen: seen, inspectorOpen: true });
+    expect(await screen.findByText("Looking at it.")).toBeTruthy();
+    await waitFor(() => expect(watchers).toHaveLength(1));
+    const renders = seen.mock.calls.length; // the session view marks the session seen on each of its ticks
+    for (const [i, t] of [" Found", " the", " bug."].entries()) {
+      act(() => watchers[0]!.onEvents(evts(R, [["token.delta", { text: t }]], 4 + i)));
+    }
+    expect(await screen.findByText("Looking at it. Found the bug.")).toBeTruthy();
+    expect(screen.getByText("Text: bug.")).toBeTruthy(); // the inspector's timeline
+    expect(seen.mock.calls.length).toBe(renders);
+    // A new block is a change of shape: the session view renders it.
+    act(() => watchers[0]!.onEvents(evts(R, [["tool.started", { tool_call_id: "t1", name: "bash", title: "go test" }]], 7)));
+    expect(await screen.findByText("go test")).toBeTruthy();
+    expect(seen.mock.calls.length).toBeGreaterThan(renders);
+  });
 });

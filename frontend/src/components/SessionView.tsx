@@ -190,7 +190,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
     return () => list.forEach((a) => runs.detach(a.id));
   }, [runs, attachedKey, session.id]);
 
-  // Re-render once per flushed frame when any of this session's runs moved.
+  // Re-render when one of this session's runs changed shape (a block
+  // added or closed, its status, a prompt), at most once per flushed frame.
+  // Text streaming into the open block re-renders only that row
+  // (Transcript's live rows; docs/ARCHITECTURE.md §Session view).
   const subscribe = useCallback(
     (cb: () => void) => {
       const ids = new Set(attachedKey.split(","));
@@ -198,7 +201,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
     },
     [runs, attachedKey],
   );
-  const snapshot = useCallback(() => attached.reduce((n, a) => n + runs.version(a.id), 0), [runs, attached]);
+  const snapshot = useCallback(() => attached.reduce((n, a) => n + runs.shapeVersion(a.id), 0), [runs, attached]);
   const tick = useSyncExternalStore(subscribe, snapshot);
 
   // The header, Stop and the inspector follow the run that is working or
@@ -504,7 +507,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             <p>Say what you want {agent} to do in <strong>{p.project?.name ?? "this project"}</strong>.</p>
           </div>
         ) : (
-          <Transcript items={items} actions={actions} onReveal={reveal} pin={pin} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
+          <Transcript items={items} live={runs} actions={actions} onReveal={reveal} pin={pin} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
         )}
         <Composer
           ref={inner}
@@ -519,8 +522,9 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
         />
       </div>
       {p.inspectorOpen && (
-        <Inspector
-          view={inspected ? runs.view(inspected) : latest}
+        <LiveInspector
+          runs={runs}
+          runId={inspected ?? latestId}
           onClose={() => p.onInspector(false)}
           choices={runChoices}
           selected={inspected ?? latestId}
@@ -547,6 +551,13 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
     </div>
   );
 });
+
+/** The inspector follows its run event by event (the timeline), not only its shape. */
+function LiveInspector({ runs, runId, ...rest }: { runs: RunStore; runId?: string } & Omit<Parameters<typeof Inspector>[0], "view">) {
+  const subscribe = useCallback((cb: () => void) => (runId ? runs.subscribe(runId, cb) : () => {}), [runs, runId]);
+  useSyncExternalStore(subscribe, () => (runId ? runs.version(runId) : 0));
+  return <Inspector view={runId ? runs.view(runId) : undefined} {...rest} />;
+}
 
 /** The model the newest run that reported one ran on (its run.started). */
 function lastRunModel(runs: Pick<RunStore, "view">, runIds: string[]): string | undefined {

@@ -1,7 +1,7 @@
 import { ArrowDown, History, Loader2 } from "lucide-react";
-import { memo, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { createContext, memo, useCallback, useContext, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { VList, type VListHandle } from "virtua";
-import type { Block } from "../store/model";
+import type { Block, RunView } from "../store/model";
 import { MessageAttachments } from "./Attachments";
 import { BlockView, type BlockActions } from "./BlockView";
 import { CopyButton } from "./copy";
@@ -11,7 +11,8 @@ import type { Focus } from "./useJump";
 export type Item =
   | { key: string; kind: "user"; text: string; queuedRun?: string; attachments?: string[] }
   | { key: string; kind: "static"; text: string; runId?: string }
-  | { key: string; kind: "block"; runId: string; block: Block; live: boolean }
+  /** `at`: the block's index in its run's view, where a live row reads its newer versions. */
+  | { key: string; kind: "block"; runId: string; block: Block; live: boolean; at?: number }
   | { key: string; kind: "older"; runId: string }
   | { key: string; kind: "wait"; text: string };
 
@@ -26,6 +27,42 @@ function StaticTurn({ text, runId, onReveal }: { text: string; runId?: string; o
       <CopyButton text={text} what="Answer" className="answer-copy" />
     </div>
   );
+}
+
+/**
+ * Where a live run's rows read their block as it streams (the run store):
+ * the session view re-renders when the transcript changes shape, a row
+ * when its own block changes (docs/ARCHITECTURE.md §Session view).
+ */
+export interface LiveBlocks {
+  subscribe(runId: string, cb: () => void): () => void;
+  view(runId: string): RunView | undefined;
+}
+
+const LiveContext = createContext<LiveBlocks | undefined>(undefined);
+/** A live row grew: the transcript keeps the bottom in view if the person is there. */
+const GrowContext = createContext<() => void>(() => {});
+const noSubscribe = () => () => {};
+
+type BlockItem = Extract<Item, { kind: "block" }>;
+
+/** A block row of a run still going: re-renders itself, alone, as its block changes. */
+function LiveBlock({ item, actions }: { item: BlockItem; actions: BlockActions }) {
+  const live = useContext(LiveContext);
+  const grow = useContext(GrowContext);
+  const follows = !!live && item.live && item.at !== undefined && item.block.kind !== "done";
+  const subscribe = useCallback((cb: () => void) => (follows ? live!.subscribe(item.runId, cb) : noSubscribe()), [follows, live, item.runId]);
+  const read = () => {
+    if (!follows) return item.block;
+    const b = live!.view(item.runId)?.blocks[item.at!];
+    return b && b.key === item.block.key ? b : item.block;
+  };
+  const block = useSyncExternalStore(subscribe, read, read);
+  const grown = block !== item.block;
+  useLayoutEffect(() => {
+    if (grown) grow();
+  }, [block, grown, grow]);
+  return <BlockView runId={item.runId} block={block} live={item.live} actions={actions} />;
 }
 
 const Row = memo(function Row({ item, actions, onOlder, onReveal }: { item: Item; actions: BlockActions; onOlder(runId: string): void; onReveal?(runId: string): void }) {
@@ -58,7 +95,7 @@ const Row = memo(function Row({ item, actions, onOlder, onReveal }: { item: Item
     case "static":
       return <StaticTurn text={item.text} runId={item.runId} onReveal={onReveal} />;
     case "block":
-      return <BlockView runId={item.runId} block={item.block} live={item.live} actions={actions} />;
+      return <LiveBlock item={item} actions={actions} />;
     case "older":
       return (
         <button type="button" className="btn btn-ghost older" onClick={() => onOlder(item.runId)}>
@@ -88,6 +125,7 @@ const FOCUS_FRAMES = 10;
  */
 export function Transcript({
   items,
+  live,
   actions,
   onOlder,
   onReveal,
@@ -95,6 +133,8 @@ export function Transcript({
   pin,
 }: {
   items: Item[];
+  /** Where live rows read their streaming blocks; without it rows show the items' blocks. */
+  live?: LiveBlocks;
   actions: BlockActions;
   onOlder(runId: string): void;
   /** An older turn came into view: follow its run so its details show. */
@@ -142,6 +182,11 @@ export function Transcript({
     });
     ro.observe(el);
     return () => ro.disconnect();
+  }, []);
+
+  // A streaming row grew (the items did not change): stay at the bottom.
+  const grow = useCallback(() => {
+    if (atBottom.current && count.current > 0) list.current?.scrollToIndex(count.current - 1, { align: "end" });
   }, []);
 
   useLayoutEffect(() => {
@@ -194,6 +239,8 @@ export function Transcript({
   };
 
   return (
+    <LiveContext.Provider value={live}>
+    <GrowContext.Provider value={grow}>
     <div className="transcript" ref={root}>
       <VList
         ref={list}
@@ -228,5 +275,7 @@ export function Transcript({
         </button>
       )}
     </div>
+    </GrowContext.Provider>
+    </LiveContext.Provider>
   );
 }

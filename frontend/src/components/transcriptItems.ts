@@ -53,12 +53,13 @@ export function transcriptItems({ messages, runs, queued, wait, cache }: ItemsIn
     }
     if (runs.hasOlder(v.runId)) out.push({ key: `older:${v.runId}`, kind: "older", runId: v.runId });
     const live = !v.terminal;
-    for (const raw of v.blocks) {
+    for (let at = 0; at < v.blocks.length; at++) {
+      const raw = v.blocks[at]!;
       if (raw.kind === "user") continue; // the session's own message is shown
       const b = raw.kind === "done" ? footer(raw, v.blocks) : raw;
       let it = cache.get(b);
       if (!it || (it.kind === "block" && it.live !== live)) {
-        it = { key: b.key, kind: "block", runId: v.runId, block: b, live };
+        it = { key: b.key, kind: "block", runId: v.runId, block: b, live, at };
         cache.set(b, it);
       }
       out.push(it);

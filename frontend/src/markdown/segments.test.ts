@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "./render";
-import { MAX_PIECE, MIN_PIECE, pieces } from "./segments";
+import { MAX_PIECE, MIN_PIECE, PieceCutter, pieces } from "./segments";
 
 const para = (n: number, word = "word") => `${`${word} `.repeat(Math.ceil(n / (word.length + 1))).slice(0, n - 1)}.`;
 const split = (text: string) => {
@@ -57,13 +57,32 @@ describe("pieces", () => {
 
   it("when exact, the pieces render what the whole renders", () => {
     const doc = [
-      "# Title", "", para(2200), "", "## Section", "", "- one", "- two", "", para(2100), "", "```go", "x := 1", "", "y := 2", "```", "",
-      "> quoted", "", para(2300), "", "| a | b |", "|---|---|", "| 1 | 2 |", "", "last",
+      "# Title", "", para(MIN_PIECE + 150), "", "## Section", "", "- one", "- two", "", para(MIN_PIECE + 50), "", "```go", "x := 1", "", "y := 2", "```", "",
+      "> quoted", "", para(MIN_PIECE + 250), "", "| a | b |", "|---|---|", "| 1 | 2 |", "", "last",
     ].join("\n");
     const p = pieces(doc);
     expect(p.exact).toBe(true);
     expect(p.starts.length).toBeGreaterThan(2);
     const joined = split(doc).map((t) => renderMarkdown(t)).join("");
     expect(joined).toBe(renderMarkdown(doc));
+  });
+
+  it("cuts a growing text as it would cut it whole, reading only what was added", () => {
+    const doc = [
+      para(3000), "", "- a list", "- of items", "", para(1500), "", "```js", para(5000, "code"), "```", "",
+      "x".repeat(5 * MAX_PIECE), "", para(2500), " indented", "", `${"w ".repeat(4000)}`, "", "``", "[ref]: https://example.com", "",
+      `${"y".repeat(MAX_PIECE - 10)}\r[x]: https://example.com`, "", "1.", "", "tail", "``````", "z".repeat(3 * MAX_PIECE),
+    ].join("\n");
+    // A seeded LCG: failures reproduce.
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const cutter = new PieceCutter();
+    for (let n = 0; n <= doc.length; n += 1 + Math.floor(rnd() * 300)) {
+      const got = cutter.cut(doc.slice(0, n));
+      const want = pieces(doc.slice(0, n));
+      expect({ starts: got.starts, hard: [...got.hard], exact: got.exact }).toEqual({ starts: want.starts, hard: [...want.hard], exact: want.exact });
+    }
+    // Another text (a block replaced, not grown) starts over.
+    expect(cutter.cut("short\n\nagain").starts).toEqual(pieces("short\n\nagain").starts);
   });
 });

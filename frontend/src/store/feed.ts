@@ -1,6 +1,9 @@
 // One run's ordered intake: deduplicates by (run_id, seq), holds live events
-// that arrive past a gap until the gap is filled, and keeps the window of raw
-// events so older pages can be folded in front of it.
+// that arrive past a gap until the gap is filled, and keeps the window's
+// events so older pages can be folded in front of it. Consecutive text
+// chunks are kept as one growing event, not one object per chunk: a flood
+// of 100,000 chunks kept 100,000 envelopes alive (docs/ARCHITECTURE.md
+// §Session view, "A flood stays responsive").
 import type { RunEvent } from "../transport/types";
 import { applyEvent } from "./fold";
 import { newRunView, type RunView } from "./model";
@@ -15,11 +18,36 @@ export interface IngestResult {
 /** Events held past a gap, at most; beyond it the oldest are dropped (a page read refetches them). */
 const MAX_HELD = 10_000;
 
+/**
+ * A kept event. `through` marks consecutive chunks joined into one: the
+ * event stands for seqs seq…through, its text is theirs in order, and it
+ * folds exactly as they did (fold.ts appends a chunk to the open block).
+ */
+export type KeptEvent = RunEvent & { through?: number };
+
+/** Chunks that only append text to the block streaming before them. */
+const JOINS = new Set(["token.delta", "reasoning.delta"]);
+
+function chunkText(ev: RunEvent): string {
+  const t = (ev.payload as { text?: unknown } | null | undefined)?.text;
+  return typeof t === "string" ? t : "";
+}
+
+/** The last seq an event stands for. */
+export function lastSeqOf(ev: KeptEvent): number {
+  return ev.through ?? ev.seq;
+}
+
 export class RunFeed {
   view: RunView;
-  /** Every applied envelope of the window, in seq order. */
-  readonly events: RunEvent[] = [];
+  /**
+   * The window's applied events in seq order, consecutive text chunks of
+   * one kind joined into one event (KeptEvent.through).
+   */
+  readonly events: KeptEvent[] = [];
   private readonly held = new Map<number, RunEvent>();
+  /** Joined events this feed made (and may grow); any other is copied first. */
+  private readonly joins = new WeakSet<KeptEvent>();
 
   constructor(
     readonly runId: string,
@@ -68,8 +96,26 @@ export class RunFeed {
     return r;
   }
 
-  private apply(ev: RunEvent): void {
+  private apply(ev: KeptEvent): void {
     applyEvent(this.view, ev);
+    if (ev.through !== undefined) this.view.lastSeq = Math.max(this.view.lastSeq, ev.through);
+    this.keep(ev);
+  }
+
+  /** Keeps an applied event, joining a text chunk onto the chunk run before it. */
+  private keep(ev: KeptEvent): void {
+    const last = this.events[this.events.length - 1];
+    const text = JOINS.has(ev.type) ? chunkText(ev) : "";
+    // Only non-empty chunks join: an empty first chunk opens no block, so
+    // the block's key comes from the first chunk with text, as it did live.
+    if (text !== "" && last && last.type === ev.type && lastSeqOf(last) === ev.seq - 1 && chunkText(last) !== "") {
+      const joined: KeptEvent = this.joins.has(last) ? last : { ...last, payload: { text: chunkText(last) } };
+      (joined.payload as { text: string }).text += text;
+      joined.through = lastSeqOf(ev);
+      this.joins.add(joined);
+      this.events[this.events.length - 1] = joined;
+      return;
+    }
     this.events.push(ev);
   }
 

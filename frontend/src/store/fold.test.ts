@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunEvent } from "../transport/types";
-import { RunFeed } from "./feed";
+import { lastSeqOf, RunFeed } from "./feed";
 import type { Block } from "./model";
 import { evts } from "./testEvents";
 
@@ -31,6 +31,11 @@ function shape(blocks: Block[]): unknown[] {
         return ["done", b.status];
     }
   });
+}
+
+/** Every seq the feed's kept events stand for, in order. */
+function covered(f: RunFeed): number[] {
+  return f.events.flatMap((e) => Array.from({ length: lastSeqOf(e) - e.seq + 1 }, (_, i) => e.seq + i));
 }
 
 function fold(events: RunEvent[]): RunFeed {
@@ -119,7 +124,7 @@ describe("fold", () => {
       }
       f.ingest(story.filter((x) => x.seq > f.lastSeq), true);
       expect(shape(f.view.blocks)).toEqual(want);
-      expect(f.events.map((e) => e.seq)).toEqual(story.map((e) => e.seq));
+      expect(covered(f)).toEqual(story.map((e) => e.seq));
     }
   });
 
@@ -256,5 +261,97 @@ describe("fold", () => {
     const merged = tail.withOlder(story.slice(0, 10), 0);
     expect(shape(merged.view.blocks)).toEqual(shape(whole.view.blocks));
     expect(merged.base).toBe(0);
+  });
+
+  it("keeps consecutive text chunks as one growing event, folding the same after a page in front", () => {
+    const chunks = (type: string, n: number, c: string) => Array.from({ length: n }, () => [type, { text: c }] as [string, unknown]);
+    const evs = evts(R, [
+      ["run.started", { agent: "demo" }],
+      ...chunks("reasoning.delta", 300, "r"),
+      ["token.delta", { text: "" }], // opens nothing: not joined
+      ...chunks("token.delta", 1000, "x"),
+      ["usage.updated", { output_tokens: 3 }],
+      ...chunks("token.delta", 500, "y"),
+      ["done", { status: "completed" }],
+    ]);
+    const before = JSON.stringify(evs);
+    const live = new RunFeed(R);
+    for (const e of evs) live.ingest([e], false);
+    // Six kept events, not 1,804: no object is retained per chunk.
+    expect(live.events.map((e) => [e.type, e.seq, lastSeqOf(e)])).toEqual([
+      ["run.started", 1, 1],
+      ["reasoning.delta", 2, 301],
+      ["token.delta", 302, 302],
+      ["token.delta", 303, 1302],
+      ["usage.updated", 1303, 1303],
+      ["token.delta", 1304, 1803],
+      ["done", 1804, 1804],
+    ]);
+    expect(covered(live)).toEqual(evs.map((e) => e.seq));
+    expect(live.events[3]!.payload).toEqual({ text: "x".repeat(1000) });
+    // The envelopes handed in (and the inspector's timeline) are not touched.
+    expect(JSON.stringify(evs)).toBe(before);
+    expect(live.view.timeline[live.view.timeline.length - 1]).toBe(evs[evs.length - 1]);
+    // Refolded from the kept events (a page in front), the transcript is
+    // the same, keys included.
+    const tail = new RunFeed(R, "", 1);
+    tail.ingest(evs.slice(1), true);
+    const merged = tail.withOlder(evs.slice(0, 1), 0);
+    const keyed = (f: RunFeed) => f.view.blocks.map((b) => [b.key, ...(shape([b])[0] as unknown[])]);
+    expect(keyed(merged)).toEqual(keyed(live));
+    expect(keyed(live)).toEqual([
+      [`${R}:r2`, "reasoning", "r".repeat(300)],
+      [`${R}:t303`, "text", "x".repeat(1000) + "y".repeat(500)],
+      [`${R}:done`, "done", "completed"],
+    ]);
+    expect(merged.lastSeq).toBe(1804);
+    // Growing a joined event of the refolded feed leaves the old feed's alone.
+    const grow = new RunFeed(R, "", 0);
+    grow.ingest(evs.slice(0, 1302), true);
+    const again = grow.withOlder([], 0);
+    again.ingest(evts(R, [["token.delta", { text: "z" }]], 1303), false);
+    expect(again.events[3]!.payload).toEqual({ text: "x".repeat(1000) + "z" });
+    expect(lastSeqOf(again.events[3]!)).toBe(1303);
+    expect(grow.events[3]!.payload).toEqual({ text: "x".repeat(1000) });
+    expect(lastSeqOf(grow.events[3]!)).toBe(1302);
+  });
+
+  it("moves the view's shape for what the session view shows, not for text streaming into the open block", () => {
+    const f = new RunFeed(R);
+    const steps: [string, unknown][] = [
+      ["run.started", { agent: "demo" }],
+      ["token.delta", { text: "a" }],
+      ["token.delta", { text: "b" }],
+      ["token.delta", { text: "" }],
+      ["reasoning.delta", { text: "hm" }],
+      ["reasoning.delta", { text: "m" }],
+      ["token.delta", { text: "c" }],
+      ["tool.started", { tool_call_id: "t1", name: "bash" }],
+      ["tool.updated", { tool_call_id: "t1", output: "1\n" }],
+      ["tool.updated", { tool_call_id: "t1", status: "failed" }],
+      ["tool.updated", { tool_call_id: "t2", output: "x" }],
+      ["usage.updated", { output_tokens: 1 }],
+      ["done", { status: "completed" }],
+    ];
+    const moved = evts(R, steps).map((e) => {
+      const s = f.view.shape;
+      f.ingest([e], false);
+      return [e.type, f.view.shape !== s];
+    });
+    expect(moved).toEqual([
+      ["run.started", true],
+      ["token.delta", true], // a new block
+      ["token.delta", false], // grows it
+      ["token.delta", false],
+      ["reasoning.delta", true], // closes the text, opens thinking
+      ["reasoning.delta", false],
+      ["token.delta", true],
+      ["tool.started", true],
+      ["tool.updated", false], // output into its card
+      ["tool.updated", true], // the card's status
+      ["tool.updated", true], // a card it never saw start
+      ["usage.updated", true],
+      ["done", true],
+    ]);
   });
 });

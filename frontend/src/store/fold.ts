@@ -39,37 +39,47 @@ function closeStreams(v: RunView): void {
   }
 }
 
-function appendText(v: RunView, seq: number, text: string, done: boolean): void {
-  if (text === "") return;
+/** Appends answer text; true when it only grew the block already streaming (see RunView.shape). */
+function appendText(v: RunView, seq: number, text: string, done: boolean): boolean {
+  if (text === "") return true;
   // Reasoning and answer text alternate; each switch starts a new block.
+  let grew = !done;
   if (v.openReasoning >= 0) {
     const r = v.blocks[v.openReasoning] as ReasoningBlock;
     replace(v, v.openReasoning, { ...r, done: true });
     v.openReasoning = -1;
+    grew = false;
   }
   if (v.openText >= 0) {
     const b = v.blocks[v.openText] as TextBlock;
     replace(v, v.openText, { ...b, text: b.text + text, done });
   } else {
     v.openText = push(v, { kind: "text", key: `${v.runId}:t${seq}`, seq, text, done });
+    grew = false;
   }
   if (done) v.openText = -1;
+  return grew;
 }
 
-function appendReasoning(v: RunView, seq: number, text: string, done: boolean): void {
+/** Appends reasoning text; true when it only grew the block already streaming. */
+function appendReasoning(v: RunView, seq: number, text: string, done: boolean): boolean {
+  let grew = !done;
   if (v.openText >= 0) {
     const t = v.blocks[v.openText] as TextBlock;
     replace(v, v.openText, { ...t, done: true });
     v.openText = -1;
+    grew = false;
   }
   if (v.openReasoning >= 0) {
     const b = v.blocks[v.openReasoning] as ReasoningBlock;
-    replace(v, v.openReasoning, { ...b, text: b.text + text, done });
+    if (text !== "" || done) replace(v, v.openReasoning, { ...b, text: b.text + text, done });
   } else {
-    if (text === "" && !done) return;
+    if (text === "" && !done) return grew;
     v.openReasoning = push(v, { kind: "reasoning", key: `${v.runId}:r${seq}`, seq, text, done });
+    grew = false;
   }
   if (done) v.openReasoning = -1;
+  return grew;
 }
 
 function clipOutput(s: string): { output: string; truncated: boolean } {
@@ -134,9 +144,22 @@ function usage(p: unknown): Usage | undefined {
   return Object.keys(u).length ? (u as Usage) : undefined;
 }
 
-/** Applies one event. Unknown types only reach the timeline. */
+/**
+ * Applies one event. Unknown types only reach the timeline. Bumps the
+ * view's shape unless the event only changed what one existing block shows
+ * (text streaming into the open block, output into an open tool card).
+ */
 export function applyEvent(v: RunView, ev: RunEvent): void {
   const p = obj(ev.payload);
+  const status = v.status;
+  const approval = v.pendingApprovalId;
+  const clarify = v.pendingClarifyId;
+  const inPlace = applyPayload(v, ev, p) === true;
+  if (!inPlace || v.status !== status || v.pendingApprovalId !== approval || v.pendingClarifyId !== clarify) v.shape++;
+}
+
+/** applyEvent's body; true when the event changed only one existing block's content. */
+function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
   const seq = ev.seq;
   if (!v.sessionId && ev.session_id) v.sessionId = ev.session_id;
   if (v.startedAt === undefined) v.startedAt = ev.created_at;
@@ -169,11 +192,9 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
       return;
     }
     case "token.delta":
-      appendText(v, seq, str(p, "text") ?? "", false);
-      return;
+      return appendText(v, seq, str(p, "text") ?? "", false);
     case "reasoning.delta":
-      appendReasoning(v, seq, str(p, "text") ?? "", false);
-      return;
+      return appendReasoning(v, seq, str(p, "text") ?? "", false);
     case "reasoning.done": {
       const full = str(p, "text") ?? "";
       if (v.openReasoning >= 0) {
@@ -230,17 +251,20 @@ export function applyEvent(v: RunView, ev: RunEvent): void {
     }
     case "tool.updated": {
       const id = str(p, "tool_call_id");
-      if (!id) return;
+      if (!id) return true;
+      const existed = v.index.has(`tool:${id}`);
       const { i, b } = tool(v, id, seq);
       const out = clipOutput(b.output + (str(p, "output") ?? ""));
+      const status = b.status === "running" || b.status === "pending" ? (str(p, "status") ?? b.status) : b.status;
       replace(v, i, {
         ...b,
         title: str(p, "title") ?? b.title,
-        status: b.status === "running" || b.status === "pending" ? (str(p, "status") ?? b.status) : b.status,
+        status,
         output: out.output,
         truncated: b.truncated || out.truncated,
       });
-      return;
+      // Output streaming into a card: only the card re-renders.
+      return existed && status === b.status;
     }
     case "tool.done": {
       const id = str(p, "tool_call_id");

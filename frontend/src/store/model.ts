@@ -177,6 +177,13 @@ export interface RunView {
   timeline: RunEvent[];
   /** Bumped on every applied event; cheap change detection. */
   version: number;
+  /**
+   * Bumped on every applied event except those that only change what one
+   * existing block shows (text streaming into the open block, output into
+   * a tool card): the session view re-renders on this, the streaming row
+   * on its own block (docs/ARCHITECTURE.md §Session view).
+   */
+  shape: number;
   /** Index of the block each id lives at (tool, approval, clarify). */
   index: Map<string, number>;
   openText: number;
@@ -197,6 +204,7 @@ export function newRunView(runId: string, sessionId = "", firstSeq = 1): RunView
     lastSeq: firstSeq - 1,
     timeline: [],
     version: 0,
+    shape: 0,
     index: new Map(),
     openText: -1,
     openReasoning: -1,

@@ -1,7 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ApiClient } from "../transport/api";
 import type { Transport, WatchHandlers } from "../transport/transport";
 import type { RunEvent } from "../transport/types";
+import { lastSeqOf } from "./feed";
 import { RunStore } from "./runStore";
 import { evts } from "./testEvents";
 
@@ -93,7 +94,10 @@ describe("RunStore", () => {
     expect(Math.min(...pages)).toBe(299);
     expect(pages.every((a) => a < 950)).toBe(true);
     expect(s.view(R)!.firstSeq).toBe(300);
-    expect(s.event(R, 500)?.seq).toBe(500);
+    // The chunks are kept joined: the event holding seq 500 stands for it.
+    const e = s.event(R, 500)!;
+    expect(e.seq).toBeLessThanOrEqual(500);
+    expect(lastSeqOf(e)).toBeGreaterThanOrEqual(500);
     expect(s.hasOlder(R)).toBe(true);
     // Already in the window: no read at all.
     pages.length = 0;
@@ -141,5 +145,51 @@ describe("RunStore", () => {
     queued.shift()!();
     expect(n).toBe(1);
     expect(s.version(R)).toBe(1);
+  });
+
+  it("moves a run's shape version only when more than the streaming block changed", async () => {
+    const { t, watches } = fakeTransport(evts(R, [["run.started", { agent: "demo" }]]));
+    const s = new RunStore(t, { schedule: (cb) => cb() });
+    await s.attach(R);
+    const at = () => [s.version(R), s.shapeVersion(R)];
+    expect(at()).toEqual([1, 1]);
+    const live = (type: string, payload: unknown) => watches[0]!.h.onEvents(evts(R, [[type, payload]], s.view(R)!.lastSeq + 1));
+    live("token.delta", { text: "a" }); // a new block
+    expect(at()).toEqual([2, 2]);
+    live("token.delta", { text: "b" }); // streaming into it
+    live("token.delta", { text: "c" });
+    expect(at()).toEqual([4, 2]);
+    live("tool.started", { tool_call_id: "t1", name: "bash" });
+    expect(at()).toEqual([5, 3]);
+    live("done", { status: "completed" });
+    expect(at()).toEqual([6, 4]);
+  });
+
+  it("flushes a steady stream at most once per interval, and a change after a quiet spell at once", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    try {
+      const { t, watches } = fakeTransport([]);
+      const queued: (() => void)[] = [];
+      const s = new RunStore(t, { schedule: (cb) => queued.push(cb), flushInterval: 50 });
+      await s.attach(R);
+      const send = (i: number) => watches[0]!.h.onEvents([all[i]!]);
+      send(0);
+      expect(queued).toHaveLength(1); // the first change: the next frame
+      queued.shift()!();
+      send(1);
+      send(2);
+      expect(queued).toHaveLength(0); // within the interval: waits
+      vi.advanceTimersByTime(49);
+      expect(queued).toHaveLength(0);
+      vi.advanceTimersByTime(1);
+      expect(queued).toHaveLength(1);
+      queued.shift()!();
+      expect(s.version(R)).toBe(2);
+      vi.advanceTimersByTime(200); // quiet
+      send(3);
+      expect(queued).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -5,7 +5,7 @@
 import type { Transport } from "../transport/transport";
 import type { RunEvent } from "../transport/types";
 import { WatchBus } from "./bus";
-import { RunFeed } from "./feed";
+import { lastSeqOf, RunFeed } from "./feed";
 import type { RunView } from "./model";
 
 export interface RunStoreOptions {
@@ -14,9 +14,25 @@ export interface RunStoreOptions {
   pageSize?: number;
   /** Schedules a flush; requestAnimationFrame in the app, sync in tests. */
   schedule?: (cb: () => void) => void;
+  /**
+   * Least time between two flushes, in ms (default FLUSH_INTERVAL_MS with
+   * the app's animation-frame schedule, 0 with a given one).
+   */
+  flushInterval?: number;
   /** Feeds of detached runs kept for quick return. */
   keepDetached?: number;
 }
+
+/**
+ * While events keep coming, the UI hears of them at most this often: a
+ * flood re-renders its streaming row twenty times a second, not sixty,
+ * which leaves the main thread room on a loaded machine. A change after a
+ * quiet spell still shows at the next frame
+ * (docs/ARCHITECTURE.md §Session view, "A flood stays responsive").
+ */
+export const FLUSH_INTERVAL_MS = 50;
+
+const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
 
 /** Events kept before a jump target, so the block it ends has its start. */
 const JUMP_CONTEXT = 200;
@@ -36,7 +52,12 @@ export class RunStore {
   private readonly anyListeners = new Set<(runId: string) => void>();
   private readonly dirty = new Set<string>();
   private scheduled = false;
+  private lastFlush = -Infinity;
+  private readonly interval: number;
   private readonly versions = new Map<string, number>();
+  private readonly shapes = new Map<string, { n: number; feed?: RunFeed; shape: number }>();
+  /** Runs whose next flush changes their shape whatever their view says (a page in front, an error). */
+  private readonly reshaped = new Set<string>();
   private readonly errors = new Map<string, string>();
   private readonly tail: number;
   private readonly page: number;
@@ -55,6 +76,7 @@ export class RunStore {
     this.schedule =
       opts.schedule ?? ((cb) => (typeof requestAnimationFrame === "function" ? requestAnimationFrame(() => cb()) : setTimeout(cb, 16)));
     this.keep = opts.keepDetached ?? 20;
+    this.interval = opts.flushInterval ?? (opts.schedule ? 0 : FLUSH_INTERVAL_MS);
   }
 
   view(runId: string): RunView | undefined {
@@ -68,6 +90,17 @@ export class RunStore {
   /** Changes on every flushed update of the run; a snapshot for React. */
   version(runId: string): number {
     return this.versions.get(runId) ?? 0;
+  }
+
+  /**
+   * Changes on a flushed update that changed more than what one existing
+   * block shows (RunView.shape): a block added or closed, the status, a
+   * prompt, older events paged in, an error. Text streaming into the open
+   * block leaves it alone, so the session view does not re-render for it
+   * (docs/ARCHITECTURE.md §Session view).
+   */
+  shapeVersion(runId: string): number {
+    return this.shapes.get(runId)?.n ?? 0;
   }
 
   hasOlder(runId: string): boolean {
@@ -135,6 +168,7 @@ export class RunStore {
     for (const id of detached.slice(0, Math.max(0, detached.length - this.keep))) {
       this.feeds.delete(id);
       this.versions.delete(id);
+      this.shapes.delete(id);
     }
   }
 
@@ -142,7 +176,10 @@ export class RunStore {
     for (const id of [...this.attached.keys()]) this.detach(id);
   }
 
-  /** The applied event with this seq, when the window holds it. */
+  /**
+   * The applied event with this seq, when the window holds it (for a text
+   * chunk: the joined chunks it is part of).
+   */
   event(runId: string, seq: number): RunEvent | undefined {
     const evs = this.feeds.get(runId)?.events;
     if (!evs) return undefined;
@@ -150,9 +187,9 @@ export class RunStore {
     let hi = evs.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const s = evs[mid]!.seq;
-      if (s === seq) return evs[mid];
-      if (s < seq) lo = mid + 1;
+      const e = evs[mid]!;
+      if (e.seq <= seq && seq <= lastSeqOf(e)) return e;
+      if (e.seq < seq) lo = mid + 1;
       else hi = mid - 1;
     }
     return undefined;
@@ -194,7 +231,7 @@ export class RunStore {
     const cur = this.feeds.get(runId);
     if (cur !== f) return;
     this.feeds.set(runId, f.withOlder(older, newBase));
-    this.markDirty(runId);
+    this.markDirty(runId, true);
   }
 
   /** Live events from the transport; a gap triggers a journal read. */
@@ -236,22 +273,32 @@ export class RunStore {
 
   private fail(runId: string, err: unknown): void {
     this.errors.set(runId, err instanceof Error ? err.message : "Cannot read this run");
-    this.markDirty(runId);
+    this.markDirty(runId, true);
   }
 
-  private markDirty(runId: string): void {
+  private markDirty(runId: string, reshaped = false): void {
     this.dirty.add(runId);
+    if (reshaped) this.reshaped.add(runId);
     if (this.scheduled) return;
     this.scheduled = true;
-    this.schedule(() => this.flush());
+    const wait = this.lastFlush + this.interval - now();
+    if (wait > 0) setTimeout(() => this.schedule(() => this.flush()), wait);
+    else this.schedule(() => this.flush());
   }
 
   private flush(): void {
     this.scheduled = false;
+    this.lastFlush = now();
     const ids = [...this.dirty];
     this.dirty.clear();
+    const reshaped = new Set(this.reshaped);
+    this.reshaped.clear();
     for (const id of ids) {
       this.versions.set(id, (this.versions.get(id) ?? 0) + 1);
+      const feed = this.feeds.get(id);
+      const shape = feed?.view.shape ?? 0;
+      const s = this.shapes.get(id);
+      if (!s || reshaped.has(id) || s.feed !== feed || s.shape !== shape) this.shapes.set(id, { n: (s?.n ?? 0) + 1, feed, shape });
       this.listeners.get(id)?.forEach((cb) => cb());
       this.anyListeners.forEach((cb) => cb(id));
     }
