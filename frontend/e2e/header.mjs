@@ -66,7 +66,7 @@ try {
       const box = (el) => ({ shown: Math.round(el.getBoundingClientRect().width), full: el.scrollWidth, text: (el.textContent ?? "").trim() });
       const chips = [...document.querySelectorAll(".main-head > .chip, .main-head > .badge, .main-head > * > .badge")]
         .filter((el) => el.getBoundingClientRect().width > 0)
-        .map(box);
+        .map((el) => ({ ...box(el), agent: el.classList.contains("chip-agent") }));
       const badge = document.querySelector(".main-head .badge");
       const b = badge && { text: (badge.textContent ?? "").trim(), client: badge.clientWidth, scroll: badge.scrollWidth, shown: badge.getBoundingClientRect().width };
       return { head: head ? Math.round(head.getBoundingClientRect().width) : 0, overflow: head ? head.scrollWidth - head.clientWidth : 0, title: t ? box(t) : null, chips, badge: b };
@@ -90,6 +90,8 @@ try {
     else if (m.badge.scroll > m.badge.client) problems.push(`${at}: the status badge "${m.badge.text}" is clipped (${m.badge.client} of ${m.badge.scroll} px shown)`);
     if (m.overflow > 1) problems.push(`${at}: the header's content is ${m.overflow} px wider than the header`);
     if (m.chips.length === 0) problems.push(`${at}: no chips in the header to measure against`);
+    // The agent chip names one agent: a word, never cut to "dem".
+    for (const c of m.chips.filter((c) => c.agent && c.shown > 0 && c.shown + 1 < c.full)) problems.push(`${at}: the agent chip "${c.text}" is cut (${c.shown} of ${c.full} px)`);
   }
   await ctx.close();
 } catch (e) {

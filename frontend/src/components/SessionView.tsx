@@ -427,7 +427,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           {agentModels.length > 0 ? (
             // The picker beside it names and switches the model: the chip
             // names only the agent, so the model is not said twice.
-            <span className="chip" title="Agent">{agent}</span>
+            <span className="chip chip-agent" title="Agent">{agent}</span>
           ) : active ? (
             <button type="button" className="chip chip-btn" title="Switch model" aria-label={`${agent}, model ${model || "default"}: switch model`} onClick={() => setModelOpen(true)}>
               {agent}
