@@ -111,8 +111,12 @@ func saveWinState(dir string, s winState) error {
 // (or the window was pushed off it) and the window is centred instead.
 const minVisible = 100
 
-// assumedFrame is a title bar's height, for a window not yet framed.
-var assumedFrame = image.Pt(0, 32)
+// assumedFrame is the frame of a window not yet framed (the window
+// manager has not told its size): generous on purpose, a border on each
+// side and a tall title bar, since a guess too small leaves the frame a
+// few pixels off the monitor, and one too large only a slightly smaller
+// window.
+var assumedFrame = image.Pt(16, 48)
 
 // placement is where a window goes: Rect is the frame's top-left and the
 // client size on the root window.

@@ -43,7 +43,8 @@ func TestPlace(t *testing.T) {
 		{"a sliver on screen counts as gone", geo(1300, 100, 900, 600), []image.Rectangle{laptop}, rect(232, 56, 900, 600), true, true},
 		{"mostly on the second: goes there", geo(1200, 100, 1200, 800), []image.Rectangle{laptop, right}, rect(1366, 100, 1200, 800), false, true},
 		{"work area smaller than the minimum: minimum at its corner", geo(50, 50, 900, 600), []image.Rectangle{small}, rect(0, 0, minWidth, minHeight), false, true},
-		{"not framed yet: a title bar is assumed", geo(100, 400, 900, 600), []image.Rectangle{laptop}, rect(100, 104, 900, 600), false, true},
+		{"not framed yet: borders and a tall title bar are assumed", geo(100, 400, 900, 600), []image.Rectangle{laptop}, rect(100, 88, 900, 600), false, true},
+		{"not framed yet, as large as the monitor: the frame still fits", geo(0, 0, 5000, 5000), []image.Rectangle{laptop}, rect(0, laptop.Min.Y, laptop.Dx()-16, laptop.Dy()-48), false, true},
 		{"far away (corrupt numbers): centred", geo(40000, 40000, 900, 600), []image.Rectangle{laptop}, rect(232, 56, 900, 600), true, true},
 	}
 	for _, c := range cases {

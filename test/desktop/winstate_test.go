@@ -153,8 +153,13 @@ func TestWindowRemembersGeometry(t *testing.T) {
 	a = e.startApp()
 	id = e.waitWindow("IsViewable")
 	screen := image.Rect(0, 0, 1400, 900)
+	var last image.Rectangle
 	e.waitFor("the window to be placed on the screen", 10*time.Second, func() bool {
 		g := e.geometry(id)
+		if g != last {
+			t.Logf("window at %v", g)
+			last = g
+		}
 		return g.In(screen) && g.Dx() >= 720 && g.Dy() >= 480 && g.Min.X < 1400-300
 	})
 	e.waitPaintedShot(id, "winstate-gone-monitor.png")
