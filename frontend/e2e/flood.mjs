@@ -16,7 +16,7 @@
 //
 //   node e2e/flood.mjs --url LOGIN_URL --project DIR [--runs N] [--profile FILE.cpuprofile] [--trace FILE.json]
 import { writeFileSync } from "node:fs";
-import { arg, launch } from "./harness.mjs";
+import { arg, launch, apiFrom } from "./harness.mjs";
 
 const url = arg("--url");
 const project = arg("--project");
@@ -27,27 +27,8 @@ if (!url || !project) {
   console.error("usage: node e2e/flood.mjs --url LOGIN_URL --project DIR [--runs N] [--profile FILE.cpuprofile] [--trace FILE.json]");
   process.exit(2);
 }
-const origin = new URL(url).origin;
-const token = new URL(url).searchParams.get("token");
+const { call, waitIdle } = apiFrom(url);
 const CHUNKS = 100_000;
-
-async function call(method, path, body) {
-  const r = await fetch(origin + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-}
-
-async function waitIdle() {
-  for (let i = 0; i < 1200; i++) {
-    if ((await call("GET", "/api/runs?status=active")).length === 0) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("runs still active after 120 s");
-}
 
 const browser = await launch();
 const problems = [];
@@ -104,7 +85,7 @@ try {
     const t0 = Date.now();
     await call("POST", "/api/runs", { session_id: ses.id, message: "/scenario flood", client_request_id: `flood-${t0}-${i}` });
     const shownAt = await ended;
-    await waitIdle();
+    await waitIdle(120);
     await page.waitForTimeout(500); // the last frames
     if (cdp && i === runs - 1) {
       const { profile: prof } = await cdp.send("Profiler.stop");

@@ -9,7 +9,7 @@
 //   hermesdesk serve --addr 127.0.0.1:8791     # prints the login link
 //   node e2e/flow.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
 import { join } from "node:path";
-import { out, arg, launch, report } from "./harness.mjs";
+import { out, arg, launch, report, pageApi } from "./harness.mjs";
 
 const url = arg("--url");
 const project = arg("--project");
@@ -22,26 +22,12 @@ if (!url || !project) {
 // (with the tab's token) until no run is active, then check the header.
 async function idle() {
   await page.waitForTimeout(300);
-  await page.waitForFunction(
-    async () => {
-      const token = sessionStorage.getItem("hermesdesk.token") ?? "";
-      const r = await fetch("/api/runs?status=active", { headers: { Authorization: `Bearer ${token}` } });
-      return r.ok && (await r.json()).length === 0;
-    },
-    null,
-    { timeout: 60_000, polling: 250 },
-  );
+  await pageApi(page).waitIdle();
   await page.locator(".main-head .badge", { hasText: "Completed" }).waitFor({ timeout: 10_000 });
 }
 
 // GET an API path with the tab's token (what the server now holds).
-async function api(path) {
-  return page.evaluate(async (p) => {
-    const token = sessionStorage.getItem("hermesdesk.token") ?? "";
-    const r = await fetch(p, { headers: { Authorization: `Bearer ${token}` } });
-    return r.json();
-  }, path);
-}
+const api = (path) => pageApi(page).call("GET", path);
 
 async function sessionsNamed(title) {
   const [proj] = await api("/api/projects");

@@ -31,3 +31,52 @@ export function report(name, problems) {
   }
   console.log(`${name}: ok`);
 }
+
+/** An API call's answer: JSON, or null for an empty body; a failure throws. */
+async function answer(m, p, r) {
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${m} ${p}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Waits, asking with get, until no run is active. */
+async function untilIdle(get, seconds) {
+  for (let i = 0; i < seconds * 10; i++) {
+    if ((await get("/api/runs?status=active")).length === 0) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`runs still active after ${seconds} s`);
+}
+
+/**
+ * The API from the script, with the login link's token: call(method, path,
+ * body) and waitIdle(seconds).
+ */
+export function apiFrom(loginUrl) {
+  const u = new URL(loginUrl);
+  const token = u.searchParams.get("token");
+  const call = async (method, path, body) =>
+    answer(method, path, await fetch(u.origin + path, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }));
+  return { origin: u.origin, token, call, waitIdle: (seconds = 60) => untilIdle((p) => call("GET", p), seconds) };
+}
+
+/**
+ * The API from inside the page, with the tab's own token (what the server
+ * holds now, after a flow replaced it): call(method, path, body) and
+ * waitIdle(seconds).
+ */
+export function pageApi(page) {
+  const call = (method, path, body) =>
+    page.evaluate(async ([m, p, b]) => {
+      const token = sessionStorage.getItem("hermesdesk.token") ?? "";
+      const r = await fetch(p, { method: m, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: b === undefined ? undefined : JSON.stringify(b) });
+      const text = await r.text();
+      if (!r.ok) throw new Error(`${m} ${p}: ${r.status} ${text}`);
+      return text ? JSON.parse(text) : null;
+    }, [method, path, body]);
+  return { call, waitIdle: (seconds = 60) => untilIdle((p) => call("GET", p), seconds) };
+}

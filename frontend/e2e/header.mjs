@@ -7,7 +7,7 @@
 //
 //   node e2e/header.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
 import { join } from "node:path";
-import { out, arg, launch, report } from "./harness.mjs";
+import { out, arg, launch, report, pageApi } from "./harness.mjs";
 
 const url = arg("--url");
 const project = arg("--project");
@@ -26,30 +26,13 @@ try {
   page.on("pageerror", (e) => problems.push(String(e)));
   await page.goto(url, { waitUntil: "domcontentloaded" });
   await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
-  const call = (method, path, body) =>
-    page.evaluate(
-      async ([m, p, b]) => {
-        const token = sessionStorage.getItem("hermesdesk.token") ?? "";
-        const r = await fetch(p, { method: m, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: b && JSON.stringify(b) });
-        if (!r.ok) throw new Error(`${m} ${p}: ${r.status} ${await r.text()}`);
-        return r.json();
-      },
-      [method, path, body],
-    );
+  const { call, waitIdle } = pageApi(page);
   // A session with a finished run: the header shows the title, the agent
   // and model chip and the status badge.
   const proj = await call("POST", "/api/projects", { workspace: project });
   const ses = await call("POST", "/api/sessions", { project_id: proj.id, agent: "demo", title });
   await call("POST", "/api/runs", { session_id: ses.id, message: "hello", client_request_id: `header-${Date.now()}` });
-  await page.waitForFunction(
-    async () => {
-      const token = sessionStorage.getItem("hermesdesk.token") ?? "";
-      const r = await fetch("/api/runs?status=active", { headers: { Authorization: `Bearer ${token}` } });
-      return r.ok && (await r.json()).length === 0;
-    },
-    null,
-    { timeout: 60_000, polling: 250 },
-  );
+  await waitIdle();
   await page.reload({ waitUntil: "domcontentloaded" });
   await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title, exact: true }).click();
   await page.locator(".main-head .badge").first().waitFor({ timeout: 10_000 });

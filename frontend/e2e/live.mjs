@@ -13,7 +13,7 @@
 //
 //   node e2e/live.mjs --url LOGIN_URL --project DIR [--bin hermesdesk --home DATA_DIR]
 import { spawn } from "node:child_process";
-import { arg, launch, report } from "./harness.mjs";
+import { arg, launch, report, apiFrom } from "./harness.mjs";
 
 const url = arg("--url");
 const project = arg("--project");
@@ -25,20 +25,9 @@ if (!url || !project) {
   console.error("usage: node e2e/live.mjs --url LOGIN_URL --project DIR [--bin BIN --home DIR] [--idle-seconds N] [--max-ms N]");
   process.exit(2);
 }
-const origin = new URL(url).origin;
-const token = new URL(url).searchParams.get("token");
+const { call, waitIdle } = apiFrom(url);
 const step = (s) => console.log(`live: ${s}`);
 const problems = [];
-
-async function call(method, path, body) {
-  const r = await fetch(origin + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-}
 
 // Resolves when `text` shows in the page's transcript: the page itself
 // watches (a MutationObserver), so the time is when it rendered, not when
@@ -59,14 +48,6 @@ function shown(page, text) {
       }),
     text,
   );
-}
-
-async function waitIdle() {
-  for (let i = 0; i < 600; i++) {
-    if ((await call("GET", "/api/runs?status=active")).length === 0) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("runs still active after 60 s");
 }
 
 const browser = await launch();

@@ -6,7 +6,7 @@
 // afterwards shows in the page.
 //
 //   node e2e/takeover.mjs --url LOGIN_URL --project DIR --core-pid PID
-import { arg, launch, report } from "./harness.mjs";
+import { arg, launch, report, apiFrom } from "./harness.mjs";
 
 const url = arg("--url");
 const project = arg("--project");
@@ -15,20 +15,9 @@ if (!url || !project || !corePid) {
   console.error("usage: node e2e/takeover.mjs --url LOGIN_URL --project DIR --core-pid PID");
   process.exit(2);
 }
-const origin = new URL(url).origin;
-const token = new URL(url).searchParams.get("token");
+const { call } = apiFrom(url);
 const step = (s) => console.log(`takeover: ${s}`);
 const problems = [];
-
-async function call(method, path, body) {
-  const r = await fetch(origin + path, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json" },
-    body: body && JSON.stringify(body),
-  });
-  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`);
-  return r.json();
-}
 
 const transcript = (page) => page.locator(".transcript").first();
 async function waitText(page, text, timeout) {

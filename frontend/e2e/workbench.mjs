@@ -8,7 +8,7 @@
 // session (after `hermesdesk import` into another data dir).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { out, arg, launch, report } from "./harness.mjs";
+import { out, arg, launch, report, pageApi } from "./harness.mjs";
 
 const url = arg("--url");
 const project = arg("--project");
@@ -25,27 +25,11 @@ let page;
 const step = (s) => console.log(`workbench: ${s}`);
 const check = (ok, what) => ok || problems.push(what);
 
-async function api(method, path, body) {
-  return page.evaluate(async ([m, p, b]) => {
-    const token = sessionStorage.getItem("hermesdesk.token") ?? "";
-    const r = await fetch(p, { method: m, headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: b === undefined ? undefined : JSON.stringify(b) });
-    const text = await r.text();
-    if (!r.ok) throw new Error(`${m} ${p}: ${r.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  }, [method, path, body]);
-}
+const api = (method, path, body) => pageApi(page).call(method, path, body);
 
 async function idle() {
   await page.waitForTimeout(300);
-  await page.waitForFunction(
-    async () => {
-      const token = sessionStorage.getItem("hermesdesk.token") ?? "";
-      const r = await fetch("/api/runs?status=active", { headers: { Authorization: `Bearer ${token}` } });
-      return r.ok && (await r.json()).length === 0;
-    },
-    null,
-    { timeout: 60_000, polling: 250 },
-  );
+  await pageApi(page).waitIdle();
 }
 
 async function openSession(title) {
