@@ -10,6 +10,7 @@ APPTAGS := desktop,production,$(GOTAGS)
 LDFLAGS := -s -w -X github.com/hermesdesk/hermesdesk/backend/version.Version=$(VERSION) -X github.com/hermesdesk/hermesdesk/backend/version.Commit=$(COMMIT)
 BIN     := build/bin/hermesdesk
 WINBIN  := build/bin/hermesdesk-window
+CORE_CFLAGS ?= -Os
 export GOFLAGS := -buildvcs=false
 
 .PHONY: run dev test deps deps-test frontend build build-windows test-go vet-cross test-frontend test-e2e test-desktop test-agents record-transcripts bench \
@@ -44,8 +45,10 @@ frontend: frontend/node_modules/.package-lock.json
 # Two programs (docs/ARCHITECTURE.md §Processes): hermesdesk, the resident
 # core + CLI + serve + shims, built without the desktop tag so it maps no
 # GTK or WebKit; hermesdesk-window, the Wails window it starts on demand.
+# hermesdesk's C (SQLite) is compiled for size: its pages are resident in
+# the core and every shim (docs/ARCHITECTURE.md §Memory).
 build: frontend
-	$(GO) build -tags $(GOTAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
+	CGO_CFLAGS="$(CORE_CFLAGS)" $(GO) build -trimpath -tags $(GOTAGS) -ldflags "$(LDFLAGS)" -o $(BIN) .
 	$(GO) build -tags $(APPTAGS) -ldflags "$(LDFLAGS)" -o $(WINBIN) .
 
 # The real agent CLIs run once, in test-agents, not again here.
