@@ -27,6 +27,7 @@ const (
 // Main is `hermesdesk shim --spec <path>`; it returns the exit code. The
 // supervisor starts it detached (its own session, stdio to the run's log).
 func Main(args []string) int {
+	control.DropOneProc() // the agents get the scheduler's default
 	fs := flag.NewFlagSet("shim", flag.ContinueOnError)
 	specPath := fs.String("spec", "", "the run's spec file (written by the supervisor)")
 	if err := fs.Parse(args); err != nil {

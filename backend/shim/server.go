@@ -142,8 +142,9 @@ func (s *server) serveConn(ctx context.Context, c net.Conn) {
 		writeLine(c, control.Response{Code: control.CodeUnauthorized, Error: "peer not allowed"})
 		return
 	}
+	// Requests are a few hundred bytes; the scanner grows for a longer one.
 	sc := bufio.NewScanner(c)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	sc.Buffer(make([]byte, 4<<10), 1<<20)
 	for {
 		c.SetReadDeadline(time.Now().Add(handshakeTimeout))
 		if !sc.Scan() {

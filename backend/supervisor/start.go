@@ -223,7 +223,7 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	cmd := exec.Command(s.exe, "shim", "--spec", specPath)
 	cmd.Dir = s.runDir(r.ID)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = s.cfg.Env
+	cmd.Env = control.ShimEnv(s.cfg.Env)
 	cmd.SysProcAttr = detachedAttr()
 	err = cmd.Start()
 	logf.Close()
