@@ -71,7 +71,9 @@ func (c *rpc) Done() <-chan struct{} { return c.ctx.Done() }
 
 func (c *rpc) read(r io.Reader) {
 	defer c.cancel()
-	br := bufio.NewReaderSize(r, 64<<10)
+	// Held for as long as a warm shim keeps the agent: 16 KiB, not 64
+	// (docs/ARCHITECTURE.md §Memory); readLine joins longer lines.
+	br := bufio.NewReaderSize(r, 16<<10)
 	for {
 		line, err := readLine(br, maxLine)
 		if len(bytes.TrimSpace(line)) > 0 || errors.Is(err, errLineTooLong) {

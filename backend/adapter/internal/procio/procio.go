@@ -25,9 +25,11 @@ var ErrLineTooLong = errors.New("procio: line too long")
 // LineReader reads lines of any length up to MaxLine.
 type LineReader struct{ r *bufio.Reader }
 
-// NewLineReader wraps r.
+// NewLineReader wraps r. Its buffer is held for as long as a warm shim
+// keeps the agent: 16 KiB, not 64 (docs/ARCHITECTURE.md §Memory); Next
+// joins longer lines.
 func NewLineReader(r io.Reader) *LineReader {
-	return &LineReader{r: bufio.NewReaderSize(r, 64<<10)}
+	return &LineReader{r: bufio.NewReaderSize(r, 16<<10)}
 }
 
 // Next returns the next line without its newline. A final line without a
