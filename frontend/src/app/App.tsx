@@ -1,5 +1,5 @@
 import { PanelLeftOpen } from "lucide-react";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { attachSourceOf, baseName } from "../components/Attachments";
 import { Toaster } from "../components/copy";
 import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/Dialogs";
@@ -9,7 +9,7 @@ import { NewSession } from "../components/NewSession";
 import { SchedulesView } from "../components/Schedules";
 import { DeleteSessionDialog } from "../components/SessionActions";
 import { RemoveProjectDialog } from "../components/ProjectActions";
-import { SessionView, type SessionHandle } from "../components/SessionView";
+import type { SessionHandle } from "../components/SessionView";
 import { Sidebar } from "../components/Sidebar";
 import { jumpTarget, type JumpTarget } from "../store/jump";
 import { RunStore } from "../store/runStore";
@@ -43,6 +43,13 @@ export function uniqueTitle(title: string, taken: string[]): string {
   while (taken.includes(`${title} (${n})`)) n++;
   return `${title} (${n})`;
 }
+
+// The session view (transcript, Markdown and highlighting, diffs, the
+// inspector) is its own chunk: the shell's first paint does not wait for it
+// to be parsed. App starts loading it once mounted, while the first lists
+// are on their way (docs/ARCHITECTURE.md §Window start-up).
+const loadSessionView = () => import("../components/SessionView");
+const SessionView = lazy(() => loadSessionView().then((m) => ({ default: m.SessionView })));
 
 const NARROW = "(max-width: 860px)";
 
@@ -82,6 +89,7 @@ export function App({ transport: t }: { transport: Transport }) {
   // Below the breakpoint the sidebar is an overlay over the page, closed
   // until asked for (a phone on the served UI, a narrow window).
   const narrow = useNarrow();
+  useEffect(() => void loadSessionView(), []);
   const [overlay, setOverlay] = useState(false);
   const sidebarShown = narrow ? overlay : !collapsed;
   useEffect(() => setOverlay(false), [narrow]);
@@ -395,21 +403,23 @@ export function App({ transport: t }: { transport: Transport }) {
     main = <PickProject canPickFolder={!!t.desktop && !adding} onPick={() => void pickFolder()} onAddPath={addProjectPath} />;
   } else if (session) {
     main = (
-      <SessionView
-        key={session.id}
-        ref={composer}
-        t={t}
-        runs={runs}
-        session={session}
-        project={project}
-        inspectorOpen={inspector}
-        onInspector={setInspector}
-        onChanged={() => void b.refresh()}
-        onSeen={markSeen}
-        onRename={(title) => renameSession(session, title)}
-        onNewSession={() => newSession(project?.id ?? session.project_id)}
-        target={jump?.sessionId === session.id ? jump : undefined}
-      />
+      <Suspense fallback={null}>
+        <SessionView
+          key={session.id}
+          ref={composer}
+          t={t}
+          runs={runs}
+          session={session}
+          project={project}
+          inspectorOpen={inspector}
+          onInspector={setInspector}
+          onChanged={() => void b.refresh()}
+          onSeen={markSeen}
+          onRename={(title) => renameSession(session, title)}
+          onNewSession={() => newSession(project?.id ?? session.project_id)}
+          target={jump?.sessionId === session.id ? jump : undefined}
+        />
+      </Suspense>
     );
   } else if (project) {
     main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} onRecheck={() => void b.refresh()} hasSessions={(b.sessions[project.id] ?? []).length > 0} />;
