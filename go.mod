@@ -9,6 +9,7 @@ require (
 	github.com/gen2brain/beeep v0.11.1
 	github.com/godbus/dbus/v5 v5.2.4
 	github.com/google/uuid v1.6.0
+	github.com/jezek/xgb v1.1.1
 	github.com/mattn/go-sqlite3 v1.14.53
 	github.com/pmezard/go-difflib v1.0.0
 	github.com/robfig/cron/v3 v3.0.1

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,6 +34,7 @@ type env struct {
 	dataDir string
 	host    *trayhost.Host // nil when the test runs without a tray
 	environ []string
+	x       *x11 // screenshots and window places, straight from the X server
 }
 
 // binPath is the built app; HERMESDESK_BIN overrides it.
@@ -73,6 +73,8 @@ func newEnv(t testing.TB, withTray bool) *env {
 		os.MkdirAll(d, 0o700)
 	}
 	e.display = startXvfb(t)
+	e.x = &x11{}
+	t.Cleanup(e.x.close) // before Xvfb stops
 	e.bus = dbustest.Start(t)
 	// The core starts the window and the window may start a core: neither
 	// is in the launched process's group for long. End every process of
@@ -338,33 +340,23 @@ func (e *env) closeWindow(id string) {
 // screenshot grabs the whole screen.
 func (e *env) screenshot() image.Image {
 	e.t.Helper()
-	cmd := exec.Command("import", "-window", "root", "png:-")
-	cmd.Env = e.environ
-	out, err := cmd.Output()
+	img, err := e.x.rootImage(e.display)
 	if err != nil {
-		e.t.Fatalf("import: %v", err)
-	}
-	img, err := png.Decode(bytes.NewReader(out))
-	if err != nil {
-		e.t.Fatal(err)
+		e.t.Fatalf("screenshot: %v", err)
 	}
 	return img
 }
 
-// geometry is the window's client rectangle on the screen. xwininfo's
-// absolute position is right under a reparenting window manager, where
-// xdotool's is off by the frame.
+// geometry is the window's client rectangle on the screen (its absolute
+// place, right under a reparenting window manager, where xdotool's is off
+// by the frame).
 func (e *env) geometry(id string) image.Rectangle {
 	e.t.Helper()
-	v := map[string]int{}
-	for _, l := range strings.Split(e.must("xwininfo", "-id", id), "\n") {
-		k, val, ok := strings.Cut(strings.TrimSpace(l), ":")
-		if n, err := strconv.Atoi(strings.TrimSpace(val)); ok && err == nil {
-			v[k] = n
-		}
+	r, err := e.x.geometry(e.display, id)
+	if err != nil {
+		e.t.Fatalf("geometry of %s: %v", id, err)
 	}
-	x, y := v["Absolute upper-left X"], v["Absolute upper-left Y"]
-	return image.Rect(x, y, x+v["Width"], y+v["Height"])
+	return r
 }
 
 // childPIDs lists the descendants of pid by walking /proc.
