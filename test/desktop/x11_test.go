@@ -5,6 +5,8 @@ package desktop
 import (
 	"fmt"
 	"image"
+	"io"
+	"log"
 	"strconv"
 	"sync"
 
@@ -22,6 +24,9 @@ type x11 struct {
 	root xproto.Window
 	err  error
 }
+
+// xgb logs each connection without an auth cookie (Xvfb has none).
+func init() { xgb.Logger = log.New(io.Discard, "", 0) }
 
 func (x *x11) open(display string) error {
 	x.once.Do(func() {
