@@ -41,13 +41,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	s := newSSE(w)
-	hd := w.Header()
-	hd.Set("Content-Type", "text/event-stream")
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	s.writeRaw("retry: 1000\n\n")
+	s := startSSE(w)
 	if err := s.flush(); err != nil {
 		return
 	}
@@ -108,8 +102,17 @@ type sse struct {
 	scratch []byte
 }
 
-func newSSE(w http.ResponseWriter) *sse {
-	return &sse{w: w, rc: http.NewResponseController(w), bw: bufio.NewWriterSize(w, 32<<10)}
+// startSSE answers 200 as an event stream (unbuffered by proxies, never
+// cached, clients retry after a second) and returns its writer.
+func startSSE(w http.ResponseWriter) *sse {
+	hd := w.Header()
+	hd.Set("Content-Type", "text/event-stream")
+	hd.Set("Cache-Control", "no-store")
+	hd.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	s := &sse{w: w, rc: http.NewResponseController(w), bw: bufio.NewWriterSize(w, 32<<10)}
+	s.writeRaw("retry: 1000\n\n")
+	return s
 }
 
 func (s *sse) writeRaw(str string) {

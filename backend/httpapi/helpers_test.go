@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -226,4 +228,32 @@ type watchOverride struct {
 
 func (w watchOverride) Watch(ctx context.Context, runID string, after int64) (<-chan run.Event, error) {
 	return w.fn(w.Mem, ctx, runID, after)
+}
+
+// serveLocal serves e's handler on a local socket (as the app does) until
+// the test ends, and returns the socket's path.
+func (e *env) serveLocal(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "hdp") // short: a socket path has a length limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sock := filepath.Join(dir, httpapi.SocketName)
+	ln, err := httpapi.ListenLocal(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- httpapi.ServeLocal(ctx, ln, e.h) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return sock
+}
+
+// proxyTo is `serve` beside a running app: a TCP server proxying to sock.
+func proxyTo(t testing.TB, sock string) *httptest.Server {
+	proxy := httptest.NewServer(httpapi.NewProxy(sock, httpapi.Config{Token: testToken, Log: quiet}))
+	t.Cleanup(proxy.Close)
+	return proxy
 }

@@ -2,14 +2,10 @@ package httpapi_test
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"io"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -149,22 +145,7 @@ func isReset(err error) bool {
 // large (413), as the direct API does, not that the app is down (502).
 func TestProxyRefusesLargeBodyWith413(t *testing.T) {
 	e := newEnv(t, httpapi.Config{})
-	dir, err := os.MkdirTemp("", "hdp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, httpapi.SocketName)
-	ln, err := httpapi.ListenLocal(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- httpapi.ServeLocal(ctx, ln, e.h) }()
-	defer func() { cancel(); <-done }()
-	proxy := httptest.NewServer(httpapi.NewProxy(sock, httpapi.Config{Token: testToken, Log: quiet}))
-	defer proxy.Close()
+	proxy := proxyTo(t, e.serveLocal(t))
 
 	big := `{"name":"` + strings.Repeat("x", 2<<20) + `","workspace":"/tmp"}`
 	req, _ := http.NewRequest("POST", proxy.URL+"/api/projects", strings.NewReader(big))

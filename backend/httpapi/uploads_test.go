@@ -1,11 +1,9 @@
 package httpapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -161,22 +159,7 @@ func (zeros) Read(p []byte) (int, error) {
 func TestProxyForwardsUploads(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "uploads")
 	e := newEnvWith(t, httpapi.Config{}, service.Options{Uploads: dir}, nil)
-	sockDir, err := os.MkdirTemp("", "hdp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(sockDir) })
-	sock := filepath.Join(sockDir, httpapi.SocketName)
-	ln, err := httpapi.ListenLocal(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- httpapi.ServeLocal(ctx, ln, e.h) }()
-	defer func() { cancel(); <-done }()
-	proxy := httptest.NewServer(httpapi.NewProxy(sock, httpapi.Config{Token: testToken, Log: quiet}))
-	defer proxy.Close()
+	proxy := proxyTo(t, e.serveLocal(t))
 
 	post := func(body io.Reader, n int64) (int, string) {
 		req, _ := http.NewRequest("POST", proxy.URL+"/api/uploads?name=big.txt", body)

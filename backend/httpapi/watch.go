@@ -29,13 +29,7 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	s := newSSE(w)
-	hd := w.Header()
-	hd.Set("Content-Type", "text/event-stream")
-	hd.Set("Cache-Control", "no-store")
-	hd.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	s.writeRaw("retry: 1000\n\n")
+	s := startSSE(w)
 
 	var bg sync.WaitGroup
 	// Nothing may write to w after the handler returns.
