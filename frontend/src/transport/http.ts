@@ -129,6 +129,39 @@ export class HttpTransport implements Transport {
     return parseJSON<Upload>({ status: res.status, body: await res.text() });
   }
 
+  /**
+   * Runs one stream after another until stopped or "terminal": at once
+   * after a stream that delivered and then closed (a slow client cut off, a
+   * goodbye), with exponential back-off from base() after one that closed
+   * empty or failed. An ApiError with a status in finalStatuses ends it.
+   */
+  private reconnect(
+    once: () => Promise<"terminal" | "ended" | "empty">,
+    stopped: () => boolean,
+    finalStatuses: readonly number[],
+    onError: (err: unknown, final: boolean) => void,
+    base: () => number,
+  ): void {
+    void (async () => {
+      let failures = 0;
+      while (!stopped()) {
+        try {
+          const r = await once();
+          if (r === "terminal") return;
+          failures = r === "ended" ? 0 : failures + 1;
+        } catch (err) {
+          if (stopped()) return;
+          const final = err instanceof ApiError && finalStatuses.includes(err.status);
+          onError(err, final);
+          if (final) return;
+          failures++;
+        }
+        if (stopped()) return;
+        await this.sleep(failures === 0 ? 0 : Math.min(this.maxDelay, base() * 2 ** (failures - 1)));
+      }
+    })();
+  }
+
   watchRun(runId: string, after: number, h: WatchHandlers): () => void {
     let stopped = false;
     let ac: AbortController | null = null;
@@ -206,28 +239,7 @@ export class HttpTransport implements Transport {
       return got ? "ended" : "empty";
     };
 
-    void (async () => {
-      let failures = 0;
-      while (!stopped) {
-        try {
-          const r = await once();
-          if (r === "terminal") return;
-          // A stream that delivered and then closed (e.g. a slow client cut
-          // off) resumes at once; one that closes empty backs off.
-          failures = r === "ended" ? 0 : failures + 1;
-        } catch (err) {
-          if (stopped) return;
-          const final =
-            err instanceof ApiError && (err.status === 401 || err.status === 403 || err.status === 404);
-          h.onError?.(err, final);
-          if (final) return;
-          failures++;
-        }
-        if (stopped) return;
-        const delay = failures === 0 ? 0 : Math.min(this.maxDelay, (retryMs ?? this.baseDelay) * 2 ** (failures - 1));
-        await this.sleep(delay);
-      }
-    })();
+    this.reconnect(once, () => stopped, [401, 403, 404], (err, final) => h.onError?.(err, final), () => retryMs ?? this.baseDelay);
 
     return () => {
       stopped = true;
@@ -281,22 +293,9 @@ export class HttpTransport implements Transport {
       return got ? "ended" : "empty";
     };
 
-    void (async () => {
-      let failures = 0;
-      while (!stopped) {
-        try {
-          failures = (await once()) === "ended" ? 0 : failures + 1;
-        } catch (err) {
-          if (stopped) return;
-          h.onError?.(err);
-          if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return;
-          failures++;
-        }
-        if (stopped) return;
-        // A goodbye reconnects at once for a fresh snapshot.
-        await this.sleep(failures === 0 ? 0 : Math.min(this.maxDelay, this.baseDelay * 2 ** (failures - 1)));
-      }
-    })();
+    // A goodbye ends a stream that delivered: it reconnects at once for a
+    // fresh snapshot.
+    this.reconnect(once, () => stopped, [401, 403], (err) => h.onError?.(err), () => this.baseDelay);
     return () => {
       stopped = true;
       ac?.abort();
