@@ -81,15 +81,11 @@ func NewProxy(socket string, cfg Config) *Handler {
 func unixTransport(socket string) *http.Transport {
 	return &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			c, err := (&net.Dialer{}).DialContext(ctx, "unix", socket)
-			if err != nil {
-				return nil, err
-			}
-			if err := peercred.Check(c); err != nil {
-				c.Close()
+			c, err := peercred.Dial(ctx, socket)
+			if peercred.Refused(err) {
 				return nil, fmt.Errorf("%w: %w", ErrForeignServer, err)
 			}
-			return c, nil
+			return c, err
 		},
 		MaxIdleConns:      16,
 		DisableKeepAlives: false,

@@ -135,16 +135,12 @@ type Client struct {
 func NewClient(socket string) *Client {
 	tr := &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			c, err := (&net.Dialer{}).DialContext(ctx, "unix", socket)
-			if err != nil {
-				return nil, err
-			}
 			// Only a core of this user is told to show windows or quit.
-			if err := peercred.Check(c); err != nil {
-				c.Close()
+			c, err := peercred.Dial(ctx, socket)
+			if peercred.Refused(err) {
 				return nil, fmt.Errorf("the core's socket belongs to another user: %w", err)
 			}
-			return c, nil
+			return c, err
 		},
 	}
 	return &Client{hc: &http.Client{Transport: tr, Timeout: 10 * time.Second}, stream: &http.Client{Transport: tr}}

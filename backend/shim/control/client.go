@@ -35,15 +35,10 @@ const maxLine = 16 << 20
 var nextID atomic.Int64
 
 func dial(ctx context.Context, b Bootstrap) (net.Conn, error) {
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", b.Socket)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
-	}
 	// The token, and a next run's spec with the agent's keys, go only to a
 	// process of this user, wherever a stale or forged file points.
-	if err := peercred.Check(c); err != nil {
-		c.Close()
+	c, err := peercred.Dial(ctx, b.Socket)
+	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnreachable, err)
 	}
 	return c, nil
