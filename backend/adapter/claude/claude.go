@@ -63,12 +63,7 @@ func (a Adapter) probe() locate.Probe {
 }
 
 // notFound is the message when the CLI is missing.
-func (a Adapter) notFound() string {
-	if a.installHint == "" {
-		return "Claude Code not found"
-	}
-	return "Claude Code not found — " + a.installHint
-}
+func (a Adapter) notFound() string { return locate.NotFound("Claude Code", a.installHint) }
 
 // Health implements adapter.Adapter.
 func (a Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {

@@ -68,12 +68,7 @@ func (a Adapter) probe() locate.Probe {
 }
 
 // notFound is the message when the CLI is missing.
-func (a Adapter) notFound() string {
-	if a.installHint == "" {
-		return "Hermes Agent not found"
-	}
-	return "Hermes Agent not found — " + a.installHint
-}
+func (a Adapter) notFound() string { return locate.NotFound("Hermes Agent", a.installHint) }
 
 // Health implements adapter.Adapter.
 func (a Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {

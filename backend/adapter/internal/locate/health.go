@@ -39,3 +39,12 @@ func (p Probe) Health(ctx context.Context, command, env []string) adapter.Health
 	h.Version, h.OK = v, true
 	return h
 }
+
+// NotFound is the message when an agent's program is missing: its name,
+// then the install hint when there is one.
+func NotFound(display, hint string) string {
+	if hint == "" {
+		return display + " not found"
+	}
+	return display + " not found — " + hint
+}
