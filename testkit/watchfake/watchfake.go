@@ -7,6 +7,7 @@ package watchfake
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -108,20 +109,7 @@ func (b *Bus) Watch(ctx context.Context) (<-chan run.WatchMessage, error) {
 func (b *Bus) Publish(r run.RunState) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if r.Status.Terminal() {
-		delete(b.runs, r.RunID)
-		for i, id := range b.order {
-			if id == r.RunID {
-				b.order = append(b.order[:i], b.order[i+1:]...)
-				break
-			}
-		}
-	} else {
-		if _, ok := b.runs[r.RunID]; !ok {
-			b.order = append(b.order, r.RunID)
-		}
-		b.runs[r.RunID] = r
-	}
+	b.setLocked(r)
 	b.seq++
 	rc := r
 	b.send(run.WatchMessage{Seq: b.seq, Type: run.WatchRunChanged, Run: &rc})
@@ -146,14 +134,14 @@ func (b *Bus) Goodbye(reason string) {
 func (b *Bus) SetQuiet(r run.RunState) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.setLocked(r)
+}
+
+// setLocked keeps r as its run's state, or forgets an ended run.
+func (b *Bus) setLocked(r run.RunState) {
 	if r.Status.Terminal() {
 		delete(b.runs, r.RunID)
-		for i, id := range b.order {
-			if id == r.RunID {
-				b.order = append(b.order[:i], b.order[i+1:]...)
-				break
-			}
-		}
+		b.order = slices.DeleteFunc(b.order, func(id string) bool { return id == r.RunID })
 		return
 	}
 	if _, ok := b.runs[r.RunID]; !ok {
