@@ -101,6 +101,20 @@ func (e *Env) connect() (*httpapi.Client, int) {
 		e.errorf("%v", err)
 		return nil, exitFail
 	}
+	c, err := e.reach(dir)
+	if err != nil {
+		if errors.Is(err, httpapi.ErrNotRunning) {
+			fmt.Fprintln(e.Stderr, NotRunning)
+		} else {
+			e.errorf("cannot reach Hermes Desk: %v", err)
+		}
+		return nil, exitFail
+	}
+	return c, exitOK
+}
+
+// reach returns a client of the app serving data dir dir once it answers.
+func (e *Env) reach(dir string) (*httpapi.Client, error) {
 	var c *httpapi.Client
 	if e.Client != nil {
 		c = e.Client(dir)
@@ -110,14 +124,9 @@ func (e *Env) connect() (*httpapi.Client, int) {
 	ctx, cancel := context.WithTimeout(e.ctx(), 5*time.Second)
 	defer cancel()
 	if err := c.Ping(ctx); err != nil {
-		if errors.Is(err, httpapi.ErrNotRunning) {
-			fmt.Fprintln(e.Stderr, NotRunning)
-		} else {
-			e.errorf("cannot reach Hermes Desk: %v", err)
-		}
-		return nil, exitFail
+		return nil, err
 	}
-	return c, exitOK
+	return c, nil
 }
 
 func (e *Env) errorf(format string, args ...any) {

@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
@@ -110,15 +108,8 @@ func (e *Env) Export(args []string) int {
 
 // quietConnect is connect for a command that can go on without the app.
 func (e *Env) quietConnect(dir string) (*httpapi.Client, int) {
-	var c *httpapi.Client
-	if e.Client != nil {
-		c = e.Client(dir)
-	} else {
-		c = httpapi.NewLocalClient(httpapi.SocketPath(dir))
-	}
-	ctx, cancel := context.WithTimeout(e.ctx(), 5*time.Second)
-	defer cancel()
-	if err := c.Ping(ctx); err != nil {
+	c, err := e.reach(dir)
+	if err != nil {
 		if !errors.Is(err, httpapi.ErrNotRunning) {
 			e.errorf("cannot reach Hermes Desk, importing straight into the data folder: %v", err)
 		}
