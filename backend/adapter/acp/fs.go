@@ -14,6 +14,11 @@ import (
 // workspace (directly, through "..", or through a symlink).
 var ErrOutsideWorkspace = errors.New("path is outside the workspace")
 
+// ErrGitDir: an agent asked to write inside a .git folder. A repository's
+// config and hooks run code in every git command (docs/ARCHITECTURE.md
+// §Security), so no agent may change them through the editor's file system.
+var ErrGitDir = errors.New("writing inside a .git folder is not allowed")
+
 // maxReadFile bounds fs/read_text_file; an agent wanting more should read
 // in slices (line/limit).
 const maxReadFile = 16 << 20
@@ -112,7 +117,15 @@ func (w *workspace) write(p, content string) (rel string, created bool, err erro
 	if rel == "." {
 		return "", false, fmt.Errorf("%s is the workspace itself", p)
 	}
+	if inGitDir(rel) {
+		return "", false, fmt.Errorf("%s: %w", p, ErrGitDir)
+	}
 	err = w.do(rel, func(rel string) error {
+		// rel may be the path resolved through an absolute symlink (do),
+		// and a relative symlink ("cfg" -> ".git/config") leads there too.
+		if inGitDir(rel) || inGitDir(w.resolved(rel)) {
+			return fmt.Errorf("%s: %w", p, ErrGitDir)
+		}
 		_, statErr := w.root.Stat(rel)
 		created = errors.Is(statErr, fs.ErrNotExist)
 		if dir := filepath.Dir(rel); dir != "." {
@@ -126,6 +139,41 @@ func (w *workspace) write(p, content string) (rel string, created bool, err erro
 		return "", false, escapeErr(p, err, w.dir)
 	}
 	return filepath.ToSlash(rel), created, nil
+}
+
+// inGitDir reports whether rel (clean, relative to the workspace) names
+// a .git folder or anything in one, at any depth. The case is ignored:
+// on a case-insensitive disk ".GIT/config" is git's config too.
+func inGitDir(rel string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}
+
+// resolved returns rel with the symlinks of its longest existing prefix
+// resolved, relative to the workspace ("" when that leads outside, which
+// the root refuses on its own).
+func (w *workspace) resolved(rel string) string {
+	full := filepath.Join(w.real, rel)
+	rest := ""
+	for {
+		if real, err := filepath.EvalSymlinks(full); err == nil {
+			r, err := filepath.Rel(w.real, filepath.Join(real, rest))
+			if err != nil {
+				return ""
+			}
+			return r
+		}
+		parent := filepath.Dir(full)
+		if parent == full {
+			return ""
+		}
+		rest = filepath.Join(filepath.Base(full), rest)
+		full = parent
+	}
 }
 
 // do runs op on rel inside the root. os.Root refuses every absolute

@@ -28,6 +28,12 @@ func TestWorkspace(t *testing.T) {
 	must(os.Symlink(outside, filepath.Join(dir, "dir-out")))
 	must(os.Symlink(filepath.Join(outside, "new.txt"), filepath.Join(dir, "dangling-out")))
 	must(os.Symlink(filepath.Join(dir, "a.txt"), filepath.Join(dir, "link-in")))
+	// The repository's own folder: its config and hooks run code in git.
+	must(os.MkdirAll(filepath.Join(dir, ".git", "hooks"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[core]\n"), 0o644))
+	must(os.Symlink(".git", filepath.Join(dir, "git-link")))
+	must(os.Symlink(filepath.Join(".git", "config"), filepath.Join(dir, "config-link")))
+	must(os.Symlink(filepath.Join(dir, ".git"), filepath.Join(dir, "git-abs-link")))
 	// The workspace itself reached through a symlink must still work.
 	alias := filepath.Join(t.TempDir(), "alias")
 	must(os.Symlink(dir, alias))
@@ -86,6 +92,16 @@ func TestWorkspace(t *testing.T) {
 		{name: "symlink to a file outside", path: "link-out", wantErr: ErrOutsideWorkspace},
 		{name: "dangling symlink outside", path: "dangling-out", wantErr: ErrOutsideWorkspace},
 		{name: "into a symlinked dir outside", path: "dir-out/w.txt", wantErr: ErrOutsideWorkspace},
+		{name: "the repository's config", path: filepath.Join(alias, ".git", "config"), wantErr: ErrGitDir},
+		{name: "a new hook", path: ".git/hooks/post-index-change", wantErr: ErrGitDir},
+		{name: "the .git folder itself", path: ".git", wantErr: ErrGitDir},
+		{name: "a nested repository", path: "sub/.git/config", wantErr: ErrGitDir},
+		{name: "upper case", path: ".GIT/config", wantErr: ErrGitDir},
+		{name: "through dot-dot", path: "sub/../.git/config", wantErr: ErrGitDir},
+		{name: "through a relative dir symlink", path: "git-link/config", wantErr: ErrGitDir},
+		{name: "through a file symlink", path: "config-link", wantErr: ErrGitDir},
+		{name: "through an absolute dir symlink", path: "git-abs-link/hooks/pre-commit", wantErr: ErrGitDir},
+		{name: "a name that only starts with .git", path: ".github/workflows/ci.yml", wantRel: ".github/workflows/ci.yml", created: true},
 	}
 	for _, tc := range writes {
 		t.Run("write "+tc.name, func(t *testing.T) {
@@ -104,6 +120,13 @@ func TestWorkspace(t *testing.T) {
 				t.Fatalf("content = %q, %v", b, err)
 			}
 		})
+	}
+	// The repository's folder is as it was.
+	if b, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(b) != "[core]\n" {
+		t.Fatalf(".git/config overwritten: %q", b)
+	}
+	if hooks, _ := os.ReadDir(filepath.Join(dir, ".git", "hooks")); len(hooks) != 0 {
+		t.Fatalf("a hook was written: %v", hooks)
 	}
 	// Nothing leaked outside.
 	entries, _ := os.ReadDir(outside)
