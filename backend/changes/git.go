@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
+	"path/filepath"
 	"strings"
+	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -20,134 +22,216 @@ var ErrNotGit = errors.New("changes: not a git work tree")
 // MaxFiles bounds how many files one run's workspace snapshot reports.
 const MaxFiles = 500
 
-// Snapshot writes the workspace's working tree (tracked and untracked
-// files, .gitignore respected) as a git tree object and returns its id.
-//
-// It never touches the person's index, stash, HEAD or refs: `git add -A`
-// runs against a temporary copy of the index (GIT_INDEX_FILE), which also
-// keeps git's stat cache so unchanged files are not re-read. The only
-// lasting effect is blob and tree objects in the object store, which
-// `git gc` prunes like any unreachable object.
-func Snapshot(ctx context.Context, workspace string) (string, error) {
-	top, err := git(ctx, workspace, nil, "rev-parse", "--show-toplevel")
+// MaxFileSize is the default size above which a file is left out of the
+// snapshots: hashing a 500 MB file would add seconds to every run and
+// store its copy. Such a file is named, "not compared".
+const MaxFileSize = 50 << 20
+
+// Snapshots takes snapshots of one workspace around a run and diffs them
+// (docs/ARCHITECTURE.md §Events, "file.changed"). Every git command goes
+// through gitcmd. It never touches the person's index, stash, HEAD, refs
+// or object store: `git add -A` runs against a temporary copy of the index
+// (GIT_INDEX_FILE, keeping git's stat cache), and the objects it writes go
+// to a temporary object store (GIT_OBJECT_DIRECTORY) that borrows the
+// repository's objects read-only (GIT_ALTERNATE_OBJECT_DIRECTORIES). All of
+// it lives in one temporary folder, removed by Close, or by the next
+// Snapshots opened after a process that was killed.
+type Snapshots struct {
+	workspace string
+	top       string // the work tree's top folder
+	index     string // the person's index, copied for each snapshot
+	objects   string // the person's object store, read only
+	prefix    string // the workspace relative to the top ("sub/", "" at the top)
+	tmp       *tempDir
+	// MaxFileSize: files above it are left out (default MaxFileSize).
+	MaxFileSize int64
+}
+
+// Snap is one snapshot: the work tree as a tree object, and the files left
+// out of it for their size.
+type Snap struct {
+	Tree  string
+	Large map[string]stamp // by path relative to the top, slash-separated
+}
+
+// stamp tells whether a large file changed without reading it.
+type stamp struct {
+	size    int64
+	modTime time.Time
+}
+
+// Open prepares snapshots of workspace; ErrNotGit outside a git work tree.
+func Open(ctx context.Context, workspace string) (*Snapshots, error) {
+	out, err := gitcmd.Output(ctx, workspace, "rev-parse", "--path-format=absolute", "--show-toplevel",
+		"--git-path", "index", "--git-path", "objects", "--show-prefix")
 	if err != nil {
-		return "", ErrNotGit
-	}
-	top = strings.TrimSpace(top)
-	indexPath, err := git(ctx, top, nil, "rev-parse", "--path-format=absolute", "--git-path", "index")
-	if err != nil {
-		return "", fmt.Errorf("changes: find the index: %w", err)
-	}
-	tmp, err := os.CreateTemp("", "hermesdesk-index-*")
-	if err != nil {
-		return "", fmt.Errorf("changes: temporary index: %w", err)
-	}
-	tmpPath := tmp.Name()
-	defer os.Remove(tmpPath)
-	if src, err := os.Open(strings.TrimSpace(indexPath)); err == nil {
-		_, err = io.Copy(tmp, src)
-		src.Close()
-		if err != nil {
-			tmp.Close()
-			return "", fmt.Errorf("changes: copy the index: %w", err)
+		if ctx.Err() != nil {
+			return nil, err
 		}
-	} else {
-		// No index yet (a fresh repository): git refuses an empty file as
-		// an index, so let it create one.
-		tmp.Close()
-		os.Remove(tmpPath)
-		tmp = nil
+		return nil, ErrNotGit
 	}
-	if tmp != nil {
-		if err := tmp.Close(); err != nil {
-			return "", fmt.Errorf("changes: temporary index: %w", err)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 4 {
+		return nil, ErrNotGit // a bare repository, or a path git cannot print on one line
+	}
+	tmp, err := newTempDir()
+	if err != nil {
+		return nil, fmt.Errorf("changes: a temporary folder for the snapshots: %w", err)
+	}
+	return &Snapshots{workspace: workspace, top: lines[0], index: lines[1], objects: lines[2],
+		prefix: lines[3], tmp: tmp, MaxFileSize: MaxFileSize}, nil
+}
+
+// Close removes the snapshots' temporary folder.
+func (s *Snapshots) Close() error { return s.tmp.remove() }
+
+// env points git at the temporary index and object store.
+func (s *Snapshots) env() []string {
+	return []string{
+		"GIT_INDEX_FILE=" + s.tmp.index(),
+		"GIT_OBJECT_DIRECTORY=" + s.tmp.objects(),
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES=" + s.objects,
+	}
+}
+
+// Snapshot writes the work tree (tracked and untracked files, .gitignore
+// respected, files above MaxFileSize left out) as a tree object.
+func (s *Snapshots) Snapshot(ctx context.Context) (Snap, error) {
+	if err := s.copyIndex(); err != nil {
+		return Snap{}, err
+	}
+	large, err := s.largeFiles(ctx)
+	if err != nil {
+		return Snap{}, err
+	}
+	// The pathspecs go through stdin: one per large file, never a
+	// command line too long.
+	var specs bytes.Buffer
+	specs.WriteString(".\x00")
+	for p := range large {
+		specs.WriteString(":(exclude,literal)" + p + "\x00")
+	}
+	cfg := []string{"core.splitIndex=false"}
+	if _, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: s.top, Env: s.env(), Config: cfg, Stdin: &specs,
+		Args: []string{"add", "-A", "--pathspec-from-file=-", "--pathspec-file-nul"}}); err != nil {
+		return Snap{}, fmt.Errorf("changes: snapshot the work tree: %w", err)
+	}
+	tree, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: s.top, Env: s.env(), Config: cfg, Args: []string{"write-tree"}})
+	if err != nil {
+		return Snap{}, fmt.Errorf("changes: write the snapshot: %w", err)
+	}
+	return Snap{Tree: strings.TrimSpace(string(tree)), Large: large}, nil
+}
+
+// copyIndex starts the temporary index from the person's, for its stat
+// cache; a fresh repository has none, and git makes one.
+func (s *Snapshots) copyIndex() error {
+	dst := s.tmp.index()
+	os.Remove(dst)
+	src, err := os.Open(s.index)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("changes: read the index: %w", err)
+	}
+	defer src.Close()
+	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return fmt.Errorf("changes: temporary index: %w", err)
+	}
+	if _, err := io.Copy(out, src); err != nil {
+		out.Close()
+		return fmt.Errorf("changes: copy the index: %w", err)
+	}
+	return out.Close()
+}
+
+// largeFiles lists the untracked and modified files above MaxFileSize.
+func (s *Snapshots) largeFiles(ctx context.Context) (map[string]stamp, error) {
+	out, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: s.top, Env: s.env(),
+		Args: []string{"ls-files", "-z", "--modified", "--others", "--exclude-standard"}})
+	if err != nil {
+		return nil, fmt.Errorf("changes: list the work tree: %w", err)
+	}
+	large := map[string]stamp{}
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p == "" {
+			continue
+		}
+		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
+		if err == nil && fi.Mode().IsRegular() && fi.Size() > s.MaxFileSize {
+			large[p] = stamp{fi.Size(), fi.ModTime()}
 		}
 	}
-	env := []string{"GIT_INDEX_FILE=" + tmpPath}
-	if _, err := git(ctx, top, env, "add", "-A", "--", "."); err != nil {
-		return "", fmt.Errorf("changes: snapshot the work tree: %w", err)
-	}
-	tree, err := git(ctx, top, env, "write-tree")
-	if err != nil {
-		return "", fmt.Errorf("changes: write the snapshot: %w", err)
-	}
-	return strings.TrimSpace(tree), nil
+	return large, nil
 }
 
 // Between returns one file.changed per file that differs between two
-// snapshots of workspace, paths relative to the workspace (files outside
-// it, elsewhere in the repository, are left out), with git's own diff.
-func Between(ctx context.Context, workspace, from, to string) ([]run.FileChanged, error) {
-	if from == to {
-		return nil, nil
+// snapshots, paths relative to the workspace (files elsewhere in the
+// repository are left out), with git's own diff; large files that appeared
+// or changed are named, not compared.
+func (s *Snapshots) Between(ctx context.Context, from, to Snap) ([]run.FileChanged, error) {
+	var files []run.FileChanged
+	if from.Tree != to.Tree {
+		// --relative (run in the workspace) limits the diff to it and
+		// makes the paths relative to it; -z names every file exactly.
+		out, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: s.workspace, Env: s.env(),
+			Config: []string{"core.quotePath=off", fmt.Sprintf("core.bigFileThreshold=%d", s.MaxFileSize)},
+			Args: []string{"diff", "--raw", "-z", "-p", "--no-color", "--no-renames", "--relative",
+				"--src-prefix=a/", "--dst-prefix=b/", from.Tree, to.Tree}})
+		if err != nil {
+			return nil, fmt.Errorf("changes: diff the snapshots: %w", err)
+		}
+		files = ParseDiff(out)
 	}
-	// --relative (run in the workspace) limits the diff to it and makes
-	// the paths relative to it.
-	out, err := git(ctx, workspace, nil, "-c", "core.quotepath=off", "diff", "--no-color", "--no-ext-diff",
-		"--no-renames", "--no-textconv", "--relative", "--src-prefix=a/", "--dst-prefix=b/", from, to)
-	if err != nil {
-		return nil, fmt.Errorf("changes: diff the snapshots: %w", err)
-	}
-	files := SplitPatch(out)
+	files = append(files, s.largeChanges(from, to)...)
 	if len(files) > MaxFiles {
 		files = files[:MaxFiles]
 	}
 	return files, nil
 }
 
-// SplitPatch cuts git's multi-file patch into one file.changed per file.
-func SplitPatch(patch string) []run.FileChanged {
+// NotComparedLarge is what a large file's entry says.
+const NotComparedLarge = "larger than 50 MiB"
+
+// largeChanges names the large files that appeared, changed or went away
+// between two snapshots, those inside the workspace.
+func (s *Snapshots) largeChanges(from, to Snap) []run.FileChanged {
 	var out []run.FileChanged
-	for _, part := range strings.Split("\n"+patch, "\ndiff --git ")[1:] {
-		body := "diff --git " + part
-		if !strings.HasSuffix(body, "\n") {
-			body += "\n"
+	reason := NotComparedLarge
+	if s.MaxFileSize != MaxFileSize {
+		reason = fmt.Sprintf("larger than %d bytes", s.MaxFileSize)
+	}
+	add := func(p, action string) {
+		if rel, ok := s.inWorkspace(p); ok {
+			out = append(out, run.FileChanged{Path: rel, Action: action, Source: run.SourceWorkspace, NotCompared: reason})
 		}
-		fc := run.FileChanged{Action: "modified", Source: run.SourceWorkspace}
-		header, _, _ := strings.Cut(part, "\n")
-		for _, line := range strings.Split(body, "\n") {
-			switch {
-			case strings.HasPrefix(line, "new file mode"):
-				fc.Action = "created"
-			case strings.HasPrefix(line, "deleted file mode"):
-				fc.Action = "deleted"
-			case strings.HasPrefix(line, "Binary files "), strings.HasPrefix(line, "GIT binary patch"):
-				fc.Binary = true
-			case strings.HasPrefix(line, "+++ b/"):
-				fc.Path = strings.TrimPrefix(line, "+++ b/")
-			case strings.HasPrefix(line, "--- a/") && fc.Path == "":
-				fc.Path = strings.TrimPrefix(line, "--- a/")
-			case strings.HasPrefix(line, "@@"):
+	}
+	for p, st := range to.Large {
+		was, ok := from.Large[p]
+		switch {
+		case !ok:
+			add(p, "created") // or grown past the limit
+		case was != st:
+			add(p, "modified")
+		}
+	}
+	for p := range from.Large {
+		if _, ok := to.Large[p]; !ok {
+			if _, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p))); errors.Is(err, os.ErrNotExist) {
+				add(p, "deleted")
 			}
 		}
-		if fc.Path == "" { // binary or mode-only: the header names it
-			if _, b, ok := strings.Cut(header, " b/"); ok {
-				fc.Path = b
-			}
-		}
-		if !fc.Binary {
-			fc.Added, fc.Removed = Count(body)
-			fc.Diff, fc.Truncated = Truncate(body, MaxDiff)
-		}
-		out = append(out, fc)
 	}
 	return out
 }
 
-func git(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Dir = dir
-	// No pager, no prompts, no hooks' output in our diff; the person's
-	// global config (renames, colours) is overridden per flag above.
-	cmd.Env = append(append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "LC_ALL=C"), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if len(msg) > 300 {
-			msg = msg[:300]
-		}
-		return "", fmt.Errorf("git %s: %w: %s", args[0], err, msg)
+// inWorkspace maps a path relative to the top to one relative to the
+// workspace.
+func (s *Snapshots) inWorkspace(p string) (string, bool) {
+	if !strings.HasPrefix(p, s.prefix) {
+		return "", false
 	}
-	return stdout.String(), nil
+	return strings.TrimPrefix(p, s.prefix), true
 }

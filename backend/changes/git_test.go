@@ -7,18 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 func gitRun(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
+	return gitcmdtest.Git(t, dir, args...)
 }
 
 func write(t *testing.T, p, s string) {
@@ -31,11 +27,62 @@ func write(t *testing.T, p, s string) {
 	}
 }
 
-func TestSnapshotDiffLeavesIndexAndStashAlone(t *testing.T) {
+func needGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	ctx := context.Background()
+}
+
+// open opens snapshots of ws, closed with the test.
+func open(t *testing.T, ws string) *Snapshots {
+	t.Helper()
+	s, err := Open(context.Background(), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func snap(t *testing.T, s *Snapshots) Snap {
+	t.Helper()
+	sn, err := s.Snapshot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sn
+}
+
+func between(t *testing.T, s *Snapshots, a, b Snap) map[string]run.FileChanged {
+	t.Helper()
+	files, err := s.Between(context.Background(), a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]run.FileChanged{}
+	for _, f := range files {
+		if _, dup := got[f.Path]; dup {
+			t.Errorf("%q named twice", f.Path)
+		}
+		got[f.Path] = f
+	}
+	return got
+}
+
+// objectFiles lists the person's object store.
+func objectFiles(t *testing.T, repo string) []string {
+	var files []string
+	filepath.WalkDir(filepath.Join(repo, ".git", "objects"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files
+}
+
+func TestSnapshotDiffLeavesIndexStashAndObjectsAlone(t *testing.T) {
+	needGit(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\n")
@@ -49,12 +96,10 @@ func TestSnapshotDiffLeavesIndexAndStashAlone(t *testing.T) {
 	gitRun(t, repo, "add", "notes.txt")
 	write(t, filepath.Join(repo, "draft.txt"), "mine\n")
 	indexBefore := gitRun(t, repo, "diff", "--cached", "--name-status")
-	statusBefore := gitRun(t, repo, "status", "--porcelain")
+	objectsBefore := objectFiles(t, repo)
 
-	before, err := Snapshot(ctx, repo)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := open(t, repo)
+	before := snap(t, s)
 	// The run: appends to a tracked file, creates, deletes, writes an
 	// ignored log and a binary file.
 	write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\nstaged\nthree\n")
@@ -62,35 +107,21 @@ func TestSnapshotDiffLeavesIndexAndStashAlone(t *testing.T) {
 	os.Remove(filepath.Join(repo, "gone.txt"))
 	write(t, filepath.Join(repo, "debug.log"), "ignored\n")
 	write(t, filepath.Join(repo, "img.bin"), "\x00\x01\x02")
-	after, err := Snapshot(ctx, repo)
-	if err != nil {
-		t.Fatal(err)
+	after := snap(t, s)
+	got := between(t, s, before, after)
+	if f := got["notes.txt"]; f.Added != 1 || f.Removed != 0 || !strings.Contains(f.Diff, "+three\n") || strings.Contains(f.Diff, "+staged") {
+		t.Errorf("notes.txt: %+v", f)
 	}
-	files, err := Between(ctx, repo, before, after)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]string{}
-	for _, f := range files {
-		got[f.Path] = f.Action
-		switch f.Path {
-		case "notes.txt":
-			if f.Added != 1 || f.Removed != 0 || !strings.Contains(f.Diff, "+three\n") || strings.Contains(f.Diff, "+staged") {
-				t.Errorf("notes.txt: %+v", f)
-			}
-		case "img.bin":
-			if !f.Binary || f.Diff != "" {
-				t.Errorf("img.bin: %+v", f)
-			}
-		}
+	if f := got["img.bin"]; !f.Binary || f.Diff != "" {
+		t.Errorf("img.bin: %+v", f)
 	}
 	want := map[string]string{"notes.txt": "modified", "sub/new.txt": "created", "gone.txt": "deleted", "img.bin": "created"}
 	if len(got) != len(want) {
 		t.Fatalf("files = %v, want %v", got, want)
 	}
 	for p, a := range want {
-		if got[p] != a {
-			t.Errorf("%s: %q, want %q", p, got[p], a)
+		if got[p].Action != a || got[p].Source != run.SourceWorkspace {
+			t.Errorf("%s: %+v, want %q", p, got[p], a)
 		}
 	}
 	if s := gitRun(t, repo, "diff", "--cached", "--name-status"); s != indexBefore {
@@ -99,36 +130,91 @@ func TestSnapshotDiffLeavesIndexAndStashAlone(t *testing.T) {
 	if s := gitRun(t, repo, "stash", "list"); s != "" {
 		t.Errorf("stash touched: %q", s)
 	}
-	_ = statusBefore
+	if after := objectFiles(t, repo); len(after) != len(objectsBefore) {
+		t.Errorf("the person's object store went from %d to %d files", len(objectsBefore), len(after))
+	}
 }
 
 func TestBetweenKeepsToTheWorkspaceFolder(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-	ctx := context.Background()
+	needGit(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	ws := filepath.Join(repo, "app")
 	write(t, filepath.Join(ws, "a.txt"), "a\n")
-	before, err := Snapshot(ctx, ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := open(t, ws)
+	before := snap(t, s)
 	write(t, filepath.Join(ws, "a.txt"), "a\nb\n")
 	write(t, filepath.Join(repo, "outside.txt"), "x\n")
-	after, _ := Snapshot(ctx, ws)
-	files, err := Between(ctx, ws, before, after)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) != 1 || files[0].Path != "a.txt" || files[0].Added != 1 {
-		t.Fatalf("files = %+v", files)
+	got := between(t, s, before, snap(t, s))
+	if len(got) != 1 || got["a.txt"].Added != 1 {
+		t.Fatalf("files = %+v", got)
 	}
 }
 
-func TestSnapshotOutsideGit(t *testing.T) {
-	if _, err := Snapshot(context.Background(), t.TempDir()); err != ErrNotGit {
+func TestOpenOutsideGit(t *testing.T) {
+	needGit(t)
+	if _, err := Open(context.Background(), t.TempDir()); err != ErrNotGit {
 		t.Fatalf("err = %v, want ErrNotGit", err)
 	}
+}
+
+// A repository that plants a program in every key and hook git could run
+// (issue 21, item 1): a run's snapshots and diff run none of them, and
+// still see what changed.
+func TestSnapshotsRunNothingOfTheRepository(t *testing.T) {
+	r := gitcmdtest.New(t)
+	s := open(t, r.Dir)
+	before := snap(t, s)
+	write(t, filepath.Join(r.Dir, "a.txt"), "one\ntwo\nthree\n")
+	write(t, filepath.Join(r.Dir, "c.inc"), "included, changed\n")
+	write(t, filepath.Join(r.Dir, "d.proc"), "new\n")
+	got := between(t, s, before, snap(t, s))
+	if ran := r.Ran(); len(ran) > 0 {
+		t.Fatalf("the snapshots ran the repository's programs: %s", strings.Join(ran, ", "))
+	}
+	if f := got["a.txt"]; f.Added != 1 || !strings.Contains(f.Diff, "+three\n") {
+		t.Errorf("a.txt: %+v", f)
+	}
+	if got["c.inc"].Action != "modified" || got["d.proc"].Action != "created" {
+		t.Errorf("files: %+v", got)
+	}
+}
+
+// Every name git allows comes back as it is (issue 21, item 9).
+func TestBetweenNamesEveryFileExactly(t *testing.T) {
+	needGit(t)
+	repo := t.TempDir()
+	gitRun(t, repo, "init", "-q")
+	names := []string{
+		"plain.txt", "with space.txt", "new\nline.txt", "tab\there.txt", `quote".txt`, `back\slash.txt`,
+		"esc\x1b[31m.txt", "bidi\u202etxt.exe", "dir with space/inner.txt", "trailing space ",
+		"diff --git a.txt", "ünïcödé.txt",
+	}
+	s := open(t, repo)
+	before := snap(t, s)
+	for _, n := range names {
+		write(t, filepath.Join(repo, n), "x\n")
+	}
+	got := between(t, s, before, snap(t, s))
+	if len(got) != len(names) {
+		t.Errorf("%d files named, want %d: %q", len(got), len(names), keys(got))
+	}
+	for _, n := range names {
+		f, ok := got[n]
+		if !ok {
+			t.Errorf("%q missing", n)
+			continue
+		}
+		if f.Action != "created" || f.Added != 1 || !strings.HasSuffix(f.Diff, "+x\n") {
+			t.Errorf("%q: %+v", n, f)
+		}
+	}
+}
+
+func keys(m map[string]run.FileChanged) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

@@ -153,6 +153,9 @@ type FileChanged struct {
 	Removed   int    `json:"removed,omitempty"`
 	Binary    bool   `json:"binary,omitempty"`
 	Truncated bool   `json:"truncated,omitempty"`
+	// NotCompared says why the file is named without a diff, for people:
+	// "larger than 50 MiB" (the workspace snapshot leaves such files out).
+	NotCompared string `json:"not_compared,omitempty"`
 	// ToolCallID ties the change to the tool call that made it (its card).
 	ToolCallID string `json:"tool_call_id,omitempty"`
 	// Source says where the change was learnt: SourceAgent (the agent's

@@ -134,6 +134,9 @@ func (r *runner) cancel(ctx context.Context, force bool) (run.ControlResult, err
 	r.cancelled = true
 	cancelling := run.StatusChanged{Status: run.StatusCancelling}
 	r.moveLocked(run.EventStatus, cancelling)
+	if r.snapCancel != nil {
+		r.snapCancel() // a start snapshot must not hold the cancel up
+	}
 	r.mu.Unlock()
 	ev, err := r.w.AppendSync(ctx, run.EventStatus, cancelling)
 	if err != nil && !isRunTerminal(err) {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/changes"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -114,9 +115,12 @@ type runner struct {
 	forced    chan struct{}
 	forceOnce sync.Once
 
-	// baseTree is the git snapshot of the workspace taken as the run
-	// began ("" outside git): its end snapshot is diffed against it.
-	baseTree string
+	// snaps and base are the git snapshots of the workspace and the one
+	// taken as the run began (nil outside git): the end snapshot is
+	// diffed against it. snapCancel interrupts the start snapshot (cancel).
+	snaps      *changes.Snapshots
+	base       changes.Snap
+	snapCancel context.CancelFunc // under mu
 }
 
 func newRunner(spec control.Spec, j Journal, w run.Writer, h *hub, reg *adapter.Registry, log *slog.Logger, logw io.Writer, onPid func(int)) *runner {
