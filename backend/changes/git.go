@@ -58,6 +58,7 @@ type Snap struct {
 type stamp struct {
 	size    int64
 	modTime time.Time
+	tracked bool // in the index: an earlier version is known to git
 }
 
 // Open prepares snapshots of workspace; ErrNotGit outside a git work tree.
@@ -150,18 +151,20 @@ func (s *Snapshots) copyIndex() error {
 // largeFiles lists the untracked and modified files above MaxFileSize.
 func (s *Snapshots) largeFiles(ctx context.Context) (map[string]stamp, error) {
 	out, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: s.top, Env: s.env(),
-		Args: []string{"ls-files", "-z", "--modified", "--others", "--exclude-standard"}})
+		Args: []string{"ls-files", "-z", "-t", "--modified", "--others", "--exclude-standard"}})
 	if err != nil {
 		return nil, fmt.Errorf("changes: list the work tree: %w", err)
 	}
 	large := map[string]stamp{}
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" {
+	// -t tags each name: "? " untracked, "C " changed, "R " removed.
+	for _, entry := range strings.Split(string(out), "\x00") {
+		tag, p, ok := strings.Cut(entry, " ")
+		if !ok || p == "" {
 			continue
 		}
 		fi, err := os.Lstat(filepath.Join(s.top, filepath.FromSlash(p)))
 		if err == nil && fi.Mode().IsRegular() && fi.Size() > s.MaxFileSize {
-			large[p] = stamp{fi.Size(), fi.ModTime()}
+			large[p] = stamp{fi.Size(), fi.ModTime(), tag != "?"}
 		}
 	}
 	return large, nil
@@ -211,8 +214,10 @@ func (s *Snapshots) largeChanges(from, to Snap) []run.FileChanged {
 	for p, st := range to.Large {
 		was, ok := from.Large[p]
 		switch {
+		case !ok && st.tracked:
+			add(p, "modified") // grown past the limit
 		case !ok:
-			add(p, "created") // or grown past the limit
+			add(p, "created")
 		case was != st:
 			add(p, "modified")
 		}
