@@ -75,6 +75,20 @@ describe("Changes", () => {
     expect(screen.getByLabelText("Diff of a.txt").textContent).toContain("+two");
   });
 
+  it("badges bidi and control characters in names, and names a file too large to compare", () => {
+    const v = fold([
+      ["file.changed", { path: "invoice\u202Etxt.exe", action: "created", diff: "@@ -0,0 +1 @@\n+x\n", added: 1, source: "workspace" }],
+      ["file.changed", { path: "esc\u001b[31m.txt", action: "created", diff: "@@ -0,0 +1 @@\n+x\n", added: 1, source: "workspace" }],
+      ["file.changed", { path: "video.mp4", action: "created", not_compared: "larger than 50 MiB", source: "workspace" }],
+    ]);
+    const { container } = render(<ChangesView files={v.files} />);
+    const names = [...container.querySelectorAll(".file-change-line .ellipsis")].map((e) => e.textContent);
+    expect(names).toEqual(["invoice<U+202E>txt.exe", "esc<U+001B>[31m.txt", "video.mp4"]);
+    expect(container.textContent).not.toContain("\u202E");
+    expect(screen.getByText("not compared: larger than 50 MiB")).toBeTruthy();
+    expect(screen.getByText("Not compared: larger than 50 MiB.")).toBeTruthy(); // opened: three files
+  });
+
   it("counts in words", () => {
     expect(summaryText({ files: 1, added: 12, removed: 4 })).toBe("1 file changed, +12 −4");
     expect(summaryText({ files: 3, added: 0, removed: 0 })).toBe("3 files changed, +0 −0");

@@ -4,6 +4,8 @@
 import { FileDiff } from "lucide-react";
 import { useState } from "react";
 import type { ChangeTotals, FileTouch } from "../store/model";
+import { revealInvisible } from "../text/invisible";
+import { Visible } from "../text/Visible";
 
 /** Lines shown before "Show all". */
 export const DIFF_PREVIEW_LINES = 200;
@@ -59,6 +61,7 @@ export function ChangeSummary({ totals, onOpen }: { totals: ChangeTotals; onOpen
 /** One file's change: its diff, or why there is none. */
 export function DiffView({ file }: { file: FileTouch }) {
   const [all, setAll] = useState(false);
+  if (file.notCompared) return <p className="quiet diff-note">Not compared: {file.notCompared}.</p>;
   if (file.binary) return <p className="quiet diff-note">Binary file {file.action ?? "changed"}: not shown.</p>;
   if (!file.diff) return <p className="quiet diff-note">The agent named this file without saying what changed.</p>;
   const lines = diffLines(file.diff);
@@ -89,10 +92,12 @@ export function FileChange({ file, defaultOpen = false }: { file: FileTouch; def
     <li className={`file-change${open ? " open" : ""}`}>
       <button type="button" className="file-change-line" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
         <FileDiff size={14} aria-hidden />
-        <span className="mono ellipsis" title={file.path}>{file.path}</span>
+        {/* A name may hold bidi or control characters: badged, never obeyed. */}
+        <span className="mono ellipsis" title={revealInvisible(file.path)}><Visible text={file.path} /></span>
         <span className="spacer" />
         {file.action && <span className="quiet">{file.action}</span>}
-        {file.binary ? <span className="quiet">binary</span> : <Counts added={file.added} removed={file.removed} />}
+        {file.notCompared ? <span className="quiet">not compared: {file.notCompared}</span>
+          : file.binary ? <span className="quiet">binary</span> : <Counts added={file.added} removed={file.removed} />}
       </button>
       {open && <DiffView file={file} />}
     </li>

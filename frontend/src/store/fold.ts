@@ -294,6 +294,7 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
         removed: num(p, "removed"),
         binary: p.binary === true || undefined,
         truncated: p.truncated === true || undefined,
+        notCompared: str(p, "not_compared"),
         toolCallId: str(p, "tool_call_id"),
         source: str(p, "source"),
       };

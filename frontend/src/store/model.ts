@@ -136,6 +136,8 @@ export interface FileTouch {
   binary?: boolean;
   /** The stored diff was cut (very large); counts are whole. */
   truncated?: boolean;
+  /** Why the file is named without a diff ("larger than 50 MiB"). */
+  notCompared?: string;
   toolCallId?: string;
   /** "agent" (an edit payload) or "workspace" (the run's net change, from a snapshot). */
   source?: string;
