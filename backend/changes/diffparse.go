@@ -15,7 +15,12 @@ import (
 // an escape; a tab after a name with a space). Each patch is cut at its
 // "diff --git " line: no line of a patch's body can start so (they start
 // with " ", "+", "-", "@" or "\").
-func ParseDiff(out []byte) []run.FileChanged {
+func ParseDiff(out []byte) []run.FileChanged { return parseDiff(out, false) }
+
+// parseDiff reads output that may have been cut (cut): the records come
+// first and whole; the files whose patches were cut off are named without
+// a diff, and the last patch kept is marked truncated.
+func parseDiff(out []byte, cut bool) []run.FileChanged {
 	type record struct{ status, path string }
 	var records []record
 	rest := out
@@ -38,7 +43,7 @@ func ParseDiff(out []byte) []run.FileChanged {
 	}
 	rest = bytes.TrimPrefix(rest, []byte{0})
 	patches := splitPatches(string(rest))
-	if len(patches) != len(records) {
+	if len(patches) > len(records) || (len(patches) < len(records) && !cut) {
 		patches = nil // not as expected: name the files, without diffs
 	}
 	out2 := make([]run.FileChanged, 0, len(records))
@@ -50,13 +55,16 @@ func ParseDiff(out []byte) []run.FileChanged {
 		case "D":
 			fc.Action = "deleted"
 		}
-		if patches != nil {
+		if i < len(patches) {
 			body := patches[i]
 			if isBinaryPatch(body) {
 				fc.Binary = true
 			} else {
 				fc.Added, fc.Removed = Count(body)
 				fc.Diff, fc.Truncated = Truncate(body, MaxDiff)
+				if cut && i == len(patches)-1 {
+					fc.Truncated = true // its counts may be short too
+				}
 			}
 		}
 		out2 = append(out2, fc)

@@ -1,6 +1,9 @@
 package changes
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestParseDiff(t *testing.T) {
 	out := ":000000 100644 0000000 ea0c8a8 A\x00t\tab\x00:100644 100644 7898192 422c2b7 M\x00a b\x00:100644 000000 1 0 D\x00gone\x00\x00" +
@@ -21,6 +24,13 @@ func TestParseDiff(t *testing.T) {
 		if g.Path != w.path || g.Action != w.action || g.Added != w.added || g.Removed != w.removed || g.Binary != w.binary {
 			t.Errorf("%d: %+v, want %+v", i, g, w)
 		}
+	}
+	// Output cut in the second patch: the first whole, the second cut, the
+	// third named.
+	cutAt := strings.Index(out, "+b\n")
+	got = parseDiff([]byte(out[:cutAt]), true)
+	if len(got) != 3 || got[0].Added != 1 || got[0].Truncated || !got[1].Truncated || got[2].Diff != "" || got[2].Binary || got[2].Path != "gone" {
+		t.Errorf("cut: %+v", got)
 	}
 	// Patches that do not match the records: names without diffs.
 	if got := ParseDiff([]byte(":1 2 3 4 M\x00x\x00\x00")); len(got) != 1 || got[0].Path != "x" || got[0].Diff != "" {

@@ -22,6 +22,10 @@ var ErrNotGit = errors.New("changes: not a git work tree")
 // MaxFiles bounds how many files one run's workspace snapshot reports.
 const MaxFiles = 500
 
+// maxDiffOutput bounds the diff text read from git for one run; files
+// whose patch falls beyond it are named without a diff.
+const maxDiffOutput = 64 << 20
+
 // MaxFileSize is the default size above which a file is left out of the
 // snapshots: hashing a 500 MB file would add seconds to every run and
 // store its copy. Such a file is named, "not compared".
@@ -179,14 +183,15 @@ func (s *Snapshots) Between(ctx context.Context, from, to Snap) ([]run.FileChang
 	if from.Tree != to.Tree {
 		// --relative (run in the workspace) limits the diff to it and
 		// makes the paths relative to it; -z names every file exactly.
-		out, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: s.workspace, Env: s.env(),
+		out, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: s.workspace, Env: s.env(), MaxOutput: maxDiffOutput,
 			Config: []string{"core.quotePath=off", fmt.Sprintf("core.bigFileThreshold=%d", s.MaxFileSize)},
 			Args: []string{"diff", "--raw", "-z", "-p", "--no-color", "--no-renames", "--relative",
 				"--src-prefix=a/", "--dst-prefix=b/", from.Tree, to.Tree}})
-		if err != nil {
+		cut := errors.Is(err, gitcmd.ErrOutputCut)
+		if err != nil && !cut {
 			return nil, fmt.Errorf("changes: diff the snapshots: %w", err)
 		}
-		files = ParseDiff(out)
+		files = parseDiff(out, cut)
 	}
 	files = append(files, s.largeChanges(from, to)...)
 	if len(files) > MaxFiles {

@@ -135,7 +135,7 @@ func splitKey(k string) (section, sub, name string) {
 func configKeys(ctx context.Context, dir string, env []string) ([]string, error) {
 	// The fixed overrides apply to this read too (nothing in it would use
 	// them; they cost nothing).
-	out, err := run(ctx, dir, append(env, configEnv(fixed)...), nil, []string{"config", "-z", "--list"})
+	out, err := run(ctx, dir, append(env, configEnv(fixed)...), nil, []string{"config", "-z", "--list"}, 0)
 	if err != nil {
 		return nil, fmt.Errorf("gitcmd: read the repository's git settings: %w", err)
 	}

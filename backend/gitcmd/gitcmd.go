@@ -42,7 +42,14 @@ type Cmd struct {
 	Config []string
 	// Stdin feeds the command (nil: empty).
 	Stdin io.Reader
+	// MaxOutput, when above 0, keeps only the first MaxOutput bytes of
+	// the output (the rest is read and dropped, so git is not blocked);
+	// Run then returns ErrOutputCut with what it kept.
+	MaxOutput int
 }
+
+// ErrOutputCut: the output was longer than Cmd.MaxOutput and was cut.
+var ErrOutputCut = errors.New("gitcmd: output cut")
 
 // waitDelay bounds how long a finished or killed git may hold its output
 // open through a child that outlived it (a hook's grandchild holding
@@ -69,7 +76,7 @@ func Run(ctx context.Context, c Cmd) ([]byte, error) {
 		return nil, err
 	}
 	env = append(env, configEnv(overrides(keys, c.Config))...)
-	return run(ctx, c.Dir, env, c.Stdin, withSafeFlags(c.Args))
+	return run(ctx, c.Dir, env, c.Stdin, withSafeFlags(c.Args), c.MaxOutput)
 }
 
 // Output is Run for a command without extra environment or input, its
@@ -94,13 +101,15 @@ func withSafeFlags(args []string) []string {
 // run starts git in its own process group; a done ctx kills the group
 // (startProcessGroup/killGroup, per OS) and waitDelay bounds the wait for
 // its output to close.
-func run(ctx context.Context, dir string, env []string, stdin io.Reader, args []string) ([]byte, error) {
+func run(ctx context.Context, dir string, env []string, stdin io.Reader, args []string, maxOutput int) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, program, args...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = stdin
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	stdout := &capped{max: maxOutput}
+	var stderr capped
+	stderr.max = 64 << 10
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
 	startProcessGroup(cmd)
 	cmd.Cancel = func() error { return killGroup(cmd) }
 	cmd.WaitDelay = waitDelay
@@ -121,8 +130,37 @@ func run(ctx context.Context, dir string, env []string, stdin io.Reader, args []
 		}
 		return nil, fmt.Errorf("git %s failed: %w: %s", args[0], err, msg)
 	}
+	if stdout.cut {
+		return stdout.Bytes(), ErrOutputCut
+	}
 	return stdout.Bytes(), nil
 }
+
+// capped keeps the first max bytes written (all when max is 0) and drops
+// the rest, never failing a write: a failed write would stop the copy
+// from git's pipe and leave git blocked on it. The buffer is a field, not
+// embedded: an embedded bytes.Buffer's ReadFrom would bypass Write.
+type capped struct {
+	buf bytes.Buffer
+	max int
+	cut bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.max > 0 {
+		if room := c.max - c.buf.Len(); len(p) > room {
+			c.cut = true
+			if room > 0 {
+				c.buf.Write(p[:room])
+			}
+			return len(p), nil
+		}
+	}
+	return c.buf.Write(p)
+}
+
+func (c *capped) Bytes() []byte  { return c.buf.Bytes() }
+func (c *capped) String() string { return c.buf.String() }
 
 // baseEnv is the environment every git command gets: nothing of the
 // person's GIT_* variables (GIT_DIR, GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND,

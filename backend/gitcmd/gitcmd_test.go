@@ -4,6 +4,7 @@ package gitcmd_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func TestNothingOfTheRepositoryRuns(t *testing.T) {
 		{name: "checkout a file", cmd: gitcmd.Cmd{Args: []string{"checkout", "other", "--", "a.txt"}}},
 		{name: "restore it", cmd: gitcmd.Cmd{Args: []string{"checkout", "main", "--", "a.txt"}}},
 		{name: "merge tree", cmd: gitcmd.Cmd{Args: []string{"merge-tree", "--write-tree", "main", "other"}}, wantErr: true}, // a conflict: exit 1
-		{name: "merge", cmd: gitcmd.Cmd{Args: []string{"merge", "--no-edit", "other"}}, wantErr: true},                         // the same conflict
+		{name: "merge", cmd: gitcmd.Cmd{Args: []string{"merge", "--no-edit", "other"}}, wantErr: true},                      // the same conflict
 		{name: "abort the merge", cmd: gitcmd.Cmd{Args: []string{"merge", "--abort"}}},
 		{name: "reach a remote", cmd: gitcmd.Cmd{Args: []string{"ls-remote", "origin"}}, wantErr: true},
 		{name: "a caller cannot switch a filter back on", cmd: gitcmd.Cmd{Args: []string{"add", "-A"}, Config: []string{"filter.evil.clean=" + r.Marker, "core.hooksPath=" + r.Dir}}},
@@ -105,5 +106,14 @@ exec sleep 300
 	b, _ := os.ReadFile(pidFile)
 	if pid := strings.TrimSpace(string(b)); pid != "" && processAlive(pid) {
 		t.Errorf("git's child %s outlived the timeout", pid)
+	}
+}
+
+// Output past MaxOutput is dropped, never blocking git, and said.
+func TestMaxOutputCuts(t *testing.T) {
+	r := gitcmdtest.New(t)
+	out, err := gitcmd.Run(context.Background(), gitcmd.Cmd{Dir: r.Dir, Args: []string{"ls-files", "-z"}, MaxOutput: 3})
+	if !errors.Is(err, gitcmd.ErrOutputCut) || string(out) != "a.t" {
+		t.Fatalf("out %q, err %v", out, err)
 	}
 }

@@ -14,24 +14,29 @@ import (
 const minMinor = 32
 
 var version struct {
-	once sync.Once
-	err  error
+	mu     sync.Mutex
+	known  bool  // the answer below is final
+	tooOld error // nil: recent enough
 }
 
-// checkVersion refuses a git too old to take the overrides, once per
-// process.
+// checkVersion refuses a git too old to take the overrides. The answer is
+// kept once git answered; a git that did not start (missing, or the
+// context ended) is asked again next time.
 func checkVersion(ctx context.Context) error {
-	version.once.Do(func() {
-		out, err := run(ctx, "", baseEnv(nil), nil, []string{"version"})
-		if err != nil {
-			version.err = fmt.Errorf("gitcmd: git did not start: %w", err)
-			return
-		}
-		if !recentEnough(string(out)) {
-			version.err = fmt.Errorf("gitcmd: %s is too old: Hermes Desk needs git 2.%d or newer to run it safely", strings.TrimSpace(string(out)), minMinor)
-		}
-	})
-	return version.err
+	version.mu.Lock()
+	defer version.mu.Unlock()
+	if version.known {
+		return version.tooOld
+	}
+	out, err := run(ctx, "", baseEnv(nil), nil, []string{"version"}, 0)
+	if err != nil {
+		return fmt.Errorf("gitcmd: git did not start: %w", err)
+	}
+	version.known = true
+	if !recentEnough(string(out)) {
+		version.tooOld = fmt.Errorf("gitcmd: %s is too old: Hermes Desk needs git 2.%d or newer to run it safely", strings.TrimSpace(string(out)), minMinor)
+	}
+	return version.tooOld
 }
 
 // recentEnough parses "git version 2.39.5" (also "2.39.5.windows.1",

@@ -166,6 +166,9 @@ func (r *runner) run(ctx context.Context) adapter.Conn {
 	if o.status != run.StatusInterrupted { // a stopped shim ends at once
 		r.workspaceChanges(ctx)
 	}
+	if r.snaps != nil { // its temporary folder goes with the run
+		r.snaps.Close()
+	}
 	return r.finish(ctx, o)
 }
 

@@ -60,7 +60,6 @@ func (r *runner) workspaceChanges(ctx context.Context) {
 	if r.snaps == nil {
 		return
 	}
-	defer r.snaps.Close()
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), snapshotTimeout)
 	defer cancel()
 	go func() {

@@ -31,6 +31,8 @@ func TestRunReportsWorkspaceChanges(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the snapshots' temporary folder must go with the run
 	ws := t.TempDir()
 	gitIn(t, ws, "init", "-q")
 	notes := filepath.Join(ws, "notes.txt")
@@ -64,5 +66,8 @@ func TestRunReportsWorkspaceChanges(t *testing.T) {
 	f := files[0]
 	if f.Path != "notes.txt" || f.Source != run.SourceWorkspace || f.Added != 1 || f.Removed != 0 || !strings.Contains(f.Diff, "+two\n") {
 		t.Fatalf("file.changed %+v", f)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("the run left %d entries in the temp folder: %s", len(left), left[0].Name())
 	}
 }
