@@ -15,8 +15,9 @@ import (
 // mid-snapshot leaves its folder behind; the next Snapshots opened finds
 // it unlocked and removes it (docs/ARCHITECTURE.md §Events, "file.changed").
 const (
-	tempPrefix = "hermesdesk-snapshot-"
-	lockName   = "in-use"
+	tempPrefix   = "hermesdesk-snapshot-"
+	makingPrefix = "hermesdesk-snapshot.making-"
+	lockName     = "in-use"
 	// oldIndexPrefix: earlier releases copied the index to a loose temp
 	// file; a killed one left it (and its .lock) behind.
 	oldIndexPrefix = "hermesdesk-index-"
@@ -29,16 +30,26 @@ type tempDir struct {
 }
 
 func newTempDir() (*tempDir, error) {
-	sweepStale(os.TempDir())
-	dir, err := os.MkdirTemp("", tempPrefix+"*")
+	root := os.TempDir()
+	sweepStale(root)
+	// Made under another name and renamed once locked, so a sweep never
+	// sees a live folder whose lock is not yet taken.
+	making, err := os.MkdirTemp(root, makingPrefix+"*")
 	if err != nil {
 		return nil, err
 	}
-	t := &tempDir{dir: dir}
-	if t.lock, err = holdLock(filepath.Join(dir, lockName)); err != nil {
-		os.RemoveAll(dir)
+	lock, err := holdLock(filepath.Join(making, lockName))
+	if err != nil {
+		os.RemoveAll(making)
 		return nil, err
 	}
+	dir := filepath.Join(root, tempPrefix+strings.TrimPrefix(filepath.Base(making), makingPrefix))
+	if err := os.Rename(making, dir); err != nil {
+		lock.Close()
+		os.RemoveAll(making)
+		return nil, err
+	}
+	t := &tempDir{dir: dir, lock: lock}
 	if err := os.MkdirAll(t.objects(), 0o700); err != nil {
 		t.remove()
 		return nil, err
@@ -73,6 +84,11 @@ func sweepStale(root string) {
 					slog.Warn("remove a stale snapshot folder", "dir", p, "err", err)
 				}
 			}
+		case e.IsDir() && strings.HasPrefix(e.Name(), makingPrefix):
+			// Killed between making and renaming it: a moment's work.
+			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > time.Minute {
+				os.RemoveAll(p)
+			}
 		case !e.IsDir() && strings.HasPrefix(e.Name(), oldIndexPrefix):
 			if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > oldIndexAge {
 				os.Remove(p)
@@ -81,13 +97,11 @@ func sweepStale(root string) {
 	}
 }
 
-// stale: the lock file can be taken (its holder is gone), or is missing
-// (a folder killed before it was made; older than a snapshot can take).
+// stale: the lock file can be taken: its holder is gone.
 func stale(lockPath string) bool {
 	fi, err := os.Stat(lockPath)
 	if errors.Is(err, os.ErrNotExist) {
-		dir, err := os.Stat(filepath.Dir(lockPath))
-		return err == nil && time.Since(dir.ModTime()) > time.Minute
+		return true // not one of ours as made: every folder gets its lock first
 	}
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
