@@ -54,13 +54,15 @@ func itemsOf(in []traystate.Item, autostart, supported bool) []tray.Item {
 			if !supported {
 				continue
 			}
-			t.ID, t.Checked = tray.IDAutostart, autostart
+			t.ID, t.Checked, t.Destructive = tray.IDAutostart, autostart, true
 		case traystate.ActionQuit:
-			t.ID = tray.IDQuit
+			t.ID, t.Destructive = tray.IDQuit, true
 		case traystate.ActionOpenSession:
 			t.ID = string(it.Action) + ":" + it.SessionID
 		case traystate.ActionStopRun:
-			t.ID = string(it.Action) + ":" + it.RunID
+			t.ID, t.Destructive = string(it.Action)+":"+it.RunID, true
+		case traystate.ActionQuitKeep, traystate.ActionQuitStop:
+			t.ID, t.Destructive = string(it.Action), true
 		case traystate.ActionNone:
 			t.Disabled = len(it.Children) == 0 && !it.Separator
 		default:

@@ -34,6 +34,14 @@ func TestMenuOf(t *testing.T) {
 			t.Errorf("%s: id %q, want %q", label, ids[label].ID, want)
 		}
 	}
+	for _, label := range []string{traystate.LabelStopRun, traystate.LabelAutostart, traystate.KeepLabel(1), traystate.StopLabel(1)} {
+		if !ids[label].Destructive {
+			t.Errorf("%s must act only on the menu shown", label)
+		}
+	}
+	if ids[traystate.LabelOpenRun].Destructive || ids[traystate.LabelNewSession].Destructive {
+		t.Error("opening a window is not destructive")
+	}
 	if !ids[traystate.LabelAutostart].Checked {
 		t.Error("the checkbox should show the entry on disk")
 	}
