@@ -33,6 +33,8 @@ type fakeControls struct {
 	mu   sync.Mutex
 	by   []string
 	args [][3]string
+	// called, when set, gets each Approve's arguments.
+	called chan [3]string
 }
 
 func (f *fakeControls) Approve(ctx context.Context, runID, id, choice string) (run.ControlResult, error) {
@@ -40,6 +42,9 @@ func (f *fakeControls) Approve(ctx context.Context, runID, id, choice string) (r
 	defer f.mu.Unlock()
 	f.by = append(f.by, run.AnsweredBy(ctx))
 	f.args = append(f.args, [3]string{runID, id, choice})
+	if f.called != nil {
+		f.called <- [3]string{runID, id, choice}
+	}
 	return f.res, nil
 }
 
