@@ -83,8 +83,8 @@ func TestNotifierApproveFromNotification(t *testing.T) {
 	ctl := &fakeControls{res: run.ControlResult{Accepted: true, Status: run.ControlAccepted}}
 	n, fs, bus := start(t, ctl, nil)
 	bus.Publish(st("r", run.StatusAwaitingApproval, appr("a1")))
-	expect(t, fs, "send prompt:r")
-	n.Invoke(PromptKey("r"), ChoiceAction("allow_once"))
+	expect(t, fs, "send prompt:r:a1")
+	n.Invoke(PromptKey("r", "a1"), ChoiceAction("a1", "allow_once"))
 	bus.Publish(st("r", run.StatusRunning, nil)) // answered: nothing left to withdraw
 	bus.Publish(st("r", run.StatusCompleted, nil))
 	expect(t, fs, "send ended:1")
@@ -95,12 +95,45 @@ func TestNotifierApproveFromNotification(t *testing.T) {
 	}
 }
 
+// TestNotifierButtonAnswersOnlyItsRequest: a second request of the same
+// run gets its own notification, and a click that names the first (its
+// notification still up on a slow server, or a forged key) answers
+// nothing — issue 21 item 6: "Read README.md"'s Allow approved
+// "rm -rf ~/important".
+func TestNotifierButtonAnswersOnlyItsRequest(t *testing.T) {
+	ctl := &fakeControls{res: run.ControlResult{Accepted: true, Status: run.ControlAccepted}, called: make(chan [3]string, 4)}
+	n, fs, bus := start(t, ctl, nil)
+	bus.Publish(st("r", run.StatusAwaitingApproval, appr("read")))
+	expect(t, fs, "send prompt:r:read")
+	bus.Publish(st("r", run.StatusAwaitingApproval, appr("rm")))
+	expect(t, fs, "withdraw prompt:r:read")
+	expect(t, fs, "send prompt:r:rm")
+	n.Invoke(PromptKey("r", "read"), ChoiceAction("read", "allow_once")) // the old notification: gone
+	n.Invoke(PromptKey("r", "rm"), ChoiceAction("read", "allow_once"))   // the new one, naming the old request
+	n.Invoke(PromptKey("r", "rm"), "choose:allow_once")                  // an old-style key naming none
+	n.Invoke(PromptKey("r", "rm"), ChoiceAction("rm", "reject_once"))    // the right one
+	select {
+	case got := <-ctl.called:
+		if got != [3]string{"r", "rm", "reject_once"} {
+			t.Fatalf("approved %v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the right click answered nothing")
+	}
+	// Answers run on their own goroutines: a wrong one could land later.
+	select {
+	case got := <-ctl.called:
+		t.Fatalf("also approved %v", got)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
 func TestNotifierAlreadyAnsweredSaysSo(t *testing.T) {
 	ctl := &fakeControls{res: run.ControlResult{Status: run.ControlNotActive, Message: "the approval was already answered"}}
 	n, fs, bus := start(t, ctl, nil)
 	bus.Publish(st("r", run.StatusAwaitingApproval, appr("a1")))
-	expect(t, fs, "send prompt:r")
-	n.Invoke(PromptKey("r"), ChoiceAction("reject_once"))
+	expect(t, fs, "send prompt:r:a1")
+	n.Invoke(PromptKey("r", "a1"), ChoiceAction("a1", "reject_once"))
 	expect(t, fs, "send answered:r")
 	fs.mu.Lock()
 	body := fs.sent["answered:r"].Body
@@ -114,13 +147,13 @@ func TestNotifierOpenAndFocus(t *testing.T) {
 	opened := make(chan string, 4)
 	n, fs, bus := start(t, &fakeControls{}, func(s string) { opened <- s })
 	bus.Publish(st("r", run.StatusAwaitingApproval, appr("a1")))
-	expect(t, fs, "send prompt:r")
-	n.Invoke(PromptKey("r"), ActionDefault)
+	expect(t, fs, "send prompt:r:a1")
+	n.Invoke(PromptKey("r", "a1"), ActionDefault)
 	if s := <-opened; s != "s-r" {
 		t.Fatalf("opened %q", s)
 	}
 	n.SetFocus(Focus{SessionID: "s-r", Focused: true})
-	expect(t, fs, "withdraw prompt:r")
+	expect(t, fs, "withdraw prompt:r:a1")
 	if n.Focus().SessionID != "s-r" {
 		t.Fatal("focus not kept")
 	}

@@ -64,14 +64,14 @@ func TestDBusApprovalNotificationAnswersFromItsButton(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := calls[0]
-	if n.Label(ChoiceAction("allow_once")) != "Allow once" || n.Label(ChoiceAction("reject_once")) != "Reject" ||
-		n.Label(ActionOpen) != "Open" || n.Label(ActionDefault) == "" {
+	if n.Label(ChoiceAction("a1", "allow_once")) != "Allow once" || n.Label(ChoiceAction("a1", "reject_once")) != "Reject" ||
+		n.Label(ActionOpen) != "" || n.Label(ActionDefault) != "Open" || len(n.Actions) != 3 {
 		t.Fatalf("actions %v", n.Actions)
 	}
 	if n.Body != "Run ls\nls -la" || n.AppName != "Hermes Desk" {
 		t.Fatalf("notification %+v", n)
 	}
-	if err := srv.Invoke(n.ID, ChoiceAction("allow_once")); err != nil {
+	if err := srv.Invoke(n.ID, ChoiceAction("a1", "allow_once")); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
