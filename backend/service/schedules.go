@@ -107,7 +107,7 @@ func (s *Service) PreviewSchedule(ctx context.Context, when string, at *time.Tim
 	if err := s.schedulesReady(); err != nil {
 		return Preview{}, err
 	}
-	w, err := resolveWhen(when, at, tz)
+	w, err := resolveWhen(when, at, tz, s.sched.Now())
 	if err != nil {
 		return Preview{}, err
 	}
@@ -125,11 +125,11 @@ func zoneName(tz string) string {
 	return tz
 }
 
-func resolveWhen(when string, at *time.Time, tz string) (schedule.When, error) {
+func resolveWhen(when string, at *time.Time, tz string, now time.Time) (schedule.When, error) {
 	if len(when) > MaxNameBytes || !utf8.ValidString(when) {
 		return schedule.When{}, badRequest("when must be a short phrase or cron expression")
 	}
-	w, err := schedule.Resolve(when, at, zoneName(tz))
+	w, err := schedule.Resolve(when, at, zoneName(tz), now)
 	if errors.Is(err, schedule.ErrInvalid) {
 		return schedule.When{}, badRequest("%s", strings.TrimPrefix(err.Error(), schedule.ErrInvalid.Error()+": "))
 	}
@@ -217,7 +217,7 @@ func (s *Service) checkSchedule(ctx context.Context, sc *schedule.Schedule, when
 	if sc.Phrase != "" {
 		at = nil
 	}
-	w, err := resolveWhen(sc.Phrase, at, sc.Timezone)
+	w, err := resolveWhen(sc.Phrase, at, sc.Timezone, s.sched.Now())
 	if err != nil {
 		return err
 	}
