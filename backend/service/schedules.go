@@ -38,6 +38,9 @@ type Scheduler interface {
 // service's StartRun). Without it the schedule routes are unavailable.
 func (s *Service) SetSchedules(store ScheduleStore, sch Scheduler) {
 	s.schedStore, s.sched = store, sch
+	if o, ok := sch.(interface{ OnChange(func()) }); ok {
+		o.OnChange(s.schedulesChanged) // a firing recorded: on the watch bus
+	}
 }
 
 // PreviewCount is how many next firings a preview lists.
@@ -156,6 +159,7 @@ func (s *Service) CreateSchedule(ctx context.Context, req ScheduleRequest) (Sche
 		return ScheduleView{}, s.classify(ctx, "create schedule", "project", err)
 	}
 	s.sched.Changed()
+	s.schedulesChanged()
 	return s.scheduleView(out, nil), nil
 }
 
@@ -347,6 +351,7 @@ func (s *Service) UpdateSchedule(ctx context.Context, id string, p SchedulePatch
 		return ScheduleView{}, s.classify(ctx, "update schedule", "schedule", err)
 	}
 	s.sched.Changed()
+	s.schedulesChanged()
 	return s.Schedule(ctx, out.ID)
 }
 
@@ -359,6 +364,7 @@ func (s *Service) DeleteSchedule(ctx context.Context, id string) error {
 		return s.classify(ctx, "delete schedule", "schedule", err)
 	}
 	s.sched.Changed()
+	s.schedulesChanged()
 	return nil
 }
 
