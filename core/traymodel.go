@@ -40,7 +40,8 @@ func (k *Core) setView(v traystate.View) {
 
 // menuOf renders a view; the checkbox shows the login entry on disk.
 func menuOf(v traystate.View, autostart, autostartSupported bool) tray.Menu {
-	return tray.Menu{Icon: string(v.Icon), Tooltip: v.Tooltip, Items: itemsOf(v.Items, autostart, autostartSupported)}
+	return tray.Menu{Icon: string(v.Icon), Tooltip: v.Tooltip, NeedsAttention: v.Icon == traystate.IconNeedsYou,
+		Items: itemsOf(v.Items, autostart, autostartSupported)}
 }
 
 func itemsOf(in []traystate.Item, autostart, supported bool) []tray.Item {

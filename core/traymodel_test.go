@@ -48,6 +48,14 @@ func TestMenuOf(t *testing.T) {
 	if ids[traystate.LabelQuit].ID != "" || len(ids[traystate.LabelQuit].Children) != 2 {
 		t.Errorf("quit with an active run should be a submenu: %+v", ids[traystate.LabelQuit])
 	}
+	if m.NeedsAttention {
+		t.Error("a running run does not need the person")
+	}
+	waiting := traystate.Render([]run.RunState{{RunID: "r1", SessionID: "s1", Agent: "demo", Status: run.StatusAwaitingApproval,
+		Pending: &run.PendingPrompt{Kind: run.PendingApproval, ID: "a1", Title: "Run ls"}}}, traystate.Options{})
+	if !menuOf(waiting, false, false).NeedsAttention {
+		t.Error("a run awaiting approval: the tray's status should say it needs attention")
+	}
 	idle := menuOf(traystate.Render(nil, traystate.Options{}), false, false)
 	for _, it := range idle.Items {
 		if it.ID == tray.IDAutostart {

@@ -27,7 +27,10 @@ type Item struct {
 type Menu struct {
 	Icon    string // a name the renderer's icon set knows ("idle", "running", …)
 	Tooltip string
-	Items   []Item
+	// NeedsAttention: a run waits for the person. On Linux the item's
+	// StatusNotifierItem Status is NeedsAttention, else Active.
+	NeedsAttention bool
+	Items          []Item
 }
 
 // Item IDs the core acts on.

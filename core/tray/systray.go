@@ -129,6 +129,11 @@ func (t *Tray) Set(m Menu) {
 	if old == nil || old.Tooltip != m.Tooltip {
 		systray.SetTooltip(m.Tooltip)
 	}
+	if old == nil || old.NeedsAttention != m.NeedsAttention {
+		if err := setStatus(m.NeedsAttention); err != nil {
+			t.log.Warn("tray: cannot show that a run needs you in the tray's status", "err", err)
+		}
+	}
 	if old != nil && reflect.DeepEqual(old.Items, m.Items) {
 		return
 	}

@@ -75,7 +75,8 @@ func TestSameShape(t *testing.T) {
 // The test binary doubles as a process showing the tray (the library is a
 // process-wide singleton), on the private bus the test gives it: it shows
 // DefaultMenu, prints each click's ID, and on an input line N shows the
-// menu for N running runs with autostart toggled on odd N; "churn K"
+// menu for N running runs with autostart toggled on odd N; "attention 1"
+// and "attention 0" show a run that needs the person, or not; "churn K"
 // rebuilds the menu K times with runs coming and going, then prints
 // "churned".
 func TestMain(m *testing.M) {
@@ -94,6 +95,12 @@ func trayProc() {
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		var k int
+		if _, err := fmt.Sscanf(sc.Text(), "attention %d", &k); err == nil {
+			m := DefaultMenu(State{Running: 1, AutostartSupported: true})
+			m.NeedsAttention = k == 1
+			tr.Set(m)
+			continue
+		}
 		if _, err := fmt.Sscanf(sc.Text(), "churn %d", &k); err == nil {
 			for i := range k {
 				tr.Set(churnMenu(i))
@@ -199,6 +206,32 @@ func TestTrayRebuildsClickNothing(t *testing.T) {
 	if len(spurious) > 0 {
 		t.Fatalf("%d actions nobody clicked, e.g. %v", len(spurious), spurious[:min(len(spurious), 8)])
 	}
+}
+
+// TestTrayNeedsAttention: while a run waits for the person the item's
+// StatusNotifierItem Status is NeedsAttention (hosts highlight it), and
+// Active again once it does not.
+func TestTrayNeedsAttention(t *testing.T) {
+	tp := startTrayProc(t)
+	status := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			v, err := tp.host.Property(tp.item, "Status")
+			if err == nil && v.Value() == want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("Status %v (%v), want %q", v, err, want)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	status("Active")
+	io.WriteString(tp.stdin, "attention 1\n")
+	status("NeedsAttention")
+	io.WriteString(tp.stdin, "attention 0\n")
+	status("Active")
 }
 
 type trayProcess struct {
