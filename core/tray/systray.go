@@ -205,7 +205,9 @@ func (t *Tray) dispatch() {
 				t.log.Info("tray: a click on an item of a replaced menu was ignored", "id", w.id)
 				continue
 			}
-			t.onClick(w.id)
+			// Off the loop: a Stop run waits for its API call, and the
+			// library drops a click nobody is receiving.
+			go t.onClick(w.id)
 		}
 	}
 }
