@@ -27,7 +27,8 @@ type ClientFocus struct {
 // another client's session (issue 21 item 13).
 type focusState struct {
 	mu        sync.Mutex
-	holder    *ClientFocus // the client with the focus; nil when none has it
+	holder    *ClientFocus   // the client with the focus; nil when none has it
+	streams   map[string]int // open watch streams per client id
 	listeners map[int]func(ClientFocus)
 	next      int
 }
@@ -59,6 +60,49 @@ func (s *Service) SetClientFocus(_ context.Context, f ClientFocus) (ClientFocus,
 	}
 	s.focus.mu.Lock()
 	eff := s.focus.report(f)
+	s.tellFocusLocked(eff) // unlocks
+	return eff, nil
+}
+
+// ClientWatching records that a client follows the watch bus (its page's
+// stream, named by its focus client id); done marks that stream closed.
+// When a client's last stream closes — a tab closed, crashed or cut off —
+// its focus claim goes with it, so a client that vanished never keeps a
+// session from being notified. A client that never opens such a stream
+// (the desktop window, which follows the bus in Go) keeps its claim until
+// it reports otherwise.
+func (s *Service) ClientWatching(clientID string) (done func()) {
+	if clientID == "" || len(clientID) > MaxNameBytes {
+		return func() {}
+	}
+	f := &s.focus
+	f.mu.Lock()
+	if f.streams == nil {
+		f.streams = map[string]int{}
+	}
+	f.streams[clientID]++
+	f.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			f.mu.Lock()
+			if f.streams[clientID]--; f.streams[clientID] > 0 {
+				f.mu.Unlock()
+				return
+			}
+			delete(f.streams, clientID)
+			if f.holder == nil || f.holder.ClientID != clientID {
+				f.mu.Unlock()
+				return
+			}
+			f.holder = nil
+			s.tellFocusLocked(f.effective()) // unlocks
+		})
+	}
+}
+
+// tellFocusLocked unlocks the focus state and tells the listeners eff.
+func (s *Service) tellFocusLocked(eff ClientFocus) {
 	ls := make([]func(ClientFocus), 0, len(s.focus.listeners))
 	for _, fn := range s.focus.listeners {
 		ls = append(ls, fn)
@@ -67,7 +111,6 @@ func (s *Service) SetClientFocus(_ context.Context, f ClientFocus) (ClientFocus,
 	for _, fn := range ls {
 		fn(eff)
 	}
-	return eff, nil
 }
 
 // ClientFocus returns what the person looks at: the session shown by the

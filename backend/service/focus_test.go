@@ -53,3 +53,31 @@ func TestClientFocusPerClient(t *testing.T) {
 		})
 	}
 }
+
+// TestClientFocusEndsWithItsLastStream: a page's claim goes with its last
+// watch stream (a tab closed or cut off); another client's claim stays.
+func TestClientFocusEndsWithItsLastStream(t *testing.T) {
+	svc, _ := newSvc(t)
+	var heard []service.ClientFocus
+	defer svc.OnClientFocus(func(f service.ClientFocus) { heard = append(heard, f) })()
+	ctx := context.Background()
+	first, second := svc.ClientWatching("tab"), svc.ClientWatching("tab") // a reconnect overlapping the old stream
+	if _, err := svc.SetClientFocus(ctx, service.ClientFocus{ClientID: "tab", SessionID: "s1", Focused: true}); err != nil {
+		t.Fatal(err)
+	}
+	first()
+	first() // twice is once
+	if f := svc.ClientFocus(); !f.Focused || f.SessionID != "s1" {
+		t.Fatalf("one of two streams closed: focus %+v", f)
+	}
+	second()
+	if f := svc.ClientFocus(); f.Focused || len(heard) != 2 || heard[1].Focused {
+		t.Fatalf("the tab is gone but its claim stays: %+v, heard %+v", f, heard)
+	}
+	// Another client's claim is not the closing tab's to end.
+	svc.SetClientFocus(ctx, service.ClientFocus{ClientID: "win", SessionID: "s2", Focused: true})
+	svc.ClientWatching("tab")()
+	if f := svc.ClientFocus(); !f.Focused || f.ClientID != "win" {
+		t.Fatalf("focus %+v", f)
+	}
+}
