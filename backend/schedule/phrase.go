@@ -26,7 +26,7 @@ import (
 //	once on 2026-12-01 at 3:20am
 //
 // Examples is what an unknown phrase is answered with: every one of them
-// parses (TestExamplesParse).
+// parses (TestUnknownPhraseAnswersInWords).
 
 // The phrase patterns are compiled on first use: only the core parses
 // phrases, and every hermesdesk process links this package
@@ -210,25 +210,7 @@ func Phrase(text string, loc *time.Location, now time.Time) (expr string, at *ti
 		return "", nil, false, nil
 	}
 	days := strings.TrimSpace(m[1])
-	h, _ := strconv.Atoi(m[2])
-	mi := 0
-	if m[3] != "" {
-		mi, _ = strconv.Atoi(m[3])
-	}
-	switch m[4] {
-	case "am":
-		if h == 12 {
-			h = 0
-		} else if h > 12 {
-			h = 99
-		}
-	case "pm":
-		if h < 12 {
-			h += 12
-		} else if h > 12 {
-			h = 99
-		}
-	}
+	h, mi, okTime := hourMinute(m[2], m[3], m[4])
 	dow, dom, isPhrase := "", "*", true
 	switch days {
 	case "every day", "daily", "everyday", "each day":
@@ -251,7 +233,7 @@ func Phrase(text string, loc *time.Location, now time.Time) (expr string, at *ti
 	if !isPhrase {
 		return "", nil, false, nil
 	}
-	if h > 23 || mi > 59 {
+	if !okTime {
 		return "", nil, true, invalid("%q: the time of day must be like 9:00 or 18:30", text)
 	}
 	return fmt.Sprintf("%d %d %s * %s", mi, h, dom, dow), nil, true, nil
