@@ -226,8 +226,7 @@ func (s *DBusSender) Withdraw(key string) error {
 		return nil
 	}
 	if call := s.conn.Object(fdoName, fdoPath).Call(fdoName+".CloseNotification", 0, id); call.Err != nil {
-		err := call.Err
-		return fmt.Errorf("notifications: close: %w", err)
+		return fmt.Errorf("notifications: close: %w", call.Err)
 	}
 	return nil
 }
