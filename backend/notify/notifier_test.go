@@ -80,11 +80,12 @@ func expect(t *testing.T, fs *fakeSender, want string) {
 }
 
 func TestNotifierApproveFromNotification(t *testing.T) {
-	ctl := &fakeControls{res: run.ControlResult{Accepted: true, Status: run.ControlAccepted}}
+	ctl := &fakeControls{res: run.ControlResult{Accepted: true, Status: run.ControlAccepted}, called: make(chan [3]string, 1)}
 	n, fs, bus := start(t, ctl, nil)
 	bus.Publish(st("r", run.StatusAwaitingApproval, appr("a1")))
 	expect(t, fs, "send prompt:r:a1")
 	n.Invoke(PromptKey("r", "a1"), ChoiceAction("a1", "allow_once"))
+	<-ctl.called                                 // the answer goes out; then the bus says so
 	bus.Publish(st("r", run.StatusRunning, nil)) // answered: nothing left to withdraw
 	bus.Publish(st("r", run.StatusCompleted, nil))
 	expect(t, fs, "send ended:1")
