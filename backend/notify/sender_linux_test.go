@@ -224,3 +224,26 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestDBusSecondRequestIsANewNotification: a second approval request of
+// the same run never replaces the first notification in place (a click in
+// flight on the first would land on the second); the first is closed and
+// the second is a new one (issue 21 item 6).
+func TestDBusSecondRequestIsANewNotification(t *testing.T) {
+	srv, bus := busEnv(t, &fakeControls{}, nil)
+	bus.Publish(st("r", run.StatusAwaitingApproval, appr("read")))
+	if _, err := srv.Wait(10*time.Second, func(c []notifyserver.Notification) bool { return len(c) == 1 }); err != nil {
+		t.Fatal(err)
+	}
+	bus.Publish(st("r", run.StatusAwaitingApproval, appr("rm")))
+	calls, err := srv.Wait(10*time.Second, func(c []notifyserver.Notification) bool { return len(c) == 2 && !c[0].Open })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls[1].Replaces != 0 || calls[1].ID == calls[0].ID || calls[0].Closed != notifyserver.ReasonClosed {
+		t.Fatalf("the second request replaced the first in place: %+v", calls)
+	}
+	if calls[1].Label(ChoiceAction("rm", "allow_once")) != "Allow once" {
+		t.Fatalf("second notification's buttons %v", calls[1].Actions)
+	}
+}
