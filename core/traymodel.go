@@ -40,7 +40,8 @@ func (k *Core) setView(v traystate.View) {
 
 // menuOf renders a view; the checkbox shows the login entry on disk.
 func menuOf(v traystate.View, autostart, autostartSupported bool) tray.Menu {
-	return tray.Menu{Icon: string(v.Icon), Tooltip: v.Tooltip, Items: itemsOf(v.Items, autostart, autostartSupported)}
+	return tray.Menu{Icon: string(v.Icon), Tooltip: v.Tooltip, NeedsAttention: v.Icon == traystate.IconNeedsYou,
+		Items: itemsOf(v.Items, autostart, autostartSupported)}
 }
 
 func itemsOf(in []traystate.Item, autostart, supported bool) []tray.Item {
@@ -54,13 +55,15 @@ func itemsOf(in []traystate.Item, autostart, supported bool) []tray.Item {
 			if !supported {
 				continue
 			}
-			t.ID, t.Checked = tray.IDAutostart, autostart
+			t.ID, t.Checked, t.Destructive = tray.IDAutostart, autostart, true
 		case traystate.ActionQuit:
-			t.ID = tray.IDQuit
+			t.ID, t.Destructive = tray.IDQuit, true
 		case traystate.ActionOpenSession:
 			t.ID = string(it.Action) + ":" + it.SessionID
 		case traystate.ActionStopRun:
-			t.ID = string(it.Action) + ":" + it.RunID
+			t.ID, t.Destructive = string(it.Action)+":"+it.RunID, true
+		case traystate.ActionQuitKeep, traystate.ActionQuitStop:
+			t.ID, t.Destructive = string(it.Action), true
 		case traystate.ActionNone:
 			t.Disabled = len(it.Children) == 0 && !it.Separator
 		default:

@@ -34,11 +34,27 @@ func TestMenuOf(t *testing.T) {
 			t.Errorf("%s: id %q, want %q", label, ids[label].ID, want)
 		}
 	}
+	for _, label := range []string{traystate.LabelStopRun, traystate.LabelAutostart, traystate.KeepLabel(1), traystate.StopLabel(1)} {
+		if !ids[label].Destructive {
+			t.Errorf("%s must act only on the menu shown", label)
+		}
+	}
+	if ids[traystate.LabelOpenRun].Destructive || ids[traystate.LabelNewSession].Destructive {
+		t.Error("opening a window is not destructive")
+	}
 	if !ids[traystate.LabelAutostart].Checked {
 		t.Error("the checkbox should show the entry on disk")
 	}
 	if ids[traystate.LabelQuit].ID != "" || len(ids[traystate.LabelQuit].Children) != 2 {
 		t.Errorf("quit with an active run should be a submenu: %+v", ids[traystate.LabelQuit])
+	}
+	if m.NeedsAttention {
+		t.Error("a running run does not need the person")
+	}
+	waiting := traystate.Render([]run.RunState{{RunID: "r1", SessionID: "s1", Agent: "demo", Status: run.StatusAwaitingApproval,
+		Pending: &run.PendingPrompt{Kind: run.PendingApproval, ID: "a1", Title: "Run ls"}}}, traystate.Options{})
+	if !menuOf(waiting, false, false).NeedsAttention {
+		t.Error("a run awaiting approval: the tray's status should say it needs attention")
 	}
 	idle := menuOf(traystate.Render(nil, traystate.Options{}), false, false)
 	for _, it := range idle.Items {

@@ -115,7 +115,7 @@ func oneLine(s string, n int) string {
 
 func (e *Env) schedulesAdd(args []string) int {
 	fs := newFlags("schedules add", e, `hermesdesk schedules add --when WHEN [flags] "prompt"`)
-	whenF := fs.String("when", "", `when to run: "every weekday at 9:00", "every 2 hours", "once on 2026-12-01 at 18:00" or a cron expression`)
+	whenF := fs.String("when", "", `when to run: "every weekday at 9:00", "every 2 hours", "in 10 minutes", "tomorrow at 9am", "once on 2026-12-01 at 18:00" or a cron expression`)
 	name := fs.String("name", "", "a name for the list (default: the prompt's first line)")
 	agent := fs.String("agent", "", "agent to run (default: the first installed, else the demo agent)")
 	project := fs.String("project", "", "project folder (default: the current directory)")

@@ -48,10 +48,22 @@ func TestScheduleFiresAndNotifiesWithoutWindow(t *testing.T) {
 
 	// Follow the watch bus before anything is due, so the run's end is an
 	// event the test waits for rather than a state it polls.
-	watch, err := c.Watch(ctx, false)
+	bus, err := c.Watch(ctx, false)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The Schedules view follows the bus: the firing says schedules.changed.
+	watch := make(chan run.WatchMessage, 256)
+	schedulesChanged := make(chan struct{}, 64)
+	go func() {
+		defer close(watch)
+		for m := range bus {
+			if m.Type == run.WatchSchedulesChanged {
+				schedulesChanged <- struct{}{}
+			}
+			watch <- m
+		}
+	}()
 	ws := filepath.Join(dataDir, "ws")
 	os.MkdirAll(ws, 0o700)
 	var p run.Project
@@ -69,10 +81,21 @@ func TestScheduleFiresAndNotifiesWithoutWindow(t *testing.T) {
 	if s.NextDue == nil || !s.NextDue.Equal(at) {
 		t.Fatalf("next due %v, want %v", s.NextDue, at)
 	}
+	select {
+	case <-schedulesChanged: // created
+	case <-ctx.Done():
+		t.Fatal("no schedules.changed on the watch bus after creating a schedule")
+	}
 
 	ended := waitRunEnded(t, watch)
 	if ended.Status != run.StatusCompleted {
 		t.Fatalf("the firing's run ended %s: %s", ended.Status, ended.Error)
+	}
+
+	select {
+	case <-schedulesChanged: // fired: its next and last run moved
+	case <-ctx.Done():
+		t.Fatal("no schedules.changed on the watch bus after the firing")
 	}
 
 	// The history names that run, settled with its real status.
@@ -124,8 +147,8 @@ func TestScheduleFiresAndNotifiesWithoutWindow(t *testing.T) {
 		t.Fatalf("no %q notification: %v", want, err)
 	}
 	for _, n := range calls {
-		if n.Summary != want || n.AppName != "Hermes Desk" || n.Body != "demo is done" || n.Label("open") != "Open" {
-			t.Errorf("notification %+v, want only %q from Hermes Desk, with an Open button", n, want)
+		if n.Summary != want || n.AppName != "Hermes Desk" || n.Body != "demo is done" || n.Label("default") != "Open" || len(n.Actions) != 1 {
+			t.Errorf("notification %+v, want only %q from Hermes Desk, opened by a click (one Open, not two)", n, want)
 		}
 	}
 }

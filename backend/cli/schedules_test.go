@@ -288,7 +288,7 @@ func TestSchedulesCLI(t *testing.T) {
 		t.Fatalf("add: %d %s", code, out)
 	}
 	id := strings.Fields(out)[2]
-	if code, out := cli("add", "--agent", "demo", "--project", ws, "--when", "every blue moon", "x"); code == 0 || !strings.Contains(out, "not a phrase") {
+	if code, out := cli("add", "--agent", "demo", "--project", ws, "--when", "every blue moon", "x"); code == 0 || !strings.Contains(out, "does not understand") {
 		t.Errorf("bad add: %d %s", code, out)
 	}
 	if code, out := cli("ls"); code != 0 || !strings.Contains(out, "Standup") || !strings.Contains(out, "every weekday at 9:00") {

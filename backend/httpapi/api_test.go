@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -414,6 +416,50 @@ func TestBuiltPageCSP(t *testing.T) {
 	csp := res.Header.Get("Content-Security-Policy")
 	if !strings.HasPrefix(csp, "default-src 'self'; script-src 'self'") || !strings.HasSuffix(csp, "; frame-ancestors 'none'") || strings.Contains(csp, "unsafe") {
 		t.Fatalf("CSP %q", csp)
+	}
+}
+
+// TestClientFocusEndsWithTheTab: a browser tab names itself on its watch
+// stream; when that stream ends (the tab closed or cut off) its focus
+// claim ends too, and the notifier hears that nobody looks.
+func TestClientFocusEndsWithTheTab(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	got := make(chan service.ClientFocus, 4)
+	defer e.svc.OnClientFocus(func(f service.ClientFocus) { got <- f })()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/watch?client=tab-1", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Accept", "text/event-stream")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	br := bufio.NewReader(res.Body)
+	for { // up to the snapshot: the stream is open
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("stream: %v", err)
+		}
+		if strings.HasPrefix(line, "data: ") {
+			break
+		}
+	}
+	if status, body := e.do(t, "PUT", "/api/client/focus", `{"client_id":"tab-1","session_id":"s1","focused":true}`, nil); status != 200 {
+		t.Fatalf("focus: %d %s", status, body)
+	}
+	if f := <-got; !f.Focused || f.SessionID != "s1" {
+		t.Fatalf("focus %+v", f)
+	}
+	cancel() // the tab goes away without a word
+	select {
+	case f := <-got:
+		if f.Focused {
+			t.Fatalf("after the tab left: %+v", f)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the tab's claim outlived its stream")
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 // answers the snapshot alone (the window's Request path, which then
 // follows the bus through its own events). ?doorbells=1 adds doorbell
 // messages: (run, newest seq), coalesced per run per DoorbellWindow.
+// ?client=ID names the page's focus client (PUT /api/client/focus).
 func (h *Handler) watch(w http.ResponseWriter, r *http.Request) {
 	if wantsPage(r) {
 		snap, err := h.svc.Snapshot(r.Context())
@@ -29,6 +30,9 @@ func (h *Handler) watch(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
+	// ?client=ID: a page's stream; its focus claim ends with its last one
+	// (docs/ARCHITECTURE.md §Notifications).
+	defer h.svc.ClientWatching(r.URL.Query().Get("client"))()
 	s := startSSE(w)
 
 	var bg sync.WaitGroup

@@ -2,6 +2,7 @@ package notify
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -13,19 +14,37 @@ import (
 // notification: several runs finishing within it give one, not a storm.
 const CoalesceWindow = time.Second
 
-// Action keys a notification offers. An approval's options are "choose:"
-// followed by the agent's option id.
+// Action keys a notification offers. An approval's options are "choose:",
+// the approval's id (query-escaped, so it holds no ':') and the agent's
+// option id: a click names the request it answers, never "whatever is
+// pending now" (issue 21 item 6).
 const (
-	ActionDefault = "default" // a click on the notification's body
+	ActionDefault = "default" // a click on the notification's body: Open
 	ActionOpen    = "open"
 	choosePrefix  = "choose:"
 )
 
-// ChoiceAction is the action key for one of an approval's options.
-func ChoiceAction(optionID string) string { return choosePrefix + optionID }
+// ChoiceAction is the action key for option optionID of approval approvalID.
+func ChoiceAction(approvalID, optionID string) string {
+	return choosePrefix + url.QueryEscape(approvalID) + ":" + optionID
+}
 
-// ChoiceOf returns the option id of a "choose:" action key.
-func ChoiceOf(action string) (string, bool) { return strings.CutPrefix(action, choosePrefix) }
+// ChoiceOf returns the approval and option ids of a "choose:" action key.
+func ChoiceOf(action string) (approvalID, optionID string, ok bool) {
+	rest, ok := strings.CutPrefix(action, choosePrefix)
+	if !ok {
+		return "", "", false
+	}
+	escaped, optionID, ok := strings.Cut(rest, ":")
+	if !ok {
+		return "", "", false
+	}
+	approvalID, err := url.QueryUnescape(escaped)
+	if err != nil || approvalID == "" || optionID == "" {
+		return "", "", false
+	}
+	return approvalID, optionID, true
+}
 
 // Action is a button on a notification.
 type Action struct {
@@ -34,7 +53,8 @@ type Action struct {
 }
 
 // Note is one notification to show. Notes with the same Key replace each
-// other: one per run's prompt, so a newer prompt replaces an older one.
+// other in place; a prompt's key names the prompt, so a newer request of
+// the same run is a new notification and the older one is withdrawn.
 type Note struct {
 	Key       string
 	Kind      Kind
@@ -62,8 +82,8 @@ type Op struct {
 	Key  string // OpWithdraw
 }
 
-// PromptKey is the key of a run's prompt notification.
-func PromptKey(runID string) string { return "prompt:" + runID }
+// PromptKey is the key of the notification for prompt promptID of a run.
+func PromptKey(runID, promptID string) string { return "prompt:" + runID + ":" + promptID }
 
 // Engine folds watch messages into notification operations. It is pure:
 // time comes in as arguments, and it is used from one goroutine.
@@ -163,7 +183,7 @@ func (e *Engine) change(cur run.RunState, now time.Time) []Op {
 		e.runs[cur.RunID] = cur
 	}
 	var ops []Op
-	if _, up := e.shown[cur.RunID]; up && (c.GonePrompt != "" || cur.Status.Terminal()) && c.NewPrompt == nil {
+	if _, up := e.shown[cur.RunID]; up && (c.GonePrompt != "" || cur.Status.Terminal()) {
 		ops = append(ops, e.withdraw(cur.RunID))
 	}
 	if c.NewPrompt != nil && !cur.Status.Terminal() {
@@ -188,8 +208,9 @@ func (e *Engine) prompt(r run.RunState) []Op {
 }
 
 func (e *Engine) withdraw(runID string) Op {
+	key := PromptKey(runID, e.shown[runID])
 	delete(e.shown, runID)
-	return Op{Kind: OpWithdraw, Key: PromptKey(runID)}
+	return Op{Kind: OpWithdraw, Key: key}
 }
 
 // Answered records that a prompt was answered from its notification
@@ -212,18 +233,20 @@ func (e *Engine) Flush(now time.Time) []Op {
 }
 
 // PromptNote is the notification for a run's pending prompt: an
-// approval's own options as buttons plus Open; a question's Open.
+// approval's own options as buttons. Open is the body click (the
+// sender's default action, which servers that draw it label "Open"), so
+// no second Open button.
 func PromptNote(r run.RunState) Note {
 	p := r.Pending
-	n := Note{Key: PromptKey(r.RunID), Kind: KindNeedsYou, RunID: r.RunID, SessionID: r.SessionID, PromptID: p.ID, Urgent: true}
+	n := Note{Key: PromptKey(r.RunID, p.ID), Kind: KindNeedsYou, RunID: r.RunID, SessionID: r.SessionID, PromptID: p.ID, Urgent: true}
 	who := agentName(r)
 	title := sessionTitle(r)
 	if p.Kind == run.PendingClarify {
 		n.Summary = fmt.Sprintf("%s has a question — %s", who, title)
-		n.Body = oneLine(p.Title, 300)
+		n.Body = oneLine(prose(p.Title), 300)
 	} else {
 		n.Summary = fmt.Sprintf("%s needs approval — %s", who, title)
-		n.Body = oneLine(p.Title, 200)
+		n.Body = oneLine(prose(p.Title), 200)
 		if p.Command != "" {
 			n.Body += "\n" + oneLine(p.Command, 200)
 		}
@@ -235,16 +258,15 @@ func PromptNote(r run.RunState) Note {
 			if label == "" {
 				label = o.ID
 			}
-			n.Actions = append(n.Actions, Action{Key: ChoiceAction(o.ID), Label: oneLine(label, 40)})
+			n.Actions = append(n.Actions, Action{Key: ChoiceAction(p.ID, o.ID), Label: oneLine(label, 40)})
 		}
 	}
-	n.Actions = append(n.Actions, Action{Key: ActionOpen, Label: "Open"})
 	return n
 }
 
 // EndedNote tells one or several ended runs in one notification.
 func EndedNote(rs []run.RunState, batch int) Note {
-	n := Note{Key: fmt.Sprintf("ended:%d", batch), Kind: KindFinished, Actions: []Action{{Key: ActionOpen, Label: "Open"}}}
+	n := Note{Key: fmt.Sprintf("ended:%d", batch), Kind: KindFinished}
 	failed := 0
 	for _, r := range rs {
 		if r.Status != run.StatusCompleted {
@@ -261,7 +283,7 @@ func EndedNote(rs []run.RunState, batch int) Note {
 			n.Summary = fmt.Sprintf("Failed — %s", sessionTitle(r))
 			n.Body = agentName(r) + " stopped with an error"
 			if r.Error != "" {
-				n.Body += ": " + oneLine(r.Error, 200)
+				n.Body += ": " + oneLine(prose(r.Error), 200)
 			}
 		} else {
 			n.Summary = fmt.Sprintf("Finished — %s", sessionTitle(r))
@@ -315,6 +337,11 @@ func sessionTitle(r run.RunState) string {
 // bidi characters, bounded length. Markup is escaped by the sender where
 // the server reads it.
 func oneLine(s string, n int) string { return traystate.Truncate(traystate.Clean(s), n) }
+
+// prose drops Markdown's code-span backticks from agent prose (a title,
+// an error): notification servers show them raw. A command is shown as
+// is: what is approved is what is shown.
+func prose(s string) string { return strings.ReplaceAll(s, "`", "") }
 
 func sortedRuns(m map[string]run.RunState) []run.RunState {
 	st := traystate.New()

@@ -140,32 +140,32 @@ func TestEngineSequences(t *testing.T) {
 		{"approval shown then answered elsewhere", []step{
 			{msg: snap()},
 			{msg: ch(st("r", run.StatusRunning, nil))},
-			{msg: ch(st("r", run.StatusAwaitingApproval, appr("a1"))), want: "send prompt:r"},
-			{msg: ch(st("r", run.StatusRunning, nil)), want: "withdraw prompt:r"},
+			{msg: ch(st("r", run.StatusAwaitingApproval, appr("a1"))), want: "send prompt:r:a1"},
+			{msg: ch(st("r", run.StatusRunning, nil)), want: "withdraw prompt:r:a1"},
 			{msg: ch(st("r", run.StatusCompleted, nil))},
 			{flush: 500 * time.Millisecond},
 			{flush: time.Second, want: "send ended:1"},
 		}},
-		{"a second prompt replaces the first", []step{
-			{msg: snap(st("r", run.StatusAwaitingApproval, appr("a1"))), want: "send prompt:r"},
-			{msg: ch(st("r", run.StatusAwaitingApproval, appr("a2"))), want: "send prompt:r"},
+		{"a second request is a new notification, never the first replaced in place", []step{
+			{msg: snap(st("r", run.StatusAwaitingApproval, appr("a1"))), want: "send prompt:r:a1"},
+			{msg: ch(st("r", run.StatusAwaitingApproval, appr("a2"))), want: "withdraw prompt:r:a1, send prompt:r:a2"},
 		}},
 		{"reconnect does not repeat; a prompt gone meanwhile is withdrawn", []step{
-			{msg: snap(st("r", run.StatusAwaitingApproval, appr("a1")), st("q", run.StatusAwaitingApproval, appr("b1"))), want: "send prompt:q, send prompt:r"},
-			{msg: snap(st("r", run.StatusAwaitingApproval, appr("a1"))), want: "withdraw prompt:q"},
+			{msg: snap(st("r", run.StatusAwaitingApproval, appr("a1")), st("q", run.StatusAwaitingApproval, appr("b1"))), want: "send prompt:q:b1, send prompt:r:a1"},
+			{msg: snap(st("r", run.StatusAwaitingApproval, appr("a1"))), want: "withdraw prompt:q:b1"},
 		}},
 		{"focus on the session: nothing, and its prompt is withdrawn", []step{
 			{msg: snap()},
 			{focus: &Focus{SessionID: "s-r", Focused: true}},
 			{msg: ch(st("r", run.StatusAwaitingApproval, appr("a1")))},
-			{msg: ch(st("q", run.StatusAwaitingApproval, appr("b1"))), want: "send prompt:q"},
-			{focus: &Focus{SessionID: "s-q", Focused: true}, want: "withdraw prompt:q"},
+			{msg: ch(st("q", run.StatusAwaitingApproval, appr("b1"))), want: "send prompt:q:b1"},
+			{focus: &Focus{SessionID: "s-q", Focused: true}, want: "withdraw prompt:q:b1"},
 			{msg: ch(st("q", run.StatusCompleted, nil))},
 			{flush: 2 * time.Second},
 		}},
 		{"run ending with its prompt up withdraws it", []step{
-			{msg: snap(st("r", run.StatusAwaitingApproval, appr("a1"))), want: "send prompt:r"},
-			{msg: ch(st("r", run.StatusFailed, nil)), want: "withdraw prompt:r"},
+			{msg: snap(st("r", run.StatusAwaitingApproval, appr("a1"))), want: "send prompt:r:a1"},
+			{msg: ch(st("r", run.StatusFailed, nil)), want: "withdraw prompt:r:a1"},
 			{flush: time.Second, want: "send ended:1"},
 		}},
 	}
@@ -245,19 +245,43 @@ func TestSettingsSwitches(t *testing.T) {
 func TestPromptNote(t *testing.T) {
 	r := st("r", run.StatusAwaitingApproval, appr("a1"))
 	r.SessionTitle = "Fix\nthe\u202e build"
+	r.Pending.Title = "Run `ls`"
+	r.Pending.Command = "echo `id`"
 	n := PromptNote(r)
-	if n.Summary != "demo needs approval — Fix the build" || n.Body != "Run ls\nls -la" {
+	// The title's code span loses its backticks; the command is shown as
+	// it will run.
+	if n.Summary != "demo needs approval — Fix the build" || n.Body != "Run ls\necho `id`" || n.Key != "prompt:r:a1" {
 		t.Fatalf("note %+v", n)
 	}
-	want := []Action{{ChoiceAction("allow_once"), "Allow once"}, {ChoiceAction("reject_once"), "Reject"}, {ActionOpen, "Open"}}
+	// Open is the body click: no second Open button.
+	want := []Action{{ChoiceAction("a1", "allow_once"), "Allow once"}, {ChoiceAction("a1", "reject_once"), "Reject"}}
 	if fmt.Sprint(n.Actions) != fmt.Sprint(want) {
 		t.Fatalf("actions %v", n.Actions)
 	}
-	q := st("q", run.StatusAwaitingClarify, &run.PendingPrompt{Kind: run.PendingClarify, ID: "c1", Title: "Which branch?"})
-	if n := PromptNote(q); n.Summary != "demo has a question — Task q" || len(n.Actions) != 1 || n.Actions[0].Key != ActionOpen {
+	q := st("q", run.StatusAwaitingClarify, &run.PendingPrompt{Kind: run.PendingClarify, ID: "c1", Title: "Which `branch`?"})
+	if n := PromptNote(q); n.Summary != "demo has a question — Task q" || n.Body != "Which branch?" || len(n.Actions) != 0 {
 		t.Fatalf("question note %+v", n)
 	}
-	if id, ok := ChoiceOf(ChoiceAction("x:y")); !ok || id != "x:y" {
-		t.Fatal("choice round trip")
+	f := st("f", run.StatusFailed, nil)
+	f.Error = "`git` exited 1"
+	if n := EndedNote([]run.RunState{f}, 1); n.Body != "demo stopped with an error: git exited 1" || len(n.Actions) != 0 {
+		t.Fatalf("ended note %+v", n)
+	}
+}
+
+func TestChoiceActionRoundTrip(t *testing.T) {
+	tests := []struct {
+		approval, option string
+	}{{"a1", "allow_once"}, {"x:y", "z:w"}, {"tool%3A1 ü", "reject"}}
+	for _, tc := range tests {
+		a, o, ok := ChoiceOf(ChoiceAction(tc.approval, tc.option))
+		if !ok || a != tc.approval || o != tc.option {
+			t.Errorf("%q %q: got %q %q %v", tc.approval, tc.option, a, o, ok)
+		}
+	}
+	for _, bad := range []string{"choose:", "choose:allow_once", "choose::x", "choose:a:", "choose:%zz:x", "open", "default"} {
+		if _, _, ok := ChoiceOf(bad); ok {
+			t.Errorf("%q read as a choice", bad)
+		}
 	}
 }

@@ -175,14 +175,28 @@ func (n *Notifier) Invoke(key, action string) {
 			n.cfg.Log.Info("notification action for a notification no longer known", "key", key, "action", action)
 			return
 		}
-		choice, isChoice := ChoiceOf(action)
+		approvalID, choice, isChoice := ChoiceOf(action)
 		if !isChoice || note.PromptID == "" {
 			n.cfg.Open(note.SessionID)
+			return
+		}
+		// The click must name the request this notification shows, and
+		// that request must still be the one pending: a button never
+		// answers a different request (issue 21 item 6).
+		if approvalID != note.PromptID || !n.isPending(note) {
+			n.cfg.Log.Warn("notification action for a request that is not the one pending; ignored",
+				"run", note.RunID, "approval", approvalID, "shown", note.PromptID)
 			return
 		}
 		n.eng.Answered(note.RunID)
 		go n.approve(note, choice)
 	})
+}
+
+// isPending: the run's pending prompt is the note's.
+func (n *Notifier) isPending(note Note) bool {
+	r, ok := n.eng.Pending(note.RunID)
+	return ok && r.Pending.ID == note.PromptID
 }
 
 func (n *Notifier) approve(note Note, choice string) {
@@ -204,7 +218,7 @@ func (n *Notifier) approve(note Note, choice string) {
 		msg = "Your choice was not used: " + res.Message + "."
 	}
 	follow := Note{Key: "answered:" + note.RunID, Kind: KindNeedsYou, RunID: note.RunID, SessionID: note.SessionID,
-		Summary: "Already answered — " + note.Summary, Body: msg, Actions: []Action{{Key: ActionOpen, Label: "Open"}}}
+		Summary: "Already answered — " + note.Summary, Body: msg}
 	if err != nil {
 		follow.Summary = "Answer not sent — " + note.Summary
 	}

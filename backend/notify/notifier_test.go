@@ -33,6 +33,8 @@ type fakeControls struct {
 	mu   sync.Mutex
 	by   []string
 	args [][3]string
+	// called, when set, gets each Approve's arguments.
+	called chan [3]string
 }
 
 func (f *fakeControls) Approve(ctx context.Context, runID, id, choice string) (run.ControlResult, error) {
@@ -40,6 +42,9 @@ func (f *fakeControls) Approve(ctx context.Context, runID, id, choice string) (r
 	defer f.mu.Unlock()
 	f.by = append(f.by, run.AnsweredBy(ctx))
 	f.args = append(f.args, [3]string{runID, id, choice})
+	if f.called != nil {
+		f.called <- [3]string{runID, id, choice}
+	}
 	return f.res, nil
 }
 
@@ -75,11 +80,12 @@ func expect(t *testing.T, fs *fakeSender, want string) {
 }
 
 func TestNotifierApproveFromNotification(t *testing.T) {
-	ctl := &fakeControls{res: run.ControlResult{Accepted: true, Status: run.ControlAccepted}}
+	ctl := &fakeControls{res: run.ControlResult{Accepted: true, Status: run.ControlAccepted}, called: make(chan [3]string, 1)}
 	n, fs, bus := start(t, ctl, nil)
 	bus.Publish(st("r", run.StatusAwaitingApproval, appr("a1")))
-	expect(t, fs, "send prompt:r")
-	n.Invoke(PromptKey("r"), ChoiceAction("allow_once"))
+	expect(t, fs, "send prompt:r:a1")
+	n.Invoke(PromptKey("r", "a1"), ChoiceAction("a1", "allow_once"))
+	<-ctl.called                                 // the answer goes out; then the bus says so
 	bus.Publish(st("r", run.StatusRunning, nil)) // answered: nothing left to withdraw
 	bus.Publish(st("r", run.StatusCompleted, nil))
 	expect(t, fs, "send ended:1")
@@ -90,12 +96,45 @@ func TestNotifierApproveFromNotification(t *testing.T) {
 	}
 }
 
+// TestNotifierButtonAnswersOnlyItsRequest: a second request of the same
+// run gets its own notification, and a click that names the first (its
+// notification still up on a slow server, or a forged key) answers
+// nothing — issue 21 item 6: "Read README.md"'s Allow approved
+// "rm -rf ~/important".
+func TestNotifierButtonAnswersOnlyItsRequest(t *testing.T) {
+	ctl := &fakeControls{res: run.ControlResult{Accepted: true, Status: run.ControlAccepted}, called: make(chan [3]string, 4)}
+	n, fs, bus := start(t, ctl, nil)
+	bus.Publish(st("r", run.StatusAwaitingApproval, appr("read")))
+	expect(t, fs, "send prompt:r:read")
+	bus.Publish(st("r", run.StatusAwaitingApproval, appr("rm")))
+	expect(t, fs, "withdraw prompt:r:read")
+	expect(t, fs, "send prompt:r:rm")
+	n.Invoke(PromptKey("r", "read"), ChoiceAction("read", "allow_once")) // the old notification: gone
+	n.Invoke(PromptKey("r", "rm"), ChoiceAction("read", "allow_once"))   // the new one, naming the old request
+	n.Invoke(PromptKey("r", "rm"), "choose:allow_once")                  // an old-style key naming none
+	n.Invoke(PromptKey("r", "rm"), ChoiceAction("rm", "reject_once"))    // the right one
+	select {
+	case got := <-ctl.called:
+		if got != [3]string{"r", "rm", "reject_once"} {
+			t.Fatalf("approved %v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the right click answered nothing")
+	}
+	// Answers run on their own goroutines: a wrong one could land later.
+	select {
+	case got := <-ctl.called:
+		t.Fatalf("also approved %v", got)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
 func TestNotifierAlreadyAnsweredSaysSo(t *testing.T) {
 	ctl := &fakeControls{res: run.ControlResult{Status: run.ControlNotActive, Message: "the approval was already answered"}}
 	n, fs, bus := start(t, ctl, nil)
 	bus.Publish(st("r", run.StatusAwaitingApproval, appr("a1")))
-	expect(t, fs, "send prompt:r")
-	n.Invoke(PromptKey("r"), ChoiceAction("reject_once"))
+	expect(t, fs, "send prompt:r:a1")
+	n.Invoke(PromptKey("r", "a1"), ChoiceAction("a1", "reject_once"))
 	expect(t, fs, "send answered:r")
 	fs.mu.Lock()
 	body := fs.sent["answered:r"].Body
@@ -109,13 +148,13 @@ func TestNotifierOpenAndFocus(t *testing.T) {
 	opened := make(chan string, 4)
 	n, fs, bus := start(t, &fakeControls{}, func(s string) { opened <- s })
 	bus.Publish(st("r", run.StatusAwaitingApproval, appr("a1")))
-	expect(t, fs, "send prompt:r")
-	n.Invoke(PromptKey("r"), ActionDefault)
+	expect(t, fs, "send prompt:r:a1")
+	n.Invoke(PromptKey("r", "a1"), ActionDefault)
 	if s := <-opened; s != "s-r" {
 		t.Fatalf("opened %q", s)
 	}
 	n.SetFocus(Focus{SessionID: "s-r", Focused: true})
-	expect(t, fs, "withdraw prompt:r")
+	expect(t, fs, "withdraw prompt:r:a1")
 	if n.Focus().SessionID != "s-r" {
 		t.Fatal("focus not kept")
 	}

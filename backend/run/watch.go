@@ -27,6 +27,10 @@ const (
 	// WatchAgentsChanged: agent health was re-checked (start, an explicit
 	// re-check, settings saved, an agent failed to start).
 	WatchAgentsChanged WatchType = "agents.changed"
+	// WatchSchedulesChanged: a schedule was created, edited, paused or
+	// deleted, or the scheduler recorded a firing (fired, skipped,
+	// missed): its next and last run moved. A client re-reads the list.
+	WatchSchedulesChanged WatchType = "schedules.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"

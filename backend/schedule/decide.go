@@ -67,12 +67,18 @@ func Decide(s Schedule, w When, now time.Time) Decision {
 		}
 		last, n = t, n+1
 	}
+	if n == maxCount {
+		// Too many to count one by one: the one acted on must still be
+		// the latest at or before now, or the next wake finds more due
+		// and fires a second catch-up (issue 21 item 11).
+		last = latestDue(w, last, now)
+	}
 	d.Due, d.Cursor = last, last
 	d.Next = w.Next(last)
 	late := now.Sub(last) > Grace
 	missed := n - 1 // the earlier due times were all missed
-	if late {
-		missed = n
+	if late || n == maxCount {
+		missed = n // or more: capped
 	}
 	d.Missed = missed
 	switch {
@@ -84,6 +90,30 @@ func Decide(s Schedule, w When, now time.Time) Decision {
 		d.Kind, d.CatchUp = Fire, true
 	}
 	return d
+}
+
+// latestDue is the last due time at or before now, searching back from
+// now in doubling windows (never before from, itself a due time at or
+// before now), so it costs a few steps however long the machine slept.
+func latestDue(w When, from, now time.Time) time.Time {
+	for k := time.Minute; ; k *= 2 {
+		start := now.Add(-k)
+		if !start.After(from) {
+			start = from
+		}
+		if t := w.Next(start); !t.IsZero() && !t.After(now) {
+			for {
+				u := w.Next(t)
+				if u.IsZero() || u.After(now) {
+					return t
+				}
+				t = u
+			}
+		}
+		if start.Equal(from) {
+			return from
+		}
+	}
 }
 
 // Due returns the earliest next due time over the enabled schedules (zero:

@@ -14,6 +14,7 @@ func TestDecide(t *testing.T) {
 	paused := daily9
 	paused.Enabled = false
 	hourly := Schedule{Cron: "0 * * * *", Timezone: "UTC", Enabled: true, Missed: MissedRunOnce}
+	everyMinute := Schedule{Cron: "* * * * *", Timezone: "UTC", Enabled: true, Missed: MissedRunOnce}
 	oneOff := Schedule{Timezone: "UTC", Enabled: true, Missed: MissedSkip}
 	once := at("2026-12-01T18:00:00Z")
 	oneOff.At = &once
@@ -42,6 +43,9 @@ func TestDecide(t *testing.T) {
 		{"one-off on time", oneOff, "2026-11-30T00:00:00Z", "2026-12-01T18:00:01Z", Fire, "2026-12-01T18:00:00Z", 0, false, ""},
 		{"one-off missed, skip", oneOff, "2026-11-30T00:00:00Z", "2026-12-02T18:00:00Z", Miss, "2026-12-01T18:00:00Z", 1, false, ""},
 		{"one-off spent", oneOff, "2026-12-01T18:00:00Z", "2026-12-05T18:00:00Z", Wait, "", 0, false, ""},
+		// 144,000 due times: more than are counted one by one. The firing
+		// is still the latest, so waking again fires nothing more.
+		{"every minute over 100 days off: one catch-up, not two", everyMinute, "2026-01-01T00:00:00Z", "2026-04-11T00:05:30Z", Fire, "2026-04-11T00:05:00Z", maxCount, false, "2026-04-11T00:06:00Z"},
 		{"across the NY spring change after sleep", daily9, "2026-03-06T09:00:00-05:00", "2026-03-10T10:00:00-04:00", Fire, "2026-03-10T09:00:00-04:00", 4, true, "2026-03-11T09:00:00-04:00"},
 	}
 	for _, c := range cases {

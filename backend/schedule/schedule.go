@@ -90,6 +90,10 @@ type When struct {
 
 const allHours = 1<<24 - 1
 
+// MinInterval is the shortest time between two firings: cron's own
+// granularity, and the fastest "every N minutes" says.
+const MinInterval = time.Minute
+
 var parser = cron.NewParser(cron.Minute | cron.Hour | cron.Dom | cron.Month | cron.Dow | cron.Descriptor)
 
 // LoadZone returns the named IANA zone; "" and "Local" are the machine's.
@@ -126,6 +130,11 @@ func ParseWhen(expr string, at *time.Time, tz string) (When, error) {
 	s, err := parser.Parse(expr)
 	if err != nil {
 		return When{}, invalid("%q is not a cron expression (%v)", expr, err)
+	}
+	if every, ok := s.(cron.ConstantDelaySchedule); ok && every.Delay < MinInterval {
+		// robfig/cron rounds "@every 0s", "1ns" and "-5s" up to one
+		// second: a session and a run each second (issue 21 item 11).
+		return When{}, invalid("%q is too often: a schedule runs at most once a minute (try \"@every 1m\" or \"every 5 minutes\")", expr)
 	}
 	w := When{Cron: expr, Location: loc, sched: s}
 	if spec, ok := s.(*cron.SpecSchedule); ok {

@@ -69,6 +69,18 @@ type Scheduler struct {
 	cancel    context.CancelFunc
 	done      chan struct{}
 	startOnce sync.Once
+	onChange  atomic.Pointer[func()]
+}
+
+// OnChange sets what is told after the scheduler recorded a firing
+// (fired, skipped, missed, failed to start): the service puts it on the
+// watch bus, so the Schedules view's next and last run follow.
+func (s *Scheduler) OnChange(fn func()) { s.onChange.Store(&fn) }
+
+func (s *Scheduler) changed() {
+	if fn := s.onChange.Load(); fn != nil {
+		(*fn)()
+	}
 }
 
 // New returns a scheduler; Start runs it.
@@ -200,6 +212,7 @@ func (s *Scheduler) tick(ctx context.Context) time.Time {
 // act records a missed due time or fires one; false if nothing could be
 // recorded (the cursor did not move).
 func (s *Scheduler) act(ctx context.Context, sc Schedule, d Decision) bool {
+	defer s.changed()
 	cursor := d.Cursor
 	switch {
 	case d.Kind == Miss:
@@ -242,6 +255,7 @@ func (s *Scheduler) RunNow(ctx context.Context, id string) (Firing, error) {
 	if err != nil {
 		return Firing{}, err
 	}
+	defer s.changed()
 	return s.fire(ctx, sc, s.cfg.Clock.Now(), nil, false, 0, true)
 }
 

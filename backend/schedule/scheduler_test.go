@@ -302,3 +302,29 @@ func TestTickRetriesWhatWasNotRecorded(t *testing.T) {
 		t.Errorf("history %v, runs %d: want the 10:00 firing once", got, starter.count())
 	}
 }
+
+// TestOnChangeAfterEachRecordedFiring: the scheduler tells the service
+// each time it records a firing (fired, missed) and after run now, so the
+// Schedules view follows the watch bus (issue 23 item 6); a wake with
+// nothing due says nothing.
+func TestOnChangeAfterEachRecordedFiring(t *testing.T) {
+	t0 := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	s, _, _, clk := newTestScheduler(t, t0, hourly("h", t0, MissedRunOnce), hourly("skip", t0, MissedSkip))
+	var told int
+	s.OnChange(func() { told++ })
+	s.tick(context.Background())
+	if told != 0 {
+		t.Fatalf("told %d times with nothing due", told)
+	}
+	clk.Set(t0.Add(3*time.Hour + 30*time.Minute))
+	s.tick(context.Background())
+	if told != 2 {
+		t.Fatalf("told %d times for one firing and one missed, want 2", told)
+	}
+	if _, err := s.RunNow(context.Background(), "h"); err != nil {
+		t.Fatal(err)
+	}
+	if told != 3 {
+		t.Fatalf("run now: told %d times", told)
+	}
+}

@@ -38,6 +38,9 @@ type Scheduler interface {
 // service's StartRun). Without it the schedule routes are unavailable.
 func (s *Service) SetSchedules(store ScheduleStore, sch Scheduler) {
 	s.schedStore, s.sched = store, sch
+	if o, ok := sch.(interface{ OnChange(func()) }); ok {
+		o.OnChange(s.schedulesChanged) // a firing recorded: on the watch bus
+	}
 }
 
 // PreviewCount is how many next firings a preview lists.
@@ -107,7 +110,7 @@ func (s *Service) PreviewSchedule(ctx context.Context, when string, at *time.Tim
 	if err := s.schedulesReady(); err != nil {
 		return Preview{}, err
 	}
-	w, err := resolveWhen(when, at, tz)
+	w, err := resolveWhen(when, at, tz, s.sched.Now())
 	if err != nil {
 		return Preview{}, err
 	}
@@ -125,11 +128,11 @@ func zoneName(tz string) string {
 	return tz
 }
 
-func resolveWhen(when string, at *time.Time, tz string) (schedule.When, error) {
+func resolveWhen(when string, at *time.Time, tz string, now time.Time) (schedule.When, error) {
 	if len(when) > MaxNameBytes || !utf8.ValidString(when) {
 		return schedule.When{}, badRequest("when must be a short phrase or cron expression")
 	}
-	w, err := schedule.Resolve(when, at, zoneName(tz))
+	w, err := schedule.Resolve(when, at, zoneName(tz), now)
 	if errors.Is(err, schedule.ErrInvalid) {
 		return schedule.When{}, badRequest("%s", strings.TrimPrefix(err.Error(), schedule.ErrInvalid.Error()+": "))
 	}
@@ -156,6 +159,7 @@ func (s *Service) CreateSchedule(ctx context.Context, req ScheduleRequest) (Sche
 		return ScheduleView{}, s.classify(ctx, "create schedule", "project", err)
 	}
 	s.sched.Changed()
+	s.schedulesChanged()
 	return s.scheduleView(out, nil), nil
 }
 
@@ -217,7 +221,7 @@ func (s *Service) checkSchedule(ctx context.Context, sc *schedule.Schedule, when
 	if sc.Phrase != "" {
 		at = nil
 	}
-	w, err := resolveWhen(sc.Phrase, at, sc.Timezone)
+	w, err := resolveWhen(sc.Phrase, at, sc.Timezone, s.sched.Now())
 	if err != nil {
 		return err
 	}
@@ -347,6 +351,7 @@ func (s *Service) UpdateSchedule(ctx context.Context, id string, p SchedulePatch
 		return ScheduleView{}, s.classify(ctx, "update schedule", "schedule", err)
 	}
 	s.sched.Changed()
+	s.schedulesChanged()
 	return s.Schedule(ctx, out.ID)
 }
 
@@ -359,6 +364,7 @@ func (s *Service) DeleteSchedule(ctx context.Context, id string) error {
 		return s.classify(ctx, "delete schedule", "schedule", err)
 	}
 	s.sched.Changed()
+	s.schedulesChanged()
 	return nil
 }
 

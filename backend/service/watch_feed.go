@@ -200,6 +200,15 @@ func (s *Service) sessionRetitled(ses run.Session) {
 	b.sessionChangedLocked(run.SessionUpdated, ses.ID, ses.ProjectID)
 }
 
+// schedulesChanged publishes schedules.changed: the Schedules view's
+// next and last run follow the bus, not a Refresh button.
+func (s *Service) schedulesChanged() {
+	b := s.bus
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.publishLocked(run.WatchMessage{Type: run.WatchSchedulesChanged})
+}
+
 // agentsChanged publishes agents.changed after a health re-check.
 func (s *Service) agentsChanged() {
 	b := s.bus

@@ -17,14 +17,20 @@ type Item struct {
 	Checked   bool
 	Disabled  bool
 	Separator bool
-	Children  []Item // a submenu
+	// Destructive items (stop a run, quit, Start at login) act only when
+	// clicked on the menu currently shown, never on a replaced one.
+	Destructive bool
+	Children    []Item // a submenu
 }
 
 // Menu is everything the tray shows.
 type Menu struct {
 	Icon    string // a name the renderer's icon set knows ("idle", "running", …)
 	Tooltip string
-	Items   []Item
+	// NeedsAttention: a run waits for the person. On Linux the item's
+	// StatusNotifierItem Status is NeedsAttention, else Active.
+	NeedsAttention bool
+	Items          []Item
 }
 
 // Item IDs the core acts on.
@@ -62,8 +68,8 @@ func DefaultMenu(s State) Menu {
 	items := []Item{{ID: IDOpen, Label: LabelOpen, Tooltip: "Show the Hermes Desk window"}}
 	if s.AutostartSupported {
 		items = append(items, Item{ID: IDAutostart, Label: LabelAutostart, Tooltip: "Start Hermes Desk hidden when you log in",
-			Checkbox: true, Checked: s.Autostart})
+			Checkbox: true, Checked: s.Autostart, Destructive: true})
 	}
-	items = append(items, Item{Separator: true}, Item{ID: IDQuit, Label: LabelQuit, Tooltip: "Quit Hermes Desk"})
+	items = append(items, Item{Separator: true}, Item{ID: IDQuit, Label: LabelQuit, Tooltip: "Quit Hermes Desk", Destructive: true})
 	return Menu{Icon: icon, Tooltip: tip, Items: items}
 }

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"fyne.io/systray"
 )
@@ -21,15 +22,33 @@ type Tray struct {
 	stopped bool // after Stop the library's D-Bus connection is closed: touch nothing
 	shown   *Menu
 	pending *Menu
-	clicks  []chan struct{}     // closed to stop the click readers of the shown menu
 	items   []*systray.MenuItem // the shown items, in Walk order
 	end     func()
+
+	// The click dispatcher (see dispatch): watching is what it listens
+	// to, rewatch wakes it when that changed, gen is the shown menu's
+	// generation, bumped before every rebuild.
+	watching []watched
+	rewatch  chan struct{}
+	quit     chan struct{}
+	gen      atomic.Uint64
+}
+
+// watched is one clickable item of a menu generation.
+type watched struct {
+	id          string
+	destructive bool
+	gen         uint64
+	ch          <-chan struct{}
 }
 
 // New returns a tray that shows icons[m.Icon] (fallback when unknown) and
 // reports clicks on items (by ID; IDOpen for a left click on the icon).
 func New(icons map[string][]byte, fallback []byte, onClick func(id string), log *slog.Logger) *Tray {
-	return &Tray{icons: icons, fallback: fallback, onClick: onClick, log: log}
+	t := &Tray{icons: icons, fallback: fallback, onClick: onClick, log: log,
+		rewatch: make(chan struct{}, 1), quit: make(chan struct{})}
+	go t.dispatch()
+	return t
 }
 
 // Start registers the icon with the session's tray host; it re-registers
@@ -49,8 +68,12 @@ func (t *Tray) Start() {
 func (t *Tray) Stop() {
 	t.mu.Lock()
 	end := t.end
+	wasStopped := t.stopped
 	t.end, t.stopped, t.ready = nil, true, false
 	t.mu.Unlock()
+	if !wasStopped {
+		close(t.quit)
+	}
 	if end != nil {
 		end()
 	}
@@ -106,6 +129,11 @@ func (t *Tray) Set(m Menu) {
 	if old == nil || old.Tooltip != m.Tooltip {
 		systray.SetTooltip(m.Tooltip)
 	}
+	if old == nil || old.NeedsAttention != m.NeedsAttention {
+		if err := setStatus(m.NeedsAttention); err != nil {
+			t.log.Warn("tray: cannot show that a run needs you in the tray's status", "err", err)
+		}
+	}
 	if old != nil && reflect.DeepEqual(old.Items, m.Items) {
 		return
 	}
@@ -131,12 +159,57 @@ func (t *Tray) Set(m Menu) {
 		})
 		return
 	}
-	for _, c := range t.clicks {
-		close(c)
-	}
-	t.clicks, t.items = nil, nil
+	// A new generation before the old items go: a click on one of them
+	// that the dispatcher takes from now on is a click on a menu that is
+	// no longer shown (docs/ARCHITECTURE.md §Tray).
+	gen := t.gen.Add(1)
+	t.watching, t.items = nil, nil
 	systray.ResetMenu()
-	t.add(m.Items, nil)
+	t.add(m.Items, nil, gen)
+	select {
+	case t.rewatch <- struct{}{}:
+	default: // already woken; it reads the latest watching
+	}
+}
+
+// dispatch is the one loop that turns item clicks into onClick. The
+// library closes an item's ClickedCh when the menu is reset: a closed
+// channel is never a click. A click on a destructive item (stop a run,
+// quit, Start at login) of a replaced menu is dropped: the person saw a
+// different menu, and a host may deliver a click on an id the rebuild
+// reused (issue 21 item 2: the tray clicked itself).
+func (t *Tray) dispatch() {
+	cases := []reflect.SelectCase{
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(t.quit)},
+		{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(t.rewatch)},
+	}
+	var items []watched
+	for {
+		i, _, ok := reflect.Select(cases)
+		switch {
+		case i == 0:
+			return
+		case i == 1:
+			t.mu.Lock()
+			items = t.watching
+			t.mu.Unlock()
+			cases = cases[:2]
+			for _, w := range items {
+				cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(w.ch)})
+			}
+		case !ok:
+			cases[i].Chan = reflect.Value{} // closed by a reset: never ready again
+		default:
+			w := items[i-2]
+			if w.destructive && w.gen != t.gen.Load() {
+				t.log.Info("tray: a click on an item of a replaced menu was ignored", "id", w.id)
+				continue
+			}
+			// Off the loop: a Stop run waits for its API call, and the
+			// library drops a click nobody is receiving.
+			go t.onClick(w.id)
+		}
+	}
 }
 
 // sameShape: the same items (ids, kinds, submenus) in the same order.
@@ -165,8 +238,8 @@ func walk(items []Item, fn func(Item)) {
 	}
 }
 
-// add builds items under parent (nil: the top level).
-func (t *Tray) add(items []Item, parent *systray.MenuItem) {
+// add builds items under parent (nil: the top level) for menu generation gen.
+func (t *Tray) add(items []Item, parent *systray.MenuItem, gen uint64) {
 	for _, it := range items {
 		if it.Separator {
 			if parent == nil {
@@ -192,22 +265,11 @@ func (t *Tray) add(items []Item, parent *systray.MenuItem) {
 		}
 		t.items = append(t.items, mi)
 		if len(it.Children) > 0 {
-			t.add(it.Children, mi)
+			t.add(it.Children, mi, gen)
 		}
 		if it.ID == "" {
 			continue
 		}
-		stop := make(chan struct{})
-		t.clicks = append(t.clicks, stop)
-		go func(id string, ch <-chan struct{}) {
-			for {
-				select {
-				case <-stop:
-					return
-				case <-ch:
-					t.onClick(id)
-				}
-			}
-		}(it.ID, mi.ClickedCh)
+		t.watching = append(t.watching, watched{id: it.ID, destructive: it.Destructive, gen: gen, ch: mi.ClickedCh})
 	}
 }

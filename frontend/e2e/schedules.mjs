@@ -55,7 +55,34 @@ try {
   await form.getByLabel("Agent", { exact: true }).selectOption("demo");
   await form.getByLabel("Time zone", { exact: true }).fill("Europe/Berlin");
   await form.getByLabel("When", { exact: true }).fill("every blue moon");
-  await form.getByRole("alert").filter({ hasText: "not a phrase" }).waitFor({ timeout: 10_000 });
+  await form.getByRole("alert").filter({ hasText: "does not understand" }).waitFor({ timeout: 10_000 });
+  step("example chips: readable and styled, light and dark");
+  for (const scheme of ["dark", "light"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const chips = await form.locator(".schedule-examples .chip").evaluateAll((els) => els.map((el) => {
+      const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
+      const lum = ([r, g, b]) => {
+        const f = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+      };
+      const own = getComputedStyle(el).backgroundColor;
+      let bg = el;
+      while (bg && (getComputedStyle(bg).backgroundColor === "rgba(0, 0, 0, 0)" || getComputedStyle(bg).backgroundColor === "transparent")) bg = bg.parentElement;
+      const a = lum(rgb(getComputedStyle(el).color));
+      const b = lum(rgb(bg ? getComputedStyle(bg).backgroundColor : "rgb(255,255,255)"));
+      const cs = getComputedStyle(el);
+      return { text: el.textContent, contrast: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05), radius: parseFloat(cs.borderTopLeftRadius),
+        sameFont: cs.fontFamily === getComputedStyle(document.body).fontFamily,
+        // A face of its own other than the surface it sits on: the browser's button face.
+        ownFace: own !== "rgba(0, 0, 0, 0)" && own !== "transparent" && own !== getComputedStyle(el.parentElement).backgroundColor };
+    }));
+    if (chips.length === 0) problems.push("no example chips");
+    for (const c of chips) {
+      if (c.contrast < 4.5) problems.push(`${scheme}: chip "${c.text}" contrast ${c.contrast.toFixed(2)} < 4.5`);
+      if (c.radius < 8 || !c.sameFont || c.ownFace) problems.push(`${scheme}: chip "${c.text}" looks like a native button (radius ${c.radius}, app font ${c.sameFont}, own face ${c.ownFace})`);
+    }
+    await page.screenshot({ path: join(out, `schedules-chips-${scheme}.png`) });
+  }
   await form.getByLabel("When", { exact: true }).fill("every weekday at 9:00");
   const preview = form.getByRole("list", { name: "Next runs" });
   await preview.waitFor({ timeout: 10_000 });
@@ -76,6 +103,28 @@ try {
   await hist.locator('.firing[data-firing-status="completed"]').waitFor({ timeout: 60_000 });
   await row.locator(".badge", { hasText: "Completed" }).waitFor({ timeout: 10_000 });
   await page.screenshot({ path: join(out, "schedules-history.png") });
+  step("the Schedules table at 420 px, light and dark: nothing sideways");
+  for (const scheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width: 420, height: 800 });
+    await row.waitFor();
+    // The sidebar undocks once the app sees the width: wait for the layout
+    // to settle (or time out and report what is still too wide).
+    const fits = () => {
+      const view = document.querySelector(".schedules");
+      return document.documentElement.scrollWidth <= window.innerWidth && !!view && view.scrollWidth <= view.clientWidth;
+    };
+    await page.waitForFunction(fits, null, { timeout: 5_000 }).catch(() => {});
+    const wide = await page.evaluate(() => {
+      const view = document.querySelector(".schedules");
+      return { page: document.documentElement.scrollWidth - window.innerWidth, view: view ? view.scrollWidth - view.clientWidth : -1 };
+    });
+    if (wide.page > 0 || wide.view > 0) problems.push(`420 px ${scheme}: the Schedules view is wider than the window (page +${wide.page} px, view +${wide.view} px)`);
+    await page.screenshot({ path: join(out, `schedules-420-${scheme}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.emulateMedia({ colorScheme: "light" });
+
   const [s] = (await api("/api/schedules")).filter((x) => x.name === "Morning check");
   const h = await api(`/api/schedules/${s.id}/history`);
   if (h.length !== 1 || h[0].status !== "completed" || !h[0].run_id) problems.push(`history on the server: ${JSON.stringify(h)}`);

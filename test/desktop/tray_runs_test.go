@@ -89,6 +89,10 @@ func TestTrayFollowsRuns(t *testing.T) {
 
 	e.ask("approval")
 	e.waitTooltip(it, "Hermes Desk — 1 run needs you")
+	e.waitFor("Status NeedsAttention", 15*time.Second, func() bool {
+		v, err := e.host.Property(it, "Status")
+		return err == nil && v.Value() == "NeedsAttention"
+	})
 	// fyne.io/systray answers the first GetLayout after a rebuild one
 	// level deep (then signals LayoutUpdated), so a host asks again.
 	e.waitFor("the run in the tray menu", 15*time.Second, func() bool {
@@ -109,6 +113,9 @@ func TestTrayFollowsRuns(t *testing.T) {
 		t.Fatalf("approve: %+v %v", res, err)
 	}
 	e.waitTooltip(it, "Hermes Desk — nothing running")
+	if v, err := e.host.Property(it, "Status"); err != nil || v.Value() != "Active" {
+		t.Fatalf("Status %v %v after the approval, want Active", v, err)
+	}
 
 	// Quit, keeping a running run: the app exits, the run goes on, and
 	// the next start shows it in the tray again.

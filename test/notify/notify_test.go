@@ -166,8 +166,10 @@ func TestApproveFromNotification(t *testing.T) {
 	runID, _ := e.start("approval", "Tidy the files")
 	srv := e.notifier()
 	n := approvalNote(srv, t)
-	allow := notify.ChoiceAction("allow-once")
-	if n.Label(allow) != "Allow once" || n.Label(notify.ChoiceAction("reject-once")) != "Reject" || n.Label(notify.ActionOpen) != "Open" {
+	approvalID, _, _ := notify.ChoiceOf(n.Actions[1][0])
+	allow := notify.ChoiceAction(approvalID, "allow-once")
+	if approvalID == "" || n.Label(allow) != "Allow once" || n.Label(notify.ChoiceAction(approvalID, "reject-once")) != "Reject" ||
+		n.Label(notify.ActionDefault) != "Open" || n.Label(notify.ActionOpen) != "" {
 		t.Fatalf("actions %v", n.Actions)
 	}
 	if err := srv.Invoke(n.ID, allow); err != nil {
@@ -206,7 +208,8 @@ func TestApprovedElsewhereWithdraws(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if err := srv.Invoke(n.ID, notify.ChoiceAction("allow-once")); err == nil {
+	approvalID, _, _ := notify.ChoiceOf(n.Actions[1][0])
+	if err := srv.Invoke(n.ID, notify.ChoiceAction(approvalID, "allow-once")); err == nil {
 		t.Fatal("a withdrawn notification could still be clicked")
 	}
 }

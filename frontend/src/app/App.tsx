@@ -388,6 +388,7 @@ export function App({ transport: t }: { transport: Transport }) {
     main = (
       <SchedulesView
         t={t}
+        bus={runs.bus}
         projects={b.projects}
         agents={b.agents ?? []}
         defaultProject={projectId}

@@ -4,7 +4,8 @@ import type { MissedPolicy, Schedule, ScheduleInput, SchedulePreview, ScheduleTa
 import type { AgentInfo, Project } from "../transport/types";
 import { Dialog } from "./Dialog";
 
-const EXAMPLES = ["every weekday at 9:00", "every 2 hours", "every monday at 8:30", "once on 2026-12-01 at 18:00"];
+// Phrases that work (backend/schedule/phrase.go Examples says the same in its answers).
+const EXAMPLES = ["every weekday at 9:00", "every 2 hours", "every monday at 8:30", "in 10 minutes", "tomorrow at 9am"];
 
 export interface ScheduleFormApi {
   previewSchedule(when: string, timezone: string): Promise<SchedulePreview>;
@@ -85,7 +86,7 @@ export function ScheduleForm({
         <input id={`${id}-when`} className="input" value={when} onChange={(e) => setWhen(e.target.value)} placeholder="every weekday at 9:00" aria-describedby={`${id}-preview`} autoComplete="off" />
         <div className="schedule-examples" aria-label="Examples">
           {EXAMPLES.map((x) => (
-            <button key={x} type="button" className="chip" onClick={() => setWhen(x)}>{x}</button>
+            <button key={x} type="button" className="chip chip-btn" onClick={() => setWhen(x)}>{x}</button>
           ))}
         </div>
         <div id={`${id}-preview`} className="schedule-preview" aria-live="polite">

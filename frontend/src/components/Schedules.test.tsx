@@ -1,7 +1,8 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { Firing, Schedule } from "../schedules/types";
+import type { BusListener } from "../store/bus";
 import { ApiClient, type RawResponse } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import { SchedulesView } from "./Schedules";
@@ -19,9 +20,10 @@ const sched: Schedule = {
 
 function fake() {
   const calls: string[] = [];
+  const state = { list: [sched] };
   const api = new ApiClient(async (m, p, b): Promise<RawResponse> => {
     calls.push(`${m} ${p}${b ? ` ${b}` : ""}`);
-    if (m === "GET" && p === "/api/schedules") return { status: 200, body: JSON.stringify([sched]) };
+    if (m === "GET" && p === "/api/schedules") return { status: 200, body: JSON.stringify(state.list) };
     if (m === "GET" && p === "/api/schedules/sch_1/history") return { status: 200, body: JSON.stringify([failed, done]) };
     if (m === "GET" && p.startsWith("/api/schedules/preview")) {
       if (p.includes("blue")) return { status: 400, body: '{"error":{"code":"bad_request","message":"\\"every blue moon\\" is not a phrase Hermes Desk knows"}}' };
@@ -32,7 +34,7 @@ function fake() {
     return { status: 404, body: '{"error":{"code":"not_found","message":"no"}}' };
   });
   const t = { kind: "http", api, watchRun: vi.fn(() => () => {}) } as unknown as Transport;
-  return { t, calls };
+  return { t, calls, state };
 }
 
 const projects = [{ id: "prj_1", name: "site", workspace: "/w" }];
@@ -67,6 +69,20 @@ describe("schedules view", () => {
     await userEvent.clear(when);
     await userEvent.paste("every blue moon");
     expect((await screen.findByRole("alert", {}, { timeout: 5000 })).textContent).toContain("not a phrase");
+  }, 20_000);
+
+  it("follows the watch bus: a firing elsewhere updates next and last run without Refresh", async () => {
+    const f = fake();
+    const listeners = new Set<BusListener>();
+    const bus = { subscribe: (cb: BusListener) => (listeners.add(cb), () => listeners.delete(cb)) };
+    render(<SchedulesView t={f.t} bus={bus} projects={projects} agents={agents} onOpenSession={() => {}} />);
+    const row = (await screen.findByText("Standup notes")).closest("tr")!;
+    expect(within(row).getByText("Failed to start")).toBeTruthy();
+    f.state.list = [{ ...sched, next_due: "2099-01-06T09:00:00Z", last_firing: done }];
+    act(() => listeners.forEach((cb) => cb({ seq: 7, type: "run.changed" }))); // not about schedules: no reload
+    act(() => listeners.forEach((cb) => cb({ seq: 8, type: "schedules.changed" })));
+    await waitFor(() => expect(within(row).getByText("Completed")).toBeTruthy());
+    expect(f.calls.filter((c) => c === "GET /api/schedules")).toHaveLength(2);
   }, 20_000);
 
   it("asks before deleting", async () => {

@@ -2,6 +2,7 @@ import { CalendarClock, Pause, Pencil, Play, Plus, RefreshCw, Trash2, Zap } from
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { firingLabel, firingNote, formatDue, relative, whenText } from "../schedules/format";
 import type { Firing, Schedule, ScheduleInput } from "../schedules/types";
+import type { WatchBus } from "../store/bus";
 import "../styles/schedules.css";
 import type { Transport } from "../transport/transport";
 import type { AgentInfo, Project } from "../transport/types";
@@ -34,12 +35,15 @@ export function FiringBadge({ f }: { f: Firing }) {
  */
 export function SchedulesView({
   t,
+  bus,
   projects,
   agents,
   defaultProject,
   onOpenSession,
 }: {
   t: Transport;
+  /** The watch bus: "schedules.changed" (a firing recorded, a schedule edited anywhere) reloads the list. */
+  bus?: Pick<WatchBus, "subscribe">;
   projects: Project[];
   agents: AgentInfo[];
   defaultProject?: string;
@@ -72,6 +76,17 @@ export function SchedulesView({
 
   useEffect(() => void load(), [load]);
   useEffect(() => void loadHistory(), [loadHistory]);
+  // Next and last run follow the watch bus: a firing (or an edit from the
+  // CLI) says schedules.changed; a reconnect's snapshot may have missed one.
+  useEffect(
+    () =>
+      bus?.subscribe((m) => {
+        if (m.type !== "schedules.changed" && m.type !== "snapshot") return;
+        void load();
+        void loadHistory();
+      }),
+    [bus, load, loadHistory],
+  );
 
   // A firing whose run is still going: follow that run on the ordinary
   // live path and reload when it ends (no polling).

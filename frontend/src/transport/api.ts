@@ -232,9 +232,13 @@ export class ApiClient {
   watchSnapshot(): Promise<WatchMessage> {
     return this.call("GET", "/api/watch");
   }
-  /** Tells the backend which session the window shows and whether it has the focus (notifications skip it). */
+  /**
+   * Tells the backend which session the window shows and whether it has the focus (notifications skip it).
+   * Claims are per client: this page's id, so another tab's or window's report never clears or fakes this one's
+   * (docs/ARCHITECTURE.md §Notifications).
+   */
   setFocus(sessionId: string, focused: boolean): Promise<unknown> {
-    return this.call("PUT", "/api/client/focus", { session_id: sessionId, focused });
+    return this.call("PUT", "/api/client/focus", { client_id: focusClientId, session_id: sessionId, focused });
   }
   // Schedules (docs/ARCHITECTURE.md §Schedules).
   async listSchedules(): Promise<Schedule[]> {
@@ -259,3 +263,9 @@ export class ApiClient {
     return this.call("GET", `/api/schedules/preview?when=${enc(when)}&timezone=${enc(timezone)}`);
   }
 }
+
+/** This page load's id for its focus claims (PUT /api/client/focus). */
+export const focusClientId: string =
+  typeof crypto !== "undefined" && typeof crypto.randomUUID === "function"
+    ? crypto.randomUUID()
+    : `c-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;

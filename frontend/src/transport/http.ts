@@ -1,6 +1,6 @@
 // The HTTP transport: same-origin fetch against /api with a bearer token, and
 // SSE read over fetch streaming (EventSource cannot send Authorization).
-import { ApiClient, ApiError, BackendUnavailableError, parseJSON, type RawResponse } from "./api";
+import { ApiClient, ApiError, BackendUnavailableError, focusClientId, parseJSON, type RawResponse } from "./api";
 import { SSEParser, seqFromEventId } from "./sse";
 import type { BusHandlers, Transport, WatchHandlers } from "./transport";
 import type { RunEvent, Upload, WatchMessage } from "./types";
@@ -254,7 +254,8 @@ export class HttpTransport implements Transport {
     // One connection: "ended" after a goodbye or a stream that delivered.
     const once = async (): Promise<"ended" | "empty"> => {
       ac = new AbortController();
-      const res = await this.fetch(`${this.base}/api/watch`, {
+      // client: this page's focus claim ends with its last stream (a tab closed or gone).
+      const res = await this.fetch(`${this.base}/api/watch?client=${encodeURIComponent(focusClientId)}`, {
         headers: this.headers({ Accept: "text/event-stream" }),
         signal: ac.signal,
         cache: "no-store",

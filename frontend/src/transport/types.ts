@@ -199,7 +199,7 @@ export interface DesktopInfo {
 }
 
 // The watch bus (docs/ARCHITECTURE.md "The watch bus"; backend/run/watch.go).
-export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "goodbye" | "doorbell";
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "goodbye" | "doorbell";
 
 export interface PendingPrompt {
   kind: "approval" | "clarify";
