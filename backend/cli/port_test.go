@@ -59,17 +59,59 @@ func TestImportWithoutTheApp(t *testing.T) {
 			}
 		})
 	}
+	// The same bundle again changes nothing and says so.
+	var out, errOut bytes.Buffer
+	e := &Env{Stdout: &out, Stderr: &errOut, DataDir: func() (string, error) { return dir, nil }}
+	if code := e.Import([]string{filepath.Join(files, "good.jsonl")}); code != exitOK || !strings.Contains(out.String(), "Already imported") {
+		t.Fatalf("second import: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
 	j, err := journal.Open(filepath.Join(dir, stack.DBFile), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
 	ss, err := j.ListSessions(context.Background(), "")
-	if err != nil || len(ss) != 1 || ss[0].ImportedFrom != "good.jsonl" {
+	if err != nil || len(ss) != 1 || ss[0].ImportedFrom != "good.jsonl" || ss[0].ProjectID != journal.ImportedProjectID {
 		t.Fatalf("sessions after the imports: %+v %v", ss, err)
 	}
 	hits, err := j.Search(context.Background(), "pineapple", 5)
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("search: %+v %v", hits, err)
+	}
+}
+
+// `hermesdesk import --project FOLDER` files the session under the project
+// of the folder the person names (made if none), not the bundle's.
+func TestImportIntoANamedProject(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	var b bytes.Buffer
+	if err := bundle.Encode(&b, bundle.Bundle{Manifest: bundle.Manifest{
+		Project: bundle.Project{Name: "elsewhere", Workspace: "/nowhere"},
+		Session: run.Session{ID: "ses_x", Title: "Brought along", Agent: "demo"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "b.hdbundle.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	folder := t.TempDir()
+	var out, errOut bytes.Buffer
+	e := &Env{Stdout: &out, Stderr: &errOut, DataDir: func() (string, error) { return dir, nil }}
+	if code := e.Import([]string{"--project", folder, path}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	j, err := journal.Open(filepath.Join(dir, stack.DBFile), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	ps, err := j.ListProjects(context.Background())
+	if err != nil || len(ps) != 1 || ps[0].Workspace != folder {
+		t.Fatalf("projects %+v %v: want only the named folder's", ps, err)
+	}
+	if ss, _ := j.ListSessions(context.Background(), ps[0].ID); len(ss) != 1 {
+		t.Fatalf("sessions of the named project: %+v", ss)
 	}
 }

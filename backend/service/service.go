@@ -177,8 +177,8 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err := checkTitle(req.Title); err != nil {
 		return run.Session{}, err
 	}
-	if _, err := s.store.GetProject(ctx, req.ProjectID); err != nil {
-		return run.Session{}, s.classify(ctx, "get project", "project", err)
+	if err := s.checkRunnableProject(ctx, req.ProjectID); err != nil {
+		return run.Session{}, err
 	}
 	ses, err := s.store.CreateSession(ctx, run.Session{
 		ProjectID: req.ProjectID, Title: strings.TrimSpace(req.Title),
@@ -188,6 +188,23 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		s.sessionChanged(run.SessionCreated, ses.ID, ses.ProjectID)
 	}
 	return ses, s.classify(ctx, "create session", "session", err)
+}
+
+// errNoFolder refuses work in a project with no folder: the Imported place
+// (docs/ARCHITECTURE.md §Bundles). An agent given no folder would run in
+// whatever directory its process has — inside the data dir.
+var errNoFolder = &Error{Code: CodeConflict, Message: "this place holds imported sessions only and has no folder to work in: start a session in a project"}
+
+// checkRunnableProject refuses a project an agent cannot work in.
+func (s *Service) checkRunnableProject(ctx context.Context, projectID string) error {
+	p, err := s.store.GetProject(ctx, projectID)
+	if err != nil {
+		return s.classify(ctx, "get project", "project", err)
+	}
+	if strings.TrimSpace(p.Workspace) == "" || !filepath.IsAbs(p.Workspace) {
+		return errNoFolder
+	}
+	return nil
 }
 
 func checkTitle(t string) error {
