@@ -38,6 +38,11 @@ type Options struct {
 	// Uploads is the folder POST /api/uploads stores files in (the data
 	// dir's uploads/); empty refuses uploads.
 	Uploads string
+	// UploadsQuota bounds the bytes the uploads folder holds (default
+	// DefaultUploadsQuota); UploadsKeep is how long an upload no message
+	// uses is kept (default DefaultUploadsKeep).
+	UploadsQuota int64
+	UploadsKeep  time.Duration
 }
 
 // Service is the API. It is safe for concurrent use.
@@ -61,7 +66,10 @@ type Service struct {
 
 	focus focusState // what the window shows (focus.go)
 
-	uploads string // Options.Uploads
+	uploads      string // Options.Uploads
+	uploadsQuota int64
+	uploadsKeep  time.Duration
+	space        uploadSpace // uploadspace.go
 
 	// missingRetired: projects whose folder was found gone and whose warm
 	// agents were retired (projects.go), so that each is retired once.
@@ -78,6 +86,13 @@ func New(store Store, runner Runner, agents Agents, opts Options) *Service {
 	s.warm = opts.Warm
 	s.guard = opts.Guard
 	s.uploads = opts.Uploads
+	s.uploadsQuota, s.uploadsKeep = opts.UploadsQuota, opts.UploadsKeep
+	if s.uploadsQuota <= 0 {
+		s.uploadsQuota = DefaultUploadsQuota
+	}
+	if s.uploadsKeep <= 0 {
+		s.uploadsKeep = DefaultUploadsKeep
+	}
 	s.bus = newBus(s, opts.WatchBuffer)
 	s.health = newHealthCache(agents)
 	if t, ok := runner.(EventTapper); ok {
