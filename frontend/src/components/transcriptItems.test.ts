@@ -111,6 +111,11 @@ const table: { name: string; in: Omit<Parameters<typeof transcriptItems>[0], "ca
     want: [["approval", "", "ended"]],
   },
   {
+    name: "a run the journal holds as ended is not live, even without its done",
+    in: { messages: [answer("m2", "", "run_w", { run: { id: "run_w", session_id: "ses_1", status: "interrupted", last_seq: 2, terminal: true } as never })], runs: store([waiting]), queued: new Set() },
+    want: [["approval", "", "ended"]],
+  },
+  {
     name: "the same run in a session of this machine is live",
     in: { messages: [answer("m2", "", "run_w")], runs: store([waiting]), queued: new Set() },
     want: [["approval", "", "live"]],
