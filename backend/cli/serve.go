@@ -142,7 +142,7 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 			}
 		}
 		if !api.Supervising() {
-			fmt.Fprintf(e.Stderr, "Another Hermes Desk (the app or another `hermesdesk serve`) holds this data folder; serving it through its local API (%s) until it stops, then in its place.\n", sock)
+			fmt.Fprintf(e.Stderr, "Hermes Desk is already running for this data folder (the app or another `hermesdesk serve`); serving it through its local API (%s) until it stops, then in its place.\n", sock)
 		}
 	}
 
