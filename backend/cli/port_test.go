@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/bundle"
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 )
 
@@ -113,5 +116,64 @@ func TestImportIntoANamedProject(t *testing.T) {
 	}
 	if ss, _ := j.ListSessions(context.Background(), ps[0].ID); len(ss) != 1 {
 		t.Fatalf("sessions of the named project: %+v", ss)
+	}
+}
+
+// `hermesdesk import` through the running app: the hostile bundle's folder
+// (a project of the person's) is not where the session goes, the window's
+// watch bus hears of it, and the same file again is "Already imported".
+func TestImportThroughTheRunningApp(t *testing.T) {
+	dataDir := newDataDir(t)
+	s := startServe(t, dataDir)
+	defer s.stop()
+	ctx := context.Background()
+	c := httpapi.NewLocalClient(httpapi.SocketPath(dataDir))
+	ws := t.TempDir()
+	var mine run.Project
+	if err := c.Call(ctx, "POST", "/api/projects", service.CreateProjectRequest{Workspace: ws}, &mine); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := bundle.Encode(&b, bundle.Bundle{Manifest: bundle.Manifest{
+		Project: bundle.Project{Name: "victim", Workspace: ws},
+		Session: run.Session{ID: "ses_x", Title: "Brought along", Agent: "demo"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "b.hdbundle.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	bus, err := c.Watch(wctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-bus // the snapshot
+
+	e, out, errOut := cliEnv(dataDir, nil)
+	if code := e.Import([]string{path}); code != exitOK || !strings.Contains(out.String(), `Imported "Brought along"`) {
+		t.Fatalf("import: exit %d, %q %q", code, out.String(), errOut.String())
+	}
+	timeout := time.After(10 * time.Second)
+	for heard := false; !heard; {
+		select {
+		case m := <-bus:
+			heard = m.Type == run.WatchSessionChanged && m.Session != nil && m.Session.Kind == run.SessionCreated
+		case <-timeout:
+			t.Fatal("the watch bus did not hear of the import")
+		}
+	}
+	var ss []run.Session
+	if err := c.Call(ctx, "GET", "/api/sessions?project_id="+mine.ID, nil, &ss); err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 0 {
+		t.Fatalf("the bundle's folder filed it under the person's project: %+v", ss)
+	}
+	e, out, errOut = cliEnv(dataDir, nil)
+	if code := e.Import([]string{path}); code != exitOK || !strings.Contains(out.String(), "Already imported") {
+		t.Fatalf("second import: exit %d, %q %q", code, out.String(), errOut.String())
 	}
 }
