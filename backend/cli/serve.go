@@ -148,8 +148,12 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		if fronting && errors.Is(err, syscall.EADDRINUSE) {
+		switch {
+		case fronting && errors.Is(err, syscall.EADDRINUSE):
 			e.errorf("another `hermesdesk serve` already serves the data folder %s, and %s is taken: use its login link, or pass another --addr.", dataDir, *addr)
+			return exitFail
+		case errors.Is(err, syscall.EADDRINUSE):
+			e.errorf("%s is taken (by another `hermesdesk serve` or another program): stop it, or pass another --addr.", *addr)
 			return exitFail
 		}
 		e.errorf("cannot listen on %s: %v", *addr, err)

@@ -78,3 +78,24 @@ func TestServeNamesAHolderThatDoesNotAnswer(t *testing.T) {
 		t.Fatalf("message:\n%s", s)
 	}
 }
+
+// Two serves on one data dir and one address: the second says another
+// serve already serves the data folder there, not a bare "address in use".
+func TestSecondServeOnTheSameAddressSaysSo(t *testing.T) {
+	dir := newDataDir(t)
+	first := startServe(t, dir)
+	defer first.stop()
+	addr := strings.TrimPrefix(first.url, "http://")
+	out := &syncBuf{}
+	env := &Env{
+		Stdout: out, Stderr: out, Ctx: context.Background(), Executable: shimBin,
+		DataDir: func() (string, error) { return dir, nil },
+		Signals: func() (<-chan os.Signal, func()) { return make(chan os.Signal), func() {} },
+	}
+	if code := env.Serve([]string{"--addr", addr}, nil); code != exitFail {
+		t.Fatalf("exit %d:\n%s", code, out.String())
+	}
+	if s := out.String(); !strings.Contains(s, "another `hermesdesk serve` already serves the data folder") {
+		t.Fatalf("message:\n%s", s)
+	}
+}
