@@ -59,6 +59,22 @@ type Run struct {
 	EndedAt            *time.Time `json:"ended_at,omitempty"`
 }
 
+// ErrAlreadyImported says the same bundle is already a session here; the
+// import gives that session back and stores nothing.
+var ErrAlreadyImported = errors.New("this bundle is already imported")
+
+// ImportOptions say where an import goes and how it is recognised
+// (docs/ARCHITECTURE.md §Bundles).
+type ImportOptions struct {
+	// Source names the bundle for people (its file name).
+	Source string
+	// ProjectID is a project the person named; empty: the Imported place.
+	ProjectID string
+	// Digest identifies the bundle's bytes (sha256, hex), so importing the
+	// same bundle twice is recognised.
+	Digest string
+}
+
 // Bundle is a decoded bundle.
 type Bundle struct {
 	Manifest Manifest

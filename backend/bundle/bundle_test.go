@@ -97,3 +97,49 @@ func TestMarkdown(t *testing.T) {
 		}
 	}
 }
+
+// The export carries what was asked and decided and the files sent, and
+// keeps anyone's raw HTML as text (issue 21 item 13, issue 23 item 19).
+func TestMarkdownPromptsAttachmentsAndHTML(t *testing.T) {
+	b := sample()
+	b.Manifest.Session.Title = "<img src=x onerror=alert(1)>"
+	b.Manifest.Messages[0].Content = "look <script>steal()</script> at `a<b>`"
+	b.Manifest.Messages[0].Attachments = []string{"/home/p/shot.png", "/home/p/spec.pdf"}
+	b.Manifest.Messages[1].Content = "Done <iframe src=evil></iframe>\n\n```html\n<b>kept</b>\n```"
+	ev := func(seq int64, t run.EventType, p any) run.Event {
+		raw, _ := json.Marshal(p)
+		return run.Event{Seq: seq, RunID: "r1", Type: t, Payload: raw}
+	}
+	evs := b.Events["r1"]
+	done := evs[len(evs)-1]
+	b.Events["r1"] = append(evs[:len(evs)-1],
+		ev(5, run.EventApprovalRequest, run.ApprovalRequested{ApprovalID: "ap1", Title: "Run <b>rm</b>", Command: "rm -rf build",
+			Options: []run.ApprovalOption{{ID: "yes", Label: "Allow once"}, {ID: "no", Label: "Reject"}}}),
+		ev(6, run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: "ap1", Choice: "yes", By: "notification"}),
+		ev(7, run.EventClarifyRequest, run.ClarifyRequested{ClarifyID: "c1", Question: "Which branch?"}),
+		ev(8, run.EventClarifyResolved, run.ClarifyResolved{ClarifyID: "c1", Answer: "main"}),
+		ev(9, run.EventApprovalRequest, run.ApprovalRequested{ApprovalID: "ap2", Title: "Push"}),
+		done,
+	)
+	b.Events["r1"][len(b.Events["r1"])-1].Seq = 10
+	md := Markdown(b)
+	for _, want := range []string{
+		"# &lt;img src=x onerror=alert(1)>",
+		"look &lt;script>steal()&lt;/script> at `a<b>`",
+		"Attached: `shot.png`, `spec.pdf`",
+		"Done &lt;iframe src=evil>&lt;/iframe>",
+		"```html\n<b>kept</b>\n```",
+		"- Approval: Run &lt;b>rm&lt;/b> `rm -rf build` — Allow once (notification)",
+		"- Question: Which branch? — main",
+		"- Approval: Push — _no answer_",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	for _, bad := range []string{"<img", "<script", "<iframe"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("markdown passes raw HTML %q through:\n%s", bad, md)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package bundle
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -11,8 +12,11 @@ import (
 // markdownDiffLines bounds the diff shown per file in Markdown.
 const markdownDiffLines = 200
 
-// Markdown renders the bundle for people: each turn's message and answer,
-// its tool calls in one line each and its changes with their diffs.
+// Markdown renders the bundle for people: each turn's message and its
+// attachments, the answer, its tool calls in one line each, the
+// approvals asked and what was decided, the questions asked and their
+// answers, and its changes with their diffs. Raw HTML in anyone's words
+// stays text (escapeHTML).
 func Markdown(b Bundle) string {
 	m := b.Manifest
 	var w strings.Builder
@@ -20,12 +24,12 @@ func Markdown(b Bundle) string {
 	if title == "" {
 		title = "Untitled session"
 	}
-	fmt.Fprintf(&w, "# %s\n\n", oneLine(title))
-	fmt.Fprintf(&w, "- Agent: %s\n", orDash(m.Session.Agent))
+	fmt.Fprintf(&w, "# %s\n\n", text(title))
+	fmt.Fprintf(&w, "- Agent: %s\n", orDash(text(m.Session.Agent)))
 	if m.Project.Name != "" {
-		fmt.Fprintf(&w, "- Project: %s", oneLine(m.Project.Name))
+		fmt.Fprintf(&w, "- Project: %s", text(m.Project.Name))
 		if m.Project.Workspace != "" {
-			fmt.Fprintf(&w, " (`%s`)", m.Project.Workspace)
+			fmt.Fprintf(&w, " (%s)", codeSpan(m.Project.Workspace))
 		}
 		w.WriteString("\n")
 	}
@@ -37,21 +41,22 @@ func Markdown(b Bundle) string {
 	for _, r := range m.Runs {
 		w.WriteString("\n---\n\n")
 		if u, ok := msgs[r.UserMessageID]; ok {
-			fmt.Fprintf(&w, "## You\n\n%s\n\n", strings.TrimSpace(u.Content))
+			fmt.Fprintf(&w, "## You\n\n%s\n\n", escapeHTML(strings.TrimSpace(u.Content)))
+			writeAttachments(&w, u.Attachments)
 		}
-		head := "## " + orDash(r.Agent)
+		head := "## " + orDash(text(r.Agent))
 		if r.Model != "" {
-			head += " (" + r.Model + ")"
+			head += " (" + text(r.Model) + ")"
 		}
 		w.WriteString(head + "\n\n")
 		writeActivity(&w, b.Events[r.ID])
 		if a, ok := msgs[r.AssistantMessageID]; ok && strings.TrimSpace(a.Content) != "" {
-			w.WriteString(strings.TrimSpace(a.Content) + "\n\n")
+			w.WriteString(escapeHTML(strings.TrimSpace(a.Content)) + "\n\n")
 		}
 		if r.Status != "" && r.Status != run.StatusCompleted {
-			fmt.Fprintf(&w, "_Run %s", r.Status)
+			fmt.Fprintf(&w, "_Run %s", text(string(r.Status)))
 			if r.Error != "" {
-				fmt.Fprintf(&w, ": %s", oneLine(r.Error))
+				fmt.Fprintf(&w, ": %s", text(r.Error))
 			}
 			w.WriteString("_\n\n")
 		}
@@ -59,12 +64,97 @@ func Markdown(b Bundle) string {
 	return w.String()
 }
 
-// writeActivity lists a run's tool calls and file changes.
+// writeAttachments lists the files a message carried, by name.
+func writeAttachments(w *strings.Builder, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = codeSpan(filepath.Base(p))
+	}
+	fmt.Fprintf(w, "Attached: %s\n\n", strings.Join(names, ", "))
+}
+
+// writeActivity lists a run's tool calls, approvals, questions and file
+// changes.
 func writeActivity(w *strings.Builder, evs []run.Event) {
+	writeTools(w, evs)
+	writePrompts(w, evs)
+	writeChanges(w, evs)
+}
+
+// writePrompts lists what the run asked the person, in order: each
+// approval with its decision (and who made it when not the person in the
+// window), each question with its answer.
+func writePrompts(w *strings.Builder, evs []run.Event) {
+	type prompt struct{ line, answer string }
+	var order []string
+	prompts := map[string]*prompt{}
+	options := map[string][]run.ApprovalOption{}
+	for _, ev := range evs {
+		switch ev.Type {
+		case run.EventApprovalRequest:
+			var p run.ApprovalRequested
+			if json.Unmarshal(ev.Payload, &p) != nil || prompts["a:"+p.ApprovalID] != nil {
+				continue
+			}
+			line := "- Approval: " + text(p.Title)
+			if p.Command != "" {
+				line += " " + codeSpan(p.Command)
+			}
+			prompts["a:"+p.ApprovalID], options[p.ApprovalID] = &prompt{line: line}, p.Options
+			order = append(order, "a:"+p.ApprovalID)
+		case run.EventApprovalResolved:
+			var p run.ApprovalResolved
+			if json.Unmarshal(ev.Payload, &p) != nil || prompts["a:"+p.ApprovalID] == nil {
+				continue
+			}
+			choice := p.Choice
+			for _, o := range options[p.ApprovalID] {
+				if o.ID == p.Choice && o.Label != "" {
+					choice = o.Label
+				}
+			}
+			a := text(choice)
+			if p.By != "" && p.By != "user" {
+				a += " (" + text(p.By) + ")"
+			}
+			prompts["a:"+p.ApprovalID].answer = a
+		case run.EventClarifyRequest:
+			var p run.ClarifyRequested
+			if json.Unmarshal(ev.Payload, &p) != nil || prompts["c:"+p.ClarifyID] != nil {
+				continue
+			}
+			prompts["c:"+p.ClarifyID] = &prompt{line: "- Question: " + text(p.Question)}
+			order = append(order, "c:"+p.ClarifyID)
+		case run.EventClarifyResolved:
+			var p run.ClarifyResolved
+			if json.Unmarshal(ev.Payload, &p) == nil && prompts["c:"+p.ClarifyID] != nil {
+				prompts["c:"+p.ClarifyID].answer = text(p.Answer)
+			}
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	w.WriteString("Asked:\n\n")
+	for _, id := range order {
+		p := prompts[id]
+		a := p.answer
+		if a == "" {
+			a = "_no answer_"
+		}
+		fmt.Fprintf(w, "%s — %s\n", p.line, a)
+	}
+	w.WriteString("\n")
+}
+
+// writeTools lists a run's tool calls, one line each.
+func writeTools(w *strings.Builder, evs []run.Event) {
 	type tool struct{ name, title, status string }
 	var order []string
 	tools := map[string]*tool{}
-	var files []run.FileChanged
 	for _, ev := range evs {
 		switch ev.Type {
 		case run.EventToolStarted:
@@ -78,24 +168,33 @@ func writeActivity(w *strings.Builder, evs []run.Event) {
 			if json.Unmarshal(ev.Payload, &p) == nil && tools[p.ToolCallID] != nil {
 				tools[p.ToolCallID].status = p.Status
 			}
-		case run.EventFileChanged:
-			var p run.FileChanged
-			if json.Unmarshal(ev.Payload, &p) == nil && p.Path != "" {
-				files = append(files, p)
-			}
 		}
 	}
 	if len(order) > 0 {
 		w.WriteString("Tool calls:\n\n")
 		for _, id := range order {
 			t := tools[id]
-			line := "- " + oneLine(t.name)
+			line := "- " + text(t.name)
 			if t.title != "" && t.title != t.name {
-				line += " — " + oneLine(t.title)
+				line += " — " + text(t.title)
 			}
-			fmt.Fprintf(w, "%s (%s)\n", line, t.status)
+			fmt.Fprintf(w, "%s (%s)\n", line, text(t.status))
 		}
 		w.WriteString("\n")
+	}
+}
+
+// writeChanges lists a run's changed files with their diffs.
+func writeChanges(w *strings.Builder, evs []run.Event) {
+	var files []run.FileChanged
+	for _, ev := range evs {
+		if ev.Type != run.EventFileChanged {
+			continue
+		}
+		var p run.FileChanged
+		if json.Unmarshal(ev.Payload, &p) == nil && p.Path != "" {
+			files = append(files, p)
+		}
 	}
 	files = netChanges(files)
 	if len(files) == 0 {
@@ -107,7 +206,7 @@ func writeActivity(w *strings.Builder, evs []run.Event) {
 	}
 	fmt.Fprintf(w, "Changes: %d %s changed, +%d −%d\n\n", len(files), plural(len(files), "file", "files"), added, removed)
 	for _, f := range files {
-		fmt.Fprintf(w, "- `%s` %s", f.Path, orDash(f.Action))
+		fmt.Fprintf(w, "- %s %s", codeSpan(f.Path), orDash(text(f.Action)))
 		switch {
 		case f.Binary:
 			w.WriteString(" (binary)\n")

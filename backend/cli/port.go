@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
@@ -14,13 +15,17 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 )
 
-// Import is `hermesdesk import FILE`: a session bundle becomes a read-only
-// session of this data dir (docs/ARCHITECTURE.md §Bundles). Through the
-// running app when there is one; otherwise straight into the journal.
+// Import is `hermesdesk import [--project ID|FOLDER] FILE`: a session
+// bundle becomes a read-only session of this data dir, in the Imported
+// place or the project the person names — never in one the bundle's own
+// folder picks (docs/ARCHITECTURE.md §Bundles). Through the running app
+// when there is one (the window shows it at once); otherwise straight into
+// the journal.
 func Import(args []string) int { return Default().Import(args) }
 
 func (e *Env) Import(args []string) int {
-	fs := newFlags("import", e, "hermesdesk import FILE")
+	fs := newFlags("import", e, "hermesdesk import [--project ID|FOLDER] FILE")
+	project := fs.String("project", "", "file the session under this project (its id, or its folder) instead of Imported")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return exitUsage
@@ -39,9 +44,26 @@ func (e *Env) Import(args []string) int {
 		e.errorf("%v", err)
 		return exitFail
 	}
-	var ses run.Session
+	// A project named by its folder is that folder's project (made if
+	// none): the person picked it here, not the bundle.
+	var folder string
+	if *project != "" && !strings.HasPrefix(*project, "prj_") {
+		if folder, err = filepath.Abs(*project); err != nil {
+			e.errorf("%v", err)
+			return exitFail
+		}
+	}
+	req := service.ImportRequest{Path: path, ProjectID: *project}
+	var res service.ImportResult
 	if c, code := e.quietConnect(dir); code == exitOK {
-		if err := c.Call(e.ctx(), "POST", "/api/import", map[string]string{"path": path}, &ses); err != nil {
+		if folder != "" {
+			var p run.Project
+			if err := c.Call(e.ctx(), "POST", "/api/projects", service.CreateProjectRequest{Workspace: folder}, &p); err != nil {
+				return e.apiFail(err)
+			}
+			req.ProjectID = p.ID
+		}
+		if err := c.Call(e.ctx(), "POST", "/api/import", req, &res); err != nil {
 			return e.apiFail(err)
 		}
 	} else {
@@ -52,16 +74,28 @@ func (e *Env) Import(args []string) int {
 		}
 		defer j.Close()
 		svc := service.New(j, nil, nil, service.Options{})
-		if ses, err = svc.ImportFile(e.ctx(), path); err != nil {
+		if folder != "" {
+			p, err := svc.CreateProject(e.ctx(), service.CreateProjectRequest{Workspace: folder})
+			if err != nil {
+				e.errorf("%s", service.MessageOf(err))
+				return exitFail
+			}
+			req.ProjectID = p.ID
+		}
+		if res, err = svc.ImportFile(e.ctx(), req); err != nil {
 			e.errorf("%s", service.MessageOf(err))
 			return exitFail
 		}
 	}
-	title := ses.Title
+	title := res.Title
 	if title == "" {
 		title = "(untitled)"
 	}
-	fmt.Fprintf(e.Stdout, "Imported %q as session %s (read-only).\n", title, ses.ID)
+	if res.AlreadyImported {
+		fmt.Fprintf(e.Stdout, "Already imported: %q is session %s; nothing changed.\n", title, res.ID)
+		return exitOK
+	}
+	fmt.Fprintf(e.Stdout, "Imported %q as session %s (read-only).\n", title, res.ID)
 	return exitOK
 }
 

@@ -7,10 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/bundle"
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 )
 
@@ -59,17 +62,118 @@ func TestImportWithoutTheApp(t *testing.T) {
 			}
 		})
 	}
+	// The same bundle again changes nothing and says so.
+	var out, errOut bytes.Buffer
+	e := &Env{Stdout: &out, Stderr: &errOut, DataDir: func() (string, error) { return dir, nil }}
+	if code := e.Import([]string{filepath.Join(files, "good.jsonl")}); code != exitOK || !strings.Contains(out.String(), "Already imported") {
+		t.Fatalf("second import: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
 	j, err := journal.Open(filepath.Join(dir, stack.DBFile), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer j.Close()
 	ss, err := j.ListSessions(context.Background(), "")
-	if err != nil || len(ss) != 1 || ss[0].ImportedFrom != "good.jsonl" {
+	if err != nil || len(ss) != 1 || ss[0].ImportedFrom != "good.jsonl" || ss[0].ProjectID != journal.ImportedProjectID {
 		t.Fatalf("sessions after the imports: %+v %v", ss, err)
 	}
 	hits, err := j.Search(context.Background(), "pineapple", 5)
 	if err != nil || len(hits) != 1 {
 		t.Fatalf("search: %+v %v", hits, err)
+	}
+}
+
+// `hermesdesk import --project FOLDER` files the session under the project
+// of the folder the person names (made if none), not the bundle's.
+func TestImportIntoANamedProject(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	var b bytes.Buffer
+	if err := bundle.Encode(&b, bundle.Bundle{Manifest: bundle.Manifest{
+		Project: bundle.Project{Name: "elsewhere", Workspace: "/nowhere"},
+		Session: run.Session{ID: "ses_x", Title: "Brought along", Agent: "demo"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "b.hdbundle.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	folder := t.TempDir()
+	var out, errOut bytes.Buffer
+	e := &Env{Stdout: &out, Stderr: &errOut, DataDir: func() (string, error) { return dir, nil }}
+	if code := e.Import([]string{"--project", folder, path}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	j, err := journal.Open(filepath.Join(dir, stack.DBFile), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	ps, err := j.ListProjects(context.Background())
+	if err != nil || len(ps) != 1 || ps[0].Workspace != folder {
+		t.Fatalf("projects %+v %v: want only the named folder's", ps, err)
+	}
+	if ss, _ := j.ListSessions(context.Background(), ps[0].ID); len(ss) != 1 {
+		t.Fatalf("sessions of the named project: %+v", ss)
+	}
+}
+
+// `hermesdesk import` through the running app: the hostile bundle's folder
+// (a project of the person's) is not where the session goes, the window's
+// watch bus hears of it, and the same file again is "Already imported".
+func TestImportThroughTheRunningApp(t *testing.T) {
+	dataDir := newDataDir(t)
+	s := startServe(t, dataDir)
+	defer s.stop()
+	ctx := context.Background()
+	c := httpapi.NewLocalClient(httpapi.SocketPath(dataDir))
+	ws := t.TempDir()
+	var mine run.Project
+	if err := c.Call(ctx, "POST", "/api/projects", service.CreateProjectRequest{Workspace: ws}, &mine); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := bundle.Encode(&b, bundle.Bundle{Manifest: bundle.Manifest{
+		Project: bundle.Project{Name: "victim", Workspace: ws},
+		Session: run.Session{ID: "ses_x", Title: "Brought along", Agent: "demo"},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "b.hdbundle.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	bus, err := c.Watch(wctx, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-bus // the snapshot
+
+	e, out, errOut := cliEnv(dataDir, nil)
+	if code := e.Import([]string{path}); code != exitOK || !strings.Contains(out.String(), `Imported "Brought along"`) {
+		t.Fatalf("import: exit %d, %q %q", code, out.String(), errOut.String())
+	}
+	timeout := time.After(10 * time.Second)
+	for heard := false; !heard; {
+		select {
+		case m := <-bus:
+			heard = m.Type == run.WatchSessionChanged && m.Session != nil && m.Session.Kind == run.SessionCreated
+		case <-timeout:
+			t.Fatal("the watch bus did not hear of the import")
+		}
+	}
+	var ss []run.Session
+	if err := c.Call(ctx, "GET", "/api/sessions?project_id="+mine.ID, nil, &ss); err != nil {
+		t.Fatal(err)
+	}
+	if len(ss) != 0 {
+		t.Fatalf("the bundle's folder filed it under the person's project: %+v", ss)
+	}
+	e, out, errOut = cliEnv(dataDir, nil)
+	if code := e.Import([]string{path}); code != exitOK || !strings.Contains(out.String(), "Already imported") {
+		t.Fatalf("second import: exit %d, %q %q", code, out.String(), errOut.String())
 	}
 }

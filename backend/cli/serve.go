@@ -11,11 +11,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/apihost"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 const serveUsage = "hermesdesk serve [--addr 127.0.0.1:8765] [--allow-remote] [--host NAME]... [--frontend DIR]"
@@ -102,10 +105,19 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	// serve supervises the runs (and calls the person back: no window to
 	// open, a click only dismisses) or fronts the process that does, and
 	// takes over when that one goes away (docs/ARCHITECTURE.md §Processes).
+	// answered closes when whoever supervises the data dir answers: its
+	// watch bus delivered (this process's own, or the holder's through the
+	// proxy), or this process took over. A holder that is still starting
+	// (two serves started together) is waited for on that event.
+	answered := make(chan struct{})
+	var once sync.Once
+	answer := func() { once.Do(func() { close(answered) }) }
 	api, err := apihost.Open(ctx, apihost.Options{
 		DataDir: dataDir, Executable: e.Executable, Log: log,
-		API: httpapi.Config{Token: token, AllowedHosts: hosts, Frontend: frontend, Log: log},
+		API:   httpapi.Config{Token: token, AllowedHosts: hosts, Frontend: frontend, Log: log},
+		Watch: func(run.WatchMessage) { answer() },
 		TookOver: func() {
+			answer()
 			fmt.Fprintf(e.Stderr, "The Hermes Desk process that supervised this data folder stopped; serve supervises it now (running agents carry on).\n")
 		},
 	})
@@ -114,18 +126,36 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 		return exitFail
 	}
 	defer api.Close()
-	if !api.Supervising() {
-		// A supervisor that quit meanwhile is no reason to fail once this
-		// process has taken its place.
-		if httpapi.NewLocalClient(sock).Ping(ctx) != nil && !api.Supervising() {
-			e.errorf("Hermes Desk is already running for %s, but its local API (%s) does not answer. Quit the other instance and try again.", dataDir, sock)
-			return exitFail
+	fronting := !api.Supervising()
+	if fronting {
+		// Another process holds the data dir. One started together with
+		// this one may still be opening it: wait for it to answer (or to
+		// go, and this process to take its place) before saying anything.
+		select {
+		case <-answered:
+		case <-ctx.Done():
+			return exitOK
+		case <-time.After(holderWait):
+			if !api.Supervising() {
+				e.errorf("another Hermes Desk holds the data folder %s — another `hermesdesk serve` or the app — and its local API (%s) has not answered for %s. Use that one (a serve printed its login link), or stop it and try again.", dataDir, sock, holderWait)
+				return exitFail
+			}
 		}
-		fmt.Fprintf(e.Stderr, "Hermes Desk is already running for this data folder; serving it through its local API (%s) until it stops, then in its place.\n", sock)
+		if !api.Supervising() {
+			fmt.Fprintf(e.Stderr, "Hermes Desk is already running for this data folder (the app or another `hermesdesk serve`); serving it through its local API (%s) until it stops, then in its place.\n", sock)
+		}
 	}
 
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
+		switch {
+		case fronting && errors.Is(err, syscall.EADDRINUSE):
+			e.errorf("another `hermesdesk serve` already serves the data folder %s, and %s is taken: use its login link, or pass another --addr.", dataDir, *addr)
+			return exitFail
+		case errors.Is(err, syscall.EADDRINUSE):
+			e.errorf("%s is taken (by another `hermesdesk serve` or another program): stop it, or pass another --addr.", *addr)
+			return exitFail
+		}
 		e.errorf("cannot listen on %s: %v", *addr, err)
 		return exitFail
 	}
@@ -156,6 +186,10 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 
 // tokenPoll is how often serve checks its token file (a var for tests).
 var tokenPoll = time.Second
+
+// holderWait bounds how long serve waits for the process holding the data
+// dir to answer (a var for tests).
+var holderWait = 15 * time.Second
 
 func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {

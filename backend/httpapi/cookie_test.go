@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
@@ -82,4 +83,78 @@ func TestLoginLinkSetsCookie(t *testing.T) {
 	if res.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("forged cookie: %d, want 401", res.StatusCode)
 	}
+}
+
+// Revoking the token (serve.token deleted or replaced: SetToken) logs every
+// browser out: the old cookie no longer answers, the old login link sets
+// nothing, and the new link sets a cookie that works (issue 21 item 3).
+func TestTokenChangeRevokesLoginCookie(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar}
+	get := func(c *http.Client, path string) (int, []*http.Cookie) {
+		t.Helper()
+		res, err := c.Get(e.srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode, res.Cookies()
+	}
+	loginSet := func(cs []*http.Cookie) bool {
+		for _, c := range cs {
+			if c.Name == "hermesdesk_login" {
+				return true
+			}
+		}
+		return false
+	}
+	if _, cs := get(browser, "/?token="+testToken); !loginSet(cs) {
+		t.Fatal("the login link set no cookie")
+	}
+	if s, _ := get(browser, "/api/settings"); s != http.StatusOK {
+		t.Fatalf("with the cookie before the revocation: %d, want 200", s)
+	}
+	oldCookies := jar.Cookies(mustURL(t, e.srv.URL))
+
+	const newToken = "new-token-abcdefabcdefabcdefabcdefabcdef"
+	e.h.SetToken(newToken)
+
+	if s, _ := get(browser, "/api/settings"); s != http.StatusUnauthorized {
+		t.Fatalf("the old cookie after the revocation: %d, want 401", s)
+	}
+	fresh, _ := cookiejar.New(nil)
+	other := &http.Client{Jar: fresh}
+	if _, cs := get(other, "/?token="+testToken); loginSet(cs) {
+		t.Fatal("the revoked login link still sets a cookie")
+	}
+	if s, _ := get(other, "/api/settings"); s != http.StatusUnauthorized {
+		t.Fatalf("after the revoked login link: %d, want 401", s)
+	}
+	if _, cs := get(other, "/?token="+newToken); !loginSet(cs) {
+		t.Fatal("the new login link set no cookie")
+	}
+	if s, _ := get(other, "/api/settings"); s != http.StatusOK {
+		t.Fatalf("with the new cookie: %d, want 200", s)
+	}
+	// The old browser's cookie stays refused even beside the new one's.
+	if s, _ := get(browser, "/api/settings"); s != http.StatusUnauthorized {
+		t.Fatalf("the old cookie still: %d, want 401", s)
+	}
+	// A cookie is not a password: it does not hold the token.
+	for _, c := range oldCookies {
+		if c.Value == testToken {
+			t.Fatal("the cookie holds the token itself")
+		}
+	}
+}
+
+func mustURL(t *testing.T, s string) *url.URL {
+	t.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u
 }

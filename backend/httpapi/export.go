@@ -2,6 +2,8 @@ package httpapi
 
 import (
 	"net/http"
+
+	"github.com/hermesdesk/hermesdesk/backend/service"
 )
 
 // exportSession: ?format=markdown|bundle, ?run=ID for one run. The file
@@ -13,15 +15,18 @@ func (h *Handler) exportSession(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, res, err)
 }
 
-// importBundle: {path} of a bundle on this machine (the 1 MiB body limit
-// stays; the file travels by path). 201 with the new read-only session.
+// importBundle: {path, project_id?} of a bundle on this machine (the 1 MiB
+// body limit stays; the file travels by path). 201 with the new read-only
+// session; 200 with the earlier one (already_imported) for the same bundle.
 func (h *Handler) importBundle(w http.ResponseWriter, r *http.Request) {
-	var body struct {
-		Path string `json:"path"`
-	}
+	var body service.ImportRequest
 	if !decode(w, r, &body) {
 		return
 	}
-	s, err := h.svc.ImportFile(r.Context(), body.Path)
-	reply(w, http.StatusCreated, s, err)
+	s, err := h.svc.ImportFile(r.Context(), body)
+	status := http.StatusCreated
+	if s.AlreadyImported {
+		status = http.StatusOK
+	}
+	reply(w, status, s, err)
 }

@@ -2,7 +2,9 @@ package journal
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -77,11 +79,28 @@ func (s *Store) ExportSession(ctx context.Context, sessionID, runID string) (bun
 	return b, nil
 }
 
-// ImportSession stores a decoded bundle as a new read-only session in a
-// project for its workspace (created when none exists), with fresh ids so
-// the same bundle can be imported twice, and indexes it for search. It is
-// one transaction: a failure leaves nothing behind.
-func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, source string) (run.Session, error) {
+// ImportedProjectID is the dedicated place for imported sessions: a
+// project with no folder, made on the first import, where nothing can run
+// (docs/ARCHITECTURE.md §Bundles). A bundle's own project (name, folder) is
+// only something to read: a file from elsewhere must never pick a folder
+// on this machine nor join a project of one.
+const ImportedProjectID = "prj_imported"
+
+// endedWithoutDone is the closing event's error for a run the bundle leaves
+// open: it will not go on here.
+const endedWithoutDone = "the bundle ends before this run did"
+
+// ImportSession stores a decoded bundle as a new read-only session, in the
+// project o.ProjectID names (one the person picked) or else in the
+// Imported place, with fresh ids, and indexes it for search. It is one
+// transaction: a failure leaves nothing behind. A bundle whose o.Digest is
+// already a session here gives that session and bundle.ErrAlreadyImported.
+//
+// A bundle is not trusted: times later than now are clamped to now, a run
+// that has no terminal done is closed with a journalled
+// done{interrupted} (so nothing reads it as live, and its event stream
+// ends), and a run's status is its done's.
+func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, o bundle.ImportOptions) (run.Session, error) {
 	m := b.Manifest
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -89,33 +108,50 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, source strin
 	}
 	defer tx.Rollback()
 	at := nowNanos()
+	clamp := func(t time.Time) int64 { return min(nanosOr(t, at), at) }
 
-	var projectID string
-	// One project per folder: a bundle from a folder that has a project here
-	// joins it.
-	err = tx.QueryRowContext(ctx, `SELECT id FROM projects WHERE workspace = ? AND (workspace <> '' OR name = ?) ORDER BY created_at LIMIT 1`,
-		m.Project.Workspace, m.Project.Name).Scan(&projectID)
-	if err != nil {
-		projectID = newID(prefixProject)
-		name := m.Project.Name
-		if name == "" {
-			name = "Imported"
+	if o.Digest != "" {
+		var id string
+		err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE import_digest = ? ORDER BY created_at LIMIT 1`, o.Digest).Scan(&id)
+		if err == nil {
+			tx.Rollback()
+			ses, err := s.GetSession(ctx, id)
+			if err != nil {
+				return run.Session{}, err
+			}
+			return ses, bundle.ErrAlreadyImported
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO projects (id, name, workspace, created_at) VALUES (?, ?, ?, ?)`,
-			projectID, name, m.Project.Workspace, at); err != nil {
+		if !errors.Is(err, sql.ErrNoRows) {
+			return run.Session{}, s.wrap("import: find an earlier import", err)
+		}
+	}
+
+	projectID := o.ProjectID
+	if projectID != "" {
+		var one int
+		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM projects WHERE id = ?`, projectID).Scan(&one); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return run.Session{}, fmt.Errorf("journal: import into project %s: %w", projectID, ErrNotFound)
+			}
 			return run.Session{}, s.wrap("import: project", err)
+		}
+	} else {
+		projectID = ImportedProjectID
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO projects (id, name, workspace, created_at) VALUES (?, 'Imported', '', ?)`,
+			projectID, at); err != nil {
+			return run.Session{}, s.wrap("import: the Imported place", err)
 		}
 	}
 
 	ses := m.Session
 	sessionID := newID(prefixSession)
-	if source == "" {
-		source = "bundle"
+	if o.Source == "" {
+		o.Source = "bundle"
 	}
-	created, updated := nanosOr(ses.CreatedAt, at), nanosOr(ses.UpdatedAt, at)
+	created, updated := clamp(ses.CreatedAt), clamp(ses.UpdatedAt)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, project_id, title, agent, model, profile, archived,
-		native_session_id, created_at, updated_at, imported_from) VALUES (?, ?, ?, ?, ?, ?, 0, '', ?, ?, ?)`,
-		sessionID, projectID, ses.Title, ses.Agent, ses.Model, ses.Profile, created, updated, source); err != nil {
+		native_session_id, created_at, updated_at, imported_from, import_digest) VALUES (?, ?, ?, ?, ?, ?, 0, '', ?, ?, ?, ?)`,
+		sessionID, projectID, ses.Title, ses.Agent, ses.Model, ses.Profile, created, updated, o.Source, o.Digest); err != nil {
 		return run.Session{}, s.wrap("import: session", err)
 	}
 
@@ -130,9 +166,7 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, source strin
 		ids[old] = newID(prefix)
 		return ids[old]
 	}
-	runOf := map[string]bundle.Run{}
 	for _, r := range m.Runs {
-		runOf[r.ID] = r
 		mapID(r.ID, prefixRun)
 	}
 	for _, msg := range m.Messages {
@@ -140,7 +174,7 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, source strin
 			continue
 		}
 		id := mapID(msg.ID, prefixMessage)
-		mat := nanosOr(msg.CreatedAt, at)
+		mat := clamp(msg.CreatedAt)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO messages (id, session_id, role, content, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			id, sessionID, string(msg.Role), msg.Content, ids[msg.RunID], mat); err != nil {
 			return run.Session{}, s.wrap("import: message", err)
@@ -151,24 +185,23 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, source strin
 	}
 	for _, r := range m.Runs {
 		newRun := ids[r.ID]
-		evs := b.Events[r.ID]
-		var last int64
-		if len(evs) > 0 {
-			last = evs[len(evs)-1].Seq
-		}
-		status := r.Status
-		if !status.Terminal() {
-			status = run.StatusInterrupted // exported mid-run: it will not go on here
-		}
-		var ended any
+		evs := closeImportedRun(b.Events[r.ID], float64(at)/1e9)
+		last := evs[len(evs)-1]
+		var done run.Done
+		_ = json.Unmarshal(last.Payload, &done) // closeImportedRun made it a terminal done
+		rat := clamp(r.CreatedAt)
+		ended := rat
 		if r.EndedAt != nil {
-			ended = r.EndedAt.UnixNano()
+			ended = max(clamp(*r.EndedAt), rat)
 		}
-		rat := nanosOr(r.CreatedAt, at)
+		errText := r.Error
+		if done.Error != "" {
+			errText = done.Error
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO runs (id, project_id, session_id, turn_id, user_message_id, assistant_message_id,
 			agent, model, status, last_seq, terminal, error, created_at, started_at, ended_at) VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
-			newRun, projectID, sessionID, ids[r.UserMessageID], ids[r.AssistantMessageID], r.Agent, r.Model, string(status), last,
-			r.Error, rat, rat, ended); err != nil {
+			newRun, projectID, sessionID, ids[r.UserMessageID], ids[r.AssistantMessageID], r.Agent, r.Model, string(done.Status), last.Seq,
+			errText, rat, rat, ended); err != nil {
 			return run.Session{}, s.wrap("import: run", err)
 		}
 		for _, ev := range evs {
@@ -195,6 +228,36 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, source strin
 		return run.Session{}, s.wrap("import: commit", err)
 	}
 	return s.GetSession(ctx, sessionID)
+}
+
+// closeImportedRun returns a run's imported events with times clamped to
+// now (unix seconds) and ending in a terminal done: a done whose status is
+// not terminal is made interrupted, and a run without one gets a
+// done{interrupted} after its last event. Pure: it never changes evs.
+func closeImportedRun(evs []run.Event, now float64) []run.Event {
+	out := make([]run.Event, len(evs), len(evs)+1)
+	copy(out, evs)
+	for i := range out {
+		out[i].CreatedAt = min(out[i].CreatedAt, now)
+	}
+	interrupted := func(extra string) json.RawMessage {
+		p, _ := json.Marshal(run.Done{Status: run.StatusInterrupted, Error: extra})
+		return p
+	}
+	if n := len(out); n > 0 && out[n-1].Type == run.EventDone {
+		var d run.Done
+		if json.Unmarshal(out[n-1].Payload, &d) != nil || !d.Status.Terminal() {
+			out[n-1].Payload = interrupted(endedWithoutDone)
+		}
+		out[n-1].Terminal = true
+		return out
+	}
+	var seq int64 = 1
+	at := now
+	if n := len(out); n > 0 {
+		seq, at = out[n-1].Seq+1, out[n-1].CreatedAt
+	}
+	return append(out, run.Event{Seq: seq, Type: run.EventDone, CreatedAt: at, Terminal: true, Payload: interrupted(endedWithoutDone)})
 }
 
 // importedText is what search indexes of an imported event, as the live

@@ -182,6 +182,12 @@ ALTER TABLE sessions ADD COLUMN imported_from TEXT NOT NULL DEFAULT '';
 	// the person's own secrets in clear, in messages and the search index
 	// (docs/ARCHITECTURE.md §Security): redact them in place.
 	{6, "redact stored user messages", "", redactUserMessages},
+	// The digest of the bundle an imported session came from, so the same
+	// bundle imported again is recognised (docs/ARCHITECTURE.md §Bundles).
+	{7, "imported bundle digest", `
+ALTER TABLE sessions ADD COLUMN import_digest TEXT NOT NULL DEFAULT '';
+CREATE INDEX sessions_by_import_digest ON sessions(import_digest) WHERE import_digest <> '';
+`, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

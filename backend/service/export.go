@@ -3,6 +3,8 @@ package service
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +21,7 @@ import (
 // (docs/ARCHITECTURE.md §Bundles). A store without it answers unavailable.
 type Porter interface {
 	ExportSession(ctx context.Context, sessionID, runID string) (bundle.Bundle, error)
-	ImportSession(ctx context.Context, b bundle.Bundle, source string) (run.Session, error)
+	ImportSession(ctx context.Context, b bundle.Bundle, o bundle.ImportOptions) (run.Session, error)
 }
 
 // MaxImportBytes bounds a bundle read for import.
@@ -88,45 +90,72 @@ func fileStem(title, id string) string {
 	return stem
 }
 
-// ImportBundle reads a bundle and stores it as a new read-only session. A
-// bad bundle is refused with what is wrong, and nothing is stored.
-func (s *Service) ImportBundle(ctx context.Context, r io.Reader, source string) (run.Session, error) {
-	p, err := s.porter()
-	if err != nil {
-		return run.Session{}, err
-	}
-	b, err := bundle.Decode(io.LimitReader(r, MaxImportBytes))
-	if err != nil {
-		if errors.Is(err, bundle.ErrBundle) {
-			return run.Session{}, &Error{Code: CodeBadRequest, Message: strings.TrimPrefix(err.Error(), "bundle: "), Err: err}
-		}
-		return run.Session{}, s.classify(ctx, "import", "bundle", err)
-	}
-	ses, err := p.ImportSession(ctx, b, source)
-	return ses, s.classify(ctx, "import", "bundle", err)
+// ImportRequest is POST /api/import: a bundle on this machine and, if the
+// person named one, the project to file it under (else the Imported place).
+type ImportRequest struct {
+	Path      string `json:"path"`
+	ProjectID string `json:"project_id,omitempty"`
 }
 
-// ImportFile imports the bundle at path (absolute), as `hermesdesk import`
-// and POST /api/import do.
-func (s *Service) ImportFile(ctx context.Context, path string) (run.Session, error) {
+// ImportResult is the imported session; AlreadyImported says the same
+// bundle was imported before and this is that session (nothing new stored).
+type ImportResult struct {
+	run.Session
+	AlreadyImported bool `json:"already_imported,omitempty"`
+}
+
+// ImportBundle reads a bundle and stores it as a new read-only session
+// (docs/ARCHITECTURE.md §Bundles). A bad bundle is refused with what is
+// wrong, and nothing is stored; the same bundle again gives the session it
+// became the first time.
+func (s *Service) ImportBundle(ctx context.Context, r io.Reader, source, projectID string) (ImportResult, error) {
+	p, err := s.porter()
+	if err != nil {
+		return ImportResult{}, err
+	}
+	sum := sha256.New()
+	b, err := bundle.Decode(io.TeeReader(io.LimitReader(r, MaxImportBytes), sum))
+	if err != nil {
+		if errors.Is(err, bundle.ErrBundle) {
+			return ImportResult{}, &Error{Code: CodeBadRequest, Message: strings.TrimPrefix(err.Error(), "bundle: "), Err: err}
+		}
+		return ImportResult{}, s.classify(ctx, "import", "bundle", err)
+	}
+	_, _ = io.Copy(sum, io.LimitReader(r, MaxImportBytes)) // whatever Decode left unread
+	ses, err := p.ImportSession(ctx, b, bundle.ImportOptions{Source: source, ProjectID: projectID, Digest: hex.EncodeToString(sum.Sum(nil))})
+	if errors.Is(err, bundle.ErrAlreadyImported) {
+		return ImportResult{Session: ses, AlreadyImported: true}, nil
+	}
+	if err != nil {
+		return ImportResult{}, s.classify(ctx, "import", "project", err)
+	}
+	// The window shows it at once (the watch bus), as any new session.
+	s.sessionChanged(run.SessionCreated, ses.ID, ses.ProjectID)
+	return ImportResult{Session: ses}, nil
+}
+
+// ImportFile imports the bundle at req.Path (absolute), as `hermesdesk
+// import` and POST /api/import do.
+func (s *Service) ImportFile(ctx context.Context, req ImportRequest) (ImportResult, error) {
+	path := req.Path
 	if path == "" || !filepath.IsAbs(path) {
-		return run.Session{}, badRequest("give the bundle's full path")
+		return ImportResult{}, badRequest("give the bundle's full path")
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return run.Session{}, &Error{Code: CodeBadRequest, Message: fmt.Sprintf("cannot open %s: %s", filepath.Base(path), plainOSError(err)), Err: err}
+		return ImportResult{}, &Error{Code: CodeBadRequest, Message: fmt.Sprintf("cannot open %s: %s", filepath.Base(path), plainOSError(err)), Err: err}
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	switch {
 	case err != nil:
-		return run.Session{}, &Error{Code: CodeBadRequest, Message: "cannot read " + filepath.Base(path), Err: err}
+		return ImportResult{}, &Error{Code: CodeBadRequest, Message: "cannot read " + filepath.Base(path), Err: err}
 	case !st.Mode().IsRegular():
-		return run.Session{}, badRequest("%s is not a file", filepath.Base(path))
+		return ImportResult{}, badRequest("%s is not a file", filepath.Base(path))
 	case st.Size() > MaxImportBytes:
-		return run.Session{}, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("%s is larger than %d MiB, too large to import", filepath.Base(path), MaxImportBytes>>20)}
+		return ImportResult{}, &Error{Code: CodeTooLarge, Message: fmt.Sprintf("%s is larger than %d MiB, too large to import", filepath.Base(path), MaxImportBytes>>20)}
 	}
-	return s.ImportBundle(ctx, f, filepath.Base(path))
+	return s.ImportBundle(ctx, f, filepath.Base(path), req.ProjectID)
 }
 
 func plainOSError(err error) string {

@@ -87,6 +87,9 @@ func (s *Service) DeleteProject(ctx context.Context, id string) error {
 // a folder that no longer exists and could only fail.
 func (s *Service) flagMissing(ctx context.Context, ps []run.Project) {
 	for i := range ps {
+		if ps[i].Workspace == "" {
+			continue // the Imported place has no folder to miss
+		}
 		st, err := os.Stat(ps[i].Workspace)
 		ps[i].FolderMissing = err != nil && os.IsNotExist(err) || err == nil && !st.IsDir()
 		if !ps[i].FolderMissing {

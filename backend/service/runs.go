@@ -36,6 +36,9 @@ func (s *Service) StartRun(ctx context.Context, req run.StartRequest) (run.Start
 	if ses.ImportedFrom != "" {
 		return run.StartResult{}, &Error{Code: CodeConflict, Message: "this session was imported and is read-only: start a new session to go on"}
 	}
+	if err := s.checkRunnableProject(ctx, ses.ProjectID); err != nil {
+		return run.StartResult{}, err
+	}
 	res, err := s.runner.Start(ctx, req)
 	if err == nil {
 		s.runCreated(res.RunID)

@@ -38,6 +38,11 @@ type Options struct {
 	// Uploads is the folder POST /api/uploads stores files in (the data
 	// dir's uploads/); empty refuses uploads.
 	Uploads string
+	// UploadsQuota bounds the bytes the uploads folder holds (default
+	// DefaultUploadsQuota); UploadsKeep is how long an upload no message
+	// uses is kept (default DefaultUploadsKeep).
+	UploadsQuota int64
+	UploadsKeep  time.Duration
 }
 
 // Service is the API. It is safe for concurrent use.
@@ -61,7 +66,10 @@ type Service struct {
 
 	focus focusState // what the window shows (focus.go)
 
-	uploads string // Options.Uploads
+	uploads      string // Options.Uploads
+	uploadsQuota int64
+	uploadsKeep  time.Duration
+	space        uploadSpace // uploadspace.go
 
 	// missingRetired: projects whose folder was found gone and whose warm
 	// agents were retired (projects.go), so that each is retired once.
@@ -78,6 +86,13 @@ func New(store Store, runner Runner, agents Agents, opts Options) *Service {
 	s.warm = opts.Warm
 	s.guard = opts.Guard
 	s.uploads = opts.Uploads
+	s.uploadsQuota, s.uploadsKeep = opts.UploadsQuota, opts.UploadsKeep
+	if s.uploadsQuota <= 0 {
+		s.uploadsQuota = DefaultUploadsQuota
+	}
+	if s.uploadsKeep <= 0 {
+		s.uploadsKeep = DefaultUploadsKeep
+	}
 	s.bus = newBus(s, opts.WatchBuffer)
 	s.health = newHealthCache(agents)
 	if t, ok := runner.(EventTapper); ok {
@@ -177,8 +192,8 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err := checkTitle(req.Title); err != nil {
 		return run.Session{}, err
 	}
-	if _, err := s.store.GetProject(ctx, req.ProjectID); err != nil {
-		return run.Session{}, s.classify(ctx, "get project", "project", err)
+	if err := s.checkRunnableProject(ctx, req.ProjectID); err != nil {
+		return run.Session{}, err
 	}
 	ses, err := s.store.CreateSession(ctx, run.Session{
 		ProjectID: req.ProjectID, Title: strings.TrimSpace(req.Title),
@@ -188,6 +203,23 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 		s.sessionChanged(run.SessionCreated, ses.ID, ses.ProjectID)
 	}
 	return ses, s.classify(ctx, "create session", "session", err)
+}
+
+// errNoFolder refuses work in a project with no folder: the Imported place
+// (docs/ARCHITECTURE.md §Bundles). An agent given no folder would run in
+// whatever directory its process has — inside the data dir.
+var errNoFolder = &Error{Code: CodeConflict, Message: "this place holds imported sessions only and has no folder to work in: start a session in a project"}
+
+// checkRunnableProject refuses a project an agent cannot work in.
+func (s *Service) checkRunnableProject(ctx context.Context, projectID string) error {
+	p, err := s.store.GetProject(ctx, projectID)
+	if err != nil {
+		return s.classify(ctx, "get project", "project", err)
+	}
+	if strings.TrimSpace(p.Workspace) == "" || !filepath.IsAbs(p.Workspace) {
+		return errNoFolder
+	}
+	return nil
 }
 
 func checkTitle(t string) error {

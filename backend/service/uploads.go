@@ -27,6 +27,9 @@ type Upload struct {
 var ErrUploadTooLarge = &Error{Code: CodeTooLarge,
 	Message: fmt.Sprintf("the file is larger than %d MiB, the most an attachment can be", MaxAttachmentBytes>>20)}
 
+// errUploadsFull: a body of unknown size outgrew the room left.
+var errUploadsFull = errors.New("the uploads folder is full")
+
 // SaveUpload stores body (size bytes if known, else -1) as name under the
 // uploads folder, readable by this user only. A file too large is refused
 // before a byte is stored when its size is known, else as soon as it
@@ -52,6 +55,11 @@ func (s *Service) SaveUpload(ctx context.Context, name string, size int64, body 
 	if err := os.MkdirAll(s.uploads, 0o700); err != nil {
 		return Upload{}, s.uploadFailed("create the uploads folder", err)
 	}
+	limit, release, err := s.reserveUpload(ctx, size)
+	if err != nil {
+		return Upload{}, err
+	}
+	defer release()
 	var id [8]byte
 	_, _ = rand.Read(id[:])
 	dir := filepath.Join(s.uploads, hex.EncodeToString(id[:]))
@@ -59,11 +67,14 @@ func (s *Service) SaveUpload(ctx context.Context, name string, size int64, body 
 		return Upload{}, s.uploadFailed("create an upload folder", err)
 	}
 	p := filepath.Join(dir, clean)
-	n, err := writeUpload(ctx, p, body)
+	n, err := writeUpload(ctx, p, body, limit)
 	if err != nil {
 		os.RemoveAll(dir)
 		var se *Error
-		if errors.As(err, &se) {
+		switch {
+		case errors.Is(err, errUploadsFull):
+			return Upload{}, s.uploadsFull()
+		case errors.As(err, &se):
 			return Upload{}, se
 		}
 		return Upload{}, s.uploadFailed("store an upload", err)
@@ -76,12 +87,14 @@ func (s *Service) SaveUpload(ctx context.Context, name string, size int64, body 
 	return Upload{Path: p, Name: clean, Size: n}, nil
 }
 
-func writeUpload(ctx context.Context, p string, body io.Reader) (int64, error) {
+// writeUpload stores body at p, refusing it past limit bytes (the
+// attachment limit, or less when the uploads folder is nearly full).
+func writeUpload(ctx context.Context, p string, body io.Reader, limit int64) (int64, error) {
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return 0, err
 	}
-	n, err := io.Copy(f, io.LimitReader(ctxReader{ctx, body}, MaxAttachmentBytes+1))
+	n, err := io.Copy(f, io.LimitReader(ctxReader{ctx, body}, limit+1))
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -90,6 +103,8 @@ func writeUpload(ctx context.Context, p string, body io.Reader) (int64, error) {
 		return n, err
 	case n > MaxAttachmentBytes:
 		return n, ErrUploadTooLarge
+	case n > limit:
+		return n, errUploadsFull
 	}
 	return n, nil
 }

@@ -80,6 +80,15 @@ func (s *Supervisor) watch(ctx context.Context, runID string, cursor int64, h *r
 	if catchUp(0) {
 		return
 	}
+	// A run the journal holds as ended whose events stop short of a `done`
+	// (a session imported by an older version, docs/ARCHITECTURE.md
+	// §Bundles) gets no more events: end the stream instead of waiting
+	// for ever. Its row turned terminal in the transaction of its last
+	// event, so one more catch-up reads everything there is.
+	if r, err := s.getRun(ctx, runID); err == nil && r.Terminal {
+		catchUp(0)
+		return
+	}
 	// Nothing polls: every active run of the data dir is followed by this
 	// supervisor (launched or adopted), so its events reach the hub; a run
 	// not active yet gets this same hub when it is launched.

@@ -34,7 +34,9 @@ export function ScheduleForm({
   const initialWhen = schedule ? schedule.phrase || schedule.cron || "" : "";
   const [name, setName] = useState(schedule?.name ?? "");
   const [prompt, setPrompt] = useState(schedule?.prompt ?? "");
-  const [projectId, setProjectId] = useState(schedule?.project_id ?? defaultProject ?? projects[0]?.id ?? "");
+  // Only a project with a folder can run anything (the Imported place has none).
+  const runnable = projects.filter((p) => p.workspace || p.id === schedule?.project_id);
+  const [projectId, setProjectId] = useState(schedule?.project_id ?? (runnable.some((p) => p.id === defaultProject) ? defaultProject : undefined) ?? runnable[0]?.id ?? "");
   const usable = agents.filter((a) => a.ok || a.name === schedule?.agent);
   const [agent, setAgent] = useState(schedule?.agent ?? (usable.find((a) => a.name !== "demo") ?? usable[0])?.name ?? "");
   const [when, setWhen] = useState(initialWhen);
@@ -122,7 +124,7 @@ export function ScheduleForm({
           <div>
             <label htmlFor={`${id}-project`} className="field-label">Project</label>
             <select id={`${id}-project`} className="input" value={projectId} onChange={(e) => setProjectId(e.target.value)}>
-              {projects.map((p) => (
+              {runnable.map((p) => (
                 <option key={p.id} value={p.id}>{p.name}</option>
               ))}
             </select>

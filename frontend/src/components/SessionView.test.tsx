@@ -12,7 +12,7 @@ import { FORCE_AFTER_S } from "./stopping";
 
 const session = { id: "ses_1", project_id: "p1", title: "Fix it", agent: "claude", model: "sonnet" };
 
-function setup(journal: RunEvent[], extra: object[] = [], props: Partial<SessionViewProps> = {}, over: Partial<typeof session> = {}) {
+function setup(journal: RunEvent[], extra: object[] = [], props: Partial<SessionViewProps> = {}, over: Partial<typeof session & { imported_from: string }> = {}) {
   const ses = { ...session, ...over };
   const calls: string[] = [];
   const watchers: WatchHandlers[] = [];
@@ -66,6 +66,23 @@ describe("SessionView", () => {
     // find the button by its text rather than by accessible role.
     fireEvent.click(screen.getByText("Allow").closest("button")!);
     await waitFor(() => expect(calls).toContain('POST /api/runs/run_1/approvals/ap1 {"choice":"ok"}'));
+  });
+
+  it("draws no live controls for an imported session, whatever its run's events say", async () => {
+    // A hostile bundle's run left waiting on an approval (issue 21 item 7).
+    const { calls } = setup(live, [], {}, { imported_from: "evil.hdbundle.jsonl" });
+    expect(await screen.findByText("Run rm")).toBeTruthy();
+    expect(screen.getByText("Imported")).toBeTruthy();
+    expect(screen.queryByRole("status", { name: /needs approval/i })).toBeNull();
+    expect(screen.queryByText("Waiting for your approval above")).toBeNull();
+    expect(screen.queryByRole("button", { name: /Stop/ })).toBeNull();
+    expect(screen.queryByText("Allow")).toBeNull();
+    expect(screen.queryByText("Deny")).toBeNull();
+    expect(screen.getByText("No longer waiting for an answer.")).toBeTruthy();
+    expect(document.querySelector(".model-picker")).toBeNull();
+    // Its digits answer nothing either.
+    fireEvent.keyDown(window, { key: "1" });
+    expect(calls.some((c) => c.includes("/approvals/"))).toBe(false);
   });
 
   it("queues a message sent while the run is active, and Stop cancels", async () => {

@@ -217,7 +217,11 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   );
   const latestMsg = useMemo(() => [...(detail?.messages ?? [])].reverse().find((m) => m.run_id === latestId && (m.run || m.run_status)) ?? (detail?.messages ?? []).find((m) => m.run_id === latestId), [detail, latestId]);
   const latest = latestId ? runs.view(latestId) : undefined;
-  const status = latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
+  // A run the journal holds as ended is ended, whatever its events left
+  // unsaid (an older import without a done): its status, not the fold's.
+  const status = latestMsg?.run?.terminal
+    ? latestMsg.run.status
+    : latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
   const forceLeft = useForceCountdown(status === "cancelling");
   // Why a queued run waits, from the watch bus: re-read whenever a run
   // anywhere moves while this one is queued (a slot may have freed).
@@ -229,7 +233,11 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
     // eslint-disable-next-line react-hooks/exhaustive-deps -- busTick: the bus moved
     [runs, isQueued, latestId, busTick],
   );
-  const active = !!latestId && status !== "idle" && !isTerminalStatus(status);
+  // An imported session is a record: whatever its runs' events say, nothing
+  // in it is live — no Stop, no status, no answers (docs/ARCHITECTURE.md
+  // §Bundles).
+  const imported = !!session.imported_from;
+  const active = !imported && !!latestId && status !== "idle" && !isTerminalStatus(status);
   const agent = latest?.agent || session.agent;
   // Read on every render (ticks included): a few runs' already-folded lists.
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
@@ -253,7 +261,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
     }
     return out;
   }, [detail]);
-  const queuedSet = useMemo(() => new Set(queued.filter((id) => id !== latestId || status === "queued")), [queued, latestId, status]);
+  const queuedSet = useMemo(() => new Set(imported ? [] : queued.filter((id) => id !== latestId || status === "queued")), [queued, latestId, status, imported]);
 
   // A run that ends may start a queued one and retitle the session.
   const latestTerminal = latest?.terminal ?? false;
@@ -281,8 +289,9 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       queued: queuedSet,
       wait: w && latestId ? { runId: latestId, text: w } : undefined,
       cache: itemCache.current,
+      readOnly: imported,
     });
-  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs, forceLeft, queuedWhy]);
+  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs, forceLeft, queuedWhy, imported]);
 
   // A queued follow-up is a run that has not started: cancelling it drops it.
   const dropQueued = async (runId: string): Promise<boolean> => {
@@ -337,12 +346,12 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   // While the agent asks a question, the composer answers it rather than
   // queueing a follow-up nobody reads until the question times out.
   const asking = useMemo(() => {
-    if (!latest || latest.terminal || status !== "awaiting_clarify") return undefined;
+    if (imported || !latest || latest.terminal || status !== "awaiting_clarify") return undefined;
     const b = [...latest.blocks].reverse().find((x) => x.kind === "clarify");
     return b && b.kind === "clarify" && b.answer === undefined ? b : undefined;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [latest, tick, status]);
-  const approving = status === "awaiting_approval";
+  }, [latest, tick, status, imported]);
+  const approving = !imported && status === "awaiting_approval";
 
   const sendRef = useRef(async (_t: string, _a?: string[]) => false);
   const send = async (text: string, attachments: string[] = []): Promise<boolean> => {
@@ -424,7 +433,12 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             {!editing && p.project && <span className="quiet ellipsis head-project" title={p.project.workspace}>{p.project.name}</span>}
             {session.archived && <span className="chip chip-archived">Archived</span>}
           </div>
-          {agentModels.length > 0 ? (
+          {imported ? (
+            <span className="chip" title="Agent and model">
+              {agent}
+              {model && <span className="chip-model mono">{model}</span>}
+            </span>
+          ) : agentModels.length > 0 ? (
             // The picker beside it names and switches the model: the chip
             // names only the agent, so the model is not said twice.
             <span className="chip chip-agent" title="Agent">{agent}</span>
@@ -439,7 +453,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
               {model && <span className="chip-model mono">{model}</span>}
             </span>
           )}
-          <ModelPicker
+          {!imported && <ModelPicker
             models={agentModels}
             note={reportedModels.length === 0 ? served.listed?.message : undefined}
             onRetry={served.retry}
@@ -455,8 +469,12 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
                 return errText(e);
               }
             }}
-          />
-          {status !== "idle" && <StatusBadge status={status} />}
+          />}
+          {imported ? (
+            <span className="chip chip-imported" title={`Imported from ${session.imported_from}: a read-only record`}>Imported</span>
+          ) : (
+            status !== "idle" && <StatusBadge status={status} />
+          )}
           <span className="spacer" />
           {active && status === "cancelling" ? (
             <button type="button" className="btn btn-danger btn-stop" onClick={() => void stop(true)} title="Stop the agent at once, without waiting for it to finish up">

@@ -32,7 +32,8 @@ export function groupByDay(sessions: Session[], now = new Date()): { label: stri
 }
 
 export function sessionMarker(s: Session, active: RunInfo[], unread: boolean): Marker {
-  const runs = active.filter((r) => r.session_id === s.id);
+  // An imported session is a record: nothing in it runs or waits for you.
+  const runs = s.imported_from ? [] : active.filter((r) => r.session_id === s.id);
   if (runs.some((r) => r.status === "awaiting_approval" || r.status === "awaiting_clarify")) return "needs";
   if (runs.length > 0) return "running";
   return unread ? "unread" : undefined;
@@ -181,7 +182,7 @@ export function Sidebar(p: SidebarProps) {
                       e.preventDefault();
                       setProjMenu({ p: proj, at: { x: e.clientX, y: e.clientY, returnTo: e.currentTarget } });
                     }}
-                    title={proj.folder_missing ? `${proj.workspace} no longer exists` : proj.workspace}
+                    title={!proj.workspace ? "Imported sessions: read-only, with no folder" : proj.folder_missing ? `${proj.workspace} no longer exists` : proj.workspace}
                   >
                     <ChevronDown size={14} className={`chev${isFolded ? " folded" : ""}`} aria-hidden />
                     <Folder size={16} aria-hidden />
@@ -204,9 +205,12 @@ export function Sidebar(p: SidebarProps) {
                     <Ellipsis size={16} />
                   </button>
                 )}
-                <button type="button" className="icon-btn" onClick={() => p.onNewSession(proj.id)} title="New session (Ctrl+N)" aria-label={`New session in ${proj.name}`}>
-                  <Plus size={16} />
-                </button>
+                {/* The Imported place has no folder: nothing starts there (docs/ARCHITECTURE.md §Bundles). */}
+                {proj.workspace && (
+                  <button type="button" className="icon-btn" onClick={() => p.onNewSession(proj.id)} title="New session (Ctrl+N)" aria-label={`New session in ${proj.name}`}>
+                    <Plus size={16} />
+                  </button>
+                )}
               </div>
               {!isFolded && (
                 <div className="session-groups">
@@ -363,6 +367,11 @@ function SessionRow({
         onKeyDown={onKey}
       >
         <span className="ellipsis">{title}</span>
+        {s.imported_from && (
+          <span className="chip chip-imported" title={`Imported from ${s.imported_from}: read-only`}>
+            Imported
+          </span>
+        )}
         {m && (
           <span className={`marker marker-${m}`} title={MARKER_TIP[m]}>
             <span className="sr-only">{MARKER_LABEL[m]}</span>

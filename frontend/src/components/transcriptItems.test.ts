@@ -50,6 +50,7 @@ const denied = fold("run_c", [
   ["done", { status: "completed" }],
 ]);
 const failed = fold("run_d", [["run.started"], ["error", { message: "boom" }], ["done", { status: "failed", error: "boom" }]]);
+const waiting = fold("run_w", [["run.started"], ["approval.requested", { approval_id: "ap1", title: "rm -rf ~", options: [{ id: "ok", label: "Allow once", kind: "allow_once" }] }]]);
 const withUser = fold("run_e", [["run.started"], ["message.user", { message_id: "u1", text: "hi" }], ["token.delta", { text: "yo" }]]);
 
 const table: { name: string; in: Omit<Parameters<typeof transcriptItems>[0], "cache">; want: unknown[] }[] = [
@@ -103,6 +104,21 @@ const table: { name: string; in: Omit<Parameters<typeof transcriptItems>[0], "ca
     name: "a run with older events offers them first",
     in: { messages: [answer("m2", "", "run_b")], runs: store([finished], ["run_b"]), queued: new Set() },
     want: [["older", "run_b"], ["text", "Done.", "ended"], ["done", "completed", "ended"]],
+  },
+  {
+    name: "an imported session's run waiting on an approval is not live",
+    in: { messages: [answer("m2", "", "run_w")], runs: store([waiting]), queued: new Set(), readOnly: true },
+    want: [["approval", "", "ended"]],
+  },
+  {
+    name: "a run the journal holds as ended is not live, even without its done",
+    in: { messages: [answer("m2", "", "run_w", { run: { id: "run_w", session_id: "ses_1", status: "interrupted", last_seq: 2, terminal: true } as never })], runs: store([waiting]), queued: new Set() },
+    want: [["approval", "", "ended"]],
+  },
+  {
+    name: "the same run in a session of this machine is live",
+    in: { messages: [answer("m2", "", "run_w")], runs: store([waiting]), queued: new Set() },
+    want: [["approval", "", "live"]],
   },
   {
     name: "a queued follow-up's message carries its run",

@@ -25,9 +25,11 @@ export interface ItemsInput {
    * re-renders.
    */
   cache: WeakMap<object, Item>;
+  /** An imported session: no block is live, whatever its events say. */
+  readOnly?: boolean;
 }
 
-export function transcriptItems({ messages, runs, queued, wait, cache }: ItemsInput): Item[] {
+export function transcriptItems({ messages, runs, queued, wait, cache, readOnly }: ItemsInput): Item[] {
   const out: Item[] = [];
   for (const m of messages) {
     if (m.role === "user") {
@@ -52,7 +54,9 @@ export function transcriptItems({ messages, runs, queued, wait, cache }: ItemsIn
       continue;
     }
     if (runs.hasOlder(v.runId)) out.push({ key: `older:${v.runId}`, kind: "older", runId: v.runId });
-    const live = !v.terminal;
+    // Live while the fold says so — unless the session is a record, or the
+    // journal already holds the run as ended (its events stop short of done).
+    const live = !v.terminal && !readOnly && !m.run?.terminal;
     for (let at = 0; at < v.blocks.length; at++) {
       const raw = v.blocks[at]!;
       if (raw.kind === "user") continue; // the session's own message is shown

@@ -207,9 +207,13 @@ export class ApiClient {
     if (runId) q.set("run", runId);
     return this.call("GET", `/api/sessions/${enc(id)}/export?${q.toString()}`);
   }
-  /** Imports the bundle at a path on this machine as a read-only session. */
-  importBundle(path: string): Promise<Session> {
-    return this.call("POST", "/api/import", { path });
+  /**
+   * Imports the bundle at a path on this machine as a read-only session, in
+   * the Imported place or the project named; the same bundle again gives
+   * the first session back with already_imported.
+   */
+  importBundle(path: string, projectId?: string): Promise<Session & { already_imported?: boolean }> {
+    return this.call("POST", "/api/import", projectId ? { path, project_id: projectId } : { path });
   }
   async search(q: string): Promise<SearchHit[]> {
     return list<SearchHit>(await this.call("GET", `/api/search?q=${enc(q)}`), "hits");
