@@ -113,7 +113,9 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const [modelOpen, setModelOpen] = useState(false);
   const attachSource = useMemo(() => attachSourceOf(t), [t]);
   const [editing, setEditing] = useState(false);
-  const [info, setInfo] = useState<string>();
+  // The note Stop leaves about queued follow-ups, tied to the run it
+  // stops: it is only true while that run still ends (issue 23.10).
+  const [stopNote, setStopNote] = useState<{ runId: string; text: string }>();
   const [logOf, setLogOf] = useState<string>();
   const [pin, setPin] = useState(0);
   // The run the inspector shows: the active one unless the person picked another.
@@ -383,13 +385,14 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       const r = await t.api.cancel(latestId, force);
       const note = controlNote(r);
       if (note) setErr(note);
-      else if (waiting > 0) setInfo(`Stopping the run: ${queueNote(waiting)}.`);
+      else if (waiting > 0) setStopNote({ runId: latestId, text: `Stopping the run: ${queueNote(waiting)}.` });
     } catch (e) {
       setErr(errText(e));
     }
   };
 
   stopRef.current = () => void stop();
+  const info = stopNote && runs.view(stopNote.runId)?.terminal === false ? stopNote.text : undefined;
 
   // A person's title wins; the agent's live title only names an untitled
   // session (the journal applies title.updated the same way).
@@ -488,7 +491,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
         {info && (
           <div className="jump-note" role="status">
             {info}
-            <button type="button" className="btn btn-ghost" onClick={() => setInfo(undefined)}>Dismiss</button>
+            <button type="button" className="btn btn-ghost" onClick={() => setStopNote(undefined)}>Dismiss</button>
           </div>
         )}
         {jump.note && (
