@@ -500,6 +500,7 @@ export function App({ transport: t }: { transport: Transport }) {
           api={connected ? t.api : undefined}
           onAbout={() => setDialog("about")}
           onClose={() => setDialog(null)}
+          activeRuns={() => runs.bus.active().length}
         />
       )}
       {deleting && (
