@@ -2,7 +2,18 @@ import { forwardRef, useEffect, useState } from "react";
 import type { AgentInfo, Project } from "../transport/types";
 import type { AttachSource } from "./Attachments";
 import { Composer, type ComposerHandle } from "./Composer";
+import { COMMAND_AGENT } from "./AgentSettings";
 import { isInstalled, NoAgent, TryDemo } from "./EmptyStates";
+
+/**
+ * The agent a new session starts with: the first real agent found. "Any
+ * command" runs whatever command line was set up for it, so it is only
+ * picked by hand, never silently (issue 23.18); with nothing else, the demo.
+ */
+export function defaultAgent(usable: readonly AgentInfo[]): string {
+  const pick = usable.find((a) => a.name !== "demo" && a.name !== COMMAND_AGENT) ?? usable.find((a) => a.name === "demo") ?? usable[0];
+  return pick?.name ?? "";
+}
 
 /** A project with no session open: pick an agent and say what to do. */
 export const NewSession = forwardRef<ComposerHandle, {
@@ -12,15 +23,18 @@ export const NewSession = forwardRef<ComposerHandle, {
   /** Where attached files come from (components/Attachments.tsx). */
   attach?: AttachSource;
   onRecheck(): void;
-  /** The project has sessions already: the install page was seen. */
+  /**
+   * The person has sessions already, in any project: the install page was
+   * seen and is not shown again for a second project (issue 23.18).
+   */
   hasSessions?: boolean;
 }>(function NewSession({ project, agents, onStart, onRecheck, hasSessions, attach }, ref) {
   const usable = (agents ?? []).filter(isInstalled);
   const real = usable.filter((a) => a.name !== "demo");
   const [agent, setAgent] = useState<string>("");
   useEffect(() => {
-    if (!agent && usable.length > 0) setAgent((real[0] ?? usable[0])!.name);
-  }, [agent, usable, real]);
+    if (!agent && usable.length > 0) setAgent(defaultAgent(usable));
+  }, [agent, usable]);
 
   const demo = () => void onStart("demo", "Show me what you can do.");
 
