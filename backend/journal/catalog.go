@@ -298,6 +298,23 @@ func (s *Store) RenameProject(ctx context.Context, id, name string) (run.Project
 	return s.GetProject(ctx, id)
 }
 
+// MoveProject points a project at another folder (the person located the
+// folder after it was moved); its sessions and runs stay with it.
+func (s *Store) MoveProject(ctx context.Context, id, workspace string) (run.Project, error) {
+	workspace = strings.TrimSpace(workspace)
+	if workspace == "" {
+		return run.Project{}, fmt.Errorf("journal: move project %s: a folder is required: %w", id, ErrInvalid)
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE projects SET workspace = ? WHERE id = ?`, workspace, id)
+	if err != nil {
+		return run.Project{}, s.wrap("move project "+id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return run.Project{}, fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
+	}
+	return s.GetProject(ctx, id)
+}
+
 // DeleteProject removes a project from the journal with its sessions (their
 // messages, runs, events, search entries and schedules). Files in the
 // project's folder are never touched. A project with an active run is

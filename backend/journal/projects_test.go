@@ -64,3 +64,23 @@ func TestRenameAndDeleteProject(t *testing.T) {
 		t.Fatalf("projects left = %+v, %v", ps, err)
 	}
 }
+
+// Locate…: a project follows its moved folder, keeping its name and sessions.
+func TestMoveProject(t *testing.T) {
+	s := openTest(t, Options{})
+	f := newFixture(t, s)
+	ctx := ctxT(t)
+	got, err := s.MoveProject(ctx, f.ses.ProjectID, " /tmp/demo-moved ")
+	if err != nil || got.Workspace != "/tmp/demo-moved" || got.Name == "" {
+		t.Fatalf("move = %+v, %v", got, err)
+	}
+	if ses, err := s.ListSessions(ctx, f.ses.ProjectID); err != nil || len(ses) != 1 {
+		t.Fatalf("sessions after the move: %+v, %v", ses, err)
+	}
+	if _, err := s.MoveProject(ctx, f.ses.ProjectID, "  "); !errors.Is(err, ErrInvalid) {
+		t.Errorf("empty folder: %v", err)
+	}
+	if _, err := s.MoveProject(ctx, "prj_nope", "/x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown project: %v", err)
+	}
+}

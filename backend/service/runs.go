@@ -36,6 +36,9 @@ func (s *Service) StartRun(ctx context.Context, req run.StartRequest) (run.Start
 	if ses.ImportedFrom != "" {
 		return run.StartResult{}, &Error{Code: CodeConflict, Message: "this session was imported and is read-only: start a new session to go on"}
 	}
+	if err := s.checkFolder(ctx, ses.ProjectID); err != nil {
+		return run.StartResult{}, err
+	}
 	res, err := s.runner.Start(ctx, req)
 	if err == nil {
 		s.runCreated(res.RunID)
@@ -221,6 +224,11 @@ func (s *Service) Queue(ctx context.Context, runID string, req QueueRequest) (ru
 	}
 	if req.ClientRequestID == "" {
 		req.ClientRequestID = NewRequestID()
+	}
+	if r, err := s.store.GetRun(ctx, runID); err == nil {
+		if err := s.checkFolder(ctx, r.ProjectID); err != nil {
+			return run.ControlResult{}, err
+		}
 	}
 	return s.control(ctx, "queue", runID, func() (run.ControlResult, error) {
 		res, err := s.runner.Queue(ctx, runID, req.Message, req.ClientRequestID)
