@@ -70,7 +70,7 @@ describe("App", () => {
 
   it("shows the install page once: a second project gets the quiet line (23.18)", async () => {
     localStorage.setItem("hermesdesk.project", JSON.stringify("p2"));
-    const t = transport((m, p) => {
+    const t = transport((_m, p) => {
       if (p === "/api/projects") return ok([{ id: "p1", name: "first", workspace: "/w1" }, { id: "p2", name: "second", workspace: "/w2" }]);
       if (p === "/api/sessions?project_id=p1") return ok([{ id: "s1", project_id: "p1", title: "Tried the demo", agent: "demo" }]);
       if (p.startsWith("/api/sessions")) return ok([]);

@@ -6,6 +6,7 @@ import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../comp
 import { Reconnecting } from "../components/Reconnecting";
 import { BackendOffline, PickProject, Unauthorized } from "../components/EmptyStates";
 import { NewSession } from "../components/NewSession";
+import type { FolderActions } from "../components/FolderMissing";
 import { SchedulesView } from "../components/Schedules";
 import { DeleteSessionDialog } from "../components/SessionActions";
 import { RemoveProjectDialog } from "../components/ProjectActions";
@@ -171,6 +172,26 @@ export function App({ transport: t }: { transport: Transport }) {
       setAdding(true); // no native picker: fall back to typing the path
     }
   }, [t, addProjectPath]);
+
+  // Locate… and Remove for a project whose folder is gone (FolderMissing).
+  const folder = useMemo<FolderActions>(
+    () => ({
+      canPick: !!t.desktop,
+      locate: async (proj, typed) => {
+        try {
+          const path = typed ?? (await t.desktop?.pickFolder(`Where is the folder of ${proj.name} now?`));
+          if (!path) return "";
+          await t.api.updateProject(proj.id, { workspace: path });
+          await b.refresh();
+          return undefined;
+        } catch (e) {
+          return e instanceof Error ? e.message : "Could not use that folder.";
+        }
+      },
+      remove: (proj) => setRemoving(proj),
+    }),
+    [t, b],
+  );
 
   const startSession = useCallback(
     async (agent: string, text: string, attachments: string[] = []): Promise<boolean> => {
@@ -417,12 +438,13 @@ export function App({ transport: t }: { transport: Transport }) {
           onSeen={markSeen}
           onRename={(title) => renameSession(session, title)}
           onNewSession={() => newSession(project?.id ?? session.project_id)}
+          folder={folder}
           target={jump?.sessionId === session.id ? jump : undefined}
         />
       </Suspense>
     );
   } else if (project) {
-    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} onRecheck={() => void b.refresh()} hasSessions={Object.values(b.sessions).some((l) => l.length > 0)} />;
+    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} folder={folder} onRecheck={() => void b.refresh()} hasSessions={Object.values(b.sessions).some((l) => l.length > 0)} />;
   }
 
   return (

@@ -26,6 +26,7 @@ import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./Model
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
+import { FolderMissing, type FolderActions } from "./FolderMissing";
 
 /**
  * What the app asks of the open session: its composer, and the commands
@@ -104,6 +105,8 @@ export interface SessionViewProps {
   target?: JumpTarget;
   /** Opens a new session in this project (/new). */
   onNewSession?(): void;
+  /** Locate… and Remove for a project whose folder is gone (FolderMissing). */
+  folder?: FolderActions;
 }
 
 export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function SessionView(p, composerRef) {
@@ -117,6 +120,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   // stops: it is only true while that run still ends (issue 23.10).
   const [stopNote, setStopNote] = useState<{ runId: string; text: string }>();
   const [logOf, setLogOf] = useState<string>();
+  // The backend refused a message: the project's folder is gone (23.12).
+  const [folderGone, setFolderGone] = useState(false);
+  const workspace = p.project?.workspace;
+  useEffect(() => setFolderGone(false), [workspace]); // located: try again
   const [pin, setPin] = useState(0);
   // The run the inspector shows: the active one unless the person picked another.
   const [inspected, setInspected] = useState<string>();
@@ -372,6 +379,12 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       p.onChanged();
       return true;
     } catch (e) {
+      if (e instanceof ApiError && e.code === "folder_missing") {
+        // The folder went since the list was read: the banner says it.
+        setFolderGone(true);
+        p.onChanged();
+        return false;
+      }
       setErr(e instanceof ApiError ? e.message : errText(e));
       return false;
     }
@@ -500,6 +513,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             <button type="button" className="btn btn-ghost" onClick={jump.dismissNote}>Dismiss</button>
           </div>
         )}
+        {(p.project?.folder_missing || folderGone) && p.project && p.folder && <FolderMissing project={p.project} actions={p.folder} />}
         {latestId && runs.error(latestId) && (
           <div className="banner" role="alert">Cannot follow this run: {runs.error(latestId)}</div>
         )}
@@ -519,8 +533,8 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           queueing={active && !asking}
           commands={agentCommands}
           productCommands={productCommands}
-          disabled={!!session.imported_from}
-          placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. Start a new session to go on.` : asking ? "Answer the agent's question…" : undefined}
+          disabled={!!session.imported_from || ((!!p.project?.folder_missing || folderGone) && !active)}
+          placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. Start a new session to go on.` : (p.project?.folder_missing || folderGone) && !active ? "The project's folder is missing: locate it above to go on." : asking ? "Answer the agent's question…" : undefined}
           hint={asking ? "answers the question above" : approving ? "queues it; Esc, then a digit answers the approval above" : undefined}
         />
       </div>
