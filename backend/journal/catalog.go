@@ -95,13 +95,14 @@ func (s *Store) CreateSession(ctx context.Context, ses run.Session) (run.Session
 	return s.GetSession(ctx, ses.ID)
 }
 
-const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at, imported_from`
+const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at, imported_from,
+	COALESCE((SELECT r.status FROM runs r WHERE r.session_id = sessions.id ORDER BY r.created_at DESC, r.id DESC LIMIT 1), '')`
 
 func scanSession(sc interface{ Scan(...any) error }) (run.Session, error) {
 	var ses run.Session
 	var c, u int64
 	err := sc.Scan(&ses.ID, &ses.ProjectID, &ses.Title, &ses.Agent, &ses.Model, &ses.Profile, &ses.Archived,
-		&ses.NativeSessionID, &c, &u, &ses.ImportedFrom)
+		&ses.NativeSessionID, &c, &u, &ses.ImportedFrom, &ses.LastRunStatus)
 	ses.CreatedAt, ses.UpdatedAt = fromNanos(c), fromNanos(u)
 	return ses, err
 }
