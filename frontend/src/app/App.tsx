@@ -439,6 +439,7 @@ export function App({ transport: t }: { transport: Transport }) {
           onRename={(title) => renameSession(session, title)}
           onNewSession={() => newSession(project?.id ?? session.project_id)}
           folder={folder}
+          onOpenSettings={() => setDialog("settings")}
           target={jump?.sessionId === session.id ? jump : undefined}
         />
       </Suspense>

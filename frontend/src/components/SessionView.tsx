@@ -107,6 +107,8 @@ export interface SessionViewProps {
   onNewSession?(): void;
   /** Locate… and Remove for a project whose folder is gone (FolderMissing). */
   folder?: FolderActions;
+  /** Opens Settings: an error's fix (install or set up the agent). */
+  onOpenSettings?(): void;
 }
 
 export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function SessionView(p, composerRef) {
@@ -308,6 +310,13 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   };
   const dropRef = useRef(dropQueued);
   dropRef.current = dropQueued;
+  // An error card's fixes, as of the latest render (errorFix.ts).
+  const project = p.project;
+  const fixRef = useRef<{ settings?(): void; locate?(): void }>({});
+  fixRef.current = {
+    settings: p.onOpenSettings,
+    locate: project && p.folder ? () => void p.folder!.locate(project) : undefined,
+  };
   // Retry sends the failed turn's message again, as a new turn.
   const retryRef = useRef(async (_runId: string) => {});
   retryRef.current = async (runId: string) => {
@@ -335,6 +344,8 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       retry: (runId) => void retryRef.current(runId),
       openLog: (runId) => setLogOf(runId),
       cancelQueued: (runId) => void dropRef.current(runId),
+      openSettings: () => fixRef.current.settings?.(),
+      locateFolder: () => fixRef.current.locate?.(),
       editQueued: (runId, text) =>
         void dropRef.current(runId).then((ok) => {
           if (ok) inner.current?.insert(text);
