@@ -207,6 +207,10 @@ func TestMissingFolderRefusesRunsUntilLocated(t *testing.T) {
 		t.Fatalf("%d runs created in a missing folder", after-before)
 	}
 
+	if _, err := s.CreateSession(ctx, service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo"}); !errors.Is(err, service.ErrFolderMissing) {
+		t.Fatalf("new session in a missing folder: %v, want folder_missing", err)
+	}
+
 	// Locate…: the project follows its folder; runs start again.
 	got, err := s.UpdateProject(ctx, p.ID, service.ProjectPatch{Workspace: &moved})
 	if err != nil || got.Workspace != moved || got.FolderMissing {

@@ -177,8 +177,10 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err := checkTitle(req.Title); err != nil {
 		return run.Session{}, err
 	}
-	if _, err := s.store.GetProject(ctx, req.ProjectID); err != nil {
-		return run.Session{}, s.classify(ctx, "get project", "project", err)
+	// A project whose folder is gone takes no new session either: its
+	// first run could not start (issue 23.12).
+	if err := s.checkFolder(ctx, req.ProjectID); err != nil {
+		return run.Session{}, err
 	}
 	ses, err := s.store.CreateSession(ctx, run.Session{
 		ProjectID: req.ProjectID, Title: strings.TrimSpace(req.Title),

@@ -14,6 +14,7 @@ import type { SessionHandle } from "../components/SessionView";
 import { Sidebar } from "../components/Sidebar";
 import { jumpTarget, type JumpTarget } from "../store/jump";
 import { RunStore } from "../store/runStore";
+import { ApiError } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { Project, SearchHit, Session } from "../transport/types";
 import { launchFolder } from "../transport/wails";
@@ -206,6 +207,11 @@ export function App({ transport: t }: { transport: Transport }) {
         requestAnimationFrame(() => composer.current?.focus());
         return true;
       } catch (e) {
+        if (e instanceof ApiError && e.code === "folder_missing") {
+          // The folder went since the list was read: the page says so (FolderMissing).
+          void b.refresh();
+          return false;
+        }
         setNote(e instanceof Error ? e.message : "Could not start the session");
         return false;
       }
