@@ -14,6 +14,7 @@ describe("errorFix", () => {
     ["Any command could not be started: fork/exec: bad", "agent_start", "settings"],
     ['the folder of the project "x" is missing (moved or deleted): locate it or remove the project', undefined, "locate"],
     ["chdir /home/me/proj: no such file or directory", undefined, "locate"],
+    ["The project's folder is missing (moved or deleted): locate it or remove the project.", undefined, "locate"],
     ["The model refused the request.", undefined, "retry"],
     ["The run's process ended unexpectedly, so the run was interrupted.", "shim_stopped", "retry"],
     ["rate limited, try again later", undefined, "retry"],
