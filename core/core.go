@@ -192,7 +192,7 @@ type Core struct {
 	quitOnce  sync.Once
 	quitCh    chan struct{}
 	// stopRun, when set, replaces cancelRun (tests: no backend to call).
-	stopRun func(runID string)
+	stopRun   func(runID string)
 	handover  bool
 	backendUp chan struct{} // closed once backend is set
 }
