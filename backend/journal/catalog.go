@@ -96,7 +96,9 @@ func (s *Store) CreateSession(ctx context.Context, ses run.Session) (run.Session
 }
 
 const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at, imported_from,
-	COALESCE((SELECT r.status FROM runs r WHERE r.session_id = sessions.id ORDER BY r.created_at DESC, r.id DESC LIMIT 1), '')`
+	COALESCE((SELECT r.status FROM runs r WHERE r.session_id = sessions.id
+		AND NOT (r.status = 'cancelled' AND r.started_at IS NULL)
+		ORDER BY r.created_at DESC, r.id DESC LIMIT 1), '')`
 
 func scanSession(sc interface{ Scan(...any) error }) (run.Session, error) {
 	var ses run.Session

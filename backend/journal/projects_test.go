@@ -98,6 +98,11 @@ func TestSessionCarriesItsLastRunStatus(t *testing.T) {
 	if _, err := s.EndRun(ctx, f.sub.Run.ID, run.StatusFailed, "the agent exited", ""); err != nil {
 		t.Fatal(err)
 	}
+	// A follow-up queued and cancelled before it started does not hide it.
+	withdrawn := f.submit(t, "and then", "")
+	if _, err := s.EndRun(ctx, withdrawn.Run.ID, run.StatusCancelled, "", ""); err != nil {
+		t.Fatal(err)
+	}
 	got, err := s.GetSession(ctx, f.ses.ID)
 	if err != nil || got.LastRunStatus != run.StatusFailed {
 		t.Fatalf("session after a failed run: %+v, %v", got, err)

@@ -93,7 +93,8 @@ type Session struct {
 	ImportedFrom string `json:"imported_from,omitempty"`
 	// LastRunStatus is the status of the session's newest run ("" when it
 	// has none), read with the session: the sidebar marks a session whose
-	// last run failed (issue 23.13). Never written through the session.
+	// last run failed (issue 23.13). A follow-up cancelled before it
+	// started does not count. Never written through the session.
 	LastRunStatus Status `json:"last_run_status,omitempty"`
 }
 
