@@ -55,7 +55,7 @@ var (
 	ErrConflict    = &Error{Code: CodeConflict, Message: "conflict"}
 	ErrBadRequest  = &Error{Code: CodeBadRequest, Message: "bad request"}
 	ErrUnavailable = &Error{Code: CodeUnavailable, Message: "unavailable"}
-	// ErrFolderMissing is the class of folderMissing's refusals.
+	// ErrFolderMissing is the class of checkFolder's refusals.
 	ErrFolderMissing = &Error{Code: CodeFolderMissing, Message: "the project folder is missing"}
 )
 
