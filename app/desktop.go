@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/version"
+	"github.com/hermesdesk/hermesdesk/core/coreapi"
 )
 
 // AppName is the product name shown to people.
@@ -85,8 +86,11 @@ func (d *Desktop) PickFiles(title string) ([]string, error) {
 }
 
 // Quit ends the app: the core, its tray and this window (the window's
-// close button only hides it).
-func (d *Desktop) Quit() {
+// close button only hides it). runs is what happens to the active runs,
+// as the person chose in Settings ("keep" or "stop"; "" keeps them), the
+// same question the tray's Quit asks (docs/ARCHITECTURE.md §Quit with
+// active runs).
+func (d *Desktop) Quit(runs string) {
 	core := d.app.coreClient()
 	if core == nil {
 		d.app.shell.quit()
@@ -94,7 +98,7 @@ func (d *Desktop) Quit() {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if err := core.Quit(ctx); err != nil {
+	if err := core.Quit(ctx, coreapi.QuitRuns(runs)); err != nil {
 		d.app.shell.quit() // no core to ask: at least this window goes
 	}
 }

@@ -47,9 +47,16 @@ func (k *Core) routes() http.Handler {
 		go k.stepDown(req.Version)
 	})
 	m.HandleFunc("POST "+coreapi.PathQuit, func(w http.ResponseWriter, r *http.Request) {
-		k.log.Info("quit requested from the window")
+		var req coreapi.QuitRequest
+		if r.ContentLength != 0 && !decodeBody(w, r, &req) {
+			return // an empty body (an older window) keeps the runs
+		}
+		if req.Runs != "" && req.Runs != coreapi.QuitKeepRuns && req.Runs != coreapi.QuitStopRuns {
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "runs must be \"keep\" or \"stop\""})
+			return
+		}
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
-		go k.quit()
+		go k.quitWithRuns("the window", req.Runs == coreapi.QuitStopRuns)
 	})
 	m.HandleFunc("GET "+coreapi.PathAttach, k.windows.serveAttach)
 	m.HandleFunc("POST "+coreapi.PathRetire, func(w http.ResponseWriter, r *http.Request) {

@@ -191,6 +191,8 @@ type Core struct {
 	trayAvail bool
 	quitOnce  sync.Once
 	quitCh    chan struct{}
+	// stopRun, when set, replaces cancelRun (tests: no backend to call).
+	stopRun   func(runID string)
 	handover  bool
 	backendUp chan struct{} // closed once backend is set
 }

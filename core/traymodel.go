@@ -91,18 +91,34 @@ func (k *Core) onTrayAction(id string) {
 	case traystate.ActionStopRun:
 		k.cancelRun(arg)
 	case traystate.ActionQuitKeep:
-		k.log.Info("quit from the tray; active runs keep running in their shims", "runs", len(k.model().Active()))
-		k.quit()
+		k.quitWithRuns("the tray", false)
 	case traystate.ActionQuitStop:
-		active := k.model().Active()
-		k.log.Info("quit from the tray; stopping the active runs", "runs", len(active))
-		for _, r := range active {
-			k.cancelRun(r.RunID)
-		}
-		k.quit()
+		k.quitWithRuns("the tray", true)
 	default:
 		k.log.Info("tray item not known to this build", "id", id)
 	}
+}
+
+// quitWithRuns is what every Quit door does once the person chose — the
+// tray's Quit submenu and the window's Settings → Quit ask the same
+// question (docs/ARCHITECTURE.md §Quit with active runs): keep the active
+// runs going in their shims, or stop each through the API, then quit.
+func (k *Core) quitWithRuns(door string, stop bool) {
+	active := k.model().Active()
+	if !stop {
+		k.log.Info("quit; active runs keep running in their shims", "from", door, "runs", len(active))
+		k.quit()
+		return
+	}
+	k.log.Info("quit; stopping the active runs", "from", door, "runs", len(active))
+	cancel := k.cancelRun
+	if k.stopRun != nil {
+		cancel = k.stopRun
+	}
+	for _, r := range active {
+		cancel(r.RunID)
+	}
+	k.quit()
 }
 
 // cancelRun stops a run through the API, as the window's Stop does.

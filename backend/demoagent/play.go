@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -329,6 +330,16 @@ func (p *player) permission(ctx context.Context, ps *PermissionStep) error {
 		kinds[o.ID] = o.Kind
 	}
 	title, kind := p.expand(ps.Title), acpsdk.ToolKind(orDefault(ps.Kind, "execute"))
+	key := permissionKey(string(kind), p.expand(ps.Command), title)
+	if p.alwaysAllowed(key) {
+		// Answered "Always allow" before in this conversation: no question.
+		for _, o := range opts {
+			if o.Kind == string(acpsdk.PermissionOptionKindAllowAlways) {
+				p.vars["choice"] = o.ID
+			}
+		}
+		return p.run(ctx, ps.OnAllow)
+	}
 	req := acpsdk.RequestPermissionRequest{
 		SessionId: acpsdk.SessionId(p.sess.ID),
 		ToolCall:  acpsdk.ToolCallUpdate{ToolCallId: acpsdk.ToolCallId(ps.ToolCallID), Title: &title, Kind: &kind},
@@ -348,10 +359,38 @@ func (p *player) permission(ctx context.Context, ps *PermissionStep) error {
 		return errCancelled // the client answers "cancelled" only after session/cancel
 	}
 	p.vars["choice"] = string(resp.Outcome.Selected.OptionId)
+	if kinds[string(resp.Outcome.Selected.OptionId)] == string(acpsdk.PermissionOptionKindAllowAlways) {
+		p.rememberAllowed(key)
+	}
 	if strings.HasPrefix(kinds[string(resp.Outcome.Selected.OptionId)], "allow") {
 		return p.run(ctx, ps.OnAllow)
 	}
 	return p.run(ctx, ps.OnReject)
+}
+
+// permissionKey names one action for "Always allow": what kind of tool,
+// and the command it runs (its title when it runs none).
+func permissionKey(kind, command, title string) string {
+	if command != "" {
+		return kind + "\x00" + command
+	}
+	return kind + "\x00\x00" + title
+}
+
+func (p *player) alwaysAllowed(key string) bool {
+	p.a.mu.Lock()
+	defer p.a.mu.Unlock()
+	return slices.Contains(p.sess.AlwaysAllowed, key)
+}
+
+// rememberAllowed records an "Always allow"; the session is saved with the
+// turn (Prompt), so a later process that loads it remembers too.
+func (p *player) rememberAllowed(key string) {
+	p.a.mu.Lock()
+	defer p.a.mu.Unlock()
+	if !slices.Contains(p.sess.AlwaysAllowed, key) {
+		p.sess.AlwaysAllowed = append(p.sess.AlwaysAllowed, key)
+	}
 }
 
 func (p *player) clarify(ctx context.Context, cs *ClarifyStep) error {

@@ -27,6 +27,11 @@ type session struct {
 	Cwd   string `json:"cwd"`
 	Model string `json:"model,omitempty"`
 	Turns []turn `json:"turns"`
+	// AlwaysAllowed are the actions answered "Always allow" (an
+	// allow_always option) in this conversation: asked again, they are
+	// allowed without a question, as a real agent remembers them
+	// (issue 23.17). Keyed by permissionKey.
+	AlwaysAllowed []string `json:"always_allowed,omitempty"`
 }
 
 type turn struct {

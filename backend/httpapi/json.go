@@ -47,7 +47,7 @@ func statusOf(c service.Code) int {
 		return http.StatusBadRequest
 	case service.CodeNotFound:
 		return http.StatusNotFound
-	case service.CodeConflict:
+	case service.CodeConflict, service.CodeFolderMissing:
 		return http.StatusConflict
 	case service.CodeTooLarge:
 		return http.StatusRequestEntityTooLarge

@@ -95,13 +95,16 @@ func (s *Store) CreateSession(ctx context.Context, ses run.Session) (run.Session
 	return s.GetSession(ctx, ses.ID)
 }
 
-const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at, imported_from`
+const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at, imported_from,
+	COALESCE((SELECT r.status FROM runs r WHERE r.session_id = sessions.id
+		AND NOT (r.status = 'cancelled' AND r.started_at IS NULL)
+		ORDER BY r.created_at DESC, r.id DESC LIMIT 1), '')`
 
 func scanSession(sc interface{ Scan(...any) error }) (run.Session, error) {
 	var ses run.Session
 	var c, u int64
 	err := sc.Scan(&ses.ID, &ses.ProjectID, &ses.Title, &ses.Agent, &ses.Model, &ses.Profile, &ses.Archived,
-		&ses.NativeSessionID, &c, &u, &ses.ImportedFrom)
+		&ses.NativeSessionID, &c, &u, &ses.ImportedFrom, &ses.LastRunStatus)
 	ses.CreatedAt, ses.UpdatedAt = fromNanos(c), fromNanos(u)
 	return ses, err
 }
@@ -291,6 +294,23 @@ func (s *Store) RenameProject(ctx context.Context, id, name string) (run.Project
 	res, err := s.db.ExecContext(ctx, `UPDATE projects SET name = ? WHERE id = ?`, name, id)
 	if err != nil {
 		return run.Project{}, s.wrap("rename project "+id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return run.Project{}, fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
+	}
+	return s.GetProject(ctx, id)
+}
+
+// MoveProject points a project at another folder (the person located the
+// folder after it was moved); its sessions and runs stay with it.
+func (s *Store) MoveProject(ctx context.Context, id, workspace string) (run.Project, error) {
+	workspace = strings.TrimSpace(workspace)
+	if workspace == "" {
+		return run.Project{}, fmt.Errorf("journal: move project %s: a folder is required: %w", id, ErrInvalid)
+	}
+	res, err := s.db.ExecContext(ctx, `UPDATE projects SET workspace = ? WHERE id = ?`, workspace, id)
+	if err != nil {
+		return run.Project{}, s.wrap("move project "+id, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
 		return run.Project{}, fmt.Errorf("journal: project %s: %w", id, ErrNotFound)

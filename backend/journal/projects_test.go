@@ -64,3 +64,57 @@ func TestRenameAndDeleteProject(t *testing.T) {
 		t.Fatalf("projects left = %+v, %v", ps, err)
 	}
 }
+
+// Locate…: a project follows its moved folder, keeping its name and sessions.
+func TestMoveProject(t *testing.T) {
+	s := openTest(t, Options{})
+	f := newFixture(t, s)
+	ctx := ctxT(t)
+	got, err := s.MoveProject(ctx, f.ses.ProjectID, " /tmp/demo-moved ")
+	if err != nil || got.Workspace != "/tmp/demo-moved" || got.Name == "" {
+		t.Fatalf("move = %+v, %v", got, err)
+	}
+	if ses, err := s.ListSessions(ctx, f.ses.ProjectID); err != nil || len(ses) != 1 {
+		t.Fatalf("sessions after the move: %+v, %v", ses, err)
+	}
+	if _, err := s.MoveProject(ctx, f.ses.ProjectID, "  "); !errors.Is(err, ErrInvalid) {
+		t.Errorf("empty folder: %v", err)
+	}
+	if _, err := s.MoveProject(ctx, "prj_nope", "/x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown project: %v", err)
+	}
+}
+
+// A session carries its newest run's status, so the sidebar can mark a
+// session whose last run failed (issue 23.13).
+func TestSessionCarriesItsLastRunStatus(t *testing.T) {
+	s := openTest(t, Options{})
+	f := newFixture(t, s)
+	ctx := ctxT(t)
+	empty, err := s.CreateSession(ctx, run.Session{ProjectID: f.ses.ProjectID, Agent: "demo", Title: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.EndRun(ctx, f.sub.Run.ID, run.StatusFailed, "the agent exited", ""); err != nil {
+		t.Fatal(err)
+	}
+	// A follow-up queued and cancelled before it started does not hide it.
+	withdrawn := f.submit(t, "and then", "")
+	if _, err := s.EndRun(ctx, withdrawn.Run.ID, run.StatusCancelled, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetSession(ctx, f.ses.ID)
+	if err != nil || got.LastRunStatus != run.StatusFailed {
+		t.Fatalf("session after a failed run: %+v, %v", got, err)
+	}
+	list, err := s.ListSessions(ctx, f.ses.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]run.Status{f.ses.ID: run.StatusFailed, empty.ID: ""}
+	for _, ses := range list {
+		if ses.LastRunStatus != want[ses.ID] {
+			t.Errorf("session %s: last run %q, want %q", ses.ID, ses.LastRunStatus, want[ses.ID])
+		}
+	}
+}

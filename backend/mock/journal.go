@@ -31,6 +31,7 @@ type Journal struct {
 	ListProjectsFunc  func(ctx context.Context) ([]run.Project, error)
 	GetProjectFunc    func(ctx context.Context, id string) (run.Project, error)
 	RenameProjectFunc func(ctx context.Context, id, name string) (run.Project, error)
+	MoveProjectFunc   func(ctx context.Context, id, workspace string) (run.Project, error)
 	DeleteProjectFunc func(ctx context.Context, id string) error
 	CreateSessionFunc func(ctx context.Context, s run.Session) (run.Session, error)
 	ListSessionsFunc  func(ctx context.Context, projectID string) ([]run.Session, error)
@@ -116,6 +117,10 @@ func (j *Journal) UpdateSession(ctx context.Context, id string, u run.SessionUpd
 
 func (j *Journal) RenameProject(ctx context.Context, id, name string) (run.Project, error) {
 	return must(j.RenameProjectFunc, "RenameProject")(ctx, id, name)
+}
+
+func (j *Journal) MoveProject(ctx context.Context, id, workspace string) (run.Project, error) {
+	return must(j.MoveProjectFunc, "MoveProject")(ctx, id, workspace)
 }
 func (j *Journal) DeleteProject(ctx context.Context, id string) error {
 	return must(j.DeleteProjectFunc, "DeleteProject")(ctx, id)

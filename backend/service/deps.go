@@ -26,6 +26,7 @@ type Store interface {
 	ListProjects(ctx context.Context) ([]run.Project, error)
 	GetProject(ctx context.Context, id string) (run.Project, error)
 	RenameProject(ctx context.Context, id, name string) (run.Project, error)
+	MoveProject(ctx context.Context, id, workspace string) (run.Project, error)
 	// DeleteProject removes the project and its sessions from the journal
 	// (never files on disk); one with an active run is a conflict.
 	DeleteProject(ctx context.Context, id string) error

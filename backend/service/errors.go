@@ -25,6 +25,10 @@ const (
 	CodeForbidden    Code = "forbidden"
 	// CodeTooSlow ends an event stream whose reader could not keep up.
 	CodeTooSlow Code = "too_slow"
+	// CodeFolderMissing refuses a run in a project whose folder is gone
+	// (moved or deleted): nothing is sent; the person locates the folder
+	// or removes the project (ErrFolderMissing).
+	CodeFolderMissing Code = "folder_missing"
 )
 
 // Error is what every service method returns on failure: a stable code and
@@ -51,6 +55,8 @@ var (
 	ErrConflict    = &Error{Code: CodeConflict, Message: "conflict"}
 	ErrBadRequest  = &Error{Code: CodeBadRequest, Message: "bad request"}
 	ErrUnavailable = &Error{Code: CodeUnavailable, Message: "unavailable"}
+	// ErrFolderMissing is the class of checkRunnableProject's missing-folder refusals.
+	ErrFolderMissing = &Error{Code: CodeFolderMissing, Message: "the project folder is missing"}
 )
 
 // Is makes errors.Is(err, ErrNotFound) match any Error of the same code:

@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
@@ -12,9 +14,11 @@ import (
 // Renaming and removing projects, and noticing a project whose folder is
 // gone (docs/ARCHITECTURE.md §API, §The watch bus).
 
-// ProjectPatch is PATCH /api/projects/{id}.
+// ProjectPatch is PATCH /api/projects/{id}: a new name, or the folder the
+// person located after the project's folder was moved ("Locate…").
 type ProjectPatch struct {
-	Name *string `json:"name,omitempty"`
+	Name      *string `json:"name,omitempty"`
+	Workspace *string `json:"workspace,omitempty"`
 }
 
 // sessionWarmRetirer is the supervisor's per-session warm-agent side
@@ -23,8 +27,14 @@ type sessionWarmRetirer interface {
 	RetireWarmSession(ctx context.Context, sessionID string) bool
 }
 
-// UpdateProject renames a project; its folder stays where it is.
+// UpdateProject renames a project, or points it at the folder the person
+// located (its sessions and runs stay; the files are never touched).
 func (s *Service) UpdateProject(ctx context.Context, id string, p ProjectPatch) (run.Project, error) {
+	if p.Workspace != nil {
+		if _, err := s.moveProject(ctx, id, *p.Workspace); err != nil {
+			return run.Project{}, err
+		}
+	}
 	if p.Name == nil {
 		return s.Project(ctx, id)
 	}
@@ -80,6 +90,31 @@ func (s *Service) DeleteProject(ctx context.Context, id string) error {
 	s.missingRetired.Delete(id)
 	s.sessionChanged(run.ProjectChanged, "", id)
 	return nil
+}
+
+// moveProject points a project at an existing folder no other project has
+// (one project per folder, as CreateProject keeps).
+func (s *Service) moveProject(ctx context.Context, id, workspace string) (run.Project, error) {
+	ws, err := checkWorkspace(workspace)
+	if err != nil {
+		return run.Project{}, err
+	}
+	existing, err := s.store.ListProjects(ctx)
+	if err != nil {
+		return run.Project{}, s.classify(ctx, "list projects", "project", err)
+	}
+	for _, o := range existing {
+		if o.ID != id && filepath.Clean(o.Workspace) == ws {
+			return run.Project{}, &Error{Code: CodeConflict, Message: fmt.Sprintf("that folder is already the project %q", o.Name)}
+		}
+	}
+	pr, err := s.store.MoveProject(ctx, id, ws)
+	if err != nil {
+		return run.Project{}, s.classify(ctx, "move project", "project", err)
+	}
+	s.missingRetired.Delete(id)
+	s.sessionChanged(run.ProjectChanged, "", id)
+	return pr, nil
 }
 
 // flagMissing marks projects whose folder is gone. The first time a

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -174,4 +175,69 @@ func TestMissingFolderFlaggedAndRetiredOnce(t *testing.T) {
 	if got, _ := s.Project(ctx, p.ID); got.FolderMissing {
 		t.Fatal("still flagged after the folder came back")
 	}
+}
+
+// A project whose folder was moved away refuses a run before anything is
+// sent, with a plain error of its own class (issue 23.12: "Any command"
+// failed with "agent not installed … no such file or directory"); locating
+// the folder makes runs work again.
+func TestMissingFolderRefusesRunsUntilLocated(t *testing.T) {
+	s, rr, p, ses, ws := projectWorld(t)
+	ctx := context.Background()
+	first, err := s.StartRun(ctx, run.StartRequest{SessionID: ses.ID, Message: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := ws + "-moved"
+	if err := os.Rename(ws, moved); err != nil {
+		t.Fatal(err)
+	}
+	before := countRuns(t, rr.Mem)
+	_, err = s.StartRun(ctx, run.StartRequest{SessionID: ses.ID, Message: "again"})
+	if !errors.Is(err, service.ErrFolderMissing) || service.CodeOf(err) != service.CodeFolderMissing {
+		t.Fatalf("start in a missing folder: %v (code %s), want folder_missing", err, service.CodeOf(err))
+	}
+	if msg := service.MessageOf(err); msg == "" || !strings.Contains(msg, "missing") || !strings.Contains(msg, p.Name) {
+		t.Fatalf("message %q should say the project's folder is missing", msg)
+	}
+	if _, err := s.Queue(ctx, first.RunID, service.QueueRequest{Message: "and then"}); !errors.Is(err, service.ErrFolderMissing) {
+		t.Fatalf("queue in a missing folder: %v, want folder_missing", err)
+	}
+	if after := countRuns(t, rr.Mem); after != before {
+		t.Fatalf("%d runs created in a missing folder", after-before)
+	}
+
+	if _, err := s.CreateSession(ctx, service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo"}); !errors.Is(err, service.ErrFolderMissing) {
+		t.Fatalf("new session in a missing folder: %v, want folder_missing", err)
+	}
+
+	// Locate…: the project follows its folder; runs start again.
+	got, err := s.UpdateProject(ctx, p.ID, service.ProjectPatch{Workspace: &moved})
+	if err != nil || got.Workspace != moved || got.FolderMissing {
+		t.Fatalf("locate: %+v %v", got, err)
+	}
+	if _, err := s.StartRun(ctx, run.StartRequest{SessionID: ses.ID, Message: "again"}); err != nil {
+		t.Fatalf("start after locating the folder: %v", err)
+	}
+	// A folder that is another project's, or none, is refused.
+	other := t.TempDir()
+	if _, err := s.CreateProject(ctx, service.CreateProjectRequest{Workspace: other}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.UpdateProject(ctx, p.ID, service.ProjectPatch{Workspace: &other}); service.CodeOf(err) != service.CodeConflict {
+		t.Fatalf("locate onto another project's folder: %v, want conflict", err)
+	}
+	gone := filepath.Join(other, "nope")
+	if _, err := s.UpdateProject(ctx, p.ID, service.ProjectPatch{Workspace: &gone}); service.CodeOf(err) != service.CodeBadRequest {
+		t.Fatalf("locate onto no folder: %v, want bad request", err)
+	}
+}
+
+func countRuns(t *testing.T, m *servicetest.Mem) int {
+	t.Helper()
+	rs, err := m.ListRuns(context.Background(), run.RunFilter{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(rs)
 }

@@ -225,6 +225,11 @@ func (s *Service) Queue(ctx context.Context, runID string, req QueueRequest) (ru
 	if req.ClientRequestID == "" {
 		req.ClientRequestID = NewRequestID()
 	}
+	if r, err := s.store.GetRun(ctx, runID); err == nil {
+		if err := s.checkRunnableProject(ctx, r.ProjectID); err != nil {
+			return run.ControlResult{}, err
+		}
+	}
 	return s.control(ctx, "queue", runID, func() (run.ControlResult, error) {
 		res, err := s.runner.Queue(ctx, runID, req.Message, req.ClientRequestID)
 		if err == nil && res.Accepted && res.RunID != "" {

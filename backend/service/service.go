@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -192,6 +193,9 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err := checkTitle(req.Title); err != nil {
 		return run.Session{}, err
 	}
+	// A project whose folder is gone (issue 23.12) or that has none (the
+	// Imported place) takes no new session either: its first run could
+	// not start.
 	if err := s.checkRunnableProject(ctx, req.ProjectID); err != nil {
 		return run.Session{}, err
 	}
@@ -210,7 +214,8 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 // whatever directory its process has — inside the data dir.
 var errNoFolder = &Error{Code: CodeConflict, Message: "this place holds imported sessions only and has no folder to work in: start a session in a project"}
 
-// checkRunnableProject refuses a project an agent cannot work in.
+// checkRunnableProject refuses a project an agent cannot work in: one with
+// no folder, or whose folder is missing.
 func (s *Service) checkRunnableProject(ctx context.Context, projectID string) error {
 	p, err := s.store.GetProject(ctx, projectID)
 	if err != nil {
@@ -218,6 +223,15 @@ func (s *Service) checkRunnableProject(ctx context.Context, projectID string) er
 	}
 	if strings.TrimSpace(p.Workspace) == "" || !filepath.IsAbs(p.Workspace) {
 		return errNoFolder
+	}
+	// A folder moved or deleted: refused before anything is sent, since an
+	// agent started there could only fail, with a message about its
+	// program rather than the folder (issue 23.12).
+	ps := []run.Project{p}
+	s.flagMissing(ctx, ps)
+	if ps[0].FolderMissing {
+		return &Error{Code: CodeFolderMissing,
+			Message: fmt.Sprintf("the folder of the project %q is missing (moved or deleted): locate it or remove the project", p.Name)}
 	}
 	return nil
 }

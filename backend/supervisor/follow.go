@@ -312,14 +312,15 @@ func (s *Supervisor) removeSpec(runID string) {
 }
 
 // publishFromJournal pushes events the supervisor itself wrote (or that a
-// shim committed while nobody streamed) to the run's observers.
+// shim committed while nobody streamed) to the run's observers and to the
+// event tap. A run nobody follows or watches — a queued run cancelled
+// before its shim started, one interrupted before it ran — has no hub: one
+// is held for this publish, so the watch bus (and the tray and sidebar
+// that read it) learns that the run ended, as the journal says
+// (docs/ARCHITECTURE.md §The watch bus; issue 23.1's phantom runs).
 func (s *Supervisor) publishFromJournal(runID string) {
-	s.mu.Lock()
-	h := s.hubs[runID]
-	s.mu.Unlock()
-	if h == nil {
-		return
-	}
+	h := s.hub(runID, true)
+	defer s.releaseHub(runID)
 	ctx := context.WithoutCancel(s.ctx)
 	for {
 		evs, err := s.cfg.Store.Events(ctx, runID, h.last(), eventPage)

@@ -175,6 +175,12 @@ func (s *Supervisor) launch(r run.Run) {
 // errShimStart is what a shim that could not start is reported as.
 var errShimStart = errors.New("the run's process could not start")
 
+// errFolderMissing: the project's folder went away (moved or deleted)
+// before the run's turn came — a follow-up queued earlier, a schedule.
+// Said as such, instead of the agent's program "not found" that starting
+// it in a missing folder gives (issue 23.12).
+var errFolderMissing = errors.New("the project's folder is missing (moved or deleted): locate it or remove the project")
+
 // startShim refreshes the spec with what is known now (the session's native
 // id from the previous run, the agent's config, the workspace), hands the
 // run to the session's warm shim if one takes it, or else starts a detached
@@ -192,6 +198,9 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	proj, err := s.cfg.Store.GetProject(ctx, ses.ProjectID)
 	if err != nil {
 		return control.Bootstrap{}, fmt.Errorf("%w: project: %w", errShimStart, err)
+	}
+	if st, err := os.Stat(proj.Workspace); err != nil || !st.IsDir() {
+		return control.Bootstrap{}, fmt.Errorf("%w: %s: %v", errFolderMissing, proj.Workspace, err)
 	}
 	cfg, err := s.cfg.AgentConfig(ctx, spec.Agent)
 	if err != nil {
@@ -308,8 +317,11 @@ func (s *Supervisor) startFailed(t *tracked, err error) {
 	// The sentinel is the sentence for people; what follows it in err
 	// (files of the data dir, settings errors) stays in the log.
 	why := errShimStart
-	if errors.Is(err, errShimTimeout) {
+	switch {
+	case errors.Is(err, errShimTimeout):
 		why = errShimTimeout
+	case errors.Is(err, errFolderMissing):
+		why = errFolderMissing
 	}
 	msg := why.Error()
 	msg = strings.ToUpper(msg[:1]) + msg[1:] + "."

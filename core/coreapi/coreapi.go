@@ -44,7 +44,7 @@ const (
 	PathInfo      = "/core/info"          // GET → Info
 	PathShow      = "/core/show"          // POST Launch
 	PathHandover  = "/core/handover"      // POST HandoverRequest
-	PathQuit      = "/core/quit"          // POST
+	PathQuit      = "/core/quit"          // POST QuitRequest
 	PathAttach    = "/core/window"        // GET ?pid=&version= → a stream of Command lines
 	PathRetire    = "/core/window/retire" // POST RetireRequest
 	PathAutostart = "/core/autostart"     // POST {"enabled":bool} → {"enabled":bool}
@@ -76,6 +76,22 @@ type Launch struct {
 	Session    string `json:"session,omitempty"`
 	NewSession bool   `json:"new_session,omitempty"`
 }
+
+// QuitRequest says what quitting does to the active runs, as the person
+// chose at the door they quit from (the tray's Quit submenu, Settings →
+// Quit): keep them going in their shims (the default, also for an empty
+// body) or stop each first (docs/ARCHITECTURE.md §Quit with active runs).
+type QuitRequest struct {
+	Runs QuitRuns `json:"runs,omitempty"`
+}
+
+// QuitRuns is what happens to the active runs on quit.
+type QuitRuns string
+
+const (
+	QuitKeepRuns QuitRuns = "keep"
+	QuitStopRuns QuitRuns = "stop"
+)
 
 // HandoverRequest asks the running core to step down for a newer build.
 type HandoverRequest struct {
@@ -200,9 +216,9 @@ func (c *Client) Handover(ctx context.Context, version string) (HandoverResponse
 	return r, err
 }
 
-// Quit asks the core to quit the app.
-func (c *Client) Quit(ctx context.Context) error {
-	return c.call(ctx, http.MethodPost, PathQuit, nil, nil)
+// Quit asks the core to quit the app, keeping or stopping the active runs.
+func (c *Client) Quit(ctx context.Context, runs QuitRuns) error {
+	return c.call(ctx, http.MethodPost, PathQuit, QuitRequest{Runs: runs}, nil)
 }
 
 // Retire asks leave to exit; ErrRefused when a show is on its way.

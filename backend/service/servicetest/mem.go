@@ -116,6 +116,18 @@ func (m *Mem) RenameProject(_ context.Context, id, name string) (run.Project, er
 	return run.Project{}, notFound("project", id)
 }
 
+func (m *Mem) MoveProject(_ context.Context, id, workspace string) (run.Project, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.projects {
+		if m.projects[i].ID == id {
+			m.projects[i].Workspace = workspace
+			return m.projects[i], nil
+		}
+	}
+	return run.Project{}, notFound("project", id)
+}
+
 func (m *Mem) DeleteProject(_ context.Context, id string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()

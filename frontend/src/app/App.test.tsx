@@ -68,6 +68,20 @@ describe("App", () => {
     expect(screen.getByRole("button", { name: /Try the demo agent/ })).toBeTruthy();
   });
 
+  it("shows the install page once: a second project gets the quiet line (23.18)", async () => {
+    localStorage.setItem("hermesdesk.project", JSON.stringify("p2"));
+    const t = transport((_m, p) => {
+      if (p === "/api/projects") return ok([{ id: "p1", name: "first", workspace: "/w1" }, { id: "p2", name: "second", workspace: "/w2" }]);
+      if (p === "/api/sessions?project_id=p1") return ok([{ id: "s1", project_id: "p1", title: "Tried the demo", agent: "demo" }]);
+      if (p.startsWith("/api/sessions")) return ok([]);
+      if (p.startsWith("/api/runs")) return ok([]);
+      if (p === "/api/agents") return ok([{ name: "demo" }]);
+    });
+    render(<App transport={t} />);
+    expect(await screen.findByText(/No agent found yet/)).toBeTruthy();
+    expect(screen.queryByText(/here is how to install one/)).toBeNull();
+  });
+
   it("starts a demo session from the empty state", async () => {
     const calls: string[] = [];
     const t = transport((m, p, b) => {

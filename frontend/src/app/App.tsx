@@ -6,6 +6,7 @@ import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../comp
 import { Reconnecting } from "../components/Reconnecting";
 import { BackendOffline, PickProject, Unauthorized } from "../components/EmptyStates";
 import { NewSession } from "../components/NewSession";
+import type { FolderActions } from "../components/FolderMissing";
 import { SchedulesView } from "../components/Schedules";
 import { DeleteSessionDialog } from "../components/SessionActions";
 import { RemoveProjectDialog } from "../components/ProjectActions";
@@ -13,6 +14,7 @@ import type { SessionHandle } from "../components/SessionView";
 import { Sidebar } from "../components/Sidebar";
 import { jumpTarget, type JumpTarget } from "../store/jump";
 import { RunStore } from "../store/runStore";
+import { ApiError } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { Project, SearchHit, Session } from "../transport/types";
 import { launchFolder } from "../transport/wails";
@@ -172,6 +174,26 @@ export function App({ transport: t }: { transport: Transport }) {
     }
   }, [t, addProjectPath]);
 
+  // Locate… and Remove for a project whose folder is gone (FolderMissing).
+  const folder = useMemo<FolderActions>(
+    () => ({
+      canPick: !!t.desktop,
+      locate: async (proj, typed) => {
+        try {
+          const path = typed ?? (await t.desktop?.pickFolder(`Where is the folder of ${proj.name} now?`));
+          if (!path) return "";
+          await t.api.updateProject(proj.id, { workspace: path });
+          await b.refresh();
+          return undefined;
+        } catch (e) {
+          return e instanceof Error ? e.message : "Could not use that folder.";
+        }
+      },
+      remove: (proj) => setRemoving(proj),
+    }),
+    [t, b],
+  );
+
   const startSession = useCallback(
     async (agent: string, text: string, attachments: string[] = []): Promise<boolean> => {
       if (!project) return false;
@@ -185,6 +207,11 @@ export function App({ transport: t }: { transport: Transport }) {
         requestAnimationFrame(() => composer.current?.focus());
         return true;
       } catch (e) {
+        if (e instanceof ApiError && e.code === "folder_missing") {
+          // The folder went since the list was read: the page says so (FolderMissing).
+          void b.refresh();
+          return false;
+        }
         setNote(e instanceof Error ? e.message : "Could not start the session");
         return false;
       }
@@ -418,12 +445,14 @@ export function App({ transport: t }: { transport: Transport }) {
           onSeen={markSeen}
           onRename={(title) => renameSession(session, title)}
           onNewSession={() => newSession(project?.id ?? session.project_id)}
+          folder={folder}
+          onOpenSettings={() => setDialog("settings")}
           target={jump?.sessionId === session.id ? jump : undefined}
         />
       </Suspense>
     );
   } else if (project) {
-    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} onRecheck={() => void b.refresh()} hasSessions={(b.sessions[project.id] ?? []).length > 0} />;
+    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} folder={folder} onRecheck={() => void b.refresh()} hasSessions={Object.values(b.sessions).some((l) => l.length > 0)} />;
   }
 
   return (
@@ -501,6 +530,7 @@ export function App({ transport: t }: { transport: Transport }) {
           api={connected ? t.api : undefined}
           onAbout={() => setDialog("about")}
           onClose={() => setDialog(null)}
+          activeRuns={() => runs.bus.active().length}
         />
       )}
       {deleting && (

@@ -24,6 +24,15 @@ describe("demo onboarding", () => {
   });
 
   it.each([
+    ["demo and Any command: the demo", [{ name: "demo" }, { name: "command" }], "demo"],
+    ["Any command first in the list: still the real agent", [{ name: "command" }, { name: "demo" }, { name: "claude" }], "claude"],
+    ["only Any command", [{ name: "command" }], "command"],
+  ])("starts with %s — Any command is never picked silently (23.18)", async (_what, list, want) => {
+    render(<NewSession project={project} agents={list as never} onStart={async () => true} onRecheck={() => {}} hasSessions />);
+    await waitFor(() => expect((screen.getByRole("combobox") as HTMLSelectElement).value).toBe(want));
+  });
+
+  it.each([
     ["Show me", [], "Show me"],
     ["Show me", ["Show me"], "Show me (2)"],
     ["Show me", ["Show me", "Show me (2)"], "Show me (3)"],

@@ -5,6 +5,7 @@ import { ApprovalCard } from "./ApprovalCard";
 import { ClarifyCard } from "./ClarifyCard";
 import { CopyButton } from "./copy";
 import { plainError } from "./plainError";
+import { errorFix, FIX_LABEL } from "./errorFix";
 import { Markdown } from "./Markdown";
 import { statusLook } from "./StatusBadge";
 import { ChangeSummary } from "./DiffView";
@@ -22,6 +23,10 @@ export interface BlockActions {
   openLog?(runId: string): void;
   /** Takes a queued follow-up back into the composer to change it. */
   editQueued?(runId: string, text: string): void;
+  /** Opens Settings (an agent to install or set up; errorFix.ts). */
+  openSettings?(): void;
+  /** Points the project at its moved folder (errorFix.ts "locate"). */
+  locateFolder?(): void;
 }
 
 const Reasoning = memo(function Reasoning({ block }: { block: ReasoningBlock }) {
@@ -117,6 +122,10 @@ export const BlockView = memo(function BlockView({
       return <Plan block={block} />;
     case "error": {
       const e = plainError(block.message, block.detail);
+      // The one next step this error offers first (issue 23.13); Retry
+      // stays for a failure whose fix is elsewhere, once tried.
+      const fix = errorFix(block.message, block.code);
+      const fixAction = fix === "install" || fix === "settings" ? actions.openSettings : fix === "locate" ? actions.locateFolder : undefined;
       return (
         <div className="error-block" role="alert">
           <TriangleAlert size={14} aria-hidden />
@@ -128,8 +137,9 @@ export const BlockView = memo(function BlockView({
                 <pre className="mono"><Visible text={e.details} /></pre>
               </details>
             )}
-            {((!live && actions.retry) || actions.openLog) && (
+            {((!live && actions.retry) || actions.openLog || fixAction) && (
               <div className="error-actions">
+                {fixAction && <button type="button" className="btn btn-primary btn-sm" onClick={fixAction}>{FIX_LABEL[fix]}</button>}
                 {!live && actions.retry && <button type="button" className="btn btn-secondary btn-sm" onClick={() => actions.retry!(runId)}>Retry</button>}
                 {actions.openLog && <button type="button" className="btn btn-ghost btn-sm" onClick={() => actions.openLog!(runId)}>Open log</button>}
               </div>

@@ -6,9 +6,10 @@ import { ChangeSummary, FileChange } from "./DiffView";
 
 export function ChangesView({ files }: { files: FileTouch[] }) {
   if (files.length === 0) return <p className="quiet">No files changed yet.</p>;
+  const totals = changeTotals(files);
   return (
     <div className="changes-view">
-      <ChangeSummary totals={changeTotals(files)} />
+      {totals.files > 0 && <ChangeSummary totals={totals} />}
       <ul className="file-changes">
         {files.map((f) => <FileChange key={f.path} file={f} defaultOpen={files.length <= 3} />)}
       </ul>

@@ -4,6 +4,12 @@ import { useEffect, useRef, type ReactNode } from "react";
 /** A modal dialog: Esc and the backdrop close it; focus moves in and back. */
 export function Dialog({ title, onClose, children, wide }: { title: string; onClose(): void; children: ReactNode; wide?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
+  // The latest onClose, read when Esc is pressed: a parent's new function
+  // on each render must not re-run the effect below, which moves the
+  // focus to the first field — Settings jumped back to its top whenever
+  // the app re-rendered, such as after saving an agent (issue 23, polish).
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     const first = box.current?.querySelector<HTMLElement>("[autofocus], input, button:not(.dialog-close), select, textarea, [tabindex='0']");
@@ -12,7 +18,7 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
       if (e.key === "Escape") {
         e.preventDefault();
         e.stopPropagation();
-        onClose();
+        close.current();
       } else if (e.key === "Tab" && box.current) {
         // Keep Tab inside the dialog.
         const f = [...box.current.querySelectorAll<HTMLElement>("button, input, select, textarea, a[href], [tabindex='0']")].filter((el) => !el.hasAttribute("disabled"));
@@ -32,7 +38,7 @@ export function Dialog({ title, onClose, children, wide }: { title: string; onCl
       window.removeEventListener("keydown", onKey, true);
       before?.focus?.();
     };
-  }, [onClose]);
+  }, []);
   return (
     <div className="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div ref={box} className={`dialog${wide ? " wide" : ""}`} role="dialog" aria-modal="true" aria-label={title} tabIndex={-1}>

@@ -17,6 +17,7 @@ export function SettingsDialog({
   onAbout,
   onClose,
   api,
+  activeRuns,
 }: {
   theme: ThemePref;
   onTheme(t: ThemePref): void;
@@ -25,6 +26,8 @@ export function SettingsDialog({
   api?: SettingsApi;
   onAbout(): void;
   onClose(): void;
+  /** How many runs are active now (the watch bus): Quit then asks what to do with them. */
+  activeRuns?(): number;
 }) {
   // undefined: unknown yet; null: not available here.
   const [autostart, setAutostart] = useState<boolean | null | undefined>(desktop ? undefined : null);
@@ -105,12 +108,53 @@ export function SettingsDialog({
       <div className="dialog-foot">
         {desktop && (
           // Closing the window keeps runs going in the tray; this really exits.
-          <button type="button" className="btn btn-ghost" onClick={() => desktop.quit()}>Quit Hermes Desk</button>
+          <QuitButton quit={(runs) => desktop.quit(runs)} activeRuns={activeRuns} />
         )}
         <span className="spacer" />
         <button type="button" className="btn btn-secondary" onClick={onAbout}>About Hermes Desk</button>
       </div>
     </Dialog>
+  );
+}
+
+/**
+ * The Quit choices with active runs, worded as the tray's Quit submenu
+ * (backend/traystate QuitItem, KeepLabel, StopLabel): both doors ask the
+ * same question (docs/ARCHITECTURE.md §Quit with active runs).
+ */
+export function keepLabel(n: number): string {
+  return `Keep ${n === 1 ? "1 run" : `${n} runs`} running in the background`;
+}
+export function stopLabel(n: number): string {
+  return `Stop ${n === 1 ? "1 run" : `${n} runs`} and quit`;
+}
+
+/** Quit: at once with no active runs; with some, the person chooses first. */
+function QuitButton({ quit, activeRuns }: { quit(runs?: "keep" | "stop"): void; activeRuns?(): number }) {
+  const [asking, setAsking] = useState(0);
+  if (asking > 0) {
+    return (
+      <div className="quit-choice" role="group" aria-label="Quit with active runs">
+        <button type="button" className="btn btn-secondary" title="They go on; Hermes Desk picks them up when it starts again" onClick={() => quit("keep")}>
+          {keepLabel(asking)}
+        </button>
+        <button type="button" className="btn btn-danger" onClick={() => quit("stop")}>{stopLabel(asking)}</button>
+        <button type="button" className="btn btn-ghost" onClick={() => setAsking(0)}>Cancel</button>
+      </div>
+    );
+  }
+  return (
+    <button
+      type="button"
+      className="btn btn-ghost"
+      onClick={() => {
+        const n = activeRuns?.() ?? 0;
+        if (n > 0) setAsking(n);
+        else quit();
+      }}
+    >
+      Quit Hermes Desk
+    </button>
   );
 }
 

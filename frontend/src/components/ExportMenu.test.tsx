@@ -17,6 +17,15 @@ describe("ExportMenu", () => {
     expect(screen.queryByRole("menu")).toBeNull();
   });
 
+  it("drops its tooltip while the menu is open, so it does not cover it (polish)", async () => {
+    render(<ExportMenu api={{ exportSession: vi.fn() }} sessionId="ses_1" save={vi.fn()} />);
+    const button = screen.getByRole("button", { name: "Export" });
+    expect(button.getAttribute("title")).toBe("Export");
+    await userEvent.click(button);
+    expect(screen.getByRole("menu")).toBeTruthy();
+    expect(button.getAttribute("title")).toBeNull();
+  });
+
   it("says why an export failed", async () => {
     const exportSession = vi.fn(async () => {
       throw new ApiError(404, "not_found", "session or run not found");

@@ -56,7 +56,8 @@ export function ExportMenu({ api, sessionId, runId, save = saveFile }: {
   if (runId) items.push(["Latest run as Markdown", "markdown", runId], ["Latest run as bundle", "bundle", runId]);
   return (
     <div className="export-menu" ref={root}>
-      <button type="button" className="icon-btn" aria-haspopup="menu" aria-expanded={open} aria-label="Export" title="Export"
+      <button type="button" className="icon-btn" aria-haspopup="menu" aria-expanded={open} aria-label="Export"
+        title={open ? undefined : "Export"} // a tooltip must not cover the open menu
         onClick={() => setOpen((o) => !o)}>
         <Download size={16} />
       </button>

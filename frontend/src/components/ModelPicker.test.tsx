@@ -36,6 +36,20 @@ describe("ModelPicker", () => {
     expect((screen.getByLabelText("Model") as HTMLSelectElement).selectedOptions[0]!.textContent).toBe("custom-1");
   });
 
+  it("shows the model's name alone, the id in its tooltip, so the closed picker is not cut mid-id (polish)", () => {
+    render(<ModelPicker models={models} current="demo-small" onPick={vi.fn()} />);
+    const opt = (screen.getByLabelText("Model") as HTMLSelectElement).selectedOptions[0]!;
+    expect(opt.textContent).toBe("Demo small");
+    expect(opt.title).toBe("demo-small");
+  });
+
+  it("badges bidi and zero-width characters in the agent's model names (21.12)", () => {
+    const sneaky = [{ id: "gpt\u200B-4", name: "Fast \u202Eladom" }, { id: "plain\u2066x" }];
+    render(<ModelPicker models={sneaky} current={"other\u202E"} onPick={vi.fn()} />);
+    const texts = [...(screen.getByLabelText("Model") as HTMLSelectElement).options].map((o) => o.textContent);
+    expect(texts).toEqual(["other<U+202E>", "Fast <U+202E>ladom", "plain<U+2066>x"]);
+  });
+
   it("takes the server's list when no run reported models, the run's report otherwise", () => {
     const listed: AgentModels = { agent: "openai-compatible", listed: true, models: [{ id: "llama3" }] };
     expect(pickerModels([], listed)).toEqual([{ id: "llama3" }]);

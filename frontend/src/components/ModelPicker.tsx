@@ -7,6 +7,7 @@
 // run — a fresh agent too — starts on it.
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { RunStore } from "../store/runStore";
+import { revealInvisible } from "../text/invisible";
 import type { AgentModels, WatchMessage } from "../transport/types";
 
 export type ModelOption = { id: string; name?: string; description?: string };
@@ -60,6 +61,16 @@ export function useAgentModels(
   return { listed: state.agent === agent ? state.v : undefined, retry };
 }
 
+/**
+ * What the picker shows for a model: its name, else its id — not both, so
+ * the closed picker is not cut mid-id ("Demo small (demo-s"); the id is in
+ * the option's tooltip. Agent-given text: bidi and zero-width characters
+ * show as <U+XXXX> (an <option> holds text only, no badge elements).
+ */
+export function modelLabel(m: ModelOption): string {
+  return revealInvisible(m.name || m.id);
+}
+
 export function ModelPicker({ models, current, onPick, note, onRetry }: {
   models: ModelOption[];
   current?: string;
@@ -98,9 +109,9 @@ export function ModelPicker({ models, current, onPick, note, onRetry }: {
           setErr(note);
         }}
       >
-        {!known && <option value="">{current || "Agent's default"}</option>}
+        {!known && <option value="">{current ? revealInvisible(current) : "Agent's default"}</option>}
         {models.map((m) => (
-          <option key={m.id} value={m.id} title={m.description}>{m.name && m.name !== m.id ? `${m.name} (${m.id})` : m.id}</option>
+          <option key={m.id} value={m.id} title={revealInvisible([m.name && m.name !== m.id ? m.id : "", m.description].filter(Boolean).join(" — "))}>{modelLabel(m)}</option>
         ))}
       </select>
       {err && <span className="model-err" role="alert">{err}</span>}

@@ -2,7 +2,19 @@ import { forwardRef, useEffect, useState } from "react";
 import type { AgentInfo, Project } from "../transport/types";
 import type { AttachSource } from "./Attachments";
 import { Composer, type ComposerHandle } from "./Composer";
+import { COMMAND_AGENT } from "./AgentSettings";
 import { isInstalled, NoAgent, TryDemo } from "./EmptyStates";
+import { FolderMissing, type FolderActions } from "./FolderMissing";
+
+/**
+ * The agent a new session starts with: the first real agent found. "Any
+ * command" runs whatever command line was set up for it, so it is only
+ * picked by hand, never silently (issue 23.18); with nothing else, the demo.
+ */
+export function defaultAgent(usable: readonly AgentInfo[]): string {
+  const pick = usable.find((a) => a.name !== "demo" && a.name !== COMMAND_AGENT) ?? usable.find((a) => a.name === "demo") ?? usable[0];
+  return pick?.name ?? "";
+}
 
 /** A project with no session open: pick an agent and say what to do. */
 export const NewSession = forwardRef<ComposerHandle, {
@@ -11,16 +23,21 @@ export const NewSession = forwardRef<ComposerHandle, {
   onStart(agent: string, text: string, attachments?: string[]): Promise<boolean>;
   /** Where attached files come from (components/Attachments.tsx). */
   attach?: AttachSource;
+  /** Locate… and Remove for a project whose folder is gone (FolderMissing). */
+  folder?: FolderActions;
   onRecheck(): void;
-  /** The project has sessions already: the install page was seen. */
+  /**
+   * The person has sessions already, in any project: the install page was
+   * seen and is not shown again for a second project (issue 23.18).
+   */
   hasSessions?: boolean;
-}>(function NewSession({ project, agents, onStart, onRecheck, hasSessions, attach }, ref) {
+}>(function NewSession({ project, agents, onStart, onRecheck, hasSessions, attach, folder }, ref) {
   const usable = (agents ?? []).filter(isInstalled);
   const real = usable.filter((a) => a.name !== "demo");
   const [agent, setAgent] = useState<string>("");
   useEffect(() => {
-    if (!agent && usable.length > 0) setAgent((real[0] ?? usable[0])!.name);
-  }, [agent, usable, real]);
+    if (!agent && usable.length > 0) setAgent(defaultAgent(usable));
+  }, [agent, usable]);
 
   const demo = () => void onStart("demo", "Show me what you can do.");
 
@@ -28,6 +45,17 @@ export const NewSession = forwardRef<ComposerHandle, {
   // project; after that a line says it and the demo is ready to take any
   // message (such as /scenario slow), not only the tour.
   const demoOnly = agents !== null && real.length === 0;
+  // The folder is gone: say so before anything is sent (issue 23.12).
+  if (project.folder_missing && folder) {
+    return (
+      <div className="main-col">
+        <header className="main-head"><div className="head-title"><h1>{project.name}</h1><span className="quiet mono ellipsis head-project">{project.workspace}</span></div></header>
+        <FolderMissing project={project} actions={folder} />
+        <div className="session-scroll" />
+        <Composer ref={ref} queueing={false} attach={attach} disabled onSend={async () => false} placeholder="The project's folder is missing: locate it above to go on." />
+      </div>
+    );
+  }
   if (demoOnly && !hasSessions) {
     return (
       <div className="main-col">

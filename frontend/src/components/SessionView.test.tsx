@@ -134,6 +134,20 @@ describe("SessionView", () => {
     await waitFor(() => expect(calls).toContain("POST /api/runs/run_2/cancel {}"));
   });
 
+  it("drops the Stop note about queued messages once the stopped run ended (23.10)", async () => {
+    const queued = [
+      { id: "u2", session_id: "ses_1", role: "user", content: "green", run_id: "run_2" },
+      { id: "a2", session_id: "ses_1", role: "assistant", content: "", run_id: "run_2", run: { id: "run_2", session_id: "ses_1", status: "queued", last_seq: 0, terminal: false } },
+    ];
+    const { watchers } = setup(live, queued);
+    await screen.findByText("Run rm");
+    await userEvent.click(screen.getByRole("button", { name: /Stop/ }));
+    expect(await screen.findByText(/Stopping the run: your queued message still runs next/)).toBeTruthy();
+    await waitFor(() => expect(watchers.length).toBeGreaterThan(0));
+    act(() => watchers[0]!.onEvents(evts(R, [["done", { status: "cancelled" }]], live.length + 1)));
+    await waitFor(() => expect(screen.queryByText(/Stopping the run/)).toBeNull());
+  });
+
   it("switches the model of a live run and says when the agent cannot", async () => {
     const { calls } = setup(live);
     await screen.findByText("Run rm");

@@ -26,6 +26,7 @@ import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./Model
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
+import { FolderMissing, type FolderActions } from "./FolderMissing";
 
 /**
  * What the app asks of the open session: its composer, and the commands
@@ -104,6 +105,10 @@ export interface SessionViewProps {
   target?: JumpTarget;
   /** Opens a new session in this project (/new). */
   onNewSession?(): void;
+  /** Locate… and Remove for a project whose folder is gone (FolderMissing). */
+  folder?: FolderActions;
+  /** Opens Settings: an error's fix (install or set up the agent). */
+  onOpenSettings?(): void;
 }
 
 export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function SessionView(p, composerRef) {
@@ -113,8 +118,14 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const [modelOpen, setModelOpen] = useState(false);
   const attachSource = useMemo(() => attachSourceOf(t), [t]);
   const [editing, setEditing] = useState(false);
-  const [info, setInfo] = useState<string>();
+  // The note Stop leaves about queued follow-ups, tied to the run it
+  // stops: it is only true while that run still ends (issue 23.10).
+  const [stopNote, setStopNote] = useState<{ runId: string; text: string }>();
   const [logOf, setLogOf] = useState<string>();
+  // The backend refused a message: the project's folder is gone (23.12).
+  const [folderGone, setFolderGone] = useState(false);
+  const workspace = p.project?.workspace;
+  useEffect(() => setFolderGone(false), [workspace]); // located: try again
   const [pin, setPin] = useState(0);
   // The run the inspector shows: the active one unless the person picked another.
   const [inspected, setInspected] = useState<string>();
@@ -308,6 +319,13 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   };
   const dropRef = useRef(dropQueued);
   dropRef.current = dropQueued;
+  // An error card's fixes, as of the latest render (errorFix.ts).
+  const project = p.project;
+  const fixRef = useRef<{ settings?(): void; locate?(): void }>({});
+  fixRef.current = {
+    settings: p.onOpenSettings,
+    locate: project && p.folder ? () => void p.folder!.locate(project) : undefined,
+  };
   // Retry sends the failed turn's message again, as a new turn.
   const retryRef = useRef(async (_runId: string) => {});
   retryRef.current = async (runId: string) => {
@@ -335,6 +353,8 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       retry: (runId) => void retryRef.current(runId),
       openLog: (runId) => setLogOf(runId),
       cancelQueued: (runId) => void dropRef.current(runId),
+      openSettings: () => fixRef.current.settings?.(),
+      locateFolder: () => fixRef.current.locate?.(),
       editQueued: (runId, text) =>
         void dropRef.current(runId).then((ok) => {
           if (ok) inner.current?.insert(text);
@@ -379,6 +399,12 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       p.onChanged();
       return true;
     } catch (e) {
+      if (e instanceof ApiError && e.code === "folder_missing") {
+        // The folder went since the list was read: the banner says it.
+        setFolderGone(true);
+        p.onChanged();
+        return false;
+      }
       setErr(e instanceof ApiError ? e.message : errText(e));
       return false;
     }
@@ -392,13 +418,14 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       const r = await t.api.cancel(latestId, force);
       const note = controlNote(r);
       if (note) setErr(note);
-      else if (waiting > 0) setInfo(`Stopping the run: ${queueNote(waiting)}.`);
+      else if (waiting > 0) setStopNote({ runId: latestId, text: `Stopping the run: ${queueNote(waiting)}.` });
     } catch (e) {
       setErr(errText(e));
     }
   };
 
   stopRef.current = () => void stop();
+  const info = stopNote && runs.view(stopNote.runId)?.terminal === false ? stopNote.text : undefined;
 
   // A person's title wins; the agent's live title only names an untitled
   // session (the journal applies title.updated the same way).
@@ -506,7 +533,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
         {info && (
           <div className="jump-note" role="status">
             {info}
-            <button type="button" className="btn btn-ghost" onClick={() => setInfo(undefined)}>Dismiss</button>
+            <button type="button" className="btn btn-ghost" onClick={() => setStopNote(undefined)}>Dismiss</button>
           </div>
         )}
         {jump.note && (
@@ -515,6 +542,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             <button type="button" className="btn btn-ghost" onClick={jump.dismissNote}>Dismiss</button>
           </div>
         )}
+        {(p.project?.folder_missing || folderGone) && p.project && p.folder && <FolderMissing project={p.project} actions={p.folder} />}
         {latestId && runs.error(latestId) && (
           <div className="banner" role="alert">Cannot follow this run: {runs.error(latestId)}</div>
         )}
@@ -534,8 +562,8 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           queueing={active && !asking}
           commands={agentCommands}
           productCommands={productCommands}
-          disabled={!!session.imported_from}
-          placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. Start a new session to go on.` : asking ? "Answer the agent's question…" : undefined}
+          disabled={!!session.imported_from || ((!!p.project?.folder_missing || folderGone) && !active)}
+          placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. Start a new session to go on.` : (p.project?.folder_missing || folderGone) && !active ? "The project's folder is missing: locate it above to go on." : asking ? "Answer the agent's question…" : undefined}
           hint={asking ? "answers the question above" : approving ? "queues it; Esc, then a digit answers the approval above" : undefined}
         />
       </div>

@@ -5,7 +5,7 @@ import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
 import { ProjectMenu } from "./ProjectActions";
 import { revealInvisible } from "../text/invisible";
 
-export type Marker = "running" | "needs" | "unread" | undefined;
+export type Marker = "running" | "needs" | "failed" | "unread" | undefined;
 
 export function dayLabel(iso: string | undefined, now = new Date()): string {
   if (!iso) return "Earlier";
@@ -36,14 +36,17 @@ export function sessionMarker(s: Session, active: RunInfo[], unread: boolean): M
   const runs = s.imported_from ? [] : active.filter((r) => r.session_id === s.id);
   if (runs.some((r) => r.status === "awaiting_approval" || r.status === "awaiting_clarify")) return "needs";
   if (runs.length > 0) return "running";
+  // The last run failed: say so in the list, not only inside (issue 23.13).
+  if (s.last_run_status === "failed" || s.last_run_status === "interrupted") return "failed";
   return unread ? "unread" : undefined;
 }
 
-const MARKER_LABEL = { running: "running", needs: "needs you", unread: "unread" } as const;
+const MARKER_LABEL = { running: "running", needs: "needs you", failed: "last run failed", unread: "unread" } as const;
 /** The dots' legend, as their tooltips. */
 const MARKER_TIP = {
   running: "Running: the agent is working",
   needs: "Needs you: the agent is waiting for your answer",
+  failed: "Failed: the last run ended with an error; open the session to see why",
   unread: "Unread: new replies since you last opened it",
 } as const;
 

@@ -22,13 +22,22 @@ describe("slash menu items", () => {
     expect(slashQuery(text) !== undefined).toBe(yes);
   });
 
-  it("lists the agent's commands first, filtered, and never lets a product command hide one", () => {
+  it("lists the agent's commands, filtered, and never lets a product command hide one; the app's /stop comes before the agent's (21.12)", () => {
     const stop = vi.fn();
     const product = [{ name: "stop", run: stop }, { name: "new", run: vi.fn() }];
     expect(slashItems(agentCmds, product, "").map((i) => `${i.source}:${i.name}${i.alsoAgent ? "*" : ""}`))
-      .toEqual(["agent:goal", "agent:compress", "agent:stop", "product:stop*", "product:new"]);
+      .toEqual(["agent:goal", "agent:compress", "product:stop*", "agent:stop", "product:new"]);
     expect(slashItems(agentCmds, product, "co").map((i) => i.name)).toEqual(["compress"]);
-    expect(slashItems(agentCmds, product, "st").map((i) => i.source)).toEqual(["agent", "product"]);
+    expect(slashItems(agentCmds, product, "st").map((i) => i.source)).toEqual(["product", "agent"]);
+  });
+
+  it("lists /scenario once when the demo agent reports it too (polish)", () => {
+    const product = buildProductCommands({ agent: "demo", active: false, stop: vi.fn(), model: vi.fn(), newSession: vi.fn() });
+    const demoCmds = [{ name: "scenario", description: "Play a scripted scenario" }];
+    const items = slashItems(demoCmds, product, "sc");
+    expect(items.map((i) => `${i.source}:${i.name}`)).toEqual(["product:scenario"]);
+    expect(items[0]!.alsoAgent).toBe(false);
+    expect(slashItems(demoCmds, product, "").filter((i) => i.name === "scenario")).toHaveLength(1);
   });
 
   it("offers stop and model only while a run is active, and scenarios only for the demo agent", () => {
@@ -58,18 +67,31 @@ describe("Composer slash menu", () => {
     expect(onSend).toHaveBeenCalledWith("/compress", []);
   });
 
-  it("runs a product command picked with the arrows, and Escape closes the menu", async () => {
+  it("runs the product command first in the list on Enter, and Escape closes the menu", async () => {
     const run = vi.fn();
     render(<Composer onSend={vi.fn(async () => true)} queueing={false} commands={agentCmds} productCommands={[{ name: "stop", description: "Stop the run", run }]} />);
     const box = screen.getByLabelText("Message") as HTMLTextAreaElement;
     await userEvent.type(box, "/st");
     expect(screen.getByText(/the agent has one too/)).toBeTruthy();
-    await userEvent.keyboard("{ArrowDown}{Enter}");
+    // The app's /stop is first: "/stop" Enter stops the run (21.12).
+    await userEvent.keyboard("{Enter}");
     expect(run).toHaveBeenCalled();
     expect(box.value).toBe("");
     await userEvent.type(box, "/g");
     await userEvent.keyboard("{Escape}");
     expect(screen.queryByRole("listbox")).toBeNull();
     expect(box.value).toBe("/g");
+  });
+});
+
+describe("slash menu shows hidden characters (21.12)", () => {
+  it("badges bidi and zero-width characters in an agent's command names and descriptions", async () => {
+    const sneaky = [{ name: "dep\u200Bloy", description: "Run \u202Etxt.exe" }];
+    render(<Composer onSend={vi.fn(async () => true)} queueing={false} commands={sneaky} />);
+    await userEvent.type(screen.getByLabelText("Message"), "/");
+    const option = screen.getByRole("option");
+    expect(option.textContent).toContain("/dep<U+200B>loy");
+    expect(option.textContent).toContain("Run <U+202E>txt.exe");
+    expect(option.textContent).not.toContain("\u202E");
   });
 });

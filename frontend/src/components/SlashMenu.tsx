@@ -2,8 +2,12 @@
 // commands (from commands.updated), then Hermes Desk's; typing filters,
 // arrows move, Enter or Tab picks, Escape closes. A product command never
 // silently shadows an agent command of the same name: both are listed, the
-// agent's first, and the product one says it is Hermes Desk's.
+// app's first — so "/stop" Enter during a run stops it rather than queueing
+// the agent's /stop as a message (issue 21.12) — and the product one says
+// it is Hermes Desk's. Names and descriptions come from the agent: bidi and
+// zero-width characters in them show as badges (text/Visible.tsx).
 import { useMemo, useState, type KeyboardEvent } from "react";
+import { Visible } from "../text/Visible";
 
 export interface SlashCommand {
   name: string;
@@ -34,21 +38,43 @@ export function slashQuery(text: string): string | undefined {
   return m ? m[1]!.toLowerCase() : undefined;
 }
 
-/** Agent commands first, then product ones, filtered by the typed prefix. */
+/**
+ * Agent commands, then product ones, filtered by the typed prefix; a
+ * product command the agent also has comes right before the agent's. A
+ * product command that only types the agent's own command (the demo's
+ * "/scenario ") is that command, listed once (with the product's words).
+ */
 export function slashItems(agent: SlashCommand[], product: ProductCommand[], query: string): SlashItem[] {
-  const agentNames = new Set(agent.map((c) => c.name.replace(/^\//, "").toLowerCase()));
+  const bare = (n: string) => n.replace(/^\//, "");
+  const agentNames = new Set(agent.map((c) => bare(c.name).toLowerCase()));
+  const productOf = new Map(product.map((c) => [c.name.toLowerCase(), c]));
   const match = (name: string) => name.toLowerCase().startsWith(query) || (query.length > 1 && name.toLowerCase().includes(query));
+  const productItem = (c: ProductCommand): SlashItem => ({
+    key: `p:${c.name}`, name: c.name, description: c.description, source: "product",
+    alsoAgent: agentNames.has(c.name.toLowerCase()) && !typesAgentCommand(c), product: c,
+  });
   const items: SlashItem[] = [];
+  const placed = new Set<string>();
   for (const c of agent) {
-    const name = c.name.replace(/^\//, "");
-    if (match(name)) items.push({ key: `a:${name}`, name, description: c.description, source: "agent" });
+    const name = bare(c.name);
+    if (!match(name)) continue;
+    const p = productOf.get(name.toLowerCase());
+    if (p && !placed.has(p.name)) {
+      items.push(productItem(p));
+      placed.add(p.name);
+    }
+    if (p && typesAgentCommand(p)) continue;
+    items.push({ key: `a:${name}`, name, description: c.description, source: "agent" });
   }
   for (const c of product) {
-    if (match(c.name)) {
-      items.push({ key: `p:${c.name}`, name: c.name, description: c.description, source: "product", alsoAgent: agentNames.has(c.name.toLowerCase()), product: c });
-    }
+    if (!placed.has(c.name) && match(c.name)) items.push(productItem(c));
   }
   return items;
+}
+
+/** The product command only types "/name " — the agent's command of that name. */
+function typesAgentCommand(c: ProductCommand): boolean {
+  return !c.run && c.insert === `/${c.name} `;
 }
 
 /**
@@ -133,8 +159,8 @@ export function SlashMenu({ items, selected, onPick, onHover }: {
           onMouseDown={(e) => { e.preventDefault(); onPick(it); }}
           onMouseEnter={() => onHover(i)}
         >
-          <span className="slash-name mono">/{it.name}</span>
-          {it.description && <span className="slash-desc">{it.description}</span>}
+          <span className="slash-name mono">/<Visible text={it.name} /></span>
+          {it.description && <span className="slash-desc"><Visible text={it.description} /></span>}
           <span className="spacer" />
           <span className="slash-source quiet">
             {it.source === "agent" ? "agent" : it.alsoAgent ? "Hermes Desk — the agent has one too" : "Hermes Desk"}

@@ -12,6 +12,13 @@ describe("sessionRuns", () => {
     { name: "live status wins over the saved one", ms: [msg("a", "running"), msg("b", "queued"), msg("c", "queued")], live: { a: "completed", b: "running" }, active: "b", queued: ["c"] },
     { name: "only queued runs: the oldest", ms: [msg("a", "completed"), msg("b", "queued"), msg("c", "queued")], live: {}, active: "b", queued: ["b", "c"] },
     { name: "all ended: the latest", ms: [msg("a", "completed"), msg("b", "cancelled")], live: {}, active: "b", queued: [] },
+    {
+      name: "a follow-up cancelled before it started is not the latest: the header says Completed (23.11)",
+      ms: [msg("a", "completed"), { ...msg("b"), run: { id: "b", session_id: "s", status: "cancelled", last_seq: 1, terminal: true } } as Message],
+      live: {},
+      active: "a",
+      queued: [],
+    },
   ])("$name", ({ ms, live, active, queued }) => {
     const r = sessionRuns(ms, (id) => (live as Record<string, string>)[id]);
     expect(r.activeId).toBe(active);

@@ -3,6 +3,7 @@
 // person, not a follow-up queued behind it.
 import type { Message } from "../transport/types";
 import { isTerminalStatus } from "../transport/types";
+import { withdrawn } from "./transcriptItems";
 
 export interface SessionRuns {
   /** The run the header follows: running or waiting, else the newest queued, else the latest. */
@@ -17,8 +18,11 @@ export interface SessionRuns {
 export function sessionRuns(messages: Message[], statusOf: (runId: string) => string | undefined): SessionRuns {
   const ids: string[] = [];
   const saved = new Map<string, string | undefined>();
+  // A follow-up cancelled or edited before it started is no run of the
+  // session's: the header keeps the run before it (issue 23.11).
+  const gone = new Set(messages.flatMap((m) => (m.run_id && withdrawn(m, undefined) ? [m.run_id] : [])));
   for (const m of messages) {
-    if (!m.run_id) continue;
+    if (!m.run_id || gone.has(m.run_id)) continue;
     if (!saved.has(m.run_id)) ids.push(m.run_id);
     const s = m.run?.status ?? m.run_status;
     if (s || !saved.has(m.run_id)) saved.set(m.run_id, s ?? saved.get(m.run_id));

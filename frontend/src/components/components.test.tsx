@@ -209,4 +209,14 @@ describe("sidebar helpers", () => {
     expect(sessionMarker(s, [], true)).toBe("unread");
     expect(sessionMarker(s, [], false)).toBeUndefined();
   });
+
+  it("marks a session whose last run failed, unless a run works in it now (23.13)", () => {
+    const s = { id: "s", project_id: "p", title: "", agent: "a", last_run_status: "failed" as const };
+    const run = (status: string) => ({ id: "r", session_id: "s", status, last_seq: 1, terminal: false }) as never;
+    expect(sessionMarker(s, [], true)).toBe("failed");
+    expect(sessionMarker({ ...s, last_run_status: "interrupted" }, [], false)).toBe("failed");
+    expect(sessionMarker(s, [run("running")], false)).toBe("running");
+    expect(sessionMarker({ ...s, last_run_status: "completed" }, [], false)).toBeUndefined();
+    expect(sessionMarker({ ...s, last_run_status: "cancelled" }, [], true)).toBe("unread");
+  });
 });

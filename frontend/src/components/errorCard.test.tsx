@@ -5,9 +5,9 @@ import { evts } from "../store/testEvents";
 import { ApiClient } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { RunEvent } from "../transport/types";
-import { SessionView } from "./SessionView";
+import { SessionView, type SessionViewProps } from "./SessionView";
 
-function setup(journal: RunEvent[]) {
+function setup(journal: RunEvent[], props: Partial<SessionViewProps> = {}) {
   const calls: string[] = [];
   const api = new ApiClient(async (m, p, b) => {
     calls.push(`${m} ${p}${b ? ` ${b}` : ""}`);
@@ -30,7 +30,7 @@ function setup(journal: RunEvent[]) {
   });
   const t: Transport = { kind: "http", api, watchRun: () => () => {} };
   const runs = new RunStore(t, { schedule: (cb) => cb() });
-  render(<SessionView t={t} runs={runs} session={{ id: "ses_1", project_id: "p1", title: "T", agent: "demo" }} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} onRename={async () => undefined} />);
+  render(<SessionView t={t} runs={runs} session={{ id: "ses_1", project_id: "p1", title: "T", agent: "demo" }} inspectorOpen={false} onInspector={() => {}} onChanged={() => {}} onSeen={() => {}} onRename={async () => undefined} {...props} />);
   return calls;
 }
 
@@ -50,6 +50,24 @@ describe("error card", () => {
     expect(screen.getAllByText(/The model refused the request/).filter((e) => !e.closest("details"))).toHaveLength(1);
     fireEvent.click(screen.getByText("Retry").closest("button")!);
     await waitFor(() => expect(calls.some((c) => c.startsWith("POST /api/runs ") && c.includes('"message":"/scenario fail"'))).toBe(true));
+  });
+
+  it.each([
+    ["an agent that is not installed", { message: "Claude Code is not installed.", code: "agent_not_installed" }, "Install…", "settings"],
+    ["a refused API key", { message: "Invalid API key." }, "Open settings", "settings"],
+    ["a project folder that moved", { message: "chdir /home/me/proj: no such file or directory" }, "Locate folder", "locate"],
+  ])("offers the fix for %s (23.13)", async (_what, error, label, want) => {
+    const opened: string[] = [];
+    setup(
+      evts("run_1", [["run.started", { agent: "demo" }], ["error", error], ["done", { status: "failed", error: error.message }]]),
+      {
+        onOpenSettings: () => opened.push("settings"),
+        project: { id: "p1", name: "proj", workspace: "/home/me/proj" },
+        folder: { canPick: true, locate: async () => (opened.push("locate"), undefined), remove: () => {} },
+      },
+    );
+    fireEvent.click((await screen.findByText(label)).closest("button")!);
+    expect(opened).toEqual([want]);
   });
 
   it("opens the end of the run's log in a dialog", async () => {

@@ -125,6 +125,43 @@ const table: { name: string; in: Omit<Parameters<typeof transcriptItems>[0], "ca
     in: { messages: [user("m1", "next", "run_q"), answer("m2", "", "run_q")], runs: store([]), queued: new Set(["run_q"]) },
     want: [["user", "next", "queued"]],
   },
+  {
+    name: "a follow-up cancelled or edited before it started leaves no turn (saved run says so)",
+    in: {
+      messages: [user("m1", "hi", "run_b"), answer("m2", "Done.", "run_b"), user("m3", "oops", "run_w"), answer("m4", "", "run_w", { run: { id: "run_w", session_id: "ses_1", status: "cancelled", last_seq: 1, terminal: true } })],
+      runs: store([finished]),
+      queued: new Set(),
+    },
+    want: [["user", "hi"], ["text", "Done.", "ended"], ["done", "completed", "ended"]],
+  },
+  {
+    name: "a follow-up cancelled before it started leaves no turn (its folded run says so before the reload)",
+    in: {
+      messages: [user("m3", "oops", "run_w"), answer("m4", "", "run_w", { run: { id: "run_w", session_id: "ses_1", status: "queued", last_seq: 0, terminal: false } })],
+      runs: store([fold("run_w", [["done", { status: "cancelled" }]])]),
+      queued: new Set(),
+    },
+    want: [],
+  },
+  {
+    name: "a run cancelled after it started keeps its turn",
+    in: {
+      messages: [user("m3", "go", "run_x"), answer("m4", "part", "run_x", { run: { id: "run_x", session_id: "ses_1", status: "cancelled", last_seq: 3, terminal: true, started_at: "2026-01-01T00:00:00Z" } })],
+      runs: store([]),
+      queued: new Set(),
+    },
+    want: [["user", "go"], ["static", "part"], ["done", "cancelled", "ended"]],
+  },
+  {
+    name: "the wait row sits under its run, above the follow-ups queued behind it",
+    in: {
+      messages: [user("m1", "hi", "run_a"), answer("m2", "", "run_a"), user("m3", "next", "run_q"), answer("m4", "", "run_q")],
+      runs: store([streaming]),
+      queued: new Set(["run_q"]),
+      wait: { runId: "run_a", text: "claude is working…" },
+    },
+    want: [["user", "hi"], ["text", "Hello", "live"], ["wait", "claude is working…"], ["user", "next", "queued"]],
+  },
 ];
 
 describe("transcriptItems", () => {

@@ -29,9 +29,32 @@ export interface ItemsInput {
   readOnly?: boolean;
 }
 
+/**
+ * A follow-up cancelled, or taken back to the composer by Edit, before it
+ * started: nothing of it reached the agent, so it leaves no turn — neither
+ * its message nor a "Cancelled" footer (issue 23.11). The run's saved
+ * metadata or its folded view says so, whichever is newer.
+ */
+export function withdrawn(m: Message, v: RunView | undefined): boolean {
+  const status = v?.terminal ? v.status : (m.run?.status ?? m.run_status);
+  if (status !== "cancelled" || m.run?.started_at) return false;
+  if (v && (v.firstSeq > 1 || v.timeline.some((e) => e.type === "run.started"))) return false;
+  return !!m.run || !!v?.terminal;
+}
+
 export function transcriptItems({ messages, runs, queued, wait, cache, readOnly }: ItemsInput): Item[] {
   const out: Item[] = [];
+  const gone = new Set<string>();
+  for (const m of messages) if (m.run_id && !gone.has(m.run_id) && withdrawn(m, runs.view(m.run_id))) gone.add(m.run_id);
+  // The wait row goes right under the run it is about, above follow-ups
+  // queued behind it: the queued rows stay the transcript's last, so their
+  // Edit and Cancel do not move as the wait line comes and goes while the
+  // answer streams (issue 23.11).
+  let waitAt = -1;
   for (const m of messages) {
+    if (m.run_id && gone.has(m.run_id)) continue;
+    if (wait && m.run_id === wait.runId && m.role === "assistant") waitAt = Number.MAX_SAFE_INTEGER;
+    else if (waitAt === Number.MAX_SAFE_INTEGER) waitAt = out.length;
     if (m.role === "user") {
       const q = m.run_id && queued.has(m.run_id) ? m.run_id : undefined;
       out.push({ key: `m:${m.id}`, kind: "user", text: m.content, queuedRun: q, attachments: m.attachments });
@@ -69,7 +92,11 @@ export function transcriptItems({ messages, runs, queued, wait, cache, readOnly 
       out.push(it);
     }
   }
-  if (wait) out.push({ key: `wait:${wait.runId}`, kind: "wait", text: wait.text });
+  if (wait) {
+    const row: Item = { key: `wait:${wait.runId}`, kind: "wait", text: wait.text };
+    if (waitAt >= 0 && waitAt < out.length) out.splice(waitAt, 0, row);
+    else out.push(row);
+  }
   return out;
 }
 

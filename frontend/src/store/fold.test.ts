@@ -92,6 +92,21 @@ describe("fold", () => {
     expect(v.blocks.every((b) => b.kind !== "text" || b.done)).toBe(true);
   });
 
+  it("does not count a rewrite with no change as a changed file (polish)", () => {
+    const done = (files: [string, unknown][]) => {
+      const v = fold(evts(R, [["run.started", { agent: "demo" }], ...files, ["done", { status: "completed" }]])).view;
+      const b = v.blocks[v.blocks.length - 1]!;
+      return b.kind === "done" ? b.changes : "no footer";
+    };
+    // Same content written again: no diff, no counts.
+    expect(done([["file.changed", { path: "hello.txt", action: "modified", source: "agent" }]])).toBeUndefined();
+    expect(done([
+      ["file.changed", { path: "hello.txt", action: "modified" }],
+      ["file.changed", { path: "a.go", action: "modified", diff: "@@ -1 +1 @@\n-a\n+b\n", added: 1, removed: 1 }],
+      ["file.changed", { path: "new.txt", action: "created" }],
+    ])).toEqual({ files: 2, added: 1, removed: 1 });
+  });
+
   it("is the same whatever order and duplication live events arrive in, once gaps fill", () => {
     const want = shape(fold(story).view.blocks);
     const orders: RunEvent[][] = [

@@ -103,11 +103,25 @@ export function betterChange(next: FileTouch, prev: FileTouch): boolean {
 export function changeTotals(files: FileTouch[]): ChangeTotals {
   let added = 0;
   let removed = 0;
+  let n = 0;
   for (const f of files) {
+    if (!knownChange(f)) continue;
+    n++;
     added += f.added ?? 0;
     removed += f.removed ?? 0;
   }
-  return { files: files.length, added, removed };
+  return { files: n, added, removed };
+}
+
+/**
+ * Whether a file.changed says the file really changed: created, deleted,
+ * binary, or lines added or removed. A rewrite with the same content (or an
+ * agent naming a file it wrote without a diff) says none of that, and is
+ * not counted as "1 file changed, +0 −0" (issue 23, polish); the Changes
+ * view still lists it.
+ */
+export function knownChange(f: FileTouch): boolean {
+  return !!f.binary || f.action === "created" || f.action === "deleted" || (f.added ?? 0) > 0 || (f.removed ?? 0) > 0;
 }
 
 function tool(v: RunView, id: string, seq: number): { i: number; b: ToolBlock } {
@@ -412,7 +426,7 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
         kind: "done",
         key: `${v.runId}:done`,
         seq,
-        changes: v.files.length > 0 ? changeTotals(v.files) : undefined,
+        changes: ((t) => (t.files > 0 ? t : undefined))(changeTotals(v.files)),
         status: v.status as RunStatus,
         error: str(p, "error"),
         exitCode: num(p, "exit_code"),

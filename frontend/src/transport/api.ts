@@ -140,7 +140,8 @@ export class ApiClient {
   createProject(name: string, workspace: string): Promise<Project> {
     return this.call("POST", "/api/projects", { name, workspace });
   }
-  updateProject(id: string, patch: { name: string }): Promise<Project> {
+  /** Renames a project, or points it at its moved folder (Locate…). */
+  updateProject(id: string, patch: { name: string } | { workspace: string }): Promise<Project> {
     return this.call("PATCH", `/api/projects/${enc(id)}`, patch);
   }
   /** Removes the project and its sessions from Hermes Desk; files on disk stay. */

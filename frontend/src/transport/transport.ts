@@ -35,7 +35,12 @@ export interface DesktopBridge {
    * an older window.
    */
   setTheme?(theme: "system" | "light" | "dark"): Promise<void>;
-  quit(): void;
+  /**
+   * Quits the app. With active runs the person chose, as the tray asks,
+   * to keep them going in the background or stop them first
+   * (docs/ARCHITECTURE.md §Quit with active runs).
+   */
+  quit(runs?: "keep" | "stop"): void;
   onAutostartChanged(cb: (enabled: boolean) => void): () => void;
   /** A second launch reshowed the window; args are its command line (flags dropped by Go). */
   onSecondInstance(cb: (launch: { args: string[]; cwd: string }) => void): () => void;

@@ -58,6 +58,8 @@ export interface Session {
   updated_at?: string;
   /** Set on a session imported from a bundle: it is read-only. */
   imported_from?: string;
+  /** The status of the session's newest run (the sidebar marks a failed one). */
+  last_run_status?: RunStatus;
 }
 
 /** An exported session: the file's suggested name, type and text. */

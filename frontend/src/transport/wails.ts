@@ -246,7 +246,7 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
       const f = get()?.SetTheme;
       if (typeof f === "function") await f.call(get(), theme);
     },
-    quit: () => void need("Quit")(),
+    quit: (runs) => void need("Quit")(runs ?? ""),
     onAutostartChanged: (cb) => onWailsEvent("autostart:changed", (v) => cb(Boolean(v)), win),
     onSecondInstance: (cb) => onWailsEvent("app:second-instance", (v) => cb(secondInstance(v)), win),
     onOpenSession: (cb) => onWailsEvent("app:open-session", (v) => cb(openSessionId(v)), win),

@@ -12,7 +12,7 @@ export interface WailsDesktop {
   SetTheme?(theme: string): Promise<void>;
   PickFiles?(title: string): Promise<string[] | null>;
   Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
-  Quit?(): void | Promise<void>;
+  Quit?(runs: string): void | Promise<void>;
 }
 
 export interface WailsRuntime {
