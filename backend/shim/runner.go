@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -181,7 +182,10 @@ func (r *runner) opening(ctx context.Context) {
 // drive starts the agent and plays the turn; it returns how the run ends.
 func (r *runner) drive(ctx context.Context) outcome {
 	defer r.settle()
-	ad, err := r.reg.Get(r.spec.Agent)
+	// An agent a person added travels in the spec's settings (its kind and
+	// name): the shim knows it without reading them (docs/ARCHITECTURE.md
+	// §Agents are data).
+	ad, err := agents.Lookup(r.reg, r.spec.Agent, r.spec.Config)
 	if err != nil {
 		return outcome{status: run.StatusFailed, code: "agent_unknown", message: fmt.Sprintf("Unknown agent %q.", r.spec.Agent)}
 	}

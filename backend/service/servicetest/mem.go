@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
@@ -287,12 +288,39 @@ func (m *Mem) List(context.Context) ([]service.AgentInfo, error) {
 }
 
 func (m *Mem) Known(name string) bool {
+	if m.BuiltIn(name) {
+		return true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range agentdef.Added(m.settings) {
+		if d.ID == name {
+			return true
+		}
+	}
+	return false
+}
+
+// BuiltIn: AgentNames are the built-in agents.
+func (m *Mem) BuiltIn(name string) bool {
 	for _, n := range m.AgentNames {
 		if n == name {
 			return true
 		}
 	}
 	return false
+}
+
+// DisplayName is an added agent's name, else the id.
+func (m *Mem) DisplayName(_ context.Context, name string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range agentdef.Added(m.settings) {
+		if d.ID == name {
+			return d.Name
+		}
+	}
+	return name
 }
 
 // HealthChecks is how many times agent health was checked.
