@@ -65,7 +65,7 @@ type Capabilities struct {
 	Queue     bool `json:"queue"`  // accepts a follow-up while a turn runs
 }
 
-// Health is the result of a bounded health check (2 s).
+// Health is the result of a bounded health check (HealthTimeout).
 type Health struct {
 	Installed bool   `json:"installed"`
 	OK        bool   `json:"ok"`
@@ -229,4 +229,6 @@ type Adapter interface {
 }
 
 // HealthTimeout bounds a health check.
-const HealthTimeout = 2 * time.Second
+// It fits an ACP agent's handshake (acp.HealthHandshakeTimeout): some
+// start in seconds (docs/ARCHITECTURE.md §Agent health).
+const HealthTimeout = 10 * time.Second

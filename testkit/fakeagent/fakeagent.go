@@ -11,6 +11,7 @@ import (
 	"embed"
 	"io/fs"
 	"os"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/demoagent"
 )
@@ -45,10 +46,18 @@ const (
 	ReplayAfter = "after"
 )
 
+// StartDelayEnv, a duration ("2500ms"), makes the fake agent a slow
+// starter: it waits that long before it reads or prints anything, as
+// vibe-acp (2.5 s) and cold Node agents do.
+const StartDelayEnv = "HERMESDESK_FAKEAGENT_START_DELAY"
+
 // Main runs the fake agent on this process's stdio and returns the exit
 // code; args are those after "demo-agent". It takes the same flags as
 // `hermesdesk demo-agent`.
 func Main(args []string) int {
+	if d, err := time.ParseDuration(os.Getenv(StartDelayEnv)); err == nil {
+		time.Sleep(d) // a slow start is what this option is for
+	}
 	return demoagent.Run(args, demoagent.Options{
 		StateDir:          os.Getenv(StateEnv),
 		Scenarios:         TestScenarios(),
