@@ -345,6 +345,10 @@ func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
 		}
 		cancel()
 		o.detail = err.Error()
+	} else if ar := (*adapter.AuthRequiredError)(nil); errors.As(err, &ar) {
+		// The ways to sign in, in words (never the agent's JSON); Retry
+		// after signing in starts the agent again.
+		o.code, o.message, o.detail = "auth_required", ar.Error(), ""
 	} else if na := (*adapter.NoAnswerError)(nil); errors.As(err, &na) {
 		// Already a sentence for people, naming the command to check.
 		o.message = na.Error()

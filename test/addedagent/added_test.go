@@ -254,3 +254,19 @@ func TestBadAgentIsRefusedNamingTheFieldAndNothingIsSaved(t *testing.T) {
 		t.Errorf("delete an unknown agent: %d, want 404", code)
 	}
 }
+
+// An agent that demands a sign-in fails its run with the ways to sign in,
+// in words (the fake agent's scripted Kimi-like login), never its JSON.
+func TestAuthRequiredRunSaysHowToSignIn(t *testing.T) {
+	e := newEnv(t)
+	d := e.fakeACP("needs-login", "Needs Login")
+	d["env"].(map[string]string)[fakeagent.AuthEnv] = fakeagent.AuthTerminal
+	if code, body := e.call("POST", "/api/agents", d, nil); code != http.StatusCreated {
+		t.Fatalf("add agent: %d %s", code, body)
+	}
+	st := e.runTo("needs-login", "hello")
+	want := "Needs Login needs you to sign in first, in one of these ways: run `" + testBin + " demo-agent login` in a terminal"
+	if st.Status != run.StatusFailed || !strings.HasPrefix(st.Error, want) || strings.ContainsAny(st.Error, "{}") {
+		t.Fatalf("run ended %s with %q; want failed with %q… and no JSON", st.Status, st.Error, want)
+	}
+}

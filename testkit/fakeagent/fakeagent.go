@@ -13,6 +13,8 @@ import (
 	"os"
 	"time"
 
+	acpsdk "github.com/coder/acp-go-sdk"
+
 	"github.com/hermesdesk/hermesdesk/backend/demoagent"
 )
 
@@ -62,5 +64,32 @@ func Main(args []string) int {
 		StateDir:          os.Getenv(StateEnv),
 		Scenarios:         TestScenarios(),
 		ReplayAfterAnswer: os.Getenv(ReplayEnv) == ReplayAfter,
+		Auth:              authScript(os.Getenv(AuthEnv)),
 	})
+}
+
+// AuthEnv makes the fake agent demand a sign-in before session/new (-32000
+// "Authentication required"): AuthTerminal offers a terminal command
+// (`<agent> login`, as Kimi CLI does) and an API key variable and accepts
+// no `authenticate`; AuthAgent offers a method the agent handles itself and
+// accepts `authenticate` with it.
+const (
+	AuthEnv      = "HERMESDESK_FAKEAGENT_AUTH"
+	AuthTerminal = "terminal"
+	AuthAgent    = "agent"
+)
+
+func authScript(kind string) *demoagent.Auth {
+	switch kind {
+	case AuthTerminal:
+		return &demoagent.Auth{Methods: []acpsdk.AuthMethod{
+			{Terminal: &acpsdk.AuthMethodTerminalInline{Id: "login", Name: "Log in with your account", Type: "terminal", Args: []string{"login"}}},
+			{EnvVar: &acpsdk.AuthMethodEnvVarInline{Id: "api-key", Name: "API key", Type: "env_var", Vars: []acpsdk.AuthEnvVar{{Name: "FAKEAGENT_API_KEY"}}}},
+		}}
+	case AuthAgent:
+		return &demoagent.Auth{Methods: []acpsdk.AuthMethod{
+			{Agent: &acpsdk.AuthMethodAgent{Id: "browser", Name: "Sign in with the browser"}},
+		}, AcceptMethod: "browser"}
+	}
+	return nil
 }

@@ -37,10 +37,10 @@ type Adapter struct {
 	// alternatives are other programs the agent ships as (a renamed
 	// package), tried in order when command's program is not found.
 	alternatives [][]string
-	installHint   string
-	caps          adapter.Capabilities
-	env           envNames
-	extraDirs     []string
+	installHint  string
+	caps         adapter.Capabilities
+	env          envNames
+	extraDirs    []string
 	// answerTimeout bounds the answer to initialize (0: DefaultAnswerTimeout).
 	answerTimeout time.Duration
 }

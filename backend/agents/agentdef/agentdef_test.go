@@ -18,7 +18,9 @@ func TestValidateNamesTheField(t *testing.T) {
 	}{
 		{"valid acp", func(*Definition) {}, "", ""},
 		{"valid command", func(d *Definition) { d.Kind = KindCommand }, "", ""},
-		{"valid openai", func(d *Definition) { d.Kind, d.Command, d.Args, d.BaseURL = KindOpenAI, "", nil, "http://127.0.0.1:8080/v1" }, "", ""},
+		{"valid openai", func(d *Definition) {
+			d.Kind, d.Command, d.Args, d.BaseURL = KindOpenAI, "", nil, "http://127.0.0.1:8080/v1"
+		}, "", ""},
 		{"empty id", func(d *Definition) { d.ID = "" }, "id", "required"},
 		{"upper-case id", func(d *Definition) { d.ID = "My" }, "id", "lower-case"},
 		{"dotted id", func(d *Definition) { d.ID = "a.b" }, "id", "lower-case"},
