@@ -35,3 +35,10 @@ func (h *Handler) removeAgent(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(http.StatusNoContent)
 }
+
+// agentRegistry is GET /api/agents/registry: the shipped ACP registry
+// snapshot, as "Add agent" offers it.
+func (h *Handler) agentRegistry(w http.ResponseWriter, r *http.Request) {
+	out, err := h.svc.ACPRegistry(r.Context())
+	reply(w, http.StatusOK, out, err)
+}

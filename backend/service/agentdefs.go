@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os/exec"
+	"runtime"
 	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
+	"github.com/hermesdesk/hermesdesk/backend/agents/registry"
 )
 
 // Agents a person adds (POST|PATCH|DELETE /api/agents; docs/ARCHITECTURE.md
@@ -224,4 +227,35 @@ func mustJSON(v any) json.RawMessage {
 		panic(err) // maps and structs of strings always marshal
 	}
 	return b
+}
+
+// AgentRegistry is GET /api/agents/registry: the shipped, dated snapshot of
+// the ACP registry as "Add agent" offers it (agents/registry), each marked
+// installed when its program is on PATH and taken when its id already
+// names an agent here. It reads no network.
+type AgentRegistry struct {
+	Date   string          `json:"date"`
+	Source string          `json:"source"`
+	Commit string          `json:"commit"`
+	Agents []RegistryOffer `json:"agents"`
+}
+
+// RegistryOffer is one offered agent.
+type RegistryOffer struct {
+	registry.Offer
+	// Taken: an agent with this id exists (a built-in one, or added).
+	Taken bool `json:"taken,omitempty"`
+}
+
+// ACPRegistry lists the registry's agents for "Add agent".
+func (s *Service) ACPRegistry(ctx context.Context) (AgentRegistry, error) {
+	snap, err := registry.Load()
+	if err != nil {
+		return AgentRegistry{}, s.classify(ctx, "read the ACP registry", "registry", err)
+	}
+	out := AgentRegistry{Date: snap.Date, Source: snap.Source, Commit: snap.Commit, Agents: []RegistryOffer{}}
+	for _, o := range registry.Offers(snap, registry.Platform(runtime.GOOS, runtime.GOARCH), exec.LookPath) {
+		out.Agents = append(out.Agents, RegistryOffer{Offer: o, Taken: s.agents.Known(o.ID)})
+	}
+	return out, nil
 }
