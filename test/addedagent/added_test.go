@@ -270,3 +270,33 @@ func TestAuthRequiredRunSaysHowToSignIn(t *testing.T) {
 		t.Fatalf("run ended %s with %q; want failed with %q… and no JSON", st.Status, st.Error, want)
 	}
 }
+
+// "Add agent" offers the shipped registry snapshot, Hermes among it, and
+// says which ids are taken.
+func TestRegistryIsOfferedFromTheSnapshot(t *testing.T) {
+	e := newEnv(t)
+	var reg struct {
+		Date   string `json:"date"`
+		Agents []struct {
+			ID, Command string
+			InstallHint string `json:"install_hint"`
+			Taken       bool
+		} `json:"agents"`
+	}
+	if code, body := e.call("GET", "/api/agents/registry", nil, &reg); code != http.StatusOK {
+		t.Fatalf("GET /api/agents/registry: %d %s", code, body)
+	}
+	seen := map[string]bool{}
+	for _, a := range reg.Agents {
+		seen[a.ID] = a.Taken
+		if a.Command == "" || a.InstallHint == "" {
+			t.Errorf("%s is offered without a launch command or install hint", a.ID)
+		}
+	}
+	if reg.Date == "" || !seen["hermes"] || !seen["gemini"] {
+		t.Fatalf("registry dated %q offers %v; want a date, Hermes, and gemini taken (built in)", reg.Date, seen)
+	}
+	if _, ok := seen["opencode"]; !ok || seen["opencode"] {
+		t.Fatalf("opencode: offered %v; want offered and not taken", ok)
+	}
+}
