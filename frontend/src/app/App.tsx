@@ -22,6 +22,7 @@ import { basename, requestId } from "./ids";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
 import { usePersisted } from "./usePersisted";
+import { agentLabel } from "../settings/addAgent";
 import { useFocusReport } from "./useFocusReport";
 
 /** Wails event with the dropped files' paths (app/wails.go EventFilesDropped). */
@@ -418,6 +419,7 @@ export function App({ transport: t }: { transport: Transport }) {
           onRename={(title) => renameSession(session, title)}
           onNewSession={() => newSession(project?.id ?? session.project_id)}
           target={jump?.sessionId === session.id ? jump : undefined}
+          agentName={(id) => agentLabel(b.agents, id)}
         />
       </Suspense>
     );
