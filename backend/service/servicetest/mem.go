@@ -284,6 +284,11 @@ func (m *Mem) List(context.Context) ([]service.AgentInfo, error) {
 	for _, n := range m.AgentNames {
 		out = append(out, service.AgentInfo{Name: n, DisplayName: n, Installed: true, OK: true})
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range agentdef.Added(m.settings) {
+		out = append(out, service.AgentInfo{Name: d.ID, DisplayName: d.Name, Installed: true, OK: true, Added: true})
+	}
 	return out, nil
 }
 
