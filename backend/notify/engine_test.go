@@ -257,6 +257,11 @@ func TestPromptNote(t *testing.T) {
 	if n := PromptNote(q); n.Summary != "demo has a question — Task q" || len(n.Actions) != 1 || n.Actions[0].Key != ActionOpen {
 		t.Fatalf("question note %+v", n)
 	}
+	// An agent with a name of its own (an added one) is called by it.
+	q.AgentName = "My ACP Agent"
+	if n := PromptNote(q); n.Summary != "My ACP Agent has a question — Task q" {
+		t.Fatalf("named agent's note %+v", n)
+	}
 	if id, ok := ChoiceOf(ChoiceAction("x:y")); !ok || id != "x:y" {
 		t.Fatal("choice round trip")
 	}
