@@ -124,7 +124,7 @@ func TestScheduleFiresAndNotifiesWithoutWindow(t *testing.T) {
 		t.Fatalf("no %q notification: %v", want, err)
 	}
 	for _, n := range calls {
-		if n.Summary != want || n.AppName != "Hermes Desk" || n.Body != "demo is done" || n.Label("open") != "Open" {
+		if n.Summary != want || n.AppName != "Hermes Desk" || n.Body != "Demo agent (no AI) is done" || n.Label("open") != "Open" {
 			t.Errorf("notification %+v, want only %q from Hermes Desk, with an Open button", n, want)
 		}
 	}
