@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -74,4 +75,31 @@ func TestShellWordsQuoteWhatNeedsIt(t *testing.T) {
 			t.Errorf("shellWords(%q) = %s, want %s", argv, got, want)
 		}
 	}
+}
+
+// FuzzAuthRequired: whatever an agent puts in an auth-required answer, the
+// message is one line of words, never a panic.
+func FuzzAuthRequired(f *testing.F) {
+	f.Add([]byte(`{"authMethods":[{"id":"login","name":"Log in","type":"terminal","args":["login"]},{"id":"k","name":"Key","type":"env_var","vars":[{"name":"K"}]}]}`), "kimi")
+	f.Add([]byte(`{"authMethods":[{"id":"b","name":"Browser","_meta":{"terminal-auth":{"command":"x y","args":["a'b"]}}}]}`), "/opt/my agent")
+	f.Add([]byte(`null`), "")
+	f.Fuzz(func(t *testing.T, data []byte, program string) {
+		rerr := &RPCError{Code: codeAuthRequired, Message: "Authentication required", Data: data}
+		e := &adapter.AuthRequiredError{Agent: "A", Methods: describeAuth(authMethods(rerr, nil), []string{program})}
+		msg := e.Error()
+		if strings.ContainsAny(msg, "\n\r") || !strings.HasPrefix(msg, "A needs you to sign in first") {
+			t.Fatalf("message %q", msg)
+		}
+	})
+}
+
+// FuzzInitAnswer: whatever an agent prints while its health is checked,
+// reading it ends with an answer or an error, never a panic.
+func FuzzInitAnswer(f *testing.F) {
+	f.Add([]byte("banner\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"agentInfo\":{\"name\":\"x\",\"version\":\"1.2\"}}}\n"))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,\"message\":\"no\"}}\n"))
+	f.Add([]byte("{\"method\":\"x\",\"id\":1}\n"))
+	f.Fuzz(func(t *testing.T, out []byte) {
+		_ = readInitAnswer(bytes.NewReader(out))
+	})
 }
