@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ApiClient, type RawResponse } from "../transport/api";
 import type { AgentRegistry } from "../transport/types";
 import { AddAgent } from "./AddAgent";
+import { BackendSettings } from "./AgentSettings";
 
 const REGISTRY: AgentRegistry = {
   date: "2026-02-07",
@@ -65,5 +66,32 @@ describe("add agent", () => {
     await userEvent.click(screen.getByRole("button", { name: "Add agent" }));
     await waitFor(() => expect(screen.getByLabelText("Environment").getAttribute("aria-invalid")).toBe("true"));
     expect(f.posts).toHaveLength(1);
+  });
+});
+
+describe("an added agent in Settings", () => {
+  it("can be removed; a built-in one cannot", async () => {
+    const calls: string[] = [];
+    let agents = [
+      { name: "demo", display_name: "Demo agent (no AI)", installed: true, ok: true },
+      { name: "mine", display_name: "My agent", installed: true, ok: true, added: true },
+    ];
+    const api = new ApiClient(async (m, p): Promise<RawResponse> => {
+      calls.push(`${m} ${p}`);
+      if (p === "/api/settings") return { status: 200, body: JSON.stringify({ "agents.mine": { kind: "acp", name: "My agent", command: ["mine"] } }) };
+      if (p.startsWith("/api/agents?") || p === "/api/agents") return { status: 200, body: JSON.stringify(agents) };
+      if (m === "DELETE" && p === "/api/agents/mine") {
+        agents = agents.filter((a) => a.name !== "mine");
+        return { status: 204, body: "" };
+      }
+      return { status: 404, body: '{"error":{"code":"not_found","message":"no"}}' };
+    });
+    render(<BackendSettings api={api} />);
+    await userEvent.click(await screen.findByRole("button", { name: /^Demo agent/ }));
+    expect(screen.queryByRole("button", { name: /^Remove/ })).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: /^My agent/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Remove My agent" }));
+    await waitFor(() => expect(screen.queryByRole("button", { name: /^My agent/ })).toBeNull());
+    expect(calls).toContain("DELETE /api/agents/mine");
   });
 });
