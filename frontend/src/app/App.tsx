@@ -524,7 +524,7 @@ export function App({ transport: t }: { transport: Transport }) {
       )}
       {dialog === "about" && <AboutDialog desktop={t.desktop} onClose={() => setDialog(null)} />}
       {dialog === "shortcuts" && <ShortcutSheet onClose={() => setDialog(null)} />}
-      {dialog === "quick" && <QuickSwitch projects={b.projects} sessions={b.sessions} onPick={selectSession} onClose={() => setDialog(null)} search={connected ? searchText : undefined} />}
+      {dialog === "quick" && <QuickSwitch projects={b.projects} sessions={b.sessions} agentName={(id) => agentLabel(b.agents, id)} onPick={selectSession} onClose={() => setDialog(null)} search={connected ? searchText : undefined} />}
     </div>
   );
 }

@@ -527,6 +527,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       </div>
       {p.inspectorOpen && (
         <LiveInspector
+          agentName={p.agentName}
           runs={runs}
           runId={inspected ?? latestId}
           onClose={() => p.onInspector(false)}
