@@ -39,6 +39,9 @@ func (s *Service) AddAgent(ctx context.Context, d agentdef.Definition) (agentdef
 	if err := d.Validate(s.agents.Known); err != nil {
 		return agentdef.Definition{}, fieldError(err)
 	}
+	if err := s.checkNameFree(ctx, d.ID, d.Name); err != nil {
+		return agentdef.Definition{}, err
+	}
 	if err := s.putAgent(ctx, d.ID, nil, d); err != nil {
 		return agentdef.Definition{}, err
 	}
@@ -85,6 +88,11 @@ func (s *Service) UpdateAgent(ctx context.Context, id string, p AgentPatch) (age
 	}
 	if check != nil {
 		return agentdef.Definition{}, fieldError(check)
+	}
+	if p.Name != nil {
+		if err := s.checkNameFree(ctx, id, d.Name); err != nil {
+			return agentdef.Definition{}, err
+		}
 	}
 	if err := s.putAgent(ctx, id, stored, d); err != nil {
 		return agentdef.Definition{}, err
@@ -138,6 +146,22 @@ func (s *Service) checkDefinitionSetting(key string, v json.RawMessage) error {
 	d, _ := agentdef.FromConfig(id, cfg)
 	if err := d.Validate(nil); err != nil {
 		return badRequest("%s: %s", key, err.Error())
+	}
+	return nil
+}
+
+// checkNameFree refuses a name another agent is already shown by (DESIGN
+// §13.1: two agents called alike could not be told apart anywhere).
+func (s *Service) checkNameFree(ctx context.Context, id, name string) error {
+	names, err := s.agents.DisplayNames(ctx)
+	if err != nil {
+		return s.classify(ctx, "list agents", "agent", err)
+	}
+	want := strings.ToLower(strings.TrimSpace(name))
+	for other, n := range names {
+		if other != id && strings.ToLower(strings.TrimSpace(n)) == want {
+			return badRequest("name: %q is already the name of the agent %s", strings.TrimSpace(name), other)
+		}
 	}
 	return nil
 }

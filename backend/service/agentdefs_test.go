@@ -71,6 +71,8 @@ func TestUpdateAndRemoveRefuseWhatTheyCannotDo(t *testing.T) {
 		{"empty command", update(s, "mine", service.AgentPatch{Command: ptr("")}), "command:"},
 		{"unknown kind", update(s, "mine", service.AgentPatch{Kind: ptr("grpc")}), "kind:"},
 		{"unknown agent", update(s, "nobody", service.AgentPatch{Name: ptr("x")}), "not found"},
+		{"another agent's name", update(s, "mine", service.AgentPatch{Name: ptr(" DEMO ")}), "name:"},
+		{"add under another agent's name", add(s, agentdef.Definition{ID: "other", Name: "mine", Kind: agentdef.KindACP, Command: "x"}), "name:"},
 		{"remove built-in", s.RemoveAgent(ctx, "demo"), "built in"},
 		{"remove unknown", s.RemoveAgent(ctx, "nobody"), "not found"},
 		{"settings making a built-in an agent of a kind", put(s, "agents.demo", `{"kind":"command","command":["x"]}`), "kind:"},
@@ -95,6 +97,11 @@ func TestUpdateAndRemoveRefuseWhatTheyCannotDo(t *testing.T) {
 
 func update(s *service.Service, id string, p service.AgentPatch) error {
 	_, err := s.UpdateAgent(context.Background(), id, p)
+	return err
+}
+
+func add(s *service.Service, d agentdef.Definition) error {
+	_, err := s.AddAgent(context.Background(), d)
 	return err
 }
 

@@ -91,6 +91,9 @@ type Agents interface {
 	// DisplayName is the name people see for an agent (the one lookup:
 	// sidebar, header, tray, notifications); the id when it has none.
 	DisplayName(ctx context.Context, name string) string
+	// DisplayNames maps every agent's id to its display name, without
+	// checking any agent's health.
+	DisplayNames(ctx context.Context) (map[string]string, error)
 }
 
 // AgentInfo describes one agent for the agent picker.

@@ -316,6 +316,20 @@ func (m *Mem) BuiltIn(name string) bool {
 	return false
 }
 
+// DisplayNames: the built-in agents by their ids, the added by their names.
+func (m *Mem) DisplayNames(ctx context.Context) (map[string]string, error) {
+	out := map[string]string{}
+	for _, n := range m.AgentNames {
+		out[n] = n
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range agentdef.Added(m.settings) {
+		out[d.ID] = d.Name
+	}
+	return out, nil
+}
+
 // DisplayName is an added agent's name, else the id.
 func (m *Mem) DisplayName(_ context.Context, name string) string {
 	m.mu.Lock()

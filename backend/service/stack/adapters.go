@@ -61,6 +61,21 @@ func (a Agents) DisplayName(ctx context.Context, name string) string {
 	return a.catalogue().DisplayName(ctx, name)
 }
 
+// DisplayNames maps every agent, built in or added, to its name.
+func (a Agents) DisplayNames(ctx context.Context) (map[string]string, error) {
+	reg, err := a.catalogue().All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, n := range reg.Names() {
+		if ad, err := reg.Get(n); err == nil {
+			out[n] = ad.DisplayName()
+		}
+	}
+	return out, nil
+}
+
 func (a Agents) List(ctx context.Context) ([]service.AgentInfo, error) {
 	reg, err := a.catalogue().All(ctx)
 	if err != nil {
