@@ -49,6 +49,9 @@ func (a *Adapter) handshakeHealth(ctx context.Context, path string, args []strin
 	c.Dir = dir
 	c.Env = a.childEnv(adapter.StartRequest{Config: cfg})
 	c.SysProcAttr = terminalProcAttr() // its own group: a wrapper's children go with it
+	// A child that outlives the agent (npx's) may hold stderr open: Wait
+	// stops waiting for it this long after the agent exits.
+	c.WaitDelay = time.Second
 	stdin, err := c.StdinPipe()
 	if err != nil {
 		h.Message = fmt.Sprintf("%s could not be checked: %v", a.display, err)
@@ -72,7 +75,7 @@ func (a *Adapter) handshakeHealth(ctx context.Context, path string, args []strin
 		select {
 		case <-done:
 		case <-time.After(time.Second):
-			killGroup(c.Process)
+			killGroup(c.Process) // not reaped yet: the group is still its own
 			<-done
 		}
 	}()
