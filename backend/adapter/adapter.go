@@ -65,7 +65,7 @@ type Capabilities struct {
 	Queue     bool `json:"queue"`  // accepts a follow-up while a turn runs
 }
 
-// Health is the result of a bounded health check (2 s).
+// Health is the result of a bounded health check (HealthTimeout).
 type Health struct {
 	Installed bool   `json:"installed"`
 	OK        bool   `json:"ok"`
@@ -79,6 +79,11 @@ type Health struct {
 // Config is what a person or a test configures for an agent: which program,
 // how to reach a model. It is per agent, not per run.
 type Config struct {
+	// Kind and Name make the setting an agent a person added (acp,
+	// command, openai-compatible; backend/agents/agentdef): empty for the
+	// built-in agents, whose kind and name are their adapter's.
+	Kind string `json:"kind,omitempty"`
+	Name string `json:"name,omitempty"`
 	// Command overrides the program and leading arguments (e.g. a test's
 	// built fake agent, or "/opt/hermes/bin/hermes acp").
 	Command []string `json:"command,omitempty"`
@@ -224,4 +229,6 @@ type Adapter interface {
 }
 
 // HealthTimeout bounds a health check.
-const HealthTimeout = 2 * time.Second
+// It fits an ACP agent's handshake (acp.HealthHandshakeTimeout): some
+// start in seconds (docs/ARCHITECTURE.md §Agent health).
+const HealthTimeout = 10 * time.Second

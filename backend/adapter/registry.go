@@ -39,6 +39,14 @@ func (r *Registry) Get(name string) (Adapter, error) {
 	return a, nil
 }
 
+// Has reports whether name is registered.
+func (r *Registry) Has(name string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.adapters[name]
+	return ok
+}
+
 // Names lists registered agents, sorted.
 func (r *Registry) Names() []string {
 	r.mu.RLock()

@@ -18,7 +18,7 @@ const (
 	ClaudeInstall    = "install with: npm install -g @anthropic-ai/claude-code"
 	CodexInstall     = "install with: npm install -g @openai/codex"
 	GeminiInstall    = "install with: npm install -g @google/gemini-cli"
-	ClaudeACPInstall = "install with: npm install -g @zed-industries/claude-code-acp"
+	ClaudeACPInstall = "install with: npm install -g @zed-industries/claude-agent-acp"
 	CodexACPInstall  = "install with: npm install -g @zed-industries/codex-acp"
 	GooseInstall     = "install goose from https://block.github.io/goose/docs/getting-started/installation"
 )
@@ -44,9 +44,11 @@ func Goose() *acp.Adapter {
 		acp.WithInstallHint(GooseInstall))
 }
 
-// ClaudeACP is Claude Code through Zed's ACP wrapper.
+// ClaudeACP is Claude Code through Zed's ACP wrapper: claude-agent-acp,
+// or claude-code-acp, its name before (0.16 and older).
 func ClaudeACP() *acp.Adapter {
-	return acp.New("claude-acp", "Claude Code (ACP)", []string{"claude-code-acp"},
+	return acp.New("claude-acp", "Claude Code (ACP)", []string{"claude-agent-acp"},
+		acp.WithAlternatives([]string{"claude-code-acp"}),
 		acp.WithInstallHint(ClaudeACPInstall),
 		acp.WithEnv("CLAUDE_CONFIG_DIR", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"))
 }
@@ -62,7 +64,7 @@ func CodexACP() *acp.Adapter {
 // self is the path of the hermesdesk executable (os.Executable()).
 func Demo(self string) *acp.Adapter {
 	return acp.New("demo", "Demo agent (no AI)", []string{self, "demo-agent"},
-		acp.WithVersionArgs("demo-agent", "--version"), acp.WithClarify(), acp.WithModels())
+		acp.WithClarify(), acp.WithModels())
 }
 
 // ACPAgents returns every ACP agent above.

@@ -55,7 +55,7 @@ func (e *Env) Ask(args []string) int {
 	if err := c.Call(ctx, "POST", "/api/runs", req, &res); err != nil {
 		return e.apiFail(err)
 	}
-	fmt.Fprintf(e.Stderr, "Asking %s (run %s). Ctrl-C detaches; Ctrl-C twice cancels.\n", ses.Agent, res.RunID)
+	fmt.Fprintf(e.Stderr, "Asking %s (run %s). Ctrl-C detaches; Ctrl-C twice cancels.\n", termSafe(e.agentName(ctx, c, ses.Agent)), res.RunID)
 	return e.streamAsk(c, res.RunID, *raw)
 }
 
@@ -97,6 +97,20 @@ func (e *Env) askSession(ctx context.Context, c *httpapi.Client, sessionID, dir,
 		return ses, e.apiFail(err)
 	}
 	return ses, exitOK
+}
+
+// agentName is the name people see for agent id, as the app shows it (the
+// service's one lookup, GET /api/agents' display_name); the id if unknown.
+func (e *Env) agentName(ctx context.Context, c *httpapi.Client, id string) string {
+	var as []service.AgentInfo
+	if c.Call(ctx, "GET", "/api/agents", nil, &as) == nil {
+		for _, a := range as {
+			if a.Name == id && a.DisplayName != "" {
+				return a.DisplayName
+			}
+		}
+	}
+	return id
 }
 
 func (e *Env) pickAgent(ctx context.Context, c *httpapi.Client) (string, int) {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -231,6 +232,21 @@ func TestAskStreamsAnswer(t *testing.T) {
 	msgs, _ := f.mem.Messages(context.Background(), ss[0].ID)
 	if len(msgs) == 0 || msgs[0].Content != "Say hi" {
 		t.Fatalf("messages %+v", msgs)
+	}
+}
+
+// An added agent is asked by its id and named by its own name.
+func TestAskNamesAnAddedAgentByItsName(t *testing.T) {
+	f := newFixture(t)
+	svc := service.New(f.mem, f.mem, f.mem, service.Options{})
+	if _, err := svc.AddAgent(context.Background(), agentdef.Definition{ID: "my-acp", Name: "My ACP Agent", Kind: agentdef.KindACP, Command: "my-acp"}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan int, 1)
+	go func() { done <- f.env.Ask([]string{"--agent", "my-acp", "hello"}) }()
+	f.answer(t, "ok", run.StatusCompleted)
+	if code := <-done; code != 0 || !strings.Contains(f.stderr.String(), "Asking My ACP Agent (run ") {
+		t.Fatalf("exit %d: %q", code, f.stderr.String())
 	}
 }
 

@@ -147,7 +147,7 @@ func TestScheduleFiresAndNotifiesWithoutWindow(t *testing.T) {
 		t.Fatalf("no %q notification: %v", want, err)
 	}
 	for _, n := range calls {
-		if n.Summary != want || n.AppName != "Hermes Desk" || n.Body != "demo is done" || n.Label("default") != "Open" || len(n.Actions) != 1 {
+		if n.Summary != want || n.AppName != "Hermes Desk" || n.Body != "Demo agent (no AI) is done" || n.Label("default") != "Open" || len(n.Actions) != 1 {
 			t.Errorf("notification %+v, want only %q from Hermes Desk, opened by a click (one Open, not two)", n, want)
 		}
 	}

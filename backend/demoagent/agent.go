@@ -25,6 +25,9 @@ type agent struct {
 	ignoreTERM func()
 	// replayAfter: see Options.ReplayAfterAnswer.
 	replayAfter bool
+	// auth: see Options.Auth; signedIn once authenticate accepted.
+	auth     *Auth
+	signedIn atomic.Bool
 	// ignoreEOF keeps Serve from returning when the client goes away.
 	ignoreEOF atomic.Bool
 
@@ -64,15 +67,18 @@ func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsd
 			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 		},
 		AgentInfo:   &acpsdk.Implementation{Name: "hermesdesk-demo-agent", Title: acpsdk.Ptr("Demo agent (no AI)"), Version: version.Version},
-		AuthMethods: []acpsdk.AuthMethod{},
+		AuthMethods: a.authMethods(),
 	}, nil
 }
 
-func (a *agent) Authenticate(context.Context, acpsdk.AuthenticateRequest) (acpsdk.AuthenticateResponse, error) {
-	return acpsdk.AuthenticateResponse{}, nil
+func (a *agent) Authenticate(_ context.Context, p acpsdk.AuthenticateRequest) (acpsdk.AuthenticateResponse, error) {
+	return acpsdk.AuthenticateResponse{}, a.authenticate(p.MethodId)
 }
 
 func (a *agent) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acpsdk.NewSessionResponse, error) {
+	if err := a.requireAuth(); err != nil {
+		return acpsdk.NewSessionResponse{}, err
+	}
 	sess := &session{ID: newSessionID(), Cwd: p.Cwd, Model: string(models[0].ModelId), Turns: []turn{}}
 	if err := a.store.save(sess); err != nil {
 		return acpsdk.NewSessionResponse{}, err

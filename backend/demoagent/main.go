@@ -83,6 +83,9 @@ type Options struct {
 	// history shortly after, as Gemini CLI 0.61.0 does; by default the
 	// replay precedes the answer, as ACP prescribes.
 	ReplayAfterAnswer bool
+	// Auth makes the agent demand a sign-in (the test kit's auth-required
+	// agent, auth.go); nil: it never does.
+	Auth *Auth
 }
 
 // Serve speaks ACP on in/out until the client closes in or ctx ends.
@@ -108,6 +111,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		exit:        opts.Exit,
 		ignoreTERM:  opts.IgnoreSIGTERM,
 		replayAfter: opts.ReplayAfterAnswer,
+		auth:        opts.Auth,
 		sessions:    map[string]*session{},
 		ready:       make(chan struct{}),
 	}

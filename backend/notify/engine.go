@@ -320,6 +320,9 @@ func traystateWords(r run.RunState) string {
 }
 
 func agentName(r run.RunState) string {
+	if a := oneLine(r.AgentName, 40); a != "" {
+		return a
+	}
 	if a := oneLine(r.Agent, 40); a != "" {
 		return a
 	}

@@ -262,6 +262,12 @@ func TestPromptNote(t *testing.T) {
 	if n := PromptNote(q); n.Summary != "demo has a question — Task q" || n.Body != "Which branch?" || len(n.Actions) != 0 {
 		t.Fatalf("question note %+v", n)
 	}
+	// An agent with a name of its own (an added one) is called by it.
+	named := st("q", run.StatusAwaitingClarify, &run.PendingPrompt{Kind: run.PendingClarify, ID: "c1", Title: "Which branch?"})
+	named.AgentName = "My ACP Agent"
+	if n := PromptNote(named); n.Summary != "My ACP Agent has a question — Task q" {
+		t.Fatalf("named agent's note %+v", n)
+	}
 	f := st("f", run.StatusFailed, nil)
 	f.Error = "`git` exited 1"
 	if n := EndedNote([]run.RunState{f}, 1); n.Body != "demo stopped with an error: git exited 1" || len(n.Actions) != 0 {

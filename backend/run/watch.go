@@ -65,10 +65,13 @@ type WatchSnapshot struct {
 
 // RunState is what a watcher needs to show one run without another read.
 type RunState struct {
-	RunID        string         `json:"run_id"`
-	SessionID    string         `json:"session_id"`
-	ProjectID    string         `json:"project_id,omitempty"`
-	Agent        string         `json:"agent"`
+	RunID     string `json:"run_id"`
+	SessionID string `json:"session_id"`
+	ProjectID string `json:"project_id,omitempty"`
+	Agent     string `json:"agent"`
+	// AgentName is the agent's name for people (the service's one lookup:
+	// a built-in agent's own, or the one a person gave an added agent).
+	AgentName    string         `json:"agent_name,omitempty"`
 	SessionTitle string         `json:"session_title,omitempty"`
 	Status       Status         `json:"status"`
 	LastSeq      int64          `json:"last_seq"`

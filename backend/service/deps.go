@@ -84,8 +84,17 @@ type Runner interface {
 type Agents interface {
 	// List reports installed agents with versions and health.
 	List(ctx context.Context) ([]AgentInfo, error)
-	// Known reports whether name is an agent this build can run.
+	// Known reports whether name is an agent this build can run: a
+	// built-in one or one a person added.
 	Known(name string) bool
+	// BuiltIn reports whether name is one of this build's own agents.
+	BuiltIn(name string) bool
+	// DisplayName is the name people see for an agent (the one lookup:
+	// sidebar, header, tray, notifications); the id when it has none.
+	DisplayName(ctx context.Context, name string) string
+	// DisplayNames maps every agent's id to its display name, without
+	// checking any agent's health.
+	DisplayNames(ctx context.Context) (map[string]string, error)
 }
 
 // AgentInfo describes one agent for the agent picker.
@@ -98,6 +107,9 @@ type AgentInfo struct {
 	Path         string `json:"path,omitempty"`
 	Message      string `json:"message,omitempty"`
 	Capabilities any    `json:"capabilities,omitempty"`
+	// Added: a person added this agent (it can be removed); the built-in
+	// ones cannot.
+	Added bool `json:"added,omitempty"`
 }
 
 // ShimInfo is one active run (each is served by a shim), for deep health.

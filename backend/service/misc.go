@@ -78,6 +78,9 @@ func (s *Service) PutSettings(ctx context.Context, in map[string]json.RawMessage
 		if err := checkAgentSettings(k, v); err != nil {
 			return nil, err
 		}
+		if err := s.checkDefinitionSetting(k, v); err != nil {
+			return nil, err
+		}
 		if err := checkLimitSetting(k, v); err != nil {
 			return nil, err
 		}

@@ -56,7 +56,9 @@ type Service struct {
 	started time.Time
 	bus     *bus
 	health  *healthCache
-	models  modelsCache // the agents' model lists (models.go)
+	// agentDefsMu makes an agent's check and its save one step (agentdefs.go).
+	agentDefsMu sync.Mutex
+	models      modelsCache // the agents' model lists (models.go)
 
 	// Schedules (SetSchedules): nil until the stack connects them.
 	schedStore ScheduleStore

@@ -229,7 +229,7 @@ func (b *bus) load(ctx context.Context) error {
 func (s *Service) stateOf(ctx context.Context, r run.Run) run.RunState {
 	st := run.RunState{RunID: r.ID, SessionID: r.SessionID, ProjectID: r.ProjectID, Agent: r.Agent,
 		Status: r.Status, LastSeq: r.LastSeq, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
-		EndedAt: r.EndedAt, Error: r.Error}
+		EndedAt: r.EndedAt, Error: r.Error, AgentName: s.agents.DisplayName(ctx, r.Agent)}
 	if ses, err := s.store.GetSession(ctx, r.SessionID); err == nil {
 		st.SessionTitle = ses.Title
 		if st.ProjectID == "" {

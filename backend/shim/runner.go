@@ -15,6 +15,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/changes"
+	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -188,7 +189,10 @@ func (r *runner) opening(ctx context.Context) {
 // drive starts the agent and plays the turn; it returns how the run ends.
 func (r *runner) drive(ctx context.Context) outcome {
 	defer r.settle()
-	ad, err := r.reg.Get(r.spec.Agent)
+	// An agent a person added travels in the spec's settings (its kind and
+	// name): the shim knows it without reading them (docs/ARCHITECTURE.md
+	// §Agents are data).
+	ad, err := agents.Lookup(r.reg, r.spec.Agent, r.spec.Config)
 	if err != nil {
 		return outcome{status: run.StatusFailed, code: "agent_unknown", message: fmt.Sprintf("Unknown agent %q.", r.spec.Agent)}
 	}
@@ -348,6 +352,10 @@ func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
 		}
 		cancel()
 		o.detail = err.Error()
+	} else if ar := (*adapter.AuthRequiredError)(nil); errors.As(err, &ar) {
+		// The ways to sign in, in words (never the agent's JSON); Retry
+		// after signing in starts the agent again.
+		o.code, o.message, o.detail = "auth_required", ar.Error(), ""
 	} else if na := (*adapter.NoAnswerError)(nil); errors.As(err, &na) {
 		// Already a sentence for people, naming the command to check.
 		o.message = na.Error()

@@ -1,6 +1,7 @@
 package traystate
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 	"time"
@@ -164,7 +165,7 @@ func RunLabel(r run.RunState, now time.Time) string {
 		title = "Untitled session"
 	}
 	parts := []string{Truncate(title, maxTitle)}
-	if a := Clean(r.Agent); a != "" {
+	if a := Clean(cmp.Or(r.AgentName, r.Agent)); a != "" {
 		parts = append(parts, a)
 	}
 	parts = append(parts, StatusWords(r))

@@ -97,7 +97,7 @@ func TestTrayFollowsRuns(t *testing.T) {
 	// level deep (then signals LayoutUpdated), so a host asks again.
 	e.waitFor("the run in the tray menu", 15*time.Second, func() bool {
 		_, err := e.host.Find(it, func(m trayhost.MenuEntry) bool {
-			return strings.Contains(m.Label, " — demo — needs approval — ") && len(m.Children) == 2 &&
+			return strings.Contains(m.Label, " — Demo agent (no AI) — needs approval — ") && len(m.Children) == 2 &&
 				m.Children[0].Label == traystate.LabelOpenRun && m.Children[1].Label == traystate.LabelStopRun
 		})
 		return err == nil

@@ -11,6 +11,9 @@ import (
 	"embed"
 	"io/fs"
 	"os"
+	"time"
+
+	acpsdk "github.com/coder/acp-go-sdk"
 
 	"github.com/hermesdesk/hermesdesk/backend/demoagent"
 )
@@ -45,13 +48,48 @@ const (
 	ReplayAfter = "after"
 )
 
+// StartDelayEnv, a duration ("2500ms"), makes the fake agent a slow
+// starter: it waits that long before it reads or prints anything, as
+// vibe-acp (2.5 s) and cold Node agents do.
+const StartDelayEnv = "HERMESDESK_FAKEAGENT_START_DELAY"
+
 // Main runs the fake agent on this process's stdio and returns the exit
 // code; args are those after "demo-agent". It takes the same flags as
 // `hermesdesk demo-agent`.
 func Main(args []string) int {
+	if d, err := time.ParseDuration(os.Getenv(StartDelayEnv)); err == nil {
+		time.Sleep(d) // a slow start is what this option is for
+	}
 	return demoagent.Run(args, demoagent.Options{
 		StateDir:          os.Getenv(StateEnv),
 		Scenarios:         TestScenarios(),
 		ReplayAfterAnswer: os.Getenv(ReplayEnv) == ReplayAfter,
+		Auth:              authScript(os.Getenv(AuthEnv)),
 	})
+}
+
+// AuthEnv makes the fake agent demand a sign-in before session/new (-32000
+// "Authentication required"): AuthTerminal offers a terminal command
+// (`<agent> login`, as Kimi CLI does) and an API key variable and accepts
+// no `authenticate`; AuthAgent offers a method the agent handles itself and
+// accepts `authenticate` with it.
+const (
+	AuthEnv      = "HERMESDESK_FAKEAGENT_AUTH"
+	AuthTerminal = "terminal"
+	AuthAgent    = "agent"
+)
+
+func authScript(kind string) *demoagent.Auth {
+	switch kind {
+	case AuthTerminal:
+		return &demoagent.Auth{Methods: []acpsdk.AuthMethod{
+			{Terminal: &acpsdk.AuthMethodTerminalInline{Id: "login", Name: "Log in with your account", Type: "terminal", Args: []string{"login"}}},
+			{EnvVar: &acpsdk.AuthMethodEnvVarInline{Id: "api-key", Name: "API key", Type: "env_var", Vars: []acpsdk.AuthEnvVar{{Name: "FAKEAGENT_API_KEY"}}}},
+		}}
+	case AuthAgent:
+		return &demoagent.Auth{Methods: []acpsdk.AuthMethod{
+			{Agent: &acpsdk.AuthMethodAgent{Id: "browser", Name: "Sign in with the browser"}},
+		}, AcceptMethod: "browser"}
+	}
+	return nil
 }

@@ -34,11 +34,13 @@ import (
 type Adapter struct {
 	name, display string
 	command       []string
-	versionArgs   []string
-	installHint   string
-	caps          adapter.Capabilities
-	env           envNames
-	extraDirs     []string
+	// alternatives are other programs the agent ships as (a renamed
+	// package), tried in order when command's program is not found.
+	alternatives [][]string
+	installHint  string
+	caps         adapter.Capabilities
+	env          envNames
+	extraDirs    []string
 	// answerTimeout bounds the answer to initialize (0: DefaultAnswerTimeout).
 	answerTimeout time.Duration
 }
@@ -55,9 +57,11 @@ type Option func(*Adapter)
 // WithInstallHint is shown when the program is missing ("install with …").
 func WithInstallHint(hint string) Option { return func(a *Adapter) { a.installHint = hint } }
 
-// WithVersionArgs replaces the arguments Health runs the program with
-// (default: --version).
-func WithVersionArgs(args ...string) Option { return func(a *Adapter) { a.versionArgs = args } }
+// WithAlternatives names other command lines the agent ships as (a renamed
+// package), used when the default command's program is not found.
+func WithAlternatives(cmds ...[]string) Option {
+	return func(a *Adapter) { a.alternatives = append(a.alternatives, cmds...) }
+}
 
 // WithClarify declares the agent asks questions through ClarifyMethod.
 func WithClarify() Option { return func(a *Adapter) { a.caps.Clarify = true } }
@@ -88,9 +92,8 @@ func WithAnswerTimeout(d time.Duration) Option { return func(a *Adapter) { a.ans
 func New(name, displayName string, defaultCommand []string, opts ...Option) *Adapter {
 	a := &Adapter{
 		name: name, display: displayName,
-		command:     append([]string(nil), defaultCommand...),
-		versionArgs: []string{"--version"},
-		caps:        adapter.Capabilities{Streaming: true, Approvals: true, Resume: true, Cancel: true},
+		command: append([]string(nil), defaultCommand...),
+		caps:    adapter.Capabilities{Streaming: true, Approvals: true, Resume: true, Cancel: true},
 	}
 	for _, o := range opts {
 		o(a)
@@ -113,10 +116,21 @@ func (a *Adapter) commandFor(cfg adapter.Config) []string {
 	if len(cfg.Command) > 0 {
 		return cfg.Command
 	}
+	for _, alt := range a.alternatives {
+		if len(a.command) > 0 && len(alt) > 0 {
+			if _, err := a.lookCommand(a.command[0]); err == nil {
+				break
+			}
+			if _, err := a.lookCommand(alt[0]); err == nil {
+				return alt
+			}
+		}
+	}
 	return a.command
 }
 
-// Health finds the program and runs it with --version, bounded by ctx.
+// Health finds the program and asks it the ACP handshake (health.go),
+// bounded by ctx and HealthHandshakeTimeout.
 func (a *Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health {
 	cmd := a.commandFor(cfg)
 	if len(cmd) == 0 {
@@ -126,24 +140,7 @@ func (a *Adapter) Health(ctx context.Context, cfg adapter.Config) adapter.Health
 	if err != nil {
 		return adapter.Health{Message: a.notFound(cmd[0])}
 	}
-	h := adapter.Health{Installed: true, Path: path}
-	c := exec.CommandContext(ctx, path, a.versionArgs...)
-	c.Env = append(os.Environ(), cfg.Env...)
-	c.WaitDelay = 200 * time.Millisecond
-	out, err := c.CombinedOutput()
-	if err != nil {
-		why := firstLine(strings.TrimSpace(string(out)))
-		if ctx.Err() != nil {
-			why = "it did not answer in time"
-		} else if why == "" {
-			why = err.Error()
-		}
-		h.Message = fmt.Sprintf("%s is installed at %s but `%s %s` failed: %s", a.display, path, filepath.Base(path), strings.Join(a.versionArgs, " "), clipString(why, 200))
-		return h
-	}
-	h.OK = true
-	h.Version = clipString(locate.VersionIn(firstLine(strings.TrimSpace(string(out)))), 100)
-	return h
+	return a.handshakeHealth(ctx, path, cmd[1:], cfg)
 }
 
 func (a *Adapter) notFound(program string) string {

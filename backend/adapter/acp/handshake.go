@@ -41,6 +41,7 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 			Name    string `json:"name"`
 			Version string `json:"version"`
 		} `json:"agentInfo"`
+		AuthMethods []wireAuthMethod `json:"authMethods"`
 	}
 	answer := c.a.answerTimeout
 	if answer <= 0 {
@@ -103,7 +104,15 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 		c.log.Warn("acp: agent cannot load sessions; starting a new one", "native_session_id", req.NativeSessionID)
 	}
 	if !loaded {
-		err = c.rpc.call(ctx, "session/new", acpsdk.NewSessionRequest{Cwd: c.ws.dir, McpServers: []acpsdk.McpServer{}}, &sess)
+		newSession := func() error {
+			return c.rpc.call(ctx, "session/new", acpsdk.NewSessionRequest{Cwd: c.ws.dir, McpServers: []acpsdk.McpServer{}}, &sess)
+		}
+		if err = newSession(); err != nil {
+			err = c.signIn(ctx, err, init.AuthMethods, newSession) // auth.go
+		}
+		if ar := (*adapter.AuthRequiredError)(nil); errors.As(err, &ar) {
+			return err
+		}
 		if err != nil {
 			return c.startErr("session/new", err)
 		}

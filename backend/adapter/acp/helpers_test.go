@@ -165,7 +165,7 @@ func (h *harness) adapter() *Adapter { return fakeAgent(fakeAgentBin) }
 // configured as the catalogue configures the demo agent (backend/agents).
 func fakeAgent(bin string) *Adapter {
 	return New("demo", "Demo agent (no AI)", []string{bin, "demo-agent"},
-		WithVersionArgs("demo-agent", "--version"), WithClarify(), WithModels())
+		WithClarify(), WithModels())
 }
 
 func (h *harness) start(nativeID string) *conn {

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
@@ -295,16 +296,62 @@ func (m *Mem) List(context.Context) ([]service.AgentInfo, error) {
 	for _, n := range m.AgentNames {
 		out = append(out, service.AgentInfo{Name: n, DisplayName: n, Installed: true, OK: true})
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range agentdef.Added(m.settings) {
+		out = append(out, service.AgentInfo{Name: d.ID, DisplayName: d.Name, Installed: true, OK: true, Added: true})
+	}
 	return out, nil
 }
 
 func (m *Mem) Known(name string) bool {
+	if m.BuiltIn(name) {
+		return true
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range agentdef.Added(m.settings) {
+		if d.ID == name {
+			return true
+		}
+	}
+	return false
+}
+
+// BuiltIn: AgentNames are the built-in agents.
+func (m *Mem) BuiltIn(name string) bool {
 	for _, n := range m.AgentNames {
 		if n == name {
 			return true
 		}
 	}
 	return false
+}
+
+// DisplayNames: the built-in agents by their ids, the added by their names.
+func (m *Mem) DisplayNames(ctx context.Context) (map[string]string, error) {
+	out := map[string]string{}
+	for _, n := range m.AgentNames {
+		out[n] = n
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range agentdef.Added(m.settings) {
+		out[d.ID] = d.Name
+	}
+	return out, nil
+}
+
+// DisplayName is an added agent's name, else the id.
+func (m *Mem) DisplayName(_ context.Context, name string) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range agentdef.Added(m.settings) {
+		if d.ID == name {
+			return d.Name
+		}
+	}
+	return name
 }
 
 // HealthChecks is how many times agent health was checked.

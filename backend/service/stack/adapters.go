@@ -2,6 +2,7 @@ package stack
 
 import (
 	"context"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
@@ -26,21 +27,61 @@ var (
 	_ service.Guard       = (*datadir.Guard)(nil)
 )
 
-// Agents adapts the adapter registry to service.Agents. Health comes from
-// agents.Discover, the one discovery path: all agents at once, each bounded,
-// with each agent's config resolved from the person's settings.
+// Agents adapts the agent catalogue (the built-in agents and those a
+// person added, agents.Catalogue) to service.Agents. Health comes from
+// agents.Discover, the one discovery path: all agents at once, each
+// bounded, with each agent's config resolved from the person's settings.
 type Agents struct {
 	Registry *adapter.Registry
 	Setting  agents.SettingFunc
+	// Settings reads every setting, where the added agents are kept.
+	Settings agents.SettingsFunc
 }
 
+func (a Agents) catalogue() agents.Catalogue {
+	return agents.Catalogue{Registry: a.Registry, Settings: a.Settings}
+}
+
+// knownBound bounds the settings read behind Known, which has no context.
+const knownBound = 5 * time.Second
+
 func (a Agents) Known(name string) bool {
-	_, err := a.Registry.Get(name)
+	ctx, cancel := context.WithTimeout(context.Background(), knownBound)
+	defer cancel()
+	_, err := a.catalogue().Get(ctx, name)
 	return err == nil
 }
 
+// BuiltIn reports whether name is one of this build's own agents (which
+// cannot be removed).
+func (a Agents) BuiltIn(name string) bool { return a.catalogue().BuiltIn(name) }
+
+// DisplayName is the one lookup of the name people see for an agent.
+func (a Agents) DisplayName(ctx context.Context, name string) string {
+	return a.catalogue().DisplayName(ctx, name)
+}
+
+// DisplayNames maps every agent, built in or added, to its name.
+func (a Agents) DisplayNames(ctx context.Context) (map[string]string, error) {
+	reg, err := a.catalogue().All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, n := range reg.Names() {
+		if ad, err := reg.Get(n); err == nil {
+			out[n] = ad.DisplayName()
+		}
+	}
+	return out, nil
+}
+
 func (a Agents) List(ctx context.Context) ([]service.AgentInfo, error) {
-	sts := agents.Discover(ctx, a.Registry, agents.ResolveWith(a.Setting))
+	reg, err := a.catalogue().All(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sts := agents.Discover(ctx, reg, agents.ResolveWith(a.Setting))
 	out := make([]service.AgentInfo, 0, len(sts))
 	for _, s := range sts {
 		if s.Name == "" {
@@ -48,7 +89,8 @@ func (a Agents) List(ctx context.Context) ([]service.AgentInfo, error) {
 		}
 		h := s.Health
 		out = append(out, service.AgentInfo{Name: s.Name, DisplayName: s.DisplayName, Capabilities: s.Capabilities,
-			Installed: h.Installed, OK: h.OK, Version: h.Version, Path: h.Path, Message: h.Message})
+			Installed: h.Installed, OK: h.OK, Version: h.Version, Path: h.Path, Message: h.Message,
+			Added: !a.Registry.Has(s.Name)})
 	}
 	return out, nil
 }
@@ -62,7 +104,7 @@ type modelLister interface {
 // Models implements service.ModelLister over the adapters that list their
 // models, with the agent's settings (base URL, API key) applied.
 func (a Agents) Models(ctx context.Context, name string) ([]run.ModelOption, bool, error) {
-	ad, err := a.Registry.Get(name)
+	ad, err := a.catalogue().Get(ctx, name)
 	if err != nil {
 		return nil, false, err
 	}

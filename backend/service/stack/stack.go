@@ -108,7 +108,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 		o.Log.Warn("stack: recovery", "err", err)
 	}
 	reg := agents.Default(agents.Config{Executable: o.Executable})
-	svc := service.New(j, sup, Agents{Registry: reg, Setting: j.Setting}, service.Options{
+	svc := service.New(j, sup, Agents{Registry: reg, Setting: j.Setting, Settings: j.GetSettings}, service.Options{
 		Log: o.Log, Follow: o.Follow, Warm: Warm{S: sup}, Guard: guard,
 		Uploads: filepath.Join(o.DataDir, UploadsDir),
 	})

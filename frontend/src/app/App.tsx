@@ -24,6 +24,7 @@ import { basename, requestId } from "./ids";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
 import { usePersisted } from "./usePersisted";
+import { agentLabel } from "../settings/addAgent";
 import { useFocusReport } from "./useFocusReport";
 
 /** Wails event with the dropped files' paths (app/wails.go EventFilesDropped). */
@@ -448,6 +449,7 @@ export function App({ transport: t }: { transport: Transport }) {
           folder={folder}
           onOpenSettings={() => setDialog("settings")}
           target={jump?.sessionId === session.id ? jump : undefined}
+          agentName={(id) => agentLabel(b.agents, id)}
         />
       </Suspense>
     );
@@ -553,7 +555,7 @@ export function App({ transport: t }: { transport: Transport }) {
       )}
       {dialog === "about" && <AboutDialog desktop={t.desktop} onClose={() => setDialog(null)} />}
       {dialog === "shortcuts" && <ShortcutSheet onClose={() => setDialog(null)} />}
-      {dialog === "quick" && <QuickSwitch projects={b.projects} sessions={b.sessions} onPick={selectSession} onClose={() => setDialog(null)} search={connected ? searchText : undefined} />}
+      {dialog === "quick" && <QuickSwitch projects={b.projects} sessions={b.sessions} agentName={(id) => agentLabel(b.agents, id)} onPick={selectSession} onClose={() => setDialog(null)} search={connected ? searchText : undefined} />}
     </div>
   );
 }

@@ -14,9 +14,10 @@ import {
 } from "../settings/agentConfig";
 import type { ApiClient } from "../transport/api";
 import type { AgentInfo, Settings } from "../transport/types";
+import { AddAgent } from "./AddAgent";
 import { MAX_RUNS_KEY, RunLimitSetting } from "./RunLimitSetting";
 
-export type SettingsApi = Pick<ApiClient, "agents" | "getSettings" | "putSettings">;
+export type SettingsApi = Pick<ApiClient, "agents" | "getSettings" | "putSettings" | "addAgent" | "removeAgent" | "agentRegistry">;
 
 export const RETENTION_KEY = "retention_days";
 export const agentKey = (name: string) => `agents.${name}`;
@@ -103,9 +104,27 @@ export function BackendSettings({ api }: { api: SettingsApi }) {
                   await save({ [agentKey(a.name)]: cfg });
                   await check();
                 }}
+                onRemove={
+                  a.added
+                    ? async () => {
+                        await api.removeAgent(a.name);
+                        setSettings(await api.getSettings());
+                        await check();
+                      }
+                    : undefined
+                }
               />
             ))}
           </ul>
+        )}
+        {agents && (
+          <AddAgent
+            api={api}
+            onAdded={async () => {
+              setSettings(await api.getSettings());
+              await check();
+            }}
+          />
         )}
       </section>
       {settings !== undefined && <RetentionSetting value={settings[RETENTION_KEY]} onSave={(days) => save({ [RETENTION_KEY]: days })} />}
@@ -129,7 +148,7 @@ export function agentState(a: AgentInfo, stored?: AgentConfig): { label: string;
   return { label: "Ready", tone: "ok" };
 }
 
-function AgentItem({ agent: a, stored, onSave }: { agent: AgentInfo; stored?: AgentConfig; onSave(c: AgentConfig): Promise<void> }) {
+function AgentItem({ agent: a, stored, onSave, onRemove }: { agent: AgentInfo; stored?: AgentConfig; onSave(c: AgentConfig): Promise<void>; onRemove?(): Promise<void> }) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const st = agentState(a, stored);
@@ -145,13 +164,14 @@ function AgentItem({ agent: a, stored, onSave }: { agent: AgentInfo; stored?: Ag
         <span className={`badge tone-${st.tone}`}>{st.label}</span>
       </button>
       {a.message && <p className="quiet agent-message">{a.message}</p>}
-      {open && <AgentEditor id={`${id}-form`} name={name} stored={stored} onSave={onSave} command={a.name === COMMAND_AGENT} />}
+      {open && <AgentEditor id={`${id}-form`} name={name} stored={stored} onSave={onSave} command={a.name === COMMAND_AGENT} onRemove={onRemove} />}
     </li>
   );
 }
 
 /** command: the "Any command" agent, which runs a command line and has no model server, key or home folder. */
-function AgentEditor({ id, name, stored, onSave, command }: { id: string; name: string; stored?: AgentConfig; onSave(c: AgentConfig): Promise<void>; command?: boolean }) {
+/** onRemove: an agent the person added, which they can remove (built-in ones cannot). */
+function AgentEditor({ id, name, stored, onSave, command, onRemove }: { id: string; name: string; stored?: AgentConfig; onSave(c: AgentConfig): Promise<void>; command?: boolean; onRemove?(): Promise<void> }) {
   const [form, setForm] = useState<AgentForm>(() => toForm(stored));
   const [err, setErr] = useState<{ field?: keyof AgentForm; text: string }>();
   const [note, setNote] = useState<string>();
@@ -236,6 +256,22 @@ function AgentEditor({ id, name, stored, onSave, command }: { id: string; name: 
       {err && <p id={`${id}-err`} className="control-note tone-fail" role="alert">{err.text}</p>}
       {note && <p className="control-note" role="status">{note}</p>}
       <div className="dialog-foot">
+        {onRemove && (
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={busy}
+            onClick={() => {
+              setBusy(true);
+              onRemove().catch((x) => {
+                setErr({ text: `Could not remove: ${errText(x)}` });
+                setBusy(false);
+              });
+            }}
+          >
+            Remove {name}
+          </button>
+        )}
         <button type="submit" className="btn btn-primary" disabled={busy}>{busy ? "Saving…" : `Save ${name}`}</button>
       </div>
     </form>

@@ -41,9 +41,11 @@ export interface RunChoice {
   label: string;
 }
 
-export function Inspector({ view, onClose, choices, selected, onSelect }: {
+export function Inspector({ view, onClose, choices, selected, onSelect, agentName }: {
   view?: RunView;
   onClose(): void;
+  /** The name people see for an agent id (settings/addAgent agentLabel). */
+  agentName?(id: string): string;
   /** The session's runs, oldest first, to pick which one to inspect. */
   choices?: RunChoice[];
   selected?: string;
@@ -76,7 +78,7 @@ export function Inspector({ view, onClose, choices, selected, onSelect }: {
               <dd><StatusBadge status={view.status} /></dd>
               <dt>Run</dt>
               <dd className="mono selectable">{view.runId}</dd>
-              {view.agent && (<><dt>Agent</dt><dd>{view.agent}</dd></>)}
+              {view.agent && (<><dt>Agent</dt><dd>{agentName?.(view.agent) ?? view.agent}</dd></>)}
               {view.model && (<><dt>Model</dt><dd className="mono">{view.model}</dd></>)}
               {view.mode && (<><dt>Mode</dt><dd>{view.mode}</dd></>)}
               <dt>Events</dt>

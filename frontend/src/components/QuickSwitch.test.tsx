@@ -21,6 +21,12 @@ describe("QuickSwitch", () => {
     expect(onPick).toHaveBeenCalledWith(sessions.p1[1]);
   });
 
+  it("names each session's agent by its own name", async () => {
+    render(<QuickSwitch projects={projects} sessions={sessions} agentName={(id) => (id === "codex" ? "Codex" : id)} onPick={() => {}} onClose={() => {}} />);
+    await userEvent.keyboard("pack");
+    expect(screen.getAllByRole("option").map((o) => o.textContent)).toEqual(["Package itdesk · Codex"]);
+  });
+
   it("adds sessions whose transcripts match, with the snippet", async () => {
     const search = vi.fn(async () => [
       { session_id: "s2", snippet: "…dpkg-deb failed…" },

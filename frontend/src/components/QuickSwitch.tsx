@@ -70,6 +70,7 @@ export function QuickSwitch({
   onPick,
   onClose,
   search,
+  agentName = (id) => id,
 }: {
   projects: Project[];
   sessions: Record<string, Session[]>;
@@ -78,6 +79,8 @@ export function QuickSwitch({
   onClose(): void;
   /** GET /api/search: hits across messages and tool output. */
   search?: (q: string) => Promise<SearchHit[]>;
+  /** The name people see for an agent id (settings/addAgent agentLabel). */
+  agentName?(id: string): string;
 }) {
   const [q, setQ] = useState("");
   const [sel, setSel] = useState(0);
@@ -155,7 +158,7 @@ export function QuickSwitch({
                   <Snippet text={r.hit.snippet} />
                 </span>
               ) : (
-                <span className="quiet">{r.p.name} · {r.s.agent}</span>
+                <span className="quiet">{r.p.name} · {agentName(r.s.agent)}</span>
               )}
             </button>
           </li>

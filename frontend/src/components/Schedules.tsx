@@ -8,6 +8,7 @@ import type { Transport } from "../transport/transport";
 import type { AgentInfo, Project } from "../transport/types";
 import { Dialog } from "./Dialog";
 import { ScheduleForm } from "./ScheduleForm";
+import { agentLabel } from "../settings/addAgent";
 import { statusLook } from "./StatusBadge";
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
@@ -179,7 +180,7 @@ export function SchedulesView({
                   <button type="button" className="schedule-name" onClick={() => setSelected(s.id === selected ? undefined : s.id)} aria-expanded={s.id === selected}>
                     <span className="ellipsis">{s.name}</span>
                   </button>
-                  <div className="quiet">{whenText(s)} · {s.agent} · {projectName(s.project_id)}</div>
+                  <div className="quiet">{whenText(s)} · {agentLabel(agents, s.agent)} · {projectName(s.project_id)}</div>
                 </td>
                 <td>
                   {!s.enabled ? (

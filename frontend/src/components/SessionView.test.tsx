@@ -191,6 +191,13 @@ describe("the header's agent chip", () => {
     expect(screen.queryByRole("button", { name: /switch model/i })).toBeNull();
     expect(screen.getByTitle("Agent").textContent).toBe("demo");
   });
+
+  it("names the agent by its own name (an added agent's), not its id", async () => {
+    const done = evts(R, [["run.started", { agent: "my-acp" }], ["token.delta", { text: "Hi." }], ["done", { status: "completed" }]]);
+    setup(done, [], { agentName: (id) => (id === "my-acp" ? "My ACP Agent" : id) }, { agent: "my-acp", model: "" });
+    await screen.findByText("Hi.");
+    expect(screen.getByTitle("Agent and model").textContent).toBe("My ACP Agent");
+  });
 });
 
 describe("keyboard when the agent asks", () => {

@@ -109,6 +109,8 @@ export interface SessionViewProps {
   folder?: FolderActions;
   /** Opens Settings: an error's fix (install or set up the agent). */
   onOpenSettings?(): void;
+  /** The name people see for an agent id (settings/addAgent agentLabel, the one lookup). */
+  agentName?(id: string): string;
 }
 
 export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function SessionView(p, composerRef) {
@@ -250,6 +252,8 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const imported = !!session.imported_from;
   const active = !imported && !!latestId && status !== "idle" && !isTerminalStatus(status);
   const agent = latest?.agent || session.agent;
+  // The id picks models and commands; people read the agent's own name.
+  const agentLabel = p.agentName?.(agent) ?? agent;
   // Read on every render (ticks included): a few runs' already-folded lists.
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
   const served = useAgentModels(t.api, agent, runs.bus);
@@ -293,7 +297,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const itemCache = useRef(new WeakMap<object, Item>());
   const items = useMemo<Item[]>(() => {
     void tick; // the runs' folded blocks moved: rebuild from them
-    const w = active ? waitText(latest, status, agent, forceLeft, queuedWhy) : undefined;
+    const w = active ? waitText(latest, status, agentLabel, forceLeft, queuedWhy) : undefined;
     return transcriptItems({
       messages: detail?.messages ?? [],
       runs,
@@ -302,7 +306,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       cache: itemCache.current,
       readOnly: imported,
     });
-  }, [detail, tick, active, status, agent, queuedSet, latest, latestId, runs, forceLeft, queuedWhy, imported]);
+  }, [detail, tick, active, status, agentLabel, queuedSet, latest, latestId, runs, forceLeft, queuedWhy, imported]);
 
   // A queued follow-up is a run that has not started: cancelling it drops it.
   const dropQueued = async (runId: string): Promise<boolean> => {
@@ -462,21 +466,21 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           </div>
           {imported ? (
             <span className="chip" title="Agent and model">
-              {agent}
+              {agentLabel}
               {model && <span className="chip-model mono">{model}</span>}
             </span>
           ) : agentModels.length > 0 ? (
             // The picker beside it names and switches the model: the chip
             // names only the agent, so the model is not said twice.
-            <span className="chip chip-agent" title="Agent">{agent}</span>
+            <span className="chip chip-agent" title="Agent">{agentLabel}</span>
           ) : active ? (
-            <button type="button" className="chip chip-btn" title="Switch model" aria-label={`${agent}, model ${model || "default"}: switch model`} onClick={() => setModelOpen(true)}>
-              {agent}
+            <button type="button" className="chip chip-btn" title="Switch model" aria-label={`${agentLabel}, model ${model || "default"}: switch model`} onClick={() => setModelOpen(true)}>
+              {agentLabel}
               {model && <span className="chip-model mono">{model}</span>}
             </button>
           ) : (
             <span className="chip" title="Agent and model">
-              {agent}
+              {agentLabel}
               {model && <span className="chip-model mono">{model}</span>}
             </span>
           )}
@@ -550,7 +554,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           <div className="wait-line center" role="status">Loading the session…</div>
         ) : items.length === 0 ? (
           <div className="session-empty">
-            <p>Say what you want {agent} to do in <strong>{p.project?.name ?? "this project"}</strong>.</p>
+            <p>Say what you want {agentLabel} to do in <strong>{p.project?.name ?? "this project"}</strong>.</p>
           </div>
         ) : (
           <Transcript items={items} live={runs} actions={actions} onReveal={reveal} pin={pin} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
@@ -569,6 +573,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       </div>
       {p.inspectorOpen && (
         <LiveInspector
+          agentName={p.agentName}
           runs={runs}
           runId={inspected ?? latestId}
           onClose={() => p.onInspector(false)}

@@ -2,8 +2,10 @@
 // raw `request` (HTTP fetch, or the Wails Desktop.Request binding) and a way
 // to follow a run live; every route of docs/ARCHITECTURE.md §API is spelled out once here.
 import type {
+  AgentDefinition,
   AgentInfo,
   AgentModels,
+  AgentRegistry,
   ControlResult,
   EventsPage,
   ExportFile,
@@ -228,6 +230,22 @@ export class ApiClient {
   /** The agents' health as last checked; refresh checks again (Settings' Re-check). */
   async agents(refresh = false): Promise<AgentInfo[]> {
     return list<AgentInfo>(await this.call("GET", refresh ? "/api/agents?refresh=1" : "/api/agents"), "agents");
+  }
+  /** Adds an agent (a 400 names the field that is wrong; nothing is saved then). */
+  addAgent(d: AgentDefinition): Promise<AgentDefinition> {
+    return this.call("POST", "/api/agents", d);
+  }
+  /** Changes an agent: the fields given. */
+  updateAgent(id: string, patch: Partial<Omit<AgentDefinition, "id">>): Promise<AgentDefinition> {
+    return this.call("PATCH", `/api/agents/${enc(id)}`, patch);
+  }
+  /** Removes an added agent (built-in ones cannot be removed). */
+  removeAgent(id: string): Promise<void> {
+    return this.call("DELETE", `/api/agents/${enc(id)}`);
+  }
+  /** The shipped ACP registry snapshot, for "Add agent". */
+  agentRegistry(): Promise<AgentRegistry> {
+    return this.call("GET", "/api/agents/registry");
   }
   /** The agent's models from its server, as last asked; refresh asks again. */
   agentModels(agent: string, refresh = false): Promise<AgentModels> {

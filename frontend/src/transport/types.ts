@@ -172,6 +172,47 @@ export interface AgentInfo {
   healthy?: boolean;
   error?: string;
   install_hint?: string;
+  /** A person added this agent (POST /api/agents): it can be removed; built-in ones cannot. */
+  added?: boolean;
+}
+
+/** The kinds of agent a person can add (docs/ARCHITECTURE.md §Agents are data). */
+export type AgentKind = "acp" | "command" | "openai-compatible";
+
+/** An agent a person adds: POST /api/agents, PATCH /api/agents/{id}. */
+export interface AgentDefinition {
+  id: string;
+  name: string;
+  kind: AgentKind;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  base_url?: string;
+}
+
+/** One agent of the shipped ACP registry snapshot, as "Add agent" offers it. */
+export interface RegistryOffer {
+  id: string;
+  name: string;
+  version?: string;
+  description?: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  install_hint: string;
+  installed: boolean;
+  path?: string;
+  source: "registry" | "hermesdesk";
+  /** An agent with this id exists already. */
+  taken?: boolean;
+}
+
+/** GET /api/agents/registry: the snapshot and its date. */
+export interface AgentRegistry {
+  date: string;
+  source: string;
+  commit: string;
+  agents: RegistryOffer[];
 }
 
 export interface SearchHit {
