@@ -31,7 +31,8 @@ func observe(t *testing.T, r *compatRow, j *journal) {
 	}
 	r.Modes = r.Modes || len(j.ofType(run.EventModeUpdated)) > 0
 	r.Plan = r.Plan || len(j.ofType(run.EventPlanUpdated)) > 0
-	r.Usage = r.Usage || len(j.ofType(run.EventUsageUpdated))+len(j.ofType(run.EventUsageFinal)) > 0
+	r.Usage = r.Usage || len(j.ofType(run.EventUsageUpdated))+len(j.ofType(run.EventUsageFinal)) > 0 ||
+		j.done.Usage != nil && j.done.Usage.InputTokens+j.done.Usage.OutputTokens > 0
 }
 
 // recordCompat keeps a test's row for writeCompat.

@@ -60,6 +60,11 @@ func ClaudeAgentACPConfig(bin, home, baseURL string) (adapter.Config, error) {
 		"CLAUDE_CODE_MAX_RETRIES=0"}}, nil
 }
 
+// CodexModel is the model codex-acp is configured with: a slug Codex
+// knows, else every turn begins with its "Model metadata … not found"
+// warning as agent text. The fake server answers any model.
+const CodexModel = "gpt-5.5"
+
 // CodexACPConfig runs codex-acp with a Responses provider. Without
 // untrusted approvals and a writable sandbox it starts read-only and the
 // command silently fails. CODEX_HOME must not be inside $TMPDIR.
@@ -67,7 +72,7 @@ func CodexACPConfig(bin, home, baseURL string) (adapter.Config, error) {
 	ch := filepath.Join(home, ".codex")
 	toml := `approval_policy = "untrusted"
 sandbox_mode = "workspace-write"
-model = "` + FakeModelID + `"
+model = "` + CodexModel + `"
 model_provider = "local"
 check_for_update_on_startup = false
 [analytics]
