@@ -249,9 +249,13 @@ func cardVerdict(cards []run.ApprovalRequested) string {
 		if cmd == toolCommand || strings.HasSuffix(cmd, " "+quoted) {
 			return approvalExact
 		}
+		// What the card leads with: its command, else its title, else
+		// its description.
 		s := cmd
-		if s == "" {
-			s = strings.TrimSpace(a.Title + " " + a.Description)
+		for _, alt := range []string{a.Title, a.Description} {
+			if s == "" {
+				s = strings.TrimSpace(alt)
+			}
 		}
 		shown = append(shown, s)
 	}

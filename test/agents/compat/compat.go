@@ -89,15 +89,15 @@ func Save(path string, rows []Row) error {
 // Table renders rows as a Markdown table.
 func Table(rows []Row) string {
 	var b strings.Builder
-	b.WriteString("| agent | id | version | shell tool | tool turn | approval card | tool output | warm follow-up | resume | model picker | modes | plan | usage | tested |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| agent | id | version | shell tool | tool turn | approval card | tool output | warm follow-up | resume | model picker | modes | plan | usage | tested | notes |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		approval := r.Approval
 		if approval == "" {
 			approval = "—"
 		}
 		cells := []string{r.Name, "`" + r.Agent + "`", orDash(r.Version), orDash(code(r.Tool)), mark(r.ToolRan), cell(approval),
-			mark(r.ToolOutput), mark(r.Warm), mark(r.Resume), mark(r.Models), mark(r.Modes), mark(r.Plan), mark(r.Usage), orDash(r.Tested)}
+			mark(r.ToolOutput), mark(r.Warm), mark(r.Resume), mark(r.Models), mark(r.Modes), mark(r.Plan), mark(r.Usage), orDash(r.Tested), cell(r.Note)}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	return b.String()
