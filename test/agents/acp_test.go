@@ -18,9 +18,14 @@ import (
 // The third-party ACP agents of shared/reference/acp-agents.md that
 // install from npm or PyPI (scripts/install-agents.sh), each through the
 // whole engine with warm agents as the app runs them: a tool turn whose
-// approval is answered, a warm follow-up on the same agent process, and a
-// cold resume by a fresh agent after the warm one is retired. Each run's
+// approval is answered, a warm follow-up on the same agent process, a
+// cold resume by a fresh agent after the warm one is retired, and a turn
+// that asks for a plan. Each run's
 // findings go to the compatibility table (compat.go).
+
+// planMsg asks for a plan through the agent's own todo tool
+// (testkit/fakemodel/scenarios/plan.json).
+const planMsg = "[scenario:plan] plan the work"
 
 // toolCommand is what the tool scenario runs (testkit/fakemodel/scenarios/tool.json).
 const toolCommand = "echo hello > hello.txt && cat hello.txt"
@@ -219,6 +224,11 @@ func acpToolTurns(t *testing.T, c acpCase) {
 	default:
 		res.Resume = true
 	}
+
+	// 4. A plan, where the agent has a todo tool: only recorded (the
+	// plan column), an agent without one is not wrong.
+	fourth := e.runTurn(planMsg, e.approveWith("allow_once", new(int)))
+	observe(t, &res, e.journal(fourth.RunID))
 }
 
 // collectCards keeps each approval card as the journal holds it.

@@ -34,10 +34,10 @@ type Step struct {
 // ToolSpec is an abstract tool call; the server picks the concrete tool from
 // the ones the agent offers (Bash, exec_command, run_shell_command, …).
 type ToolSpec struct {
-	Kind    string `json:"kind"` // shell, read, write, edit or delete (see edit.go)
+	Kind    string `json:"kind"` // shell, read, write, edit, delete (see edit.go) or todo (todo.go)
 	Command string `json:"command,omitempty"`
 	Path    string `json:"path,omitempty"`
-	Content string `json:"content,omitempty"` // write: the whole new file
+	Content string `json:"content,omitempty"` // write: the whole new file; todo: the plan entry
 	Old     string `json:"old,omitempty"`     // edit: the text replaced
 	New     string `json:"new,omitempty"`     // edit: its replacement
 }
@@ -283,8 +283,11 @@ func chooseTool(spec ToolSpec, c Conversation, scenario string, step int) (ToolC
 	if call, ok := chooseEditTool(&spec, c, has, id); ok {
 		return call, true
 	}
-	if spec.Kind == "none" {
+	switch spec.Kind {
+	case "none":
 		return ToolCall{}, false
+	case "todo":
+		return chooseTodo(spec.Content, c, id)
 	}
 	if spec.Kind == "read" {
 		for _, t := range readTools {
