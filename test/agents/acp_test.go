@@ -229,6 +229,12 @@ func acpToolTurns(t *testing.T, c acpCase) {
 	// plan column), an agent without one is not wrong.
 	fourth := e.runTurn(planMsg, e.approveWith("allow_once", new(int)))
 	observe(t, &res, e.journal(fourth.RunID))
+	for _, r := range e.srv.ModelRequests() {
+		if r.Scenario == "plan" && r.Step == 0 {
+			t.Logf("plan: the model called %q of %v", r.Tool, r.Conversation.Tools)
+			break
+		}
+	}
 }
 
 // collectCards keeps each approval card as the journal holds it.

@@ -24,6 +24,10 @@ func TestChooseTodo(t *testing.T) {
 			args: map[string]any{"todos": []any{map[string]any{"content": "Plan it", "status": "Plan it", "priority": "high", "id": "1"}}}},
 		{name: "an action enum picks write", tools: [][2]string{{"todo", action}}, want: "todo",
 			args: map[string]any{"action": "write", "todos": []any{map[string]any{"title": "Plan it"}}}},
+		{name: "Codex update_plan", tools: [][2]string{{"exec_command", `{}`}, {"update_plan", `{"type":"object","properties":{"explanation":{"type":"string"},"plan":{"type":"array","items":{"type":"object","properties":{"step":{"type":"string"},"status":{"type":"string"}}}}},"required":["plan"]}`}},
+			want: "update_plan", args: map[string]any{"explanation": "Plan it", "plan": []any{map[string]any{"step": "Plan it", "status": "Plan it"}}}},
+		{name: "Vibe: pydantic anyOf and $ref", tools: [][2]string{{"todo", `{"type":"object","$defs":{"TodoItem":{"type":"object","properties":{"id":{"type":"string"},"content":{"type":"string"},"status":{"$ref":"#/$defs/TodoStatus"}}},"TodoStatus":{"type":"string","enum":["pending","in_progress"]}},"properties":{"action":{"enum":["read","write"],"type":"string"},"todos":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/TodoItem"}},{"type":"null"}]}}}`}},
+			want: "todo", args: map[string]any{"action": "write", "todos": []any{map[string]any{"id": "1", "content": "Plan it", "status": "in_progress"}}}},
 		{name: "no todo tool", tools: [][2]string{{"Bash", `{}`}}, noMatch: true},
 	}
 	for _, tt := range tests {
