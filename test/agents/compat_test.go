@@ -35,15 +35,23 @@ func observe(t *testing.T, r *compatRow, j *journal) {
 		j.done.Usage != nil && j.done.Usage.InputTokens+j.done.Usage.OutputTokens > 0
 }
 
-// recordCompat keeps a test's row for writeCompat.
+// recordCompat keeps a test's row for writeCompat, joined with the row
+// another test of this run found for the same agent (the warm and the
+// cold variant of one agent's test each find part of it).
 func recordCompat(t *testing.T, r compatRow) {
 	r.Tested = time.Now().UTC().Format(time.DateOnly)
 	if t.Skipped() {
 		return
 	}
 	compatMu.Lock()
+	defer compatMu.Unlock()
+	for i, o := range compatRows {
+		if o.Agent == r.Agent {
+			compatRows[i] = compat.Join(o, r)
+			return
+		}
+	}
 	compatRows = append(compatRows, r)
-	compatMu.Unlock()
 }
 
 // writeCompat merges this run's rows into $HERMESDESK_COMPAT.

@@ -74,6 +74,29 @@ func Merge(old, fresh []Row) []Row {
 	return out
 }
 
+// Join combines two findings about one agent from the same run: a
+// feature seen by either is seen; b's texts win where it has them.
+func Join(a, b Row) Row {
+	out := b
+	for _, f := range []struct {
+		dst *string
+		src string
+	}{{&out.Name, a.Name}, {&out.Version, a.Version}, {&out.Tool, a.Tool}, {&out.Approval, a.Approval}, {&out.Note, a.Note}, {&out.Tested, a.Tested}} {
+		if *f.dst == "" {
+			*f.dst = f.src
+		}
+	}
+	out.ToolRan = a.ToolRan || b.ToolRan
+	out.ToolOutput = a.ToolOutput || b.ToolOutput
+	out.Warm = a.Warm || b.Warm
+	out.Resume = a.Resume || b.Resume
+	out.Models = a.Models || b.Models
+	out.Modes = a.Modes || b.Modes
+	out.Plan = a.Plan || b.Plan
+	out.Usage = a.Usage || b.Usage
+	return out
+}
+
 // Save writes rows as indented JSON.
 func Save(path string, rows []Row) error {
 	b, err := json.MarshalIndent(rows, "", "  ")

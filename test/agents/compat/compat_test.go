@@ -17,6 +17,17 @@ func TestMergeReplacesRowsOfTheSameAgent(t *testing.T) {
 	}
 }
 
+func TestJoinSeesWhatEitherSaw(t *testing.T) {
+	warm := Row{Agent: "gemini", Name: "Gemini CLI", Version: "0.61.0", ToolRan: true, Warm: true, Plan: true, Approval: "exact command"}
+	cold := Row{Agent: "gemini", Name: "Gemini CLI", Resume: true, Usage: true, Tested: "2026-11-27"}
+	got := Join(warm, cold)
+	want := Row{Agent: "gemini", Name: "Gemini CLI", Version: "0.61.0", ToolRan: true, Warm: true, Resume: true, Plan: true,
+		Usage: true, Approval: "exact command", Tested: "2026-11-27"}
+	if got != want {
+		t.Fatalf("Join = %+v, want %+v", got, want)
+	}
+}
+
 func TestTable(t *testing.T) {
 	rows := []Row{
 		{Agent: "vibe", Name: "Mistral Vibe", Version: "3.0.2", Tool: "bash", ToolRan: true, Approval: "shows: a | b",
