@@ -87,3 +87,38 @@ func TestChooseShell(t *testing.T) {
 		})
 	}
 }
+
+// Tool schemas come from the agent's request: whatever their shape
+// (loops of $refs, odd types), choosing a shell or todo tool never panics
+// and a chosen shell call carries the command.
+func FuzzToolSchemas(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"object","properties":{"command":{"type":"string"},"description":{"type":"string"}},"required":["command","description"]}`,
+		`{"type":"object","properties":{"argv":{"type":"array"}}}`,
+		`{"$defs":{"A":{"$ref":"#/$defs/A"}},"properties":{"todos":{"anyOf":[{"type":"array","items":{"$ref":"#/$defs/A"}},{"type":"null"}]}}}`,
+		`{"properties":{"command":{"type":["null"]}},"required":[1,"x",null]}`,
+		`[]`,
+	} {
+		f.Add("tool", s)
+		f.Add("todo_write", s)
+	}
+	f.Fuzz(func(t *testing.T, name, raw string) {
+		var params map[string]any
+		if json.Unmarshal([]byte(raw), &params) != nil {
+			return
+		}
+		var c Conversation
+		c.addTool(name, params)
+		has := map[string]bool{name: true}
+		if call, ok := chooseShell("echo x", c, has, "id"); ok {
+			found := false
+			for _, v := range call.Args {
+				found = found || v == "echo x" || reflect.DeepEqual(v, []any{"bash", "-lc", "echo x"})
+			}
+			if !found {
+				t.Fatalf("shell call %+v lacks the command", call)
+			}
+		}
+		_, _ = chooseTodo("Plan", c, "id")
+	})
+}
