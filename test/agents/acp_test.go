@@ -47,22 +47,28 @@ type acpCase struct {
 	// outputTODO: the tool card does not carry the command's output yet,
 	// pending the named item (client-run terminals, rawOutput objects).
 	outputTODO string
+	// pickerTODO: the agent reports its models and modes only as session
+	// configOptions (DESIGN §13.1), which the header does not offer yet,
+	// pending the named item; then a model picker and a mode are expected
+	// (observe must then also count the config-option event it adds).
+	pickerTODO string
 }
 
 var acpCases = []acpCase{
-	{id: "opencode", name: "OpenCode", program: "opencode", pkg: "npm:opencode-ai"},
+	{id: "opencode", name: "OpenCode", program: "opencode", pkg: "npm:opencode-ai", pickerTODO: "acpfaithful: config options"},
 	{id: "qwen", name: "Qwen Code", program: "qwen", pkg: "npm:@qwen-code/qwen-code"},
 	{id: "copilot", name: "GitHub Copilot CLI", program: "copilot", pkg: "npm:@github/copilot"},
 	{id: "claude-agent-acp", name: "Claude Agent ACP", program: "claude-agent-acp", pkg: "npm:@zed-industries/claude-agent-acp"},
 	{id: "codex-acp", name: "codex-acp", program: "codex-acp", pkg: "npm:@zed-industries/codex-acp",
 		// The card shows argv ["/bin/bash","-lc","echo … && cat …"] joined
 		// unquoted; the output comes in rawOutput.formatted_output.
-		cardTODO: "acpfaithful: argv shell-quoting", outputTODO: "acpfaithful: rawOutput objects"},
+		cardTODO: "acpfaithful: argv shell-quoting", outputTODO: "acpfaithful: rawOutput objects",
+		pickerTODO: "acpfaithful: config options"},
 	{id: "vibe", name: "Mistral Vibe", program: "vibe-acp", pkg: "pip:venv-vibe:mistral_vibe",
 		// Its request_permission names only the toolCallId of the call it
 		// announced just before (with rawInput.command): the card reads
 		// "The agent asks for permission".
-		cardTODO: "acpfaithful: approval-card merge"},
+		cardTODO: "acpfaithful: approval-card merge", pickerTODO: "acpfaithful: config options"},
 	{id: "kimi", name: "Kimi CLI", program: "kimi", pkg: "pip:venv-kimi:kimi_cli", login: true,
 		note: "needs `kimi login` (the test stands dummy credentials in)",
 		// Its request_permission has no rawInput, only a title ("Shell:
@@ -223,6 +229,11 @@ func acpToolTurns(t *testing.T, c acpCase) {
 		t.Errorf("the cold resume lost the earlier turns: %q", got)
 	default:
 		res.Resume = true
+	}
+
+	if c.pickerTODO != "" && !(res.Models && res.Modes) {
+		// TODO(acpfaithful: config options): flip to t.Errorf once merged.
+		t.Logf("TODO(%s): model picker %v, modes %v", c.pickerTODO, res.Models, res.Modes)
 	}
 
 	// 4. A plan, where the agent has a todo tool: only recorded (the
