@@ -36,7 +36,8 @@ type Row struct {
 	Plan       bool   `json:"plan"`        // a plan was shown
 	Usage      bool   `json:"usage"`       // token usage was reported
 	Note       string `json:"note,omitempty"`
-	Tested     string `json:"tested"` // the day, YYYY-MM-DD
+	// No date: a run that finds the same writes the same file, so only a
+	// change of an agent's behaviour shows as a diff.
 }
 
 // Load reads the rows at path; a missing file is no rows.
@@ -81,7 +82,7 @@ func Join(a, b Row) Row {
 	for _, f := range []struct {
 		dst *string
 		src string
-	}{{&out.Name, a.Name}, {&out.Version, a.Version}, {&out.Tool, a.Tool}, {&out.Approval, a.Approval}, {&out.Note, a.Note}, {&out.Tested, a.Tested}} {
+	}{{&out.Name, a.Name}, {&out.Version, a.Version}, {&out.Tool, a.Tool}, {&out.Approval, a.Approval}, {&out.Note, a.Note}} {
 		if *f.dst == "" {
 			*f.dst = f.src
 		}
@@ -112,15 +113,15 @@ func Save(path string, rows []Row) error {
 // Table renders rows as a Markdown table.
 func Table(rows []Row) string {
 	var b strings.Builder
-	b.WriteString("| agent | id | version | shell tool | tool turn | approval card | tool output | warm follow-up | resume | model picker | modes | plan | usage | tested | notes |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| agent | id | version | shell tool | tool turn | approval card | tool output | warm follow-up | resume | model picker | modes | plan | usage | notes |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		approval := r.Approval
 		if approval == "" {
 			approval = "—"
 		}
 		cells := []string{r.Name, "`" + r.Agent + "`", orDash(r.Version), orDash(code(r.Tool)), mark(r.ToolRan), cell(approval),
-			mark(r.ToolOutput), mark(r.Warm), mark(r.Resume), mark(r.Models), mark(r.Modes), mark(r.Plan), mark(r.Usage), orDash(r.Tested), cell(r.Note)}
+			mark(r.ToolOutput), mark(r.Warm), mark(r.Resume), mark(r.Models), mark(r.Modes), mark(r.Plan), mark(r.Usage), cell(r.Note)}
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	return b.String()

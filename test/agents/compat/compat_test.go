@@ -19,10 +19,10 @@ func TestMergeReplacesRowsOfTheSameAgent(t *testing.T) {
 
 func TestJoinSeesWhatEitherSaw(t *testing.T) {
 	warm := Row{Agent: "gemini", Name: "Gemini CLI", Version: "0.61.0", ToolRan: true, Warm: true, Plan: true, Approval: "exact command"}
-	cold := Row{Agent: "gemini", Name: "Gemini CLI", Resume: true, Usage: true, Tested: "2026-11-27"}
+	cold := Row{Agent: "gemini", Name: "Gemini CLI", Resume: true, Usage: true}
 	got := Join(warm, cold)
 	want := Row{Agent: "gemini", Name: "Gemini CLI", Version: "0.61.0", ToolRan: true, Warm: true, Resume: true, Plan: true,
-		Usage: true, Approval: "exact command", Tested: "2026-11-27"}
+		Usage: true, Approval: "exact command"}
 	if got != want {
 		t.Fatalf("Join = %+v, want %+v", got, want)
 	}
@@ -31,7 +31,7 @@ func TestJoinSeesWhatEitherSaw(t *testing.T) {
 func TestTable(t *testing.T) {
 	rows := []Row{
 		{Agent: "vibe", Name: "Mistral Vibe", Version: "3.0.2", Tool: "bash", ToolRan: true, Approval: "shows: a | b",
-			Warm: true, Resume: true, Modes: true, Usage: true, Tested: "2026-11-27", Note: "slow start"},
+			Warm: true, Resume: true, Modes: true, Usage: true, Note: "slow start"},
 		{Agent: "kimi", Name: "Kimi CLI"},
 	}
 	got := Table(rows)
@@ -46,11 +46,11 @@ func TestTable(t *testing.T) {
 			t.Fatalf("line %d has %d cell borders, header %d: %s", i, n, cols, l)
 		}
 	}
-	want := "| Mistral Vibe | `vibe` | 3.0.2 | `bash` | yes | shows: a \\| b | no | yes | yes | no | yes | no | yes | 2026-11-27 | slow start |"
+	want := "| Mistral Vibe | `vibe` | 3.0.2 | `bash` | yes | shows: a \\| b | no | yes | yes | no | yes | no | yes | slow start |"
 	if lines[2] != want {
 		t.Fatalf("row\n%s\nwant\n%s", lines[2], want)
 	}
-	if want := "| Kimi CLI | `kimi` | — | — | no | — | no | no | no | no | no | no | no | — |  |"; lines[3] != want {
+	if want := "| Kimi CLI | `kimi` | — | — | no | — | no | no | no | no | no | no | no |  |"; lines[3] != want {
 		t.Fatalf("empty row\n%s\nwant\n%s", lines[3], want)
 	}
 }
