@@ -100,11 +100,14 @@ func Join(a, b Row) Row {
 
 // Save writes rows as indented JSON.
 func Save(path string, rows []Row) error {
-	b, err := json.MarshalIndent(rows, "", "  ")
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // commands read as they are: `a > b && c`
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rows); err != nil {
 		return fmt.Errorf("encode the compatibility results: %w", err)
 	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		return fmt.Errorf("write the compatibility results: %w", err)
 	}
 	return nil

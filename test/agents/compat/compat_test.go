@@ -1,6 +1,7 @@
 package compat
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -84,9 +85,12 @@ func TestLoadSaveRoundTrip(t *testing.T) {
 	if rows, err := Load(path); err != nil || rows != nil {
 		t.Fatalf("a missing file: %v %v", rows, err)
 	}
-	rows := []Row{{Agent: "qwen", Name: "Qwen Code", ToolRan: true, Note: "x"}}
+	rows := []Row{{Agent: "qwen", Name: "Qwen Code", ToolRan: true, Approval: "shows: a > b && c"}}
 	if err := Save(path, rows); err != nil {
 		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), `"shows: a > b && c"`) {
+		t.Fatalf("the file does not read as the command: %s", b)
 	}
 	got, err := Load(path)
 	if err != nil || !reflect.DeepEqual(got, rows) {
