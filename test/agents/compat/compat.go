@@ -2,7 +2,7 @@
 // did through Hermes Desk in `make test-agents` (test/agents), kept as
 // JSON (test/agents/testdata/compat.json) and written into README.md
 // between the markers <!-- compat:start --> and <!-- compat:end --> by
-// `go run ./test/agents/compat/gen`. See docs/ARCHITECTURE.md §Tests.
+// `go run ./test/agents/compat/gen`. See docs/ARCHITECTURE.md §Testing.
 package compat
 
 import (
