@@ -123,9 +123,11 @@ func TestRealACPKimiAuthRequired(t *testing.T) {
 // the generic ACP entry "goose" (setting agents.goose), the only way to
 // run an agent Hermes Desk does not know.
 //
-// TODO(agentsdata): once POST /api/agents adds an agent under its own id,
-// addAgent posts {id, name, kind: "acp", command, env} and the session
-// uses c.id; nothing else here changes.
+// TODO(agentsdata: agents are data): once adding an agent under its own
+// id is merged, addAgent adds {id: c.id, name: c.name, kind: "acp",
+// command, env} (Service.AddAgent, as POST /api/agents does: the setting
+// agents.<id> with kind and name) and opens the session on c.id instead of
+// acpSlot; nothing else here changes.
 const acpSlot = "goose"
 
 // addAgent configures c from its recipe, pointed at the env's fake model
