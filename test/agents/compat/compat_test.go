@@ -27,6 +27,10 @@ func TestJoinSeesWhatEitherSaw(t *testing.T) {
 	if got != want {
 		t.Fatalf("Join = %+v, want %+v", got, want)
 	}
+	// Whichever test of the two ran first.
+	if got := Join(cold, warm); got != want {
+		t.Fatalf("Join the other way = %+v, want %+v", got, want)
+	}
 }
 
 func TestTable(t *testing.T) {
