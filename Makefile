@@ -104,15 +104,23 @@ uninstall:
 package: build
 	scripts/package.sh "$(VERSION)" "$(BIN)"
 
-# The real agent CLIs (Claude Code, Codex, Gemini CLI, Hermes Agent), installed
-# into .tools/ by scripts/install-agents.sh, through their adapters against the
-# fake model server, and (test/agents) through the whole run engine: service,
+# The real agent CLIs (Claude Code, Codex, Gemini CLI, Hermes Agent and the
+# third-party ACP agents: OpenCode, Qwen Code, Copilot CLI, claude-agent-acp,
+# codex-acp, Mistral Vibe, Kimi CLI), installed into .tools/ by
+# scripts/install-agents.sh, through their adapters against the fake model
+# server, and (test/agents) through the whole run engine: service,
 # supervisor, shim, journal. With HERMESDESK_AGENT_TESTS=1 a missing CLI fails
 # in CI. The app never looks in .tools by itself: it is named explicitly.
+# test/agents merges what each agent did into COMPAT_JSON, and the README's
+# compatibility table is rewritten from it even when a test failed, so a
+# change in any agent shows as a diff of both (git status after the run).
 AGENT_PKGS := ./backend/adapter/claude/ ./backend/adapter/codex/ ./backend/adapter/hermes/ ./testkit/fakemodel/agenttest/ ./test/agents/
+COMPAT_JSON := test/agents/testdata/compat.json
 test-agents:
 	scripts/install-agents.sh
-	HERMESDESK_TOOLS=$(CURDIR)/.tools HERMESDESK_AGENT_TESTS=1 $(GO) test -race -count=1 -timeout 15m -tags $(GOTAGS) -run '^TestReal' $(AGENT_PKGS)
+	HERMESDESK_TOOLS=$(CURDIR)/.tools HERMESDESK_AGENT_TESTS=1 HERMESDESK_COMPAT=$(CURDIR)/$(COMPAT_JSON) \
+	  $(GO) test -race -count=1 -timeout 20m -tags $(GOTAGS) -run '^TestReal' $(AGENT_PKGS); \
+	  status=$$?; $(GO) run ./test/agents/compat/gen -in $(COMPAT_JSON) -readme README.md || status=1; exit $$status
 
 ## record-transcripts: re-record the Claude Code and Codex transcripts in the adapters' testdata from the real CLIs
 # The real CLIs (installed into $HERMESDESK_TOOLS, default .tools) play the

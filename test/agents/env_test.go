@@ -42,6 +42,10 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if err := writeCompat(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
+	}
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

@@ -34,6 +34,8 @@ const (
 // agentCase is how one real CLI is configured, and what it reports.
 type agentCase struct {
 	agent string
+	name  string // for the compatibility table
+	pkg   string // where its version is read (installedVersion)
 	cfg   func(t *testing.T) func(home, url string) (adapter.Config, error)
 	// toolOutput: the CLI reports the command's output in its tool events
 	// (Gemini CLI's ACP mode sends none: shared/reference/agents.md).
@@ -54,14 +56,14 @@ type agentCase struct {
 }
 
 var (
-	claudeCase = agentCase{agent: "claude", toolOutput: true, cfg: func(t *testing.T) func(string, string) (adapter.Config, error) {
+	claudeCase = agentCase{agent: "claude", name: "Claude Code", pkg: "npm:@anthropic-ai/claude-code", toolOutput: true, cfg: func(t *testing.T) func(string, string) (adapter.Config, error) {
 		bin := agenttest.RequireTool(t, "claude")
 		return func(home, url string) (adapter.Config, error) {
 			return adapter.Config{Command: []string{bin}, BaseURL: url, APIKey: "dummy", Home: filepath.Join(home, ".claude"),
 				Env: []string{"HOME=" + home, "CLAUDE_CODE_MAX_RETRIES=0"}}, nil
 		}
 	}}
-	codexCase = agentCase{agent: "codex", toolOutput: true, cfg: func(t *testing.T) func(string, string) (adapter.Config, error) {
+	codexCase = agentCase{agent: "codex", name: "Codex", pkg: "npm:@openai/codex", toolOutput: true, cfg: func(t *testing.T) func(string, string) (adapter.Config, error) {
 		bin := agenttest.RequireTool(t, "codex")
 		return func(home, url string) (adapter.Config, error) {
 			// Codex's bubblewrap sandbox cannot run here (no user
@@ -70,11 +72,11 @@ var (
 				Env: []string{"HOME=" + home}, Options: map[string]string{codex.MetaSandbox: "danger-full-access"}}, nil
 		}
 	}}
-	geminiCase = agentCase{agent: "gemini", toolOutput: false, resumeNextMinute: true, cfg: func(t *testing.T) func(string, string) (adapter.Config, error) {
+	geminiCase = agentCase{agent: "gemini", name: "Gemini CLI", pkg: "npm:@google/gemini-cli", toolOutput: false, resumeNextMinute: true, cfg: func(t *testing.T) func(string, string) (adapter.Config, error) {
 		bin := agenttest.RequireTool(t, "gemini")
 		return func(home, url string) (adapter.Config, error) { return fakemodel.GeminiACPConfig(bin, home, url) }
 	}}
-	hermesCase = agentCase{agent: "hermes", toolOutput: true, cfg: func(t *testing.T) func(string, string) (adapter.Config, error) {
+	hermesCase = agentCase{agent: "hermes", name: "Hermes Agent", pkg: "pip:venv:hermes_agent", toolOutput: true, cfg: func(t *testing.T) func(string, string) (adapter.Config, error) {
 		bin := agenttest.RequireTool(t, "hermes")
 		return func(home, url string) (adapter.Config, error) { return fakemodel.HermesACPConfig(bin, home, url) }
 	}}
@@ -137,9 +139,17 @@ func toolThenRecall(t *testing.T, c agentCase, warm bool) {
 		opts = append(opts, withWarmAgents)
 	}
 	e := newEnv(t, c.agent, c.cfg(t), opts...)
+	// Its row of the compatibility table: the warm variant finds the
+	// warm follow-up and the plan, the other the cold resume; recordCompat
+	// joins the two.
+	res := compatRow{Agent: c.agent, Name: c.name, Version: installedVersion(c.pkg)}
+	defer func() { recordCompat(t, res) }()
 	asked := 0
-	first := e.runTurn(toolMsg, e.approveWith("allow_once", &asked))
+	var cards []run.ApprovalRequested
+	first := e.runTurn(toolMsg, collectCards(t, &cards), e.approveWith("allow_once", &asked))
 	j := e.journal(first.RunID)
+	res.Tool, res.Approval = calledTool(e.srv), cardVerdict(cards)
+	observe(t, &res, j)
 	if j.done.Status != run.StatusCompleted {
 		t.Fatalf("done %+v; events %v", j.done, j.types())
 	}
@@ -148,6 +158,7 @@ func toolThenRecall(t *testing.T, c agentCase, warm bool) {
 	if b, err := os.ReadFile(filepath.Join(e.workspace, "hello.txt")); err != nil || string(b) != "hello\n" {
 		t.Fatalf("hello.txt %q %v", b, err)
 	}
+	res.ToolRan, res.ToolOutput = true, toolOutputShown(t, j)
 	native := e.nativeSession()
 	if native == "" {
 		t.Fatal("no native session id stored after the first run")
@@ -184,6 +195,15 @@ func toolThenRecall(t *testing.T, c agentCase, warm bool) {
 	}
 	if !conversationHas(reqs, "recall", fakemodel.RoleAssistant, "All done") {
 		t.Fatal("the model's recall request did not carry the first answer")
+	}
+	observe(t, &res, j2)
+	if warm {
+		res.Warm = true
+		// A plan through the agent's own todo tool: only recorded.
+		plan := e.runTurn(planMsg, e.approveWith("allow_once", new(int)))
+		observe(t, &res, e.journal(plan.RunID))
+	} else {
+		res.Resume = true
 	}
 }
 

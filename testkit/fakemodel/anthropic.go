@@ -17,7 +17,8 @@ func parseAnthropic(_ *http.Request, body []byte) (parsed, error) {
 			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
 		Tools []struct {
-			Name string `json:"name"`
+			Name        string         `json:"name"`
+			InputSchema map[string]any `json:"input_schema"`
 		} `json:"tools"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
@@ -53,7 +54,7 @@ func parseAnthropic(_ *http.Request, body []byte) (parsed, error) {
 		}
 	}
 	for _, t := range req.Tools {
-		p.Conv.Tools = append(p.Conv.Tools, t.Name)
+		p.Conv.addTool(t.Name, t.InputSchema)
 	}
 	return p, nil
 }

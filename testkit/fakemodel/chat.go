@@ -48,13 +48,15 @@ func parseChat(_ *http.Request, body []byte) (parsed, error) {
 		} `json:"messages"`
 		Tools []struct {
 			Function struct {
-				Name string `json:"name"`
+				Name       string         `json:"name"`
+				Parameters map[string]any `json:"parameters"`
 			} `json:"function"`
 		} `json:"tools"`
 		StreamOptions struct {
 			IncludeUsage bool `json:"include_usage"`
 		} `json:"stream_options"`
 		ResponseFormat struct {
+			Type       string `json:"type"`
 			JSONSchema struct {
 				Schema map[string]any `json:"schema"`
 			} `json:"json_schema"`
@@ -76,9 +78,13 @@ func parseChat(_ *http.Request, body []byte) (parsed, error) {
 		p.Conv.Messages = append(p.Conv.Messages, Message{Role: role, Text: textOf(m.Content)})
 	}
 	for _, t := range req.Tools {
-		p.Conv.Tools = append(p.Conv.Tools, t.Function.Name)
+		p.Conv.addTool(t.Function.Name, t.Function.Parameters)
 	}
 	p.Conv.Schema = req.ResponseFormat.JSONSchema.Schema
+	if p.Conv.Schema == nil && req.ResponseFormat.Type == "json_object" {
+		// JSON mode without a schema (a side query): any object will do.
+		p.Conv.Schema = map[string]any{"type": "object"}
+	}
 	return p, nil
 }
 

@@ -22,7 +22,9 @@ func parseGemini(r *http.Request, body []byte) (parsed, error) {
 		} `json:"contents"`
 		Tools []struct {
 			FunctionDeclarations []struct {
-				Name string `json:"name"`
+				Name                 string         `json:"name"`
+				Parameters           map[string]any `json:"parameters"`
+				ParametersJSONSchema map[string]any `json:"parametersJsonSchema"`
 			} `json:"functionDeclarations"`
 		} `json:"tools"`
 		GenerationConfig struct {
@@ -58,7 +60,11 @@ func parseGemini(r *http.Request, body []byte) (parsed, error) {
 	}
 	for _, t := range req.Tools {
 		for _, f := range t.FunctionDeclarations {
-			p.Conv.Tools = append(p.Conv.Tools, f.Name)
+			params := f.Parameters
+			if params == nil {
+				params = f.ParametersJSONSchema
+			}
+			p.Conv.addTool(f.Name, params)
 		}
 	}
 	if gc := req.GenerationConfig; gc.ResponseMimeType == "application/json" {

@@ -14,9 +14,16 @@ func parseResponses(_ *http.Request, body []byte) (parsed, error) {
 		Stream bool            `json:"stream"`
 		Input  json.RawMessage `json:"input"`
 		Tools  []struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
+			Type       string         `json:"type"`
+			Name       string         `json:"name"`
+			Parameters map[string]any `json:"parameters"`
 		} `json:"tools"`
+		Text struct {
+			Format struct {
+				Type   string         `json:"type"`
+				Schema map[string]any `json:"schema"`
+			} `json:"format"`
+		} `json:"text"`
 	}
 	if err := json.Unmarshal(body, &req); err != nil {
 		return parsed{}, fmt.Errorf("responses request: %w", err)
@@ -48,11 +55,14 @@ func parseResponses(_ *http.Request, body []byte) (parsed, error) {
 	}
 	for _, t := range req.Tools {
 		if t.Name != "" {
-			p.Conv.Tools = append(p.Conv.Tools, t.Name)
+			p.Conv.addTool(t.Name, t.Parameters)
 		}
 		if t.Type == "custom" {
 			p.Conv.Freeform = append(p.Conv.Freeform, t.Name)
 		}
+	}
+	if f := req.Text.Format; f.Type == "json_schema" && f.Schema != nil {
+		p.Conv.Schema = f.Schema
 	}
 	return p, nil
 }

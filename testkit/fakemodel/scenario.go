@@ -34,10 +34,10 @@ type Step struct {
 // ToolSpec is an abstract tool call; the server picks the concrete tool from
 // the ones the agent offers (Bash, exec_command, run_shell_command, …).
 type ToolSpec struct {
-	Kind    string `json:"kind"` // shell, read, write, edit or delete (see edit.go)
+	Kind    string `json:"kind"` // shell, read, write, edit, delete (see edit.go) or todo (todo.go)
 	Command string `json:"command,omitempty"`
 	Path    string `json:"path,omitempty"`
-	Content string `json:"content,omitempty"` // write: the whole new file
+	Content string `json:"content,omitempty"` // write: the whole new file; todo: the plan entry
 	Old     string `json:"old,omitempty"`     // edit: the text replaced
 	New     string `json:"new,omitempty"`     // edit: its replacement
 }
@@ -50,6 +50,11 @@ type ErrSpec struct {
 
 //go:embed scenarios/*.json
 var scenarioFS embed.FS
+
+// SideAnswer answers a tool-less request made while a scenario's step
+// wants a tool: agents ask such side questions (session titles) over the
+// conversation, and a short phrase fits them all.
+const SideAnswer = "Fake title"
 
 // DefaultScenario plays when no message carries a marker.
 const DefaultScenario = "text"
@@ -100,9 +105,24 @@ type Conversation struct {
 	// Freeform names the offered tools that take raw text rather than JSON
 	// arguments (OpenAI custom tools, such as Codex's apply_patch).
 	Freeform []string `json:"freeform,omitempty"`
+	// ToolSchemas holds each offered tool's parameters (a JSON schema) by
+	// name, for picking the shell tool by schema (shell.go).
+	ToolSchemas map[string]map[string]any `json:"-"`
 	// Schema is a JSON response schema (a side query such as Gemini's model
 	// router); the reply is then a JSON object, not a scenario.
 	Schema map[string]any `json:"schema,omitempty"`
+}
+
+// addTool records an offered tool and its parameters' schema (nil when
+// the API gives none).
+func (c *Conversation) addTool(name string, params map[string]any) {
+	c.Tools = append(c.Tools, name)
+	if params != nil {
+		if c.ToolSchemas == nil {
+			c.ToolSchemas = map[string]map[string]any{}
+		}
+		c.ToolSchemas[name] = params
+	}
 }
 
 // ToolCall is a concrete call of one offered tool.
@@ -165,11 +185,16 @@ func Plan(c Conversation, set map[string]Scenario) Reply {
 	text := expand(st.Text, vars)
 	if st.Tool != nil {
 		call, ok := chooseTool(*st.Tool, c, name, idx)
-		if !ok {
-			text = "(the fake model wanted a tool, but none it knows was offered)"
-		}
-		if ok {
+		switch {
+		case ok:
 			r.Tool = &call
+		case len(c.Tools) == 0:
+			// A request offering no tools at all is an agent's side
+			// request (a title, a summary) over the same conversation: a
+			// short plain answer, not the turn's tool call.
+			text = SideAnswer
+		default:
+			text = "(the fake model wanted a tool, but none it knows was offered)"
 		}
 	}
 	n := max(st.Repeat, 1)
@@ -243,16 +268,6 @@ func splitWords(s string) []string {
 	return out
 }
 
-// shellTools maps the shell tools of known agents to their command argument.
-var shellTools = []struct{ name, arg string }{
-	{"Bash", "command"},              // Claude Code
-	{"exec_command", "cmd"},          // Codex
-	{"run_shell_command", "command"}, // Gemini CLI
-	{"terminal", "command"},          // Hermes Agent
-	{"shell", "command"},
-	{"bash", "command"},
-}
-
 // readTools maps the file-read tools of known agents to their path argument.
 var readTools = []struct{ name, arg string }{
 	{"Read", "file_path"},      // Claude Code
@@ -268,8 +283,11 @@ func chooseTool(spec ToolSpec, c Conversation, scenario string, step int) (ToolC
 	if call, ok := chooseEditTool(&spec, c, has, id); ok {
 		return call, true
 	}
-	if spec.Kind == "none" {
+	switch spec.Kind {
+	case "none":
 		return ToolCall{}, false
+	case "todo":
+		return chooseTodo(spec.Content, c, id)
 	}
 	if spec.Kind == "read" {
 		for _, t := range readTools {
@@ -285,12 +303,7 @@ func chooseTool(spec ToolSpec, c Conversation, scenario string, step int) (ToolC
 		}
 		spec = ToolSpec{Kind: "shell", Command: "cat " + spec.Path}
 	}
-	for _, t := range shellTools {
-		if has[t.name] {
-			return ToolCall{ID: id, Name: t.name, Args: map[string]any{t.arg: spec.Command}}, true
-		}
-	}
-	return ToolCall{}, false
+	return chooseShell(spec.Command, c, has, id)
 }
 
 // fillSchema builds a value matching a JSON schema (OpenAPI-style types as

@@ -38,8 +38,10 @@ func TestPlan(t *testing.T) {
 			scenario: "tool", toolName: "exec_command", toolArg: "echo hello > hello.txt && cat hello.txt"},
 		{name: "read falls back to cat", conv: Conversation{Tools: []string{"run_shell_command"}, Messages: []Message{{Role: RoleUser, Text: "[scenario:read]"}}},
 			scenario: "read", toolName: "run_shell_command", toolArg: "cat notes.txt"},
-		{name: "no known tool offered answers text", conv: Conversation{Messages: []Message{{Role: RoleUser, Text: "[scenario:tool]"}}},
+		{name: "no known tool offered answers text", conv: Conversation{Tools: []string{"Read"}, Messages: []Message{{Role: RoleUser, Text: "[scenario:tool]"}}},
 			scenario: "tool", textHas: "none it knows was offered"},
+		{name: "a tool-less side request (a title) gets a short answer", conv: Conversation{Messages: []Message{{Role: RoleUser, Text: "Title this: [scenario:tool] go"}}},
+			scenario: "tool", textHas: SideAnswer},
 		{name: "latest marker wins", conv: Conversation{Tools: shell, Messages: []Message{
 			{Role: RoleUser, Text: "[scenario:tool]"}, {Role: RoleAssistant}, {Role: RoleTool}, {Role: RoleAssistant, Text: "ok"},
 			{Role: RoleUser, Text: "[scenario:recall] again"}}},

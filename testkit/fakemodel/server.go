@@ -29,6 +29,7 @@ type Request struct {
 	Stream       bool         `json:"stream"`
 	Scenario     string       `json:"scenario,omitempty"`
 	Step         int          `json:"step"`
+	Tool         string       `json:"tool,omitempty"` // the tool the reply called
 	Time         time.Time    `json:"time"`
 }
 
@@ -176,6 +177,9 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec Request, a
 	}
 	reply := Plan(p.Conv, s.scenarios)
 	rec.Conversation, rec.Stream, rec.Scenario, rec.Step = p.Conv, p.Stream, reply.Scenario, reply.Step
+	if reply.Tool != nil {
+		rec.Tool = reply.Tool.Name
+	}
 	s.record(rec)
 	if reply.Error != nil {
 		writeAPIError(w, api, *reply.Error)

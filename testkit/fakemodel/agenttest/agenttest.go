@@ -66,7 +66,13 @@ func RequireTool(t testing.TB, name string) string {
 	if os.Getenv(AgentTestsEnv) == "skip" {
 		t.Skip(AgentTestsEnv + "=skip")
 	}
-	for _, dir := range paths.ToolsBinDirs(ToolsDir()) {
+	dirs := paths.ToolsBinDirs(ToolsDir())
+	// Agents that need their own Python (Mistral Vibe, Kimi CLI) get a
+	// venv each: .tools/venv-<agent> (scripts/install-agents.sh).
+	if extra, _ := filepath.Glob(filepath.Join(ToolsDir(), "venv-*", "bin")); ToolsDir() != "" {
+		dirs = append(dirs, extra...)
+	}
+	for _, dir := range dirs {
 		p := filepath.Join(dir, name)
 		if st, err := os.Stat(p); err == nil && !st.IsDir() {
 			return p
