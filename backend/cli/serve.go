@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/apihost"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
@@ -139,7 +138,7 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	}
 	// Deleting serve.token revokes the token: a new one is made and only
 	// it is accepted from then on.
-	go httpapi.WatchToken(ctx, dataDir, token, tokenPoll, func(tok string) {
+	go httpapi.WatchToken(ctx, dataDir, token, func(tok string) {
 		api.SetToken(tok)
 		if tok == "" {
 			fmt.Fprintf(e.Stderr, "The token file %s is damaged; no token is accepted until it is deleted.\n", filepath.Join(dataDir, httpapi.TokenFile))
@@ -153,9 +152,6 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	}
 	return exitOK
 }
-
-// tokenPoll is how often serve checks its token file (a var for tests).
-var tokenPoll = time.Second
 
 func isLoopback(host string) bool {
 	if strings.EqualFold(host, "localhost") {

@@ -11,11 +11,12 @@ func Gone(dir string) (gone <-chan struct{}, stop func(), err error) {
 	return gone0(dir)
 }
 
-// Arrivals sends (without blocking; one pending signal folds many) each time
-// an entry is renamed into dir or a file in it is closed after writing: how
-// files written atomically (temp file + rename) appear. It lets a waiter
-// re-read a file when it may have changed instead of polling for it. stop
-// releases the watch and closes nothing.
-func Arrivals(dir string) (arrived <-chan struct{}, stop func(), err error) {
-	return arrivals0(dir)
+// Changes sends (without blocking; one pending signal folds many) each time
+// an entry of dir is created, linked, renamed in or out, deleted, or closed
+// after writing: how files written atomically (temp file + rename) appear
+// and how a file is replaced or removed. Writes to files that stay open
+// (a database, a log) do not count. It lets a waiter re-read a file when it
+// may have changed instead of polling for it. stop releases the watch.
+func Changes(dir string) (changed <-chan struct{}, stop func(), err error) {
+	return changes0(dir)
 }

@@ -75,12 +75,12 @@ func exists(dir string) bool {
 	return !errors.Is(err, os.ErrNotExist)
 }
 
-func arrivals0(dir string) (<-chan struct{}, func(), error) {
+func changes0(dir string) (<-chan struct{}, func(), error) {
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		return nil, nil, fmt.Errorf("watch %s: %w", dir, err)
 	}
-	if _, err := unix.InotifyAddWatch(fd, dir, unix.IN_MOVED_TO|unix.IN_CLOSE_WRITE|unix.IN_ONLYDIR); err != nil {
+	if _, err := unix.InotifyAddWatch(fd, dir, unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_MOVED_FROM|unix.IN_DELETE|unix.IN_CLOSE_WRITE|unix.IN_ONLYDIR); err != nil {
 		unix.Close(fd)
 		return nil, nil, fmt.Errorf("watch %s: %w", dir, err)
 	}

@@ -4,62 +4,89 @@ package dirwatch
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
-	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
-// gone0 looks once a minute on platforms without inotify here; the shim's
-// data dir going away there is an uninstall, which need not be noticed
-// within the second.
+// gone0 watches the parent for the directory's name going (see the Linux
+// version for why the parent and not the directory itself).
 func gone0(dir string) (<-chan struct{}, func(), error) {
+	dir = filepath.Clean(dir)
 	if _, err := os.Stat(dir); err != nil {
 		return nil, nil, err
 	}
 	gone := make(chan struct{})
-	quit := make(chan struct{})
-	var once sync.Once
-	go func() {
-		t := time.NewTicker(time.Minute)
-		defer t.Stop()
-		for {
+	stop, err := watch(filepath.Dir(dir), func(fsnotify.Event) bool {
+		if exists(dir) {
+			return true
+		}
+		close(gone)
+		return false
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return gone, stop, nil
+}
+
+// changes0: creates, renames and removals of dir's entries (fsnotify has no
+// close-after-write event everywhere; atomic writes end in a rename).
+func changes0(dir string) (<-chan struct{}, func(), error) {
+	changed := make(chan struct{}, 1)
+	stop, err := watch(dir, func(ev fsnotify.Event) bool {
+		if ev.Has(fsnotify.Create) || ev.Has(fsnotify.Rename) || ev.Has(fsnotify.Remove) {
 			select {
-			case <-quit:
-				return
-			case <-t.C:
-				if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-					close(gone)
+			case changed <- struct{}{}:
+			default:
+			}
+		}
+		return true
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return changed, stop, nil
+}
+
+// watch calls on for each event of dir until on returns false or stop.
+func watch(dir string, on func(fsnotify.Event) bool) (func(), error) {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("watch %s: %w", dir, err)
+	}
+	if err := w.Add(dir); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("watch %s: %w", dir, err)
+	}
+	var once sync.Once
+	stop := func() { once.Do(func() { w.Close() }) }
+	go func() {
+		for {
+			// Errors must be read too, or the watcher may block.
+			select {
+			case ev, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if !on(ev) {
+					stop()
+					return
+				}
+			case _, ok := <-w.Errors:
+				if !ok {
 					return
 				}
 			}
 		}
 	}()
-	return gone, func() { once.Do(func() { close(quit) }) }, nil
+	return stop, nil
 }
 
-// arrivals0 signals every 5 ms where inotify is not used here: it serves
-// only a starting shim's wait (bounded by its start timeout).
-func arrivals0(dir string) (<-chan struct{}, func(), error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, nil, err
-	}
-	arrived := make(chan struct{}, 1)
-	quit := make(chan struct{})
-	var once sync.Once
-	go func() {
-		t := time.NewTicker(5 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-t.C:
-				select {
-				case arrived <- struct{}{}:
-				default:
-				}
-			}
-		}
-	}()
-	return arrived, func() { once.Do(func() { close(quit) }) }, nil
+func exists(dir string) bool {
+	_, err := os.Stat(dir)
+	return !errors.Is(err, os.ErrNotExist)
 }

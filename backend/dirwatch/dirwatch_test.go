@@ -105,9 +105,9 @@ func TestGoneStop(t *testing.T) {
 
 // A file written atomically (temp + rename) or closed after writing is an
 // arrival; the waiter then reads it.
-func TestArrivals(t *testing.T) {
+func TestChanges(t *testing.T) {
 	dir := t.TempDir()
-	arrived, stop, err := Arrivals(dir)
+	arrived, stop, err := Changes(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestArrivals(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("a rename into the directory was not an arrival")
 	}
-	if _, _, err := Arrivals(filepath.Join(dir, "missing")); err == nil {
+	if _, _, err := Changes(filepath.Join(dir, "missing")); err == nil {
 		t.Fatal("a missing directory gave a watch")
 	}
 }

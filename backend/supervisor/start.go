@@ -263,7 +263,7 @@ var errShimTimeout = errors.New("the run's process did not start in time")
 func (s *Supervisor) waitBootstrap(runID string, pid int, exited <-chan struct{}, exitCode func() int) (control.Bootstrap, error) {
 	deadline := time.NewTimer(s.cfg.StartTimeout)
 	defer deadline.Stop()
-	arrived, unwatch, err := dirwatch.Arrivals(s.runDir(runID))
+	arrived, unwatch, err := dirwatch.Changes(s.runDir(runID))
 	if err != nil {
 		// The run's folder is gone or no watch is to be had: the loop
 		// below still reads the file once, and notices the shim's exit
