@@ -6,6 +6,7 @@ require (
 	fyne.io/systray v1.12.2
 	github.com/coder/acp-go-sdk v0.13.0
 	github.com/esiqveland/notify v0.13.3
+	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gen2brain/beeep v0.11.1
 	github.com/godbus/dbus/v5 v5.2.4
 	github.com/google/uuid v1.6.0

@@ -7,17 +7,22 @@
 # libraries. Target ≤ 8 MiB PSS (docs/ARCHITECTURE.md §Memory).
 # --after S measures S seconds into the idle (default 2, as bench-desktop;
 # past 120 the Go runtime's periodic collection has run once).
-# Usage: scripts/bench-shim.sh [path/to/hermesdesk] [--runs N] [--after S]
+# It also counts wake-ups (context switches of all threads) per minute of the
+# idle warm shim and of the idle `serve` beside it, over --wake S seconds
+# (default 30; 0 skips), against the target of under 60 a minute
+# (docs/ARCHITECTURE.md §Idle).
+# Usage: scripts/bench-shim.sh [path/to/hermesdesk] [--runs N] [--after S] [--wake S]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=build/bin/hermesdesk
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then bin=$1; shift; fi
-runs=3 after=2
+runs=3 after=2 wake=30
 while [ $# -gt 0 ]; do
   case $1 in
     --runs) runs=$2; shift 2 ;;
     --after) after=$2; shift 2 ;;
-    *) echo "usage: scripts/bench-shim.sh [path/to/hermesdesk] [--runs N] [--after S]" >&2; exit 2 ;;
+    --wake) wake=$2; shift 2 ;;
+    *) echo "usage: scripts/bench-shim.sh [path/to/hermesdesk] [--runs N] [--after S] [--wake S]" >&2; exit 2 ;;
   esac
 done
 [ -x "$bin" ] || { echo "bench-shim: $bin is not built (make build)"; exit 1; }
@@ -49,9 +54,15 @@ breakdown() {
   ' "/proc/$pid/smaps"
 }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+# switches PID: context switches of all its threads so far. A thread that
+# sleeps and wakes counts one each time it sleeps again.
+switches() {
+  cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'
+}
 
 echo "bench-shim: $bin, $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), measured ${after}s into the idle"
 all=()
+wakes=()
 for i in $(seq 1 "$runs"); do
   data="$work/data$i"
   mkdir -p "$data"
@@ -71,8 +82,21 @@ for i in $(seq 1 "$runs"); do
   read -r pss rss anon prog progrss lib sharers < <(breakdown "$pid")
   echo "  run $i: PSS $(mib "$pss") MiB (anonymous $(mib "$anon"), program file $(mib "$prog") of $(mib "$progrss") resident, mapped by $sharers processes, libraries $(mib "$lib"))  RSS $(mib "$rss") MiB"
   all+=("$pss")
+  if [ "$wake" -gt 0 ]; then
+    s0=$(switches "$pid") c0=$(switches "$serve_pid")
+    sleep "$wake"
+    s1=$(switches "$pid") c1=$(switches "$serve_pid")
+    sw=$(awk -v a="$s0" -v b="$s1" -v t="$wake" 'BEGIN { printf "%.0f", (b - a) * 60 / t }')
+    cw=$(awk -v a="$c0" -v b="$c1" -v t="$wake" 'BEGIN { printf "%.0f", (b - a) * 60 / t }')
+    echo "         wake-ups per minute, idle: warm shim $sw, serve $cw (target < 60 each)"
+    wakes+=("$sw")
+  fi
   stop_serve
   kill_shims "$data"
 done
 median=$(printf '%s\n' "${all[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+if [ ${#wakes[@]} -gt 0 ]; then
+  wm=$(printf '%s\n' "${wakes[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  echo "one idle warm shim: median $wm wake-ups a minute over $runs runs (target < 60)"
+fi
 echo "one idle warm shim: median PSS $(mib "$median") MiB over $runs runs (target ≤ 8 MiB; its agent not counted)"

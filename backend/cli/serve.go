@@ -169,7 +169,7 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	}
 	// Deleting serve.token revokes the token: a new one is made and only
 	// it is accepted from then on.
-	go httpapi.WatchToken(ctx, dataDir, token, tokenPoll, func(tok string) {
+	go httpapi.WatchToken(ctx, dataDir, token, func(tok string) {
 		api.SetToken(tok)
 		if tok == "" {
 			fmt.Fprintf(e.Stderr, "The token file %s is damaged; no token is accepted until it is deleted.\n", filepath.Join(dataDir, httpapi.TokenFile))
@@ -183,9 +183,6 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	}
 	return exitOK
 }
-
-// tokenPoll is how often serve checks its token file (a var for tests).
-var tokenPoll = time.Second
 
 // holderWait bounds how long serve waits for the process holding the data
 // dir to answer (a var for tests).

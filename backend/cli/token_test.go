@@ -14,9 +14,6 @@ import (
 // Deleting serve.token revokes the token of a running serve: the old one
 // is refused from then on, a new one is made and its login link printed.
 func TestDeletingTheTokenFileRevokesIt(t *testing.T) {
-	old := tokenPoll
-	tokenPoll = 20 * time.Millisecond
-	t.Cleanup(func() { tokenPoll = old })
 	s := startServe(t, newDataDir(t))
 	defer s.stop()
 	status := func(tok string) int {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/dirwatch"
 )
 
 // TokenFile is the serve token's file name in the data dir.
@@ -72,27 +74,60 @@ func LoadOrCreateToken(dataDir string) (string, error) {
 	return tok, nil
 }
 
-// WatchToken checks dataDir's token file every interval until ctx ends and
-// calls changed with the token to accept from then on: when the file is
-// deleted, a new token (the old one is revoked); when it is replaced, its
-// new content. This is what makes "delete serve.token" revoke the token of
-// a running serve (docs/ARCHITECTURE.md §Security, serve mode).
-func WatchToken(ctx context.Context, dataDir, current string, interval time.Duration, changed func(string), log *slog.Logger) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
+// tokenSettle is how long WatchToken lets the data dir settle after a change.
+const tokenSettle = 100 * time.Millisecond
+
+// WatchToken watches dataDir's token file until ctx ends and calls changed
+// with the token to accept from then on: when the file is deleted, a new
+// token (the old one is revoked); when it is replaced, its new content; when
+// the whole data dir goes, none. This is what makes "delete serve.token"
+// revoke the token of a running serve (docs/ARCHITECTURE.md §Security, serve
+// mode). The data dir is watched, not polled: an idle serve sleeps
+// (§Idle). Without a watch (none to be had) the token stays as it is until
+// serve restarts, and the log says so.
+func WatchToken(ctx context.Context, dataDir, current string, changed func(string), log *slog.Logger) {
 	path := filepath.Join(dataDir, TokenFile)
+	entries, unwatch, err := dirwatch.Changes(dataDir)
+	if err != nil {
+		log.Warn("httpapi: cannot watch the token file; deleting it takes effect when serve restarts", "err", err)
+		return
+	}
+	defer unwatch()
+	gone, ungone, err := dirwatch.Gone(dataDir)
+	if err != nil {
+		log.Warn("httpapi: cannot watch the data dir", "err", err)
+	} else {
+		defer ungone()
+	}
+	// A change is looked at once the data dir has been quiet for
+	// tokenSettle: deleting the whole data dir removes the token file
+	// first, and that must not make a new one inside a folder going away.
+	var settle <-chan time.Time
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-gone:
+			// The whole data dir is gone: revoke, but do not recreate it.
+			if current != "" {
+				changed("")
+			}
+			return
+		case <-entries:
+			if settle == nil {
+				settle = time.After(tokenSettle)
+			}
+			continue
+		case <-settle:
+			settle = nil
 		}
 		b, err := os.ReadFile(path)
 		if err == nil && strings.TrimSpace(string(b)) == current {
 			continue
 		}
 		if _, derr := os.Stat(dataDir); derr != nil {
-			// The whole data dir is gone: revoke, but do not recreate it.
+			// The data dir is going (its entries go first): revoke, but
+			// do not recreate it.
 			if current != "" {
 				current = ""
 				changed("")

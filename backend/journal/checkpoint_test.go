@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -33,4 +34,47 @@ func TestCheckpointTruncatesTheWAL(t *testing.T) {
 		t.Fatalf("WAL after Checkpoint: %d bytes, %v", st.Size(), err)
 	}
 	w.Close()
+}
+
+// Passive checkpoints follow commits: one checkpointEvery after a small
+// commit and not before, one as soon as ~4 MB were written whatever the
+// timer; none while nothing is written (an idle store has no timer at all:
+// docs/ARCHITECTURE.md §Idle).
+func TestPassiveCheckpointsFollowCommits(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		wait  time.Duration // the timer; 0: checkpointEvery
+		count int
+		text  string
+	}{
+		{"small, after the timer", 0, 1, "small"},
+		{"4.8 MB, at once", time.Hour, 1200, strings.Repeat("y", 4000)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := openTest(t, Options{})
+			f := newFixture(t, s)
+			ctx := ctxT(t)
+			done := make(chan time.Time, 16)
+			hook := func() { done <- time.Now() }
+			s.checkpointed.Store(&hook)
+			s.checkpointWait.Store(int64(c.wait))
+			w := f.writer(t, f.sub.Run.ID)
+			defer w.Close()
+			start := time.Now()
+			for range c.count {
+				w.Append(run.EventTokenDelta, run.TextDelta{Text: c.text})
+			}
+			if err := w.Flush(ctx); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case at := <-done:
+				if c.wait == 0 && at.Sub(start) < checkpointEvery-100*time.Millisecond {
+					t.Fatalf("a small commit was checkpointed after %v, before checkpointEvery (%v)", at.Sub(start), checkpointEvery)
+				}
+			case <-ctx.Done():
+				t.Fatal("never checkpointed")
+			}
+		})
+	}
 }

@@ -153,6 +153,10 @@ func (s *Store) commitBatch(conn *sql.Conn, batch []*item) {
 	}
 	if len(committed) > 0 {
 		s.walBytes.Add(bytes)
+		select {
+		case s.walWritten <- struct{}{}:
+		default:
+		}
 		if s.opts.OnCommit != nil {
 			s.opts.OnCommit(committed)
 		}

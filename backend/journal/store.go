@@ -63,8 +63,13 @@ type Store struct {
 
 	unknownTypes atomic.Uint64
 	// walBytes approximates what this process added to the WAL since its
-	// last checkpoint.
-	walBytes atomic.Int64
+	// last checkpoint; walWritten wakes checkpointLoop after a commit.
+	walBytes   atomic.Int64
+	walWritten chan struct{}
+	// checkpointed is called after each passive checkpoint, and
+	// checkpointWait replaces checkpointEvery when set (tests).
+	checkpointed   atomic.Pointer[func()]
+	checkpointWait atomic.Int64
 }
 
 // Stats are counters a caller may log or show in deep health.
@@ -118,6 +123,9 @@ func open(path string, opts Options, target int) (*Store, error) {
 		stop:    make(chan struct{}),
 		stopped: make(chan struct{}),
 		writers: map[string]*Writer{},
+		// One slot: commits that arrive while the loop is busy fold into
+		// one wake-up.
+		walWritten: make(chan struct{}, 1),
 	}
 	ctx := context.Background()
 	if err := s.migrateTo(ctx, target); err != nil {
@@ -136,42 +144,66 @@ func open(path string, opts Options, target int) (*Store, error) {
 
 // A checkpoint runs once this process has committed about
 // checkpointBytes since the last one (SQLite's own default is 1000 pages,
-// 4 MB), and at least every checkpointEvery while it writes at all.
+// 4 MB), or checkpointEvery after the first commit it has not yet
+// checkpointed, whichever comes first.
 const (
 	checkpointBytes = 4 << 20
 	checkpointEvery = 2 * time.Second
-	checkpointTick  = 100 * time.Millisecond
 )
 
 // checkpointLoop runs PASSIVE checkpoints: they never block writers (of
 // this or any other process) and skip what readers still need. Every
 // process with a Store runs one for what it wrote, so the WAL stays small
-// whoever writes.
+// whoever writes. It is driven by commits (walWritten): an idle process
+// with nothing to checkpoint never wakes (docs/ARCHITECTURE.md §Idle).
 func (s *Store) checkpointLoop() {
-	t := time.NewTicker(checkpointTick)
-	defer t.Stop()
-	var waited time.Duration
+	var due <-chan time.Time // armed while commits wait for a checkpoint
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	for {
 		select {
 		case <-s.stop:
 			return
-		case <-t.C:
-			n := s.walBytes.Load()
-			if n == 0 {
-				waited = 0
+		case <-s.walWritten:
+			if s.walBytes.Load() < checkpointBytes {
+				if due == nil {
+					wait := checkpointEvery
+					if d := s.checkpointWait.Load(); d > 0 {
+						wait = time.Duration(d)
+					}
+					timer = time.NewTimer(wait)
+					due = timer.C
+				}
 				continue
 			}
-			if waited += checkpointTick; n < checkpointBytes && waited < checkpointEvery {
-				continue
-			}
-			s.walBytes.Add(-n)
-			waited = 0
-			var busy, logPages, done int
-			err := s.db.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logPages, &done)
-			if err != nil && !s.closed.Load() {
-				s.opts.Log.Debug("journal: checkpoint", "err", err)
-			}
+		case <-due:
 		}
+		if timer != nil {
+			timer.Stop()
+			timer, due = nil, nil
+		}
+		s.checkpointPassive()
+	}
+}
+
+// checkpointPassive checkpoints what this process wrote since the last one.
+func (s *Store) checkpointPassive() {
+	n := s.walBytes.Load()
+	if n == 0 {
+		return
+	}
+	s.walBytes.Add(-n)
+	var busy, logPages, done int
+	err := s.db.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logPages, &done)
+	if err != nil && !s.closed.Load() {
+		s.opts.Log.Debug("journal: checkpoint", "err", err)
+	}
+	if f := s.checkpointed.Load(); f != nil {
+		(*f)()
 	}
 }
 

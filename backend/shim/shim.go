@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/dirwatch"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
@@ -40,9 +41,6 @@ var (
 
 // maxSocketPath keeps under the smallest sun_path limit (104 on macOS).
 const maxSocketPath = 100
-
-// dataDirPoll is how often the shim checks its data dir still exists.
-const dataDirPoll = time.Second
 
 // Deps are the shim's collaborators.
 type Deps struct {
@@ -252,27 +250,37 @@ func (sh *shim) serveRun(ctx context.Context, r *runner, sl *slot) adapter.Conn 
 }
 
 // watch ends the shim when it is told to stop or its data dir goes away
-// (a test's temp dir, an uninstall): no shim outlives its data.
+// (a test's temp dir, an uninstall): no shim outlives its data. The data dir
+// is watched, not polled: an idle warm shim sleeps (docs/ARCHITECTURE.md
+// §Idle).
 func (sh *shim) watch(stop <-chan struct{}, done <-chan struct{}) {
-	t := time.NewTicker(dataDirPoll)
-	defer t.Stop()
-	for {
-		select {
-		case <-done:
+	gone, unwatch, err := dirwatch.Gone(sh.dataDir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			sh.dataDirGone()
 			return
-		case <-stop:
-			sh.log.Warn("shim told to stop; interrupting the run")
-			sh.triggerShutdown()
-			return
-		case <-t.C:
-			if _, err := os.Stat(sh.dataDir); errors.Is(err, os.ErrNotExist) {
-				sh.log.Warn("data dir disappeared; stopping")
-				sh.gone.Store(true)
-				sh.triggerShutdown()
-				return
-			}
 		}
+		// No watch to be had (inotify instances exhausted): the shim still
+		// ends on a stop or when its runs end; it only may outlive a
+		// deleted data dir.
+		sh.log.Warn("cannot watch the data dir; the shim will not notice it going away", "err", err)
+	} else {
+		defer unwatch()
 	}
+	select {
+	case <-done:
+	case <-stop:
+		sh.log.Warn("shim told to stop; interrupting the run")
+		sh.triggerShutdown()
+	case <-gone:
+		sh.dataDirGone()
+	}
+}
+
+func (sh *shim) dataDirGone() {
+	sh.log.Warn("data dir disappeared; stopping")
+	sh.gone.Store(true)
+	sh.triggerShutdown()
 }
 
 func (sh *shim) triggerShutdown() {

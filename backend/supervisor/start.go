@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/dirwatch"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -261,19 +262,25 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 
 var errShimTimeout = errors.New("the run's process did not start in time")
 
-// pollBootstrap is how often a starting shim's bootstrap file is checked.
-const pollBootstrap = 5 * time.Millisecond
-
 // waitBootstrap waits for the bootstrap of the shim with pid (0: any live
 // shim of the run, when adopting). A shim that exits first is reported,
 // unless it lost the lock race to another shim of the run (its exit code
 // says so: that one is followed) or found its run already ended
-// (errRunGone). exitCode is read only once exited is closed.
+// (errRunGone). exitCode is read only once exited is closed. The file is
+// read again each time something arrives in the run's folder (the shim
+// writes it atomically: a rename), not polled (docs/ARCHITECTURE.md §Idle).
 func (s *Supervisor) waitBootstrap(runID string, pid int, exited <-chan struct{}, exitCode func() int) (control.Bootstrap, error) {
 	deadline := time.NewTimer(s.cfg.StartTimeout)
 	defer deadline.Stop()
-	tick := time.NewTicker(pollBootstrap)
-	defer tick.Stop()
+	arrived, unwatch, err := dirwatch.Changes(s.runDir(runID))
+	if err != nil {
+		// The run's folder is gone or no watch is to be had: the loop
+		// below still reads the file once, and notices the shim's exit
+		// and the deadline.
+		s.log.Warn("cannot watch the run's folder for its bootstrap", "run", runID, "err", err)
+	} else {
+		defer unwatch()
+	}
 	for {
 		if b, err := control.ReadBootstrap(s.cfg.DataDir, runID); err == nil && (pid == 0 || b.Pid == pid) {
 			return b, nil
@@ -298,7 +305,7 @@ func (s *Supervisor) waitBootstrap(runID string, pid int, exited <-chan struct{}
 			return control.Bootstrap{}, errShimTimeout
 		case <-s.ctx.Done():
 			return control.Bootstrap{}, ErrClosed
-		case <-tick.C:
+		case <-arrived:
 		}
 	}
 }
