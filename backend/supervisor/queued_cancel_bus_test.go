@@ -15,6 +15,11 @@ type noAgents struct{}
 
 func (noAgents) List(context.Context) ([]service.AgentInfo, error) { return nil, nil }
 func (noAgents) Known(name string) bool                            { return name == "demo" }
+func (noAgents) BuiltIn(name string) bool                          { return name == "demo" }
+func (noAgents) DisplayName(_ context.Context, name string) string { return name }
+func (noAgents) DisplayNames(context.Context) (map[string]string, error) {
+	return map[string]string{"demo": "demo"}, nil
+}
 
 // Phantom runs (issue 23.1): a follow-up queued behind a working run and
 // then edited (the window cancels it and puts its text back in the
