@@ -88,8 +88,8 @@ func (d *Desktop) PickFiles(title string) ([]string, error) {
 // Quit ends the app: the core, its tray and this window (the window's
 // close button only hides it). runs is what happens to the active runs,
 // as the person chose in Settings ("keep" or "stop"; "" keeps them), the
-// same question the tray's Quit asks (docs/ARCHITECTURE.md §Quit with
-// active runs).
+// same question the tray's Quit asks
+// (docs/ARCHITECTURE.md §Quit with active runs).
 func (d *Desktop) Quit(runs string) {
 	core := d.app.coreClient()
 	if core == nil {

@@ -38,8 +38,11 @@ type acpCase struct {
 	// pkg names what the version is read from: "npm:<package>" or
 	// "pip:<venv>:<dist>".
 	pkg   string
-	login bool   // needs fakemodel.KimiLogin before it opens a session
-	note  string // for the table
+	login bool // needs fakemodel.KimiLogin before it opens a session
+	// builtIn: Hermes Desk has an entry of its own under this id (its
+	// settings are configured, nothing is added).
+	builtIn bool
+	note    string // for the table
 	// cardTODO: the approval card does not name the exact command yet,
 	// pending the named teammate item; the mismatch is recorded and
 	// logged, not failed. Flip to "" once that item is merged.
@@ -59,7 +62,7 @@ var acpCases = []acpCase{
 	{id: "qwen", name: "Qwen Code", program: "qwen", pkg: "npm:@qwen-code/qwen-code"},
 	{id: "copilot", name: "GitHub Copilot CLI", program: "copilot", pkg: "npm:@github/copilot"},
 	{id: "claude-agent-acp", name: "Claude Agent ACP", program: "claude-agent-acp", pkg: "npm:@zed-industries/claude-agent-acp"},
-	{id: "codex-acp", name: "codex-acp", program: "codex-acp", pkg: "npm:@zed-industries/codex-acp",
+	{id: "codex-acp", name: "codex-acp", program: "codex-acp", pkg: "npm:@zed-industries/codex-acp", builtIn: true,
 		// The card shows argv ["/bin/bash","-lc","echo … && cat …"] joined
 		// unquoted; the output comes in rawOutput.formatted_output.
 		cardTODO: "acpfaithful: argv shell-quoting", outputTODO: "acpfaithful: rawOutput objects",
@@ -114,33 +117,26 @@ func TestRealACPKimiAuthRequired(t *testing.T) {
 	if n := len(e.srv.ModelRequests()); n != 0 {
 		t.Errorf("%d model requests without a login", n)
 	}
-	// TODO(agentsdata: login): the message is then in plain words, with a
-	// Retry; assert that it carries no raw JSON-RPC error once merged:
-	//   if strings.ContainsAny(j.done.Error, "{}") { t.Errorf(…) }
+	if strings.ContainsAny(j.done.Error, "{}") {
+		t.Errorf("the failure carries raw JSON instead of a sentence: %q", j.done.Error)
+	}
 }
 
-// acpSlot is where a third-party ACP agent's command and env go today:
-// the generic ACP entry "goose" (setting agents.goose), the only way to
-// run an agent Hermes Desk does not know.
-//
-// TODO(agentsdata: agents are data): once adding an agent under its own
-// id is merged, addAgent adds {id: c.id, name: c.name, kind: "acp",
-// command, env} (Service.AddAgent, as POST /api/agents does: the setting
-// agents.<id> with kind and name) and opens the session on c.id instead of
-// acpSlot; nothing else here changes.
-const acpSlot = "goose"
-
-// addAgent configures c from its recipe, pointed at the env's fake model
-// server, and opens a session on it (the one place that knows how an
-// agent is added).
+// addAgent adds c under its own id and name, as a person adds an agent
+// (Settings → Agents → Add, POST /api/agents), configured from its recipe
+// and pointed at the env's fake model server, and opens a session on it
+// (the one place that knows how an agent is added).
 func addAgent(t *testing.T, c acpCase, opts ...envOption) *env {
 	t.Helper()
 	recipe := fakemodel.ACPRecipes[c.id]
 	bin := agenttest.RequireTool(t, c.program)
-	return newEnv(t, acpSlot, func(home, url string) (adapter.Config, error) {
+	return newEnv(t, c.id, func(home, url string) (adapter.Config, error) {
 		cfg, err := recipe(bin, home, url)
 		if err == nil && c.login {
 			err = fakemodel.KimiLogin(cfg)
+		}
+		if !c.builtIn {
+			cfg.Kind, cfg.Name = "acp", c.name
 		}
 		return cfg, err
 	}, opts...)

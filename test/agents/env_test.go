@@ -21,6 +21,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -156,10 +157,18 @@ func newEnv(t *testing.T, agent string, cfg func(home, url string) (adapter.Conf
 		t.Fatal(err)
 	}
 	ctx := context.Background()
+	svc := e.st.Service
+	if c.Kind != "" {
+		// An agent Hermes Desk does not know: added as a person adds one
+		// (POST /api/agents), under its own id and name; the recipe's
+		// other settings (home, options) are then stored beside it.
+		if _, err := svc.AddAgent(ctx, definitionOf(agent, c)); err != nil {
+			t.Fatalf("add agent %s: %v", agent, err)
+		}
+	}
 	if err := e.st.Journal.PutSetting(ctx, agents.SettingKey(agent), raw); err != nil {
 		t.Fatal(err)
 	}
-	svc := e.st.Service
 	p, err := svc.CreateProject(ctx, service.CreateProjectRequest{Name: "agents", Workspace: e.workspace})
 	if err != nil {
 		t.Fatal(err)
@@ -372,4 +381,21 @@ func (e *env) agentPid(runID string) int {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return 0
+}
+
+// definitionOf is the added-agent definition of an agent's settings.
+func definitionOf(id string, c adapter.Config) agentdef.Definition {
+	d := agentdef.Definition{ID: id, Name: c.Name, Kind: c.Kind, BaseURL: c.BaseURL}
+	if len(c.Command) > 0 {
+		d.Command, d.Args = c.Command[0], c.Command[1:]
+	}
+	for _, kv := range c.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			if d.Env == nil {
+				d.Env = map[string]string{}
+			}
+			d.Env[k] = v
+		}
+	}
+	return d
 }

@@ -3,8 +3,8 @@
 // what "Add agent" offers from it: each agent's launch command, how it is
 // installed, and whether it is installed here (DESIGN §13.1). The app never
 // downloads anything: `make acp-registry` regenerates registry.json from a
-// fetched copy of the registry (gen/). See docs/ARCHITECTURE.md §Agents
-// are data.
+// fetched copy of the registry (gen/). See
+// docs/ARCHITECTURE.md §Agents are data.
 package registry
 
 import (
