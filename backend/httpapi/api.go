@@ -149,6 +149,12 @@ func (h *Handler) approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := h.svc.Approve(r.Context(), r.PathValue("id"), r.PathValue("approval_id"), body.Choice)
+	if err == nil && res.Status == run.ControlInvalid {
+		// A choice that matches no offered option is bad input, not a
+		// state of the run: 400 naming the choices (§Controls).
+		writeError(w, http.StatusBadRequest, service.CodeBadRequest, res.Message)
+		return
+	}
 	reply(w, http.StatusOK, res, err)
 }
 

@@ -3,6 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -193,6 +194,15 @@ func TestFlowAndControls(t *testing.T) {
 			t.Fatalf("%s: status %q, want %q", c.path, cr.Status, c.want)
 		}
 	}
+	// A choice that matches none of the offered options is bad input: 400
+	// naming the choices, not a not-active run.
+	e.mem.ApproveFn = func(_ context.Context, _, _, choice string) (run.ControlResult, error) {
+		return run.ControlResult{Status: run.ControlInvalid, Message: fmt.Sprintf("%q is not one of the offered choices: yes (Allow), no (Deny)", choice)}, nil
+	}
+	if status, body := e.do(t, "POST", "/api/runs/"+sr.RunID+"/approvals/ap_1", `{"choice":"maybe"}`, nil); status != 400 || errCode(t, body) != "bad_request" || !strings.Contains(body, "yes (Allow), no (Deny)") {
+		t.Fatalf("unmatched choice: %d %s", status, body)
+	}
+	e.mem.ApproveFn = nil
 	status, body = e.do(t, "GET", "/api/sessions/"+ses.ID, "", nil)
 	var d struct {
 		ID       string `json:"id"`

@@ -320,7 +320,7 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 	case p.withdrawn:
 		r.mu.Unlock()
 		return result(run.ControlNotActive, fmt.Sprintf("the %s was withdrawn when the run was cancelled", kind)), ev, nil, "", nil
-	case p.resolved && p.answer == answer:
+	case p.resolved && sameAnswer(p, answer, isApproval):
 		r.mu.Unlock()
 		return result(run.ControlNotActive, fmt.Sprintf("the %s was already answered", kind)), ev, nil, "", nil
 	case p.resolved:
@@ -329,11 +329,12 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 	}
 	optionID = answer
 	if isApproval {
-		var ok bool
-		if optionID, ok = matchOption(p.options, answer); !ok {
+		o, ok := run.MatchOption(p.options, answer)
+		if !ok {
 			r.mu.Unlock()
-			return result(run.ControlNotActive, fmt.Sprintf("%q is not one of the offered choices", answer)), ev, nil, "", nil
+			return result(run.ControlInvalid, fmt.Sprintf("%q is not one of the offered choices: %s (or \"allow\" / \"deny\" for the first allow or reject choice)", answer, run.OfferedChoices(p.options))), ev, nil, "", nil
 		}
+		optionID = o.ID
 	}
 	r.mu.Unlock()
 
@@ -353,24 +354,22 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 	}
 	r.mu.Lock()
 	p.resolved, p.answer = true, answer
+	if isApproval {
+		p.answer = optionID // "allow" and the option's id are the same answer
+	}
 	r.moveLocked(evType, payload)
 	r.mu.Unlock()
 	return accepted(ev), ev, conn, optionID, nil
 }
 
-// matchOption accepts an option id or an option kind (allow_once, …).
-func matchOption(opts []run.ApprovalOption, choice string) (string, bool) {
-	for _, o := range opts {
-		if o.ID == choice {
-			return o.ID, true
-		}
+// sameAnswer reports whether answer repeats a resolved prompt's answer;
+// for an approval, any word that picks the same option does.
+func sameAnswer(p *pending, answer string, isApproval bool) bool {
+	if !isApproval {
+		return p.answer == answer
 	}
-	for _, o := range opts {
-		if o.Kind != "" && o.Kind == choice {
-			return o.ID, true
-		}
-	}
-	return "", false
+	o, ok := run.MatchOption(p.options, answer)
+	return ok && o.ID == p.answer
 }
 
 // setModel asks the agent first, outside ctlMu (an agent that never
