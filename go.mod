@@ -3,6 +3,7 @@ module github.com/hermesdesk/hermesdesk
 go 1.25.0
 
 require (
+	al.essio.dev/pkg/shellescape v1.6.1
 	fyne.io/systray v1.12.2
 	github.com/coder/acp-go-sdk v0.13.0
 	github.com/esiqveland/notify v0.13.3
@@ -18,7 +19,6 @@ require (
 )
 
 require (
-	al.essio.dev/pkg/shellescape v1.6.1 // indirect
 	git.sr.ht/~jackmordaunt/go-toast v1.1.2 // indirect
 	git.sr.ht/~jackmordaunt/go-toast/v2 v2.0.3 // indirect
 	github.com/bep/debounce v1.2.1 // indirect

@@ -121,12 +121,15 @@ type ToolStarted struct {
 	Locations []string `json:"locations,omitempty"`
 }
 
-// ToolUpdated carries live output or a changed title/status.
+// ToolUpdated carries live output or a changed title/status, and the
+// call's input when it arrives after tool.started (OpenCode, the Claude
+// ACP wrappers): it replaces the card's input.
 type ToolUpdated struct {
 	ToolCallID string `json:"tool_call_id"`
 	Title      string `json:"title,omitempty"`
 	Status     string `json:"status,omitempty"`
 	Output     string `json:"output,omitempty"` // appended output chunk
+	Input      any    `json:"input,omitempty"`
 }
 
 // ToolDone closes a tool call card.
@@ -175,13 +178,28 @@ type ApprovalOption struct {
 	Kind string `json:"kind,omitempty"`
 }
 
-// ApprovalRequested asks the person to allow or deny an action.
+// ApprovalRequested asks the person to allow or deny an action. Adapters
+// fill it with everything known about the tool call, not only what the
+// request itself carries: what is shown is what is approved
+// (docs/ARCHITECTURE.md §Approvals).
 type ApprovalRequested struct {
-	ApprovalID  string           `json:"approval_id"`
-	ToolCallID  string           `json:"tool_call_id,omitempty"`
-	Title       string           `json:"title"`
-	Description string           `json:"description,omitempty"`
-	Command     string           `json:"command,omitempty"`
+	ApprovalID  string `json:"approval_id"`
+	ToolCallID  string `json:"tool_call_id,omitempty"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	// Command is the command line that will run, an argv shell-quoted.
+	Command string `json:"command,omitempty"`
+	// Kind is the tool's kind (read, edit, execute, …) where known.
+	Kind string `json:"kind,omitempty"`
+	// Locations are the files the call touches.
+	Locations []string `json:"locations,omitempty"`
+	// Diff is the unified diff of an edit that is asked for.
+	Diff string `json:"diff,omitempty"`
+	// Input is the tool's arguments (JSON) when no command says it.
+	Input any `json:"input,omitempty"`
+	// Unexplained: the agent said nothing a person could judge; the card
+	// says so and its Allow needs a second click.
+	Unexplained bool             `json:"unexplained,omitempty"`
 	Options     []ApprovalOption `json:"options"`
 }
 

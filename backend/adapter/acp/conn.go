@@ -126,6 +126,7 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 	}
 	t := &turnState{emit: emit, m: NewMapper(), stop: make(chan struct{})}
 	t.m.Workspace = c.ws.dir
+	t.m.Terminal = c.terms.outputOf
 	// Registering the turn is the busy check, so a Cancel that comes right
 	// after Turn starts always finds it.
 	c.mu.Lock()

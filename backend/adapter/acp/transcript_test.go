@@ -91,7 +91,7 @@ func replay(transcript []byte) (events []event, malformed int, unknown map[strin
 				continue
 			}
 			asks++
-			ev, err := approvalRequested(p, fmt.Sprintf("appr_%d", asks))
+			ev, err := approvalRequested(p, m.Known(toolCallIDOf(p.ToolCall)), fmt.Sprintf("appr_%d", asks), recordedWorkspace)
 			if err != nil {
 				malformed++
 				continue
