@@ -72,8 +72,17 @@ export interface ApprovalBlock extends BlockBase {
   title: string;
   description?: string;
   command?: string;
+  /** The tool's kind, the files it touches, the diff it asks to make and its input when no command says it. */
+  toolKind?: string;
+  locations?: string[];
+  diff?: string;
+  input?: unknown;
+  /** The agent said nothing a person could judge: Allow needs a second click. */
+  unexplained?: boolean;
   options: ApprovalOption[];
   resolved?: { choice: string; by?: string };
+  /** The oldest approval still waiting: it takes the keys and the focus (the others wait their turn). */
+  current?: boolean;
 }
 export interface ClarifyBlock extends BlockBase {
   kind: "clarify";
@@ -166,6 +175,8 @@ export interface RunView {
   /** The models the agent offers, where it says (model.updated). */
   models?: { id: string; name?: string; description?: string }[];
   pendingApprovalId?: string;
+  /** Every approval still waiting, oldest first (an agent may ask again before the first is answered). */
+  pendingApprovals: string[];
   pendingClarifyId?: string;
   terminal: boolean;
   /** First seq held in this view (a tail window may start after 1). */
@@ -198,6 +209,7 @@ export function newRunView(runId: string, sessionId = "", firstSeq = 1): RunView
     status: "unknown",
     blocks: [],
     files: [],
+    pendingApprovals: [],
     commands: [],
     terminal: false,
     firstSeq,
