@@ -2,6 +2,7 @@ package supervisor_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -142,4 +143,40 @@ func TestModelSwitch(t *testing.T) {
 		t.Fatalf("cancel: %+v", cr)
 	}
 	e.waitTerminal(res.RunID)
+}
+
+// Shown = approved, end to end through the real shim and ACP adapter: a
+// permission request that names only the toolCallId of a call announced
+// before it (Mistral Vibe) is journaled with that call's title and
+// command; "allow" answers it; a choice that matches nothing is invalid
+// and leaves it pending.
+func TestVibeShapedApprovalShowsItsCommand(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	res := e.start(e.session.ID, "/scenario vibe-permission")
+	id := e.waitPending(res.RunID, true)
+	if cr, err := e.sup.Approve(ctx, res.RunID, id, "maybe"); err != nil || cr.Status != run.ControlInvalid || !strings.Contains(cr.Message, "allow-once (Allow), reject-once (Reject)") {
+		t.Fatalf("unmatched choice: %+v, %v", cr, err)
+	}
+	if cr, err := e.sup.Approve(ctx, res.RunID, id, "allow"); err != nil || cr.Status != run.ControlAccepted {
+		t.Fatalf("allow: %+v, %v", cr, err)
+	}
+	evs := e.watchAll(e.sup, res.RunID, 0)
+	if d := doneOf(t, evs); d.Status != run.StatusCompleted {
+		t.Fatalf("done %+v", d)
+	}
+	var ar run.ApprovalRequested
+	for _, ev := range evs {
+		if ev.Type == run.EventApprovalRequest {
+			if err := json.Unmarshal(ev.Payload, &ar); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if ar.ToolCallID != "vibe-1" || ar.Title != "bash" || ar.Kind != "execute" || ar.Command != "echo hello > hello.txt && echo x" || ar.Unexplained {
+		t.Fatalf("approval.requested = %+v; want the announced call's title and command", ar)
+	}
+	if got := text(evs, run.EventTokenDelta); !strings.Contains(got, "Permission granted (allow-once)") {
+		t.Fatalf("the agent did not get the first allow option: %q", got)
+	}
 }
