@@ -83,6 +83,10 @@ type Options struct {
 	// history shortly after, as Gemini CLI 0.61.0 does; by default the
 	// replay precedes the answer, as ACP prescribes.
 	ReplayAfterAnswer bool
+	// ConfigOptions makes the agent report its settings as session config
+	// options only — model, mode, thought level, a switch — as OpenCode
+	// and codex-acp do, instead of the older models and modes.
+	ConfigOptions bool
 }
 
 // Serve speaks ACP on in/out until the client closes in or ctx ends.
@@ -101,15 +105,16 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		opts.IgnoreSIGTERM = func() {}
 	}
 	a := &agent{
-		out:         &lockedWriter{w: out},
-		stderr:      opts.Stderr,
-		scenarios:   scenarios,
-		store:       newStore(opts.StateDir),
-		exit:        opts.Exit,
-		ignoreTERM:  opts.IgnoreSIGTERM,
-		replayAfter: opts.ReplayAfterAnswer,
-		sessions:    map[string]*session{},
-		ready:       make(chan struct{}),
+		out:           &lockedWriter{w: out},
+		stderr:        opts.Stderr,
+		scenarios:     scenarios,
+		store:         newStore(opts.StateDir),
+		exit:          opts.Exit,
+		ignoreTERM:    opts.IgnoreSIGTERM,
+		replayAfter:   opts.ReplayAfterAnswer,
+		configOptions: opts.ConfigOptions,
+		sessions:      map[string]*session{},
+		ready:         make(chan struct{}),
 	}
 	// The SDK starts reading in NewAgentSideConnection, and its SetLogger is
 	// not synchronized with that goroutine: hold the input back until the

@@ -26,7 +26,9 @@ type session struct {
 	ID    string `json:"id"`
 	Cwd   string `json:"cwd"`
 	Model string `json:"model,omitempty"`
-	Turns []turn `json:"turns"`
+	// Config is the session's other settings (Options.ConfigOptions).
+	Config configState `json:"config,omitempty"`
+	Turns  []turn      `json:"turns"`
 }
 
 type turn struct {

@@ -24,10 +24,13 @@ const (
 	EventCommandsUpdated  EventType = "commands.updated"
 	EventModeUpdated      EventType = "mode.updated"
 	EventModelUpdated     EventType = "model.updated"
-	EventTitleUpdated     EventType = "title.updated"
-	EventUsageUpdated     EventType = "usage.updated"
-	EventUsageFinal       EventType = "usage.final"
-	EventError            EventType = "error"
+	// EventConfigUpdated reports the agent's session settings (ACP session
+	// config options: mode, thought level, switches); payload ConfigUpdated.
+	EventConfigUpdated EventType = "config.updated"
+	EventTitleUpdated  EventType = "title.updated"
+	EventUsageUpdated  EventType = "usage.updated"
+	EventUsageFinal    EventType = "usage.final"
+	EventError         EventType = "error"
 	// EventNotice is something the person should know that is not an error
 	// (e.g. the agent could not resume its earlier session); payload Notice.
 	EventNotice EventType = "notice"
@@ -44,7 +47,7 @@ var KnownEventTypes = []EventType{
 	EventToolStarted, EventToolUpdated, EventToolDone, EventFileChanged,
 	EventApprovalRequest, EventApprovalResolved, EventClarifyRequest,
 	EventClarifyResolved, EventCommandsUpdated, EventModeUpdated,
-	EventModelUpdated, EventTitleUpdated, EventUsageUpdated, EventUsageFinal,
+	EventModelUpdated, EventConfigUpdated, EventTitleUpdated, EventUsageUpdated, EventUsageFinal,
 	EventError, EventNotice, EventDone, EventCompacted,
 }
 
@@ -257,6 +260,36 @@ type ModelOption struct {
 	Description string `json:"description,omitempty"`
 }
 
+// ConfigUpdated is the whole set of the agent's session settings as it
+// reports them (ACP configOptions, and the older modes as one "mode"
+// selector), each by its own name, for the session header
+// (docs/ARCHITECTURE.md §Session config options). A model selector is
+// also reported as model.updated, so the model picker drives it.
+type ConfigUpdated struct {
+	Options []ConfigOption `json:"options"`
+}
+
+// ConfigOption is one setting: a selector or a switch.
+type ConfigOption struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Category is model, mode, thought_level or the agent's own word.
+	Category string `json:"category,omitempty"`
+	// Type is "select" or "boolean".
+	Type string `json:"type"`
+	// Current is the selected value's id, or "true"/"false".
+	Current string        `json:"current"`
+	Values  []ConfigValue `json:"values,omitempty"`
+}
+
+// ConfigValue is one choice of a selector.
+type ConfigValue struct {
+	ID          string `json:"id"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
 // TitleUpdated gives the session a title.
 type TitleUpdated struct {
 	Title string `json:"title"`
@@ -336,6 +369,7 @@ var PayloadOf = map[EventType]any{
 	EventCommandsUpdated:  CommandsUpdated{},
 	EventModeUpdated:      ModeUpdated{},
 	EventModelUpdated:     ModelUpdated{},
+	EventConfigUpdated:    ConfigUpdated{},
 	EventTitleUpdated:     TitleUpdated{},
 	EventUsageUpdated:     Usage{},
 	EventUsageFinal:       Usage{},

@@ -45,6 +45,14 @@ const (
 	ReplayAfter = "after"
 )
 
+// ConfigEnv set to ConfigOptions makes the agent report its settings as
+// session config options only (model, mode, thought level, a switch), as
+// OpenCode and codex-acp do (demoagent.Options.ConfigOptions).
+const (
+	ConfigEnv     = "HERMESDESK_FAKEAGENT_CONFIG"
+	ConfigOptions = "options"
+)
+
 // Main runs the fake agent on this process's stdio and returns the exit
 // code; args are those after "demo-agent". It takes the same flags as
 // `hermesdesk demo-agent`.
@@ -53,5 +61,6 @@ func Main(args []string) int {
 		StateDir:          os.Getenv(StateEnv),
 		Scenarios:         TestScenarios(),
 		ReplayAfterAnswer: os.Getenv(ReplayEnv) == ReplayAfter,
+		ConfigOptions:     os.Getenv(ConfigEnv) == ConfigOptions,
 	})
 }

@@ -51,6 +51,9 @@ type conn struct {
 	asks    map[string]*ask
 	pending []Out // latest state updates from between turns, emitted with the next
 	model   string
+	// config is the agent's latest session settings (§Session config
+	// options); a model selector among them is how SetModel switches.
+	config []run.ConfigOption
 }
 
 var _ adapter.Conn = (*conn)(nil)
@@ -96,6 +99,7 @@ func newConn(a *Adapter, proc adapter.Proc, ws *workspace, env []string, host ad
 	c.rpc = newRPC(proc.Stdout(), proc.Stdin(), c.log, c.onNotify, c.onRequest, func(id int64) {
 		c.loadID.CompareAndSwap(id, 0)
 	})
+	c.rpc.onResult = c.onResult
 	return c
 }
 
@@ -251,6 +255,9 @@ func (c *conn) onNotify(method string, params json.RawMessage) {
 		c.rpc.malformed.Add(1)
 		return
 	}
+	if s, ok := settingsUpdate(n.Update); ok {
+		c.noteSettings(settingsEvents(s), false) // remembered even from a replay
+	}
 	if c.loadID.Load() != 0 {
 		return
 	}
@@ -264,7 +271,7 @@ func (c *conn) onNotify(method string, params json.RawMessage) {
 	// keep state-like updates for the next turn, drop the rest.
 	for _, o := range NewMapper().Update(n.Update) {
 		switch o.Type {
-		case run.EventCommandsUpdated, run.EventModeUpdated, run.EventModelUpdated, run.EventTitleUpdated, run.EventUsageUpdated:
+		case run.EventCommandsUpdated, run.EventModeUpdated, run.EventModelUpdated, run.EventConfigUpdated, run.EventTitleUpdated, run.EventUsageUpdated:
 			c.mu.Lock()
 			c.keepPending(o)
 			c.mu.Unlock()
@@ -341,8 +348,19 @@ func (c *conn) respond(kind, id, answer string) error {
 	return nil
 }
 
-// SetModel switches the session's model through ACP session/set_model.
+// SetModel switches the session's model: through its model selector
+// (session/set_config_option) where the agent reports one, else ACP
+// session/set_model.
 func (c *conn) SetModel(ctx context.Context, model string) error {
+	if id := c.modelOption(); id != "" {
+		if err := c.setConfigOption(ctx, id, model); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.model = model
+		c.mu.Unlock()
+		return nil
+	}
 	if !c.models {
 		return fmt.Errorf("acp: %s reported no models: %w", c.a.display, adapter.ErrUnsupported)
 	}

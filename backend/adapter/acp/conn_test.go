@@ -49,7 +49,7 @@ func TestDemoStreamsInOrder(t *testing.T) {
 		}
 	}
 	want := []run.EventType{
-		run.EventModelUpdated, run.EventModeUpdated, run.EventCommandsUpdated,
+		run.EventConfigUpdated, run.EventModelUpdated, run.EventModeUpdated, run.EventCommandsUpdated,
 		run.EventReasoningDelta, run.EventReasoningDone, run.EventTokenDelta,
 		run.EventToolStarted, run.EventToolDone, run.EventTokenDelta,
 	}
@@ -639,5 +639,44 @@ func TestNoAnswerMessage(t *testing.T) {
 	err := &adapter.NoAnswerError{Command: "goose acp", After: DefaultAnswerTimeout}
 	if got, want := err.Error(), "The agent did not answer within 15 s — is `goose acp` the right command?"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// An agent that reports its settings only as session config options
+// (OpenCode, codex-acp): the first turn carries them by name, its model
+// selector feeds the model picker, and a model switch goes through
+// session/set_config_option.
+func TestConfigOptions(t *testing.T) {
+	h := newHarness(t)
+	h.env = append(h.env, "HERMESDESK_FAKEAGENT_CONFIG=options")
+	c := h.start("")
+	rec := newRecorder()
+	h.turn(c, "/scenario models", rec)
+	cu := waitFor[run.ConfigUpdated](t, rec, run.EventConfigUpdated)
+	var names []string
+	for _, o := range cu.Options {
+		names = append(names, o.Name+"="+o.Current)
+	}
+	if got := strings.Join(names, ", "); got != "Model=demo-small, Mode=build, Reasoning effort=medium, Allow all tools=false" {
+		t.Fatalf("config options = %s", got)
+	}
+	if mode := cu.Options[1]; mode.Category != "mode" || len(mode.Values) != 2 || mode.Values[1] != (run.ConfigValue{ID: "plan", Name: "Plan"}) {
+		t.Fatalf("mode option = %+v", mode)
+	}
+	mu := waitFor[run.ModelUpdated](t, rec, run.EventModelUpdated)
+	if mu.Model != "demo-small" || len(mu.Available) != 2 || mu.Available[1].Name != "Demo large" {
+		t.Fatalf("model.updated = %+v", mu)
+	}
+	if err := c.SetModel(context.Background(), "demo-large"); err != nil {
+		t.Fatal(err)
+	}
+	var re *RPCError
+	if err := c.SetModel(context.Background(), "no-such-model"); !errors.As(err, &re) {
+		t.Fatalf("unknown model: %v", err)
+	}
+	rec = newRecorder()
+	h.turn(c, "/scenario models", rec)
+	if text := rec.text(run.EventTokenDelta); !strings.Contains(text, "demo-large") {
+		t.Fatalf("the agent did not switch: %q", text)
 	}
 }

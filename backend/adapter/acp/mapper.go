@@ -33,7 +33,7 @@ type Mapper struct {
 	toolOrder []string
 	Unknown   map[string]int // update kinds we do not know, by kind
 	Malformed int            // updates that did not decode
-	Ignored   int            // known kinds with nothing to show (user echo, config)
+	Ignored   int            // known kinds with nothing to show (user echo)
 }
 
 type toolState struct {
@@ -187,7 +187,13 @@ func (m *Mapper) Update(raw json.RawMessage) []Out {
 			us.CostUSD = u.Cost.Amount
 		}
 		out = append(out, Out{run.EventUsageUpdated, us})
-	case "user_message_chunk", "config_option_update":
+	case "config_option_update":
+		if s, ok := settingsUpdate(raw); ok {
+			out = append(out, settingsEvents(s)...)
+		} else {
+			m.Malformed++
+		}
+	case "user_message_chunk":
 		m.Ignored++
 	default:
 		m.Unknown[u.Kind]++
