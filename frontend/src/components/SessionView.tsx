@@ -23,6 +23,7 @@ import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
+import { latestConfig, SessionSettings } from "./SessionSettings";
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
@@ -235,6 +236,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
   const served = useAgentModels(t.api, agent, runs.bus);
   const reportedModels = latestModels(runs, attached.map((a) => a.id));
+  const settings = latestConfig(runs, attached.map((a) => a.id));
   const agentModels = pickerModels(reportedModels, served.listed);
   const productCommands = useMemo(
     () => buildProductCommands({ agent, active, stop: () => stopRef.current(), model: () => setModelOpen(true), newSession: () => newSessionRef.current?.() }),
@@ -456,6 +458,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
               }
             }}
           />
+          <SessionSettings options={settings} />
           {status !== "idle" && <StatusBadge status={status} />}
           <span className="spacer" />
           {active && status === "cancelling" ? (

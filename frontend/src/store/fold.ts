@@ -409,6 +409,25 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
       return;
     case "mode.updated":
       v.mode = str(p, "mode") ?? v.mode;
+      // The mode selector among the settings follows (current_mode_update).
+      if (v.mode && v.config) v.config = v.config.map((o) => (o.category === "mode" && o.type === "select" ? { ...o, current: v.mode! } : o));
+      return;
+    case "config.updated":
+      if (Array.isArray(p.options)) {
+        v.config = (p.options as unknown[]).map(obj).filter((o) => str(o, "id")).map((o) => ({
+          id: str(o, "id")!,
+          name: str(o, "name") ?? str(o, "id")!,
+          description: str(o, "description"),
+          category: str(o, "category"),
+          type: str(o, "type") ?? "select",
+          current: str(o, "current") ?? "",
+          values: Array.isArray(o.values)
+            ? (o.values as unknown[]).map(obj).filter((x) => str(x, "id")).map((x) => ({ id: str(x, "id")!, name: str(x, "name"), description: str(x, "description") }))
+            : [],
+        }));
+        const mode = v.config.find((o) => o.category === "mode" && o.type === "select");
+        if (mode?.current) v.mode = mode.current;
+      }
       return;
     case "model.updated":
       v.model = str(p, "model") ?? v.model;

@@ -65,6 +65,20 @@ export interface ToolBlock extends BlockBase {
   /** Files this call changed, with their diffs. */
   changes?: FileTouch[];
 }
+/** One of an agent's session settings (backend/run/event.go ConfigOption). */
+export interface ConfigOption {
+  id: string;
+  name: string;
+  description?: string;
+  /** model, mode, thought_level or the agent's own word. */
+  category?: string;
+  /** "select" or "boolean". */
+  type: string;
+  /** The chosen value's id, or "true"/"false". */
+  current: string;
+  values: { id: string; name?: string; description?: string }[];
+}
+
 export interface ApprovalBlock extends BlockBase {
   kind: "approval";
   approvalId: string;
@@ -172,6 +186,8 @@ export interface RunView {
   blocks: Block[];
   files: FileTouch[];
   commands: { name: string; description?: string }[];
+  /** The agent's session settings by name (config.updated: mode, thought level, switches…). */
+  config?: ConfigOption[];
   /** The models the agent offers, where it says (model.updated). */
   models?: { id: string; name?: string; description?: string }[];
   pendingApprovalId?: string;

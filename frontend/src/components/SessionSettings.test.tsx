@@ -1,0 +1,47 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { RunFeed } from "../store/feed";
+import { evts } from "../store/testEvents";
+import { modeName } from "./Inspector";
+import { SessionSettings, settingText } from "./SessionSettings";
+
+const R = "run_cfg";
+const copilotMode = "https://agentclientprotocol.com/protocol/session-modes#agent";
+
+function folded() {
+  const f = new RunFeed(R);
+  f.ingest(evts(R, [
+    ["config.updated", { options: [
+      { id: "model", name: "Model", category: "model", type: "select", current: "gpt-5", values: [{ id: "gpt-5", name: "GPT-5" }] },
+      { id: "mode", name: "Mode", category: "mode", type: "select", current: copilotMode, values: [
+        { id: copilotMode, name: "Agent" },
+        { id: "https://agentclientprotocol.com/protocol/session-modes#plan", name: "Plan" },
+      ] },
+      { id: "reasoning_effort", name: "Reasoning effort", category: "thought_level", type: "select", current: "high", values: [{ id: "high", name: "High", description: "Thinks longest" }] },
+      { id: "allow_all", name: "Allow all tools", type: "boolean", current: "false", values: [] },
+    ] }],
+  ]), true);
+  return f;
+}
+
+describe("session settings", () => {
+  it("shows the agent's settings by their names, never a mode's raw id, and leaves the model to its picker", () => {
+    const f = folded();
+    render(<SessionSettings options={f.view.config ?? []} />);
+    const chips = screen.getByLabelText("Agent settings").textContent;
+    expect(chips).toBe("Mode: AgentReasoning effort: HighAllow all tools: off");
+    expect(chips).not.toContain("https://");
+    expect(modeName(f.view)).toBe("Agent");
+  });
+
+  it("follows a mode change the agent reports", () => {
+    const f = folded();
+    f.ingest(evts(R, [["mode.updated", { mode: "https://agentclientprotocol.com/protocol/session-modes#plan" }]], 2), true);
+    expect(modeName(f.view)).toBe("Plan");
+    expect(settingText(f.view.config!.find((o) => o.id === "mode")!).value).toBe("Plan");
+  });
+
+  it("says a value it has no name for as it is", () => {
+    expect(settingText({ id: "x", name: "Speed", type: "select", current: "warp", values: [] })).toEqual({ name: "Speed", value: "warp", title: undefined });
+  });
+});
