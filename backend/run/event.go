@@ -184,7 +184,7 @@ type ApprovalOption struct {
 // ApprovalRequested asks the person to allow or deny an action. Adapters
 // fill it with everything known about the tool call, not only what the
 // request itself carries: what is shown is what is approved
-// (docs/ARCHITECTURE.md §Approvals).
+// (docs/ARCHITECTURE.md §`approval.requested`).
 type ApprovalRequested struct {
 	ApprovalID  string `json:"approval_id"`
 	ToolCallID  string `json:"tool_call_id,omitempty"`

@@ -32,7 +32,7 @@ func approvalFor(t *testing.T, earlier []string, request string) run.ApprovalReq
 }
 
 // Shown = approved: each shape of permission request seen from a real
-// agent (docs/ARCHITECTURE.md §Approvals; ../shared/reference/acp-agents.md)
+// agent (docs/ARCHITECTURE.md §`approval.requested`; ../shared/reference/acp-agents.md)
 // shows what will run.
 func TestApprovalShowsWhatIsApproved(t *testing.T) {
 	tests := []struct {

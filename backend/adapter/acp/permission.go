@@ -28,7 +28,7 @@ const Unexplained = "The agent did not say what it wants to do"
 // approvalRequested maps a permission request to the normalized event,
 // merged with everything known about its tool call before it (known, from
 // the turn's mapper): what is shown is what is approved
-// (docs/ARCHITECTURE.md §Approvals). Pure: the caller supplies the
+// (docs/ARCHITECTURE.md §`approval.requested`). Pure: the caller supplies the
 // approval id; workspace makes diff paths relative.
 func approvalRequested(p permissionParams, known toolInfo, approvalID, workspace string) (run.ApprovalRequested, error) {
 	if len(p.Options) == 0 {

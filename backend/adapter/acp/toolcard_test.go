@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Tool cards are complete (docs/ARCHITECTURE.md §Adapters): input that
+// Tool cards are complete (docs/ARCHITECTURE.md §`approval.requested`): input that
 // arrives later, output of terminals the client runs, rawOutput objects
 // and arrays, and content blocks all reach the card.
 func TestToolCardsAreComplete(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 
 // toolInfo is everything an agent has said about one tool call so far,
 // across its tool_call, every tool_call_update and the permission request
-// (docs/ARCHITECTURE.md §Approvals: shown = approved). Agents spread it:
+// (docs/ARCHITECTURE.md §`approval.requested` — shown = approved). Agents spread it:
 // Mistral Vibe asks permission naming only the toolCallId of a call it
 // announced with rawInput.command; OpenCode and the Claude wrappers send
 // the command in a later update.

@@ -167,6 +167,8 @@ describe("ToolCard", () => {
     [{ command: "ls -la" }, undefined, "ls -la"],
     [{ file_path: "a/b.go", limit: 3 }, undefined, "a/b.go"],
     [{ cmd: ["git", "status"] }, undefined, "git status"],
+    [{ command: ["/bin/bash", "-lc", "echo hello > hello.txt && echo x"] }, undefined, "/bin/bash -lc 'echo hello > hello.txt && echo x'"],
+    [{ command: ["echo", "it's", ""] }, undefined, `echo 'it'"'"'s' ''`],
     [{ x: 1 }, undefined, ""],
     ["raw", undefined, "raw"],
     [{ command: "ls" }, "List files", "List files"],
