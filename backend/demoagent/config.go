@@ -2,6 +2,7 @@ package demoagent
 
 import (
 	"context"
+	"strconv"
 
 	acpsdk "github.com/coder/acp-go-sdk"
 )
@@ -53,18 +54,24 @@ func (s *session) configOptions() []acpsdk.SessionConfigOption {
 // SetSessionConfigOption sets one of the session's settings and answers
 // with all of them; without Options.ConfigOptions the agent has none.
 func (a *agent) SetSessionConfigOption(_ context.Context, p acpsdk.SetSessionConfigOptionRequest) (acpsdk.SetSessionConfigOptionResponse, error) {
-	if !a.configOptions || p.ValueId == nil {
+	if !a.configOptions || p.ValueId == nil && p.Boolean == nil {
 		return acpsdk.SetSessionConfigOptionResponse{}, acpsdk.NewMethodNotFound("session/set_config_option")
 	}
-	v := p.ValueId
-	sess, err := a.session(v.SessionId)
+	var sid acpsdk.SessionId
+	var id acpsdk.SessionConfigId
+	var val string
+	if v := p.ValueId; v != nil {
+		sid, id, val = v.SessionId, v.ConfigId, string(v.Value)
+	} else {
+		sid, id, val = p.Boolean.SessionId, p.Boolean.ConfigId, strconv.FormatBool(p.Boolean.Value)
+	}
+	sess, err := a.session(sid)
 	if err != nil {
 		return acpsdk.SetSessionConfigOptionResponse{}, err
 	}
-	bad := acpsdk.NewInvalidParams(map[string]any{"configId": v.ConfigId, "value": v.Value, "error": "unknown value"})
-	val := string(v.Value)
+	bad := acpsdk.NewInvalidParams(map[string]any{"configId": id, "value": val, "error": "unknown value"})
 	a.mu.Lock()
-	switch v.ConfigId {
+	switch id {
 	case "model":
 		if !knownModel(val) {
 			a.mu.Unlock()
@@ -76,7 +83,11 @@ func (a *agent) SetSessionConfigOption(_ context.Context, p acpsdk.SetSessionCon
 	case "reasoning_effort":
 		sess.Config.Effort = val
 	case "allow_all":
-		sess.Config.AllowAll = val == "true"
+		if p.Boolean == nil {
+			a.mu.Unlock()
+			return acpsdk.SetSessionConfigOptionResponse{}, bad // a switch takes a boolean
+		}
+		sess.Config.AllowAll = p.Boolean.Value
 	default:
 		a.mu.Unlock()
 		return acpsdk.SetSessionConfigOptionResponse{}, bad

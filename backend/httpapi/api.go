@@ -189,6 +189,24 @@ func (h *Handler) setModel(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, res, err)
 }
 
+// setConfig: {"option": id, "value": v} sets one of the agent's session
+// settings; a value the setting does not offer is a 400.
+func (h *Handler) setConfig(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Option string `json:"option"`
+		Value  string `json:"value"`
+	}
+	if !decode(w, r, &body) {
+		return
+	}
+	res, err := h.svc.SetConfig(r.Context(), r.PathValue("id"), body.Option, body.Value)
+	if err == nil && res.Status == run.ControlInvalid {
+		writeError(w, http.StatusBadRequest, service.CodeBadRequest, res.Message)
+		return
+	}
+	reply(w, http.StatusOK, res, err)
+}
+
 func (h *Handler) search(w http.ResponseWriter, r *http.Request) {
 	limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
 	hits, err := h.svc.Search(r.Context(), r.URL.Query().Get("q"), limit)

@@ -73,6 +73,8 @@ func (r *runner) handle(ctx context.Context, req control.Request) control.Respon
 		res, err = r.resolve(ctx, req.ClarifyID, req.Answer, false)
 	case control.OpModel:
 		res, err = r.setModel(ctx, req.Model)
+	case control.OpConfig:
+		res, err = r.setConfig(ctx, req.ConfigID, req.Value)
 	default:
 		return control.Response{Code: control.CodeBadRequest, Error: fmt.Sprintf("unknown op %q", req.Op)}
 	}
@@ -360,6 +362,57 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 	r.moveLocked(evType, payload)
 	r.mu.Unlock()
 	return accepted(ev), ev, conn, optionID, nil
+}
+
+// setConfig sets one of the agent's session settings like setModel: the
+// agent first, then config.updated with the whole new set is recorded (and
+// model.updated by the user for a model selector, so the session keeps the
+// model as the model picker's choice would).
+func (r *runner) setConfig(ctx context.Context, id, value string) (run.ControlResult, error) {
+	r.modelMu.Lock()
+	defer r.modelMu.Unlock()
+	r.mu.Lock()
+	ended, conn := r.ended, r.conn
+	r.mu.Unlock()
+	switch {
+	case ended:
+		return result(run.ControlNotActive, "the run has already ended"), nil
+	case id == "":
+		return result(run.ControlInvalid, "no setting given"), nil
+	case conn == nil:
+		return result(run.ControlNotActive, "the agent is still starting"), nil
+	}
+	cs, ok := conn.(adapter.ConfigSetter)
+	if !ok {
+		return result(run.ControlUnsupported, "this agent has no settings to change"), nil
+	}
+	actx, cancel := context.WithTimeout(ctx, agentCallTimeout)
+	opts, err := cs.SetConfigOption(actx, id, value)
+	cancel()
+	switch {
+	case errors.Is(err, adapter.ErrUnsupported):
+		return result(run.ControlUnsupported, "this agent cannot change that setting"), nil
+	case errors.Is(err, adapter.ErrInvalidAnswer):
+		return result(run.ControlInvalid, err.Error()), nil
+	case err != nil:
+		return run.ControlResult{}, fmt.Errorf("set %s: %w", id, err)
+	}
+	r.ctlMu.Lock()
+	defer r.ctlMu.Unlock()
+	ev, err := r.w.AppendSync(ctx, run.EventConfigUpdated, run.ConfigUpdated{Options: opts})
+	for _, o := range opts {
+		if err == nil && o.ID == id && o.Category == "model" {
+			_, err = r.w.AppendSync(ctx, run.EventModelUpdated, run.ModelUpdated{Model: value, By: "user"})
+		}
+	}
+	if isRunTerminal(err) {
+		return result(run.ControlNotActive, "the run has already ended"), nil
+	}
+	if err != nil {
+		r.journalFailed(err)
+		return run.ControlResult{}, fmt.Errorf("record setting: %w", err)
+	}
+	return accepted(ev), nil
 }
 
 // sameAnswer reports whether answer repeats a resolved prompt's answer;

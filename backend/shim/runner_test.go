@@ -393,3 +393,71 @@ func TestResumeLostIsShown(t *testing.T) {
 		})
 	}
 }
+
+// configConn is a fakeConn whose agent has session settings.
+type configConn struct {
+	*fakeConn
+	set func(ctx context.Context, id, value string) ([]run.ConfigOption, error)
+}
+
+func (c configConn) SetConfigOption(ctx context.Context, id, value string) ([]run.ConfigOption, error) {
+	return c.set(ctx, id, value)
+}
+
+// A setting is set through the agent first, then its new set is recorded
+// (and a model selector's choice as the person's model); a value it does
+// not offer is invalid; an agent without settings is unsupported.
+func TestSetConfig(t *testing.T) {
+	block := make(chan struct{})
+	base := &fakeConn{turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+		<-block
+		return adapter.TurnResult{}
+	}}
+	var asked []string
+	c := configConn{fakeConn: base, set: func(_ context.Context, id, value string) ([]run.ConfigOption, error) {
+		asked = append(asked, id+"="+value)
+		if value == "ludicrous" {
+			return nil, fmt.Errorf("%q is not one of the choices: %w", value, adapter.ErrInvalidAnswer)
+		}
+		return []run.ConfigOption{
+			{ID: "model", Name: "Model", Category: "model", Type: "select", Current: "m2"},
+			{ID: "effort", Name: "Effort", Category: "thought_level", Type: "select", Current: value},
+		}, nil
+	}}
+	a := &fakeAdapter{start: func(context.Context, adapter.StartRequest, adapter.Host) (adapter.Conn, error) { return c, nil }}
+	h := startHarness(t, a, nil)
+	waitUntil(t, "the agent", func() bool { h.r.mu.Lock(); defer h.r.mu.Unlock(); return h.r.conn != nil })
+	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "high"}); !res.Accepted {
+		t.Fatalf("set effort: %+v", res)
+	}
+	if !h.j.has(run.EventConfigUpdated) || h.j.has(run.EventModelUpdated) {
+		t.Fatal("config.updated (and no model.updated) should be recorded")
+	}
+	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "ludicrous"}); res.Status != run.ControlInvalid || !strings.Contains(res.Message, "ludicrous") {
+		t.Fatalf("a value not offered: %+v", res)
+	}
+	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "model", Value: "m2"}); !res.Accepted || !h.j.has(run.EventModelUpdated) {
+		t.Fatalf("model selector: %+v; model.updated recorded: %v", res, h.j.has(run.EventModelUpdated))
+	}
+	if fmt.Sprint(asked) != "[effort=high effort=ludicrous model=m2]" {
+		t.Fatalf("the agent was asked %v", asked)
+	}
+	close(block)
+	h.wait()
+	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "low"}); res.Status != run.ControlNotActive {
+		t.Fatalf("after the end: %+v", res)
+	}
+
+	block2 := make(chan struct{})
+	plain := &fakeConn{turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+		<-block2
+		return adapter.TurnResult{}
+	}}
+	h2 := startHarness(t, connAdapter(adapter.Capabilities{}, plain), nil)
+	waitUntil(t, "the agent", func() bool { h2.r.mu.Lock(); defer h2.r.mu.Unlock(); return h2.r.conn != nil })
+	if res := h2.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "high"}); res.Status != run.ControlUnsupported {
+		t.Fatalf("an agent without settings: %+v", res)
+	}
+	close(block2)
+	h2.wait()
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
+	"github.com/hermesdesk/hermesdesk/testkit/fakeagent"
 )
 
 // waitPending waits until the run row shows a pending approval or clarify
@@ -178,5 +179,40 @@ func TestVibeShapedApprovalShowsItsCommand(t *testing.T) {
 	}
 	if got := text(evs, run.EventTokenDelta); !strings.Contains(got, "Permission granted (allow-once)") {
 		t.Fatalf("the agent did not get the first allow option: %q", got)
+	}
+}
+
+// A session setting set while the run works goes to the agent and is
+// journaled with the agent's whole new set of settings, by name.
+func TestSetConfigDuringARun(t *testing.T) {
+	t.Setenv(fakeagent.ConfigEnv, fakeagent.ConfigOptions)
+	e := newEnv(t)
+	ctx := context.Background()
+	res := e.start(e.session.ID, "/scenario approval")
+	id := e.waitPending(res.RunID, true)
+	if cr, err := e.sup.SetConfig(ctx, res.RunID, "reasoning_effort", "ludicrous"); err != nil || cr.Status != run.ControlInvalid {
+		t.Fatalf("a value not offered: %+v, %v", cr, err)
+	}
+	if cr, err := e.sup.SetConfig(ctx, res.RunID, "reasoning_effort", "high"); err != nil || cr.Status != run.ControlAccepted {
+		t.Fatalf("set: %+v, %v", cr, err)
+	}
+	if cr, err := e.sup.Approve(ctx, res.RunID, id, "allow"); err != nil || cr.Status != run.ControlAccepted {
+		t.Fatalf("allow: %+v, %v", cr, err)
+	}
+	evs := e.watchAll(e.sup, res.RunID, 0)
+	var last run.ConfigUpdated
+	for _, ev := range evs {
+		if ev.Type == run.EventConfigUpdated {
+			if err := json.Unmarshal(ev.Payload, &last); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var got []string
+	for _, o := range last.Options {
+		got = append(got, o.Name+"="+o.Current)
+	}
+	if strings.Join(got, ", ") != "Model=demo-small, Mode=build, Reasoning effort=high, Allow all tools=false" {
+		t.Fatalf("last config.updated: %v", got)
 	}
 }

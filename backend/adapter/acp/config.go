@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -93,9 +94,10 @@ func configValues(raw json.RawMessage, depth int) []run.ConfigValue {
 	return out
 }
 
-// legacyModeOption is the older modes list as one "mode" selector, so the
-// header shows modes by name (Copilot's ids are URLs).
-const legacyModeOption = "mode"
+// legacyModeOption is the id of the older modes list as one selector, so
+// the header shows modes by name (Copilot's ids are URLs); setting it is
+// session/set_mode.
+const legacyModeOption = "acp.modes"
 
 // settingsEvents maps what a session's answer or a config_option_update
 // says about settings: config.updated with every option, and model.updated
@@ -178,10 +180,14 @@ func (c *conn) modelOption() string {
 // setConfigOption sets one selector through session/set_config_option;
 // the answer carries the whole new set of options.
 func (c *conn) setConfigOption(ctx context.Context, id, value string) error {
+	params := map[string]any{"sessionId": c.sessionID, "configId": id, "value": value}
+	if value == "true" || value == "false" {
+		if o := c.option(id); o != nil && o.Type == "boolean" {
+			params["type"], params["value"] = "boolean", value == "true"
+		}
+	}
 	var res wireSessionSettings
-	err := c.rpc.call(ctx, "session/set_config_option", map[string]any{
-		"sessionId": c.sessionID, "configId": id, "value": value,
-	}, &res)
+	err := c.rpc.call(ctx, "session/set_config_option", params, &res)
 	var re *RPCError
 	if errors.As(err, &re) && re.Code == codeMethodNotFound {
 		return fmt.Errorf("acp: %s: %w", c.a.display, adapter.ErrUnsupported)
@@ -210,4 +216,69 @@ func settingsUpdate(update json.RawMessage) (wireSessionSettings, bool) {
 		return wireSessionSettings{}, false
 	}
 	return s, true
+}
+
+var _ adapter.ConfigSetter = (*conn)(nil)
+
+// SetConfigOption sets one of the session's settings: a config option
+// through session/set_config_option, the older modes (legacyModeOption)
+// through session/set_mode. It answers the whole new set.
+func (c *conn) SetConfigOption(ctx context.Context, id, value string) ([]run.ConfigOption, error) {
+	opt := c.option(id)
+	if opt == nil {
+		return nil, fmt.Errorf("%s has no setting %q: %w", c.a.display, id, adapter.ErrInvalidAnswer)
+	}
+	if err := offered(*opt, value); err != nil {
+		return nil, err
+	}
+	if id == legacyModeOption {
+		if err := c.rpc.call(ctx, "session/set_mode", map[string]string{"sessionId": c.sessionID, "modeId": value}, nil); err != nil {
+			return nil, fmt.Errorf("acp: set mode %q: %w", value, err)
+		}
+		c.mu.Lock()
+		for i := range c.config {
+			if c.config[i].ID == id {
+				c.config[i].Current = value
+			}
+		}
+		c.mu.Unlock()
+	} else if err := c.setConfigOption(ctx, id, value); err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if opt.Category == "model" {
+		c.model = value
+	}
+	return append([]run.ConfigOption(nil), c.config...), nil
+}
+
+// offered checks a value against what a setting offers.
+func offered(o run.ConfigOption, value string) error {
+	var ids []string
+	if o.Type == "boolean" {
+		ids = []string{"true", "false"}
+	} else {
+		for _, v := range o.Values {
+			ids = append(ids, v.ID)
+		}
+	}
+	for _, id := range ids {
+		if id == value {
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not one of the choices of %s (%s): %w", value, o.Name, strings.Join(ids, ", "), adapter.ErrInvalidAnswer)
+}
+
+// option is a copy of the setting with that id, nil when there is none.
+func (c *conn) option(id string) *run.ConfigOption {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, o := range c.config {
+		if o.ID == id {
+			return &o
+		}
+	}
+	return nil
 }

@@ -27,7 +27,7 @@ model.updated {"model":"gpt-5","available":[{"id":"gpt-5","name":"GPT-5"},{"id":
 		{
 			name:    "Copilot: modes by name, not by their URL ids; a switch",
 			session: `{"sessionId":"s","modes":{"currentModeId":"https://agentclientprotocol.com/protocol/session-modes#agent","availableModes":[{"id":"https://agentclientprotocol.com/protocol/session-modes#agent","name":"Agent"},{"id":"https://agentclientprotocol.com/protocol/session-modes#plan","name":"Plan"}]},"configOptions":[{"id":"allow_all","name":"Allow all","type":"boolean","currentValue":false}]}`,
-			want: `config.updated {"options":[{"id":"allow_all","name":"Allow all","type":"boolean","current":"false"},{"id":"mode","name":"Mode","category":"mode","type":"select","current":"https://agentclientprotocol.com/protocol/session-modes#agent","values":[{"id":"https://agentclientprotocol.com/protocol/session-modes#agent","name":"Agent"},{"id":"https://agentclientprotocol.com/protocol/session-modes#plan","name":"Plan"}]}]}
+			want: `config.updated {"options":[{"id":"allow_all","name":"Allow all","type":"boolean","current":"false"},{"id":"acp.modes","name":"Mode","category":"mode","type":"select","current":"https://agentclientprotocol.com/protocol/session-modes#agent","values":[{"id":"https://agentclientprotocol.com/protocol/session-modes#agent","name":"Agent"},{"id":"https://agentclientprotocol.com/protocol/session-modes#plan","name":"Plan"}]}]}
 `,
 		},
 		{

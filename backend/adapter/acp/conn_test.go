@@ -680,3 +680,45 @@ func TestConfigOptions(t *testing.T) {
 		t.Fatalf("the agent did not switch: %q", text)
 	}
 }
+
+// Settings are set through session/set_config_option (a switch as a
+// boolean), the older modes through session/set_mode; a value a setting
+// does not offer is refused before the agent is asked.
+func TestSetConfigOption(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t)
+	h.env = append(h.env, "HERMESDESK_FAKEAGENT_CONFIG=options")
+	c := h.start("")
+	current := func(opts []run.ConfigOption) string {
+		var s []string
+		for _, o := range opts {
+			s = append(s, o.ID+"="+o.Current)
+		}
+		return strings.Join(s, " ")
+	}
+	opts, err := c.SetConfigOption(ctx, "mode", "plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts, err = c.SetConfigOption(ctx, "allow_all", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if got := current(opts); got != "model=demo-small mode=plan reasoning_effort=medium allow_all=true" {
+		t.Fatalf("settings = %s", got)
+	}
+	if _, err := c.SetConfigOption(ctx, "reasoning_effort", "ludicrous"); !errors.Is(err, adapter.ErrInvalidAnswer) || !strings.Contains(err.Error(), "low, medium, high") {
+		t.Fatalf("a value not offered: %v", err)
+	}
+	if _, err := c.SetConfigOption(ctx, "nope", "x"); !errors.Is(err, adapter.ErrInvalidAnswer) {
+		t.Fatalf("an unknown setting: %v", err)
+	}
+	if opts, err = c.SetConfigOption(ctx, "model", "demo-large"); err != nil || c.currentModel() != "demo-large" {
+		t.Fatalf("model selector: %v, model %q", err, c.currentModel())
+	}
+
+	legacy := newHarness(t).start("") // the demo agent reports modes the older way
+	opts, err = legacy.SetConfigOption(ctx, legacyModeOption, "plan")
+	if err != nil || current(opts) != "acp.modes=plan" {
+		t.Fatalf("set_mode: %v, %s", err, current(opts))
+	}
+}
