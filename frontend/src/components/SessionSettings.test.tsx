@@ -1,5 +1,5 @@
-import { render, screen } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
 import { RunFeed } from "../store/feed";
 import { evts } from "../store/testEvents";
 import { modeName } from "./Inspector";
@@ -43,5 +43,25 @@ describe("session settings", () => {
 
   it("says a value it has no name for as it is", () => {
     expect(settingText({ id: "x", name: "Speed", type: "select", current: "warp", values: [] })).toEqual({ name: "Speed", value: "warp", title: undefined });
+  });
+
+  it("while a run works, offers each setting's choices by name and sends the one picked", async () => {
+    const f = folded();
+    const onSet = vi.fn(async () => undefined);
+    render(<SessionSettings options={f.view.config ?? []} onSet={onSet} />);
+    const mode = screen.getByLabelText("Mode") as HTMLSelectElement;
+    expect([...mode.options].map((o) => o.textContent)).toEqual(["Agent", "Plan"]);
+    fireEvent.change(mode, { target: { value: "https://agentclientprotocol.com/protocol/session-modes#plan" } });
+    await waitFor(() => expect(onSet).toHaveBeenCalledWith("mode", "https://agentclientprotocol.com/protocol/session-modes#plan"));
+    fireEvent.click(screen.getByRole("checkbox"));
+    await waitFor(() => expect(onSet).toHaveBeenCalledWith("allow_all", "true"));
+    expect(screen.queryByLabelText("Model")).toBeNull(); // the model picker has the model
+  });
+
+  it("says why a setting was not changed", async () => {
+    const f = folded();
+    render(<SessionSettings options={f.view.config ?? []} onSet={async () => "This agent cannot do that."} />);
+    fireEvent.click(screen.getByRole("checkbox"));
+    expect((await screen.findByRole("alert")).textContent).toBe("This agent cannot do that.");
   });
 });

@@ -458,7 +458,16 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
               }
             }}
           />
-          <SessionSettings options={settings} />
+          <SessionSettings
+            options={settings}
+            onSet={active && latestId ? async (id, value) => {
+              try {
+                return controlNote(await t.api.setConfig(latestId, id, value));
+              } catch (e) {
+                return errText(e);
+              }
+            } : undefined}
+          />
           {status !== "idle" && <StatusBadge status={status} />}
           <span className="spacer" />
           {active && status === "cancelling" ? (
