@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,14 +43,19 @@ type wireConfigValue struct {
 // settings.
 type wireSessionSettings struct {
 	ConfigOptions []json.RawMessage `json:"configOptions"`
-	Modes         *struct {
-		CurrentModeID  string `json:"currentModeId"`
-		AvailableModes []struct {
-			ID          string `json:"id"`
-			Name        string `json:"name"`
-			Description string `json:"description"`
-		} `json:"availableModes"`
-	} `json:"modes"`
+	Modes         *wireModes        `json:"modes"`
+}
+
+// wireModes is the older ACP SessionModeState.
+type wireModes struct {
+	CurrentModeID  string     `json:"currentModeId"`
+	AvailableModes []wireMode `json:"availableModes"`
+}
+
+type wireMode struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
 }
 
 // configOptions maps ACP configOptions to the payload's; entries that do
@@ -281,4 +287,36 @@ func (c *conn) option(id string) *run.ConfigOption {
 		}
 	}
 	return nil
+}
+
+// followSettings keeps the conn's settings in step with the agent's
+// config_option_update and current_mode_update (the mapper emits their
+// events). Cheap for every other update: a substring test, no decode.
+func (c *conn) followSettings(update json.RawMessage) {
+	switch {
+	case bytes.Contains(update, []byte("config_option_update")):
+		if s, ok := settingsUpdate(update); ok {
+			c.noteSettings(settingsEvents(s), false)
+		}
+	case bytes.Contains(update, []byte("current_mode_update")):
+		c.noteMode(update)
+	}
+}
+
+// noteMode follows current_mode_update in the older modes' selector.
+func (c *conn) noteMode(update json.RawMessage) {
+	var u struct {
+		Kind   string `json:"sessionUpdate"`
+		ModeID string `json:"currentModeId"`
+	}
+	if json.Unmarshal(update, &u) != nil || u.Kind != "current_mode_update" || u.ModeID == "" {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.config {
+		if c.config[i].ID == legacyModeOption {
+			c.config[i].Current = u.ModeID
+		}
+	}
 }

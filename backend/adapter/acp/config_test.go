@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // Settings reported as configOptions, as a config_option_update, or as the
@@ -68,5 +70,27 @@ model.updated {"model":"b","available":[{"id":"a","name":"A"},{"id":"b","name":"
 				t.Fatalf("got\n%s\nwant\n%s", b.String(), tt.want)
 			}
 		})
+	}
+}
+
+// The conn follows the agent's own changes, so the set it answers after a
+// person's change is current.
+func TestFollowSettings(t *testing.T) {
+	c := &conn{}
+	c.noteSettings(settingsEvents(wireSessionSettings{ConfigOptions: []json.RawMessage{
+		json.RawMessage(`{"id":"model","name":"Model","category":"model","type":"select","currentValue":"a","options":[{"value":"a"},{"value":"b"}]}`),
+	}}), false)
+	c.followSettings(json.RawMessage(`{"sessionUpdate":"config_option_update","configOptions":[{"id":"model","name":"Model","category":"model","type":"select","currentValue":"b","options":[{"value":"a"},{"value":"b"}]}]}`))
+	if c.currentModel() != "b" || c.option("model").Current != "b" {
+		t.Fatalf("model %q, option %+v", c.currentModel(), c.option("model"))
+	}
+	modes := &wireModes{CurrentModeID: "ask", AvailableModes: []wireMode{{ID: "ask", Name: "Ask"}, {ID: "code", Name: "Code"}}}
+	c.config = append(c.config, settingsEvents(wireSessionSettings{Modes: modes})[0].Payload.(run.ConfigUpdated).Options...)
+	c.followSettings(json.RawMessage(`{"sessionUpdate":"current_mode_update","currentModeId":"code"}`))
+	if o := c.option(legacyModeOption); o == nil || o.Current != "code" {
+		t.Fatalf("mode %+v", o)
+	}
+	if c.pending != nil {
+		t.Fatal("updates are emitted by the mapper, not queued twice")
 	}
 }

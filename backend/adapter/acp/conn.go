@@ -255,9 +255,7 @@ func (c *conn) onNotify(method string, params json.RawMessage) {
 		c.rpc.malformed.Add(1)
 		return
 	}
-	if s, ok := settingsUpdate(n.Update); ok {
-		c.noteSettings(settingsEvents(s), false) // remembered even from a replay
-	}
+	c.followSettings(n.Update) // remembered even from a replay
 	if c.loadID.Load() != 0 {
 		return
 	}
