@@ -211,6 +211,11 @@ type ApprovalResolved struct {
 	ApprovalID string `json:"approval_id"`
 	Choice     string `json:"choice"`
 	By         string `json:"by,omitempty"` // user, notification, timeout, cancel
+	// NextPending names the oldest approval of the run still waiting once
+	// this one is answered (an agent may ask again before the first is
+	// answered): the run then waits for it (docs/ARCHITECTURE.md §Run
+	// state machine).
+	NextPending string `json:"next_pending,omitempty"`
 }
 
 // ClarifyRequested asks the person a question.

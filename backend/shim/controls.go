@@ -33,6 +33,9 @@ func (e emitter) Emit(t run.EventType, payload any) error {
 	switch t {
 	case run.EventApprovalRequest:
 		if a, ok := decode[run.ApprovalRequested](payload); ok && a.ApprovalID != "" {
+			if _, seen := r.approvals[a.ApprovalID]; !seen {
+				r.approvalOrder = append(r.approvalOrder, a.ApprovalID)
+			}
 			r.approvals[a.ApprovalID] = &pending{options: a.Options}
 		}
 	case run.EventClarifyRequest:
@@ -97,11 +100,7 @@ func (r *runner) state() control.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := control.State{RunID: r.spec.RunID, Status: r.runState.Status, LastSeq: r.hub.last(), AgentPid: r.agentPid, Subscribers: r.hub.count()}
-	for id, p := range r.approvals {
-		if !p.resolved {
-			st.PendingApprovalID = id
-		}
-	}
+	st.PendingApprovalID = r.oldestApprovalLocked("")
 	for id, p := range r.clarifies {
 		if !p.resolved {
 			st.PendingClarifyID = id
@@ -342,7 +341,10 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 
 	evType, payload := run.EventType(run.EventClarifyResolved), any(run.ClarifyResolved{ClarifyID: id, Answer: answer})
 	if isApproval {
-		evType, payload = run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: run.AnsweredBy(ctx)}
+		r.mu.Lock()
+		next := r.oldestApprovalLocked(id)
+		r.mu.Unlock()
+		evType, payload = run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: run.AnsweredBy(ctx), NextPending: next}
 	}
 	ev, err = r.w.AppendSync(ctx, evType, payload)
 	if isRunTerminal(err) {
@@ -413,6 +415,17 @@ func (r *runner) setConfig(ctx context.Context, id, value string) (run.ControlRe
 		return run.ControlResult{}, fmt.Errorf("record setting: %w", err)
 	}
 	return accepted(ev), nil
+}
+
+// oldestApprovalLocked is the oldest approval still waiting, other than
+// except; "" when none. The caller holds r.mu.
+func (r *runner) oldestApprovalLocked(except string) string {
+	for _, id := range r.approvalOrder {
+		if p := r.approvals[id]; id != except && p != nil && !p.resolved && !p.withdrawn {
+			return id
+		}
+	}
+	return ""
 }
 
 // sameAnswer reports whether answer repeats a resolved prompt's answer;

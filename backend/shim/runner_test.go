@@ -461,3 +461,54 @@ func TestSetConfig(t *testing.T) {
 	close(block2)
 	h2.wait()
 }
+
+// Two approvals waiting at once (21.10): the run waits for the oldest;
+// answering it moves to the next (next_pending), answering the newer
+// first leaves the older pending; the run reads running only when none
+// waits.
+func TestTwoApprovalsWaiting(t *testing.T) {
+	for _, order := range [][2]string{{"a1", "a2"}, {"a2", "a1"}} {
+		t.Run(order[0]+" first", func(t *testing.T) {
+			var j memJournal
+			release := make(chan struct{})
+			c := &fakeConn{respondApproval: func(context.Context, string, string) error { return nil }}
+			c.turn = func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+				opts := []run.ApprovalOption{{ID: "yes", Kind: "allow_once"}}
+				emit.Emit(run.EventApprovalRequest, run.ApprovalRequested{ApprovalID: "a1", Title: "Read README.md", Options: opts})
+				emit.Emit(run.EventApprovalRequest, run.ApprovalRequested{ApprovalID: "a2", Title: "rm -rf ~/important", Options: opts})
+				<-release
+				return adapter.TurnResult{}
+			}
+			h := startHarness(t, connAdapter(adapter.Capabilities{Approvals: true}, c), &j)
+			waitUntil(t, "both approvals", func() bool {
+				n := 0
+				for _, ev := range j.all() {
+					if ev.Type == run.EventApprovalRequest {
+						n++
+					}
+				}
+				return n == 2
+			})
+			check := func(when string, status run.Status, pending string) {
+				t.Helper()
+				h.r.mu.Lock()
+				st := h.r.runState
+				h.r.mu.Unlock()
+				if st.Status != status || st.PendingApprovalID != pending || h.r.state().PendingApprovalID != pending {
+					t.Fatalf("%s: state %+v, control state pending %q; want %s %q", when, st, h.r.state().PendingApprovalID, status, pending)
+				}
+			}
+			check("both asked", run.StatusAwaitingApproval, "a1")
+			if res := h.control(control.Request{Op: control.OpApproval, ApprovalID: order[0], Choice: "allow"}); !res.Accepted {
+				t.Fatalf("first answer: %+v", res)
+			}
+			check("one answered", run.StatusAwaitingApproval, order[1])
+			if res := h.control(control.Request{Op: control.OpApproval, ApprovalID: order[1], Choice: "allow"}); !res.Accepted {
+				t.Fatalf("second answer: %+v", res)
+			}
+			check("both answered", run.StatusRunning, "")
+			close(release)
+			h.wait()
+		})
+	}
+}
