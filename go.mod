@@ -3,6 +3,7 @@ module github.com/hermesdesk/hermesdesk
 go 1.25.0
 
 require (
+	al.essio.dev/pkg/shellescape v1.6.1
 	fyne.io/systray v1.12.2
 	github.com/coder/acp-go-sdk v0.13.0
 	github.com/esiqveland/notify v0.13.3

@@ -137,6 +137,15 @@ type TurnResult struct {
 	Err        error
 }
 
+// ConfigSetter is implemented by connections whose agent reports session
+// settings (ACP session config options: mode, thought level, switches —
+// docs/ARCHITECTURE.md §Session config options). SetConfigOption sets one
+// and returns the whole new set; a value the setting does not offer is
+// ErrInvalidAnswer, an agent without settings ErrUnsupported.
+type ConfigSetter interface {
+	SetConfigOption(ctx context.Context, id, value string) ([]run.ConfigOption, error)
+}
+
 // Emitter receives normalized events for the current turn, in order.
 // Implementations (the shim) are safe for concurrent use; Emit returns
 // quickly (it enqueues) and reports an error only if the event cannot be

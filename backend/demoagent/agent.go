@@ -28,6 +28,8 @@ type agent struct {
 	// auth: see Options.Auth; signedIn once authenticate accepted.
 	auth     *Auth
 	signedIn atomic.Bool
+	// configOptions: see Options.ConfigOptions.
+	configOptions bool
 	// ignoreEOF keeps Serve from returning when the client goes away.
 	ignoreEOF atomic.Bool
 
@@ -86,6 +88,9 @@ func (a *agent) NewSession(_ context.Context, p acpsdk.NewSessionRequest) (acpsd
 	a.mu.Lock()
 	a.sessions[sess.ID] = sess
 	a.mu.Unlock()
+	if a.configOptions {
+		return acpsdk.NewSessionResponse{SessionId: acpsdk.SessionId(sess.ID), ConfigOptions: sess.configOptions()}, nil
+	}
 	return acpsdk.NewSessionResponse{
 		SessionId: acpsdk.SessionId(sess.ID),
 		Models:    &acpsdk.SessionModelState{AvailableModels: models, CurrentModelId: models[0].ModelId},
@@ -144,6 +149,9 @@ func (a *agent) LoadSession(ctx context.Context, p acpsdk.LoadSessionRequest) (a
 	a.mu.Lock()
 	a.sessions[sess.ID] = sess
 	a.mu.Unlock()
+	if a.configOptions {
+		return acpsdk.LoadSessionResponse{ConfigOptions: sess.configOptions()}, nil
+	}
 	return acpsdk.LoadSessionResponse{
 		Models: &acpsdk.SessionModelState{AvailableModels: models, CurrentModelId: acpsdk.ModelId(sess.Model)},
 		Modes:  modeState(),
@@ -239,10 +247,6 @@ func (a *agent) ListSessions(context.Context, acpsdk.ListSessionsRequest) (acpsd
 
 func (a *agent) ResumeSession(context.Context, acpsdk.ResumeSessionRequest) (acpsdk.ResumeSessionResponse, error) {
 	return acpsdk.ResumeSessionResponse{}, acpsdk.NewMethodNotFound("session/resume")
-}
-
-func (a *agent) SetSessionConfigOption(context.Context, acpsdk.SetSessionConfigOptionRequest) (acpsdk.SetSessionConfigOptionResponse, error) {
-	return acpsdk.SetSessionConfigOptionResponse{}, acpsdk.NewMethodNotFound("session/set_config_option")
 }
 
 // lockedWriter serialises whole writes: the SDK writes each frame with one

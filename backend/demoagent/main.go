@@ -86,6 +86,10 @@ type Options struct {
 	// Auth makes the agent demand a sign-in (the test kit's auth-required
 	// agent, auth.go); nil: it never does.
 	Auth *Auth
+	// ConfigOptions makes the agent report its settings as session config
+	// options only — model, mode, thought level, a switch — as OpenCode
+	// and codex-acp do, instead of the older models and modes.
+	ConfigOptions bool
 }
 
 // Serve speaks ACP on in/out until the client closes in or ctx ends.
@@ -104,16 +108,17 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		opts.IgnoreSIGTERM = func() {}
 	}
 	a := &agent{
-		out:         &lockedWriter{w: out},
-		stderr:      opts.Stderr,
-		scenarios:   scenarios,
-		store:       newStore(opts.StateDir),
-		exit:        opts.Exit,
-		ignoreTERM:  opts.IgnoreSIGTERM,
-		replayAfter: opts.ReplayAfterAnswer,
-		auth:        opts.Auth,
-		sessions:    map[string]*session{},
-		ready:       make(chan struct{}),
+		out:           &lockedWriter{w: out},
+		stderr:        opts.Stderr,
+		scenarios:     scenarios,
+		store:         newStore(opts.StateDir),
+		exit:          opts.Exit,
+		ignoreTERM:    opts.IgnoreSIGTERM,
+		replayAfter:   opts.ReplayAfterAnswer,
+		auth:          opts.Auth,
+		configOptions: opts.ConfigOptions,
+		sessions:      map[string]*session{},
+		ready:         make(chan struct{}),
 	}
 	// The SDK starts reading in NewAgentSideConnection, and its SetLogger is
 	// not synchronized with that goroutine: hold the input back until the

@@ -348,6 +348,9 @@ func (p *player) permission(ctx context.Context, ps *PermissionStep) error {
 	if ps.Command != "" {
 		req.ToolCall.RawInput = map[string]any{"command": p.expand(ps.Command)}
 	}
+	if ps.Bare {
+		req.ToolCall = acpsdk.ToolCallUpdate{ToolCallId: acpsdk.ToolCallId(ps.ToolCallID)}
+	}
 	resp, err := p.a.c().RequestPermission(ctx, req)
 	if err != nil {
 		if ctx.Err() != nil {

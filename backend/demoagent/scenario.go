@@ -122,8 +122,11 @@ type PermissionStep struct {
 	Kind       string       `json:"kind,omitempty"`
 	Command    string       `json:"command,omitempty"`
 	Options    []OptionItem `json:"options,omitempty"`
-	OnAllow    []Step       `json:"on_allow"`
-	OnReject   []Step       `json:"on_reject"`
+	// Bare asks naming only the tool call id, as Mistral Vibe does for a
+	// call it announced just before (title, kind and command left out).
+	Bare     bool   `json:"bare,omitempty"`
+	OnAllow  []Step `json:"on_allow"`
+	OnReject []Step `json:"on_reject"`
 }
 
 // OptionItem is one permission option.

@@ -26,7 +26,9 @@ type session struct {
 	ID    string `json:"id"`
 	Cwd   string `json:"cwd"`
 	Model string `json:"model,omitempty"`
-	Turns []turn `json:"turns"`
+	// Config is the session's other settings (Options.ConfigOptions).
+	Config configState `json:"config,omitempty"`
+	Turns  []turn      `json:"turns"`
 	// AlwaysAllowed are the actions answered "Always allow" (an
 	// allow_always option) in this conversation: asked again, they are
 	// allowed without a question, as a real agent remembers them

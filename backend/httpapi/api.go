@@ -149,6 +149,12 @@ func (h *Handler) approve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := h.svc.Approve(r.Context(), r.PathValue("id"), r.PathValue("approval_id"), body.Choice)
+	if err == nil && res.Status == run.ControlInvalid {
+		// A choice that matches no offered option is bad input, not a
+		// state of the run: 400 naming the choices (§Controls).
+		writeError(w, http.StatusBadRequest, service.CodeBadRequest, res.Message)
+		return
+	}
 	reply(w, http.StatusOK, res, err)
 }
 
@@ -180,6 +186,24 @@ func (h *Handler) setModel(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := h.svc.SetModel(r.Context(), r.PathValue("id"), body.Model)
+	reply(w, http.StatusOK, res, err)
+}
+
+// setConfig: {"option": id, "value": v} sets one of the agent's session
+// settings; a value the setting does not offer is a 400.
+func (h *Handler) setConfig(w http.ResponseWriter, r *http.Request) {
+	var body struct {
+		Option string `json:"option"`
+		Value  string `json:"value"`
+	}
+	if !decode(w, r, &body) {
+		return
+	}
+	res, err := h.svc.SetConfig(r.Context(), r.PathValue("id"), body.Option, body.Value)
+	if err == nil && res.Status == run.ControlInvalid {
+		writeError(w, http.StatusBadRequest, service.CodeBadRequest, res.Message)
+		return
+	}
 	reply(w, http.StatusOK, res, err)
 }
 

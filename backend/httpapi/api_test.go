@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net"
@@ -195,6 +196,32 @@ func TestFlowAndControls(t *testing.T) {
 			t.Fatalf("%s: status %q, want %q", c.path, cr.Status, c.want)
 		}
 	}
+	// A choice that matches none of the offered options is bad input: 400
+	// naming the choices, not a not-active run.
+	e.mem.ApproveFn = func(_ context.Context, _, _, choice string) (run.ControlResult, error) {
+		return run.ControlResult{Status: run.ControlInvalid, Message: fmt.Sprintf("%q is not one of the offered choices: yes (Allow), no (Deny)", choice)}, nil
+	}
+	if status, body := e.do(t, "POST", "/api/runs/"+sr.RunID+"/approvals/ap_1", `{"choice":"maybe"}`, nil); status != 400 || errCode(t, body) != "bad_request" || !strings.Contains(body, "yes (Allow), no (Deny)") {
+		t.Fatalf("unmatched choice: %d %s", status, body)
+	}
+	e.mem.ApproveFn = nil
+	// A session setting: a value the setting does not offer is a 400 too.
+	e.mem.SetConfigFn = func(_ context.Context, _, id, value string) (run.ControlResult, error) {
+		if value != "high" {
+			return run.ControlResult{Status: run.ControlInvalid, Message: fmt.Sprintf("%q is not one of the choices of %s (low, high)", value, id)}, nil
+		}
+		return run.ControlResult{Accepted: true, Status: run.ControlAccepted, EventID: sr.RunID + ":9"}, nil
+	}
+	if status, body := e.do(t, "POST", "/api/runs/"+sr.RunID+"/config", `{"option":"effort","value":"huge"}`, nil); status != 400 || !strings.Contains(body, "(low, high)") {
+		t.Fatalf("a value not offered: %d %s", status, body)
+	}
+	if status, body := e.do(t, "POST", "/api/runs/"+sr.RunID+"/config", `{"option":"effort","value":"high"}`, nil); status != 200 || !strings.Contains(body, `"accepted":true`) {
+		t.Fatalf("set a setting: %d %s", status, body)
+	}
+	if status, body := e.do(t, "POST", "/api/runs/"+sr.RunID+"/config", `{"option":" ","value":"high"}`, nil); status != 400 {
+		t.Fatalf("no setting named: %d %s", status, body)
+	}
+	e.mem.SetConfigFn = nil
 	status, body = e.do(t, "GET", "/api/sessions/"+ses.ID, "", nil)
 	var d struct {
 		ID       string `json:"id"`

@@ -113,6 +113,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /api/runs/{id}/clarify/{clarify_id}", h.clarify)
 	m.HandleFunc("POST /api/runs/{id}/queue", h.queue)
 	m.HandleFunc("POST /api/runs/{id}/model", h.setModel)
+	m.HandleFunc("POST /api/runs/{id}/config", h.setConfig)
 	m.HandleFunc("GET /api/search", h.search)
 	m.HandleFunc("GET /api/settings", h.getSettings)
 	m.HandleFunc("PUT /api/settings", h.putSettings)

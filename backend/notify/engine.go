@@ -250,8 +250,14 @@ func PromptNote(r run.RunState) Note {
 		if p.Command != "" {
 			n.Body += "\n" + oneLine(p.Command, 200)
 		}
+		if p.Unexplained {
+			// Allowing what nobody can see takes the window's second
+			// click (docs/ARCHITECTURE.md §`approval.requested`): here only
+			// the refusals; a click on the notification opens the session.
+			n.Body = "The agent did not say what it wants to do — open it to decide."
+		}
 		for _, o := range p.Options {
-			if o.ID == "" {
+			if o.ID == "" || p.Unexplained && !strings.HasPrefix(o.Kind, "reject") {
 				continue
 			}
 			label := o.Label

@@ -176,6 +176,11 @@ func (n *Notifier) Invoke(key, action string) {
 			return
 		}
 		approvalID, choice, isChoice := ChoiceOf(action)
+		if isChoice && !offers(note, action) {
+			// Only a button this notification showed answers it.
+			n.cfg.Log.Warn("notification action it did not offer; opening instead", "key", key, "action", action)
+			isChoice = false
+		}
 		if !isChoice || note.PromptID == "" {
 			n.cfg.Open(note.SessionID)
 			return
@@ -223,4 +228,14 @@ func (n *Notifier) approve(note Note, choice string) {
 		follow.Summary = "Answer not sent — " + note.Summary
 	}
 	n.post(func() { n.do([]Op{{Kind: OpSend, Note: follow}}) })
+}
+
+// offers reports whether a note showed the action as a button.
+func offers(note Note, action string) bool {
+	for _, a := range note.Actions {
+		if a.Key == action {
+			return true
+		}
+	}
+	return false
 }

@@ -3,6 +3,8 @@ package notify
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -161,4 +163,33 @@ func TestNotifierOpenAndFocus(t *testing.T) {
 	n.Invoke("nope", ActionOpen) // unknown: ignored, no crash
 	bus.Publish(st("q", run.StatusCompleted, nil))
 	expect(t, fs, "send ended:1")
+}
+
+// An approval that says nothing is never allowed from a notification: it
+// offers only the refusal (a click on it opens the session), and an allow it did not offer (a forged
+// or stale action) opens the session instead of answering.
+func TestNotifierUnexplainedIsNotAllowedFromANotification(t *testing.T) {
+	ctl := &fakeControls{res: run.ControlResult{Accepted: true, Status: run.ControlAccepted}}
+	opened := make(chan string, 4)
+	n, fs, bus := start(t, ctl, func(s string) { opened <- s })
+	p := appr("a1")
+	p.Title, p.Command, p.Unexplained = "The agent did not say what it wants to do", "", true
+	p.Options = []run.ApprovalOption{{ID: "allow_once", Label: "Allow once", Kind: "allow_once"}, {ID: "reject_once", Label: "Reject", Kind: "reject_once"}}
+	bus.Publish(st("r", run.StatusAwaitingApproval, p))
+	expect(t, fs, "send prompt:r:a1")
+	fs.mu.Lock()
+	note := fs.sent["prompt:r:a1"]
+	fs.mu.Unlock()
+	if fmt.Sprint(note.Actions) != fmt.Sprint([]Action{{ChoiceAction("a1", "reject_once"), "Reject"}}) || !strings.Contains(note.Body, "did not say") {
+		t.Fatalf("note %+v", note)
+	}
+	n.Invoke(PromptKey("r", "a1"), ChoiceAction("a1", "allow_once"))
+	if s := <-opened; s != "s-r" {
+		t.Fatalf("opened %q", s)
+	}
+	ctl.mu.Lock()
+	defer ctl.mu.Unlock()
+	if len(ctl.args) != 0 {
+		t.Fatalf("approved from a notification: %v", ctl.args)
+	}
 }

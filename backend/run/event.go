@@ -24,10 +24,13 @@ const (
 	EventCommandsUpdated  EventType = "commands.updated"
 	EventModeUpdated      EventType = "mode.updated"
 	EventModelUpdated     EventType = "model.updated"
-	EventTitleUpdated     EventType = "title.updated"
-	EventUsageUpdated     EventType = "usage.updated"
-	EventUsageFinal       EventType = "usage.final"
-	EventError            EventType = "error"
+	// EventConfigUpdated reports the agent's session settings (ACP session
+	// config options: mode, thought level, switches); payload ConfigUpdated.
+	EventConfigUpdated EventType = "config.updated"
+	EventTitleUpdated  EventType = "title.updated"
+	EventUsageUpdated  EventType = "usage.updated"
+	EventUsageFinal    EventType = "usage.final"
+	EventError         EventType = "error"
 	// EventNotice is something the person should know that is not an error
 	// (e.g. the agent could not resume its earlier session); payload Notice.
 	EventNotice EventType = "notice"
@@ -44,7 +47,7 @@ var KnownEventTypes = []EventType{
 	EventToolStarted, EventToolUpdated, EventToolDone, EventFileChanged,
 	EventApprovalRequest, EventApprovalResolved, EventClarifyRequest,
 	EventClarifyResolved, EventCommandsUpdated, EventModeUpdated,
-	EventModelUpdated, EventTitleUpdated, EventUsageUpdated, EventUsageFinal,
+	EventModelUpdated, EventConfigUpdated, EventTitleUpdated, EventUsageUpdated, EventUsageFinal,
 	EventError, EventNotice, EventDone, EventCompacted,
 }
 
@@ -121,12 +124,15 @@ type ToolStarted struct {
 	Locations []string `json:"locations,omitempty"`
 }
 
-// ToolUpdated carries live output or a changed title/status.
+// ToolUpdated carries live output or a changed title/status, and the
+// call's input when it arrives after tool.started (OpenCode, the Claude
+// ACP wrappers): it replaces the card's input.
 type ToolUpdated struct {
 	ToolCallID string `json:"tool_call_id"`
 	Title      string `json:"title,omitempty"`
 	Status     string `json:"status,omitempty"`
 	Output     string `json:"output,omitempty"` // appended output chunk
+	Input      any    `json:"input,omitempty"`
 }
 
 // ToolDone closes a tool call card.
@@ -178,13 +184,28 @@ type ApprovalOption struct {
 	Kind string `json:"kind,omitempty"`
 }
 
-// ApprovalRequested asks the person to allow or deny an action.
+// ApprovalRequested asks the person to allow or deny an action. Adapters
+// fill it with everything known about the tool call, not only what the
+// request itself carries: what is shown is what is approved
+// (docs/ARCHITECTURE.md §`approval.requested`).
 type ApprovalRequested struct {
-	ApprovalID  string           `json:"approval_id"`
-	ToolCallID  string           `json:"tool_call_id,omitempty"`
-	Title       string           `json:"title"`
-	Description string           `json:"description,omitempty"`
-	Command     string           `json:"command,omitempty"`
+	ApprovalID  string `json:"approval_id"`
+	ToolCallID  string `json:"tool_call_id,omitempty"`
+	Title       string `json:"title"`
+	Description string `json:"description,omitempty"`
+	// Command is the command line that will run, an argv shell-quoted.
+	Command string `json:"command,omitempty"`
+	// Kind is the tool's kind (read, edit, execute, …) where known.
+	Kind string `json:"kind,omitempty"`
+	// Locations are the files the call touches.
+	Locations []string `json:"locations,omitempty"`
+	// Diff is the unified diff of an edit that is asked for.
+	Diff string `json:"diff,omitempty"`
+	// Input is the tool's arguments (JSON) when no command says it.
+	Input any `json:"input,omitempty"`
+	// Unexplained: the agent said nothing a person could judge; the card
+	// says so and its Allow needs a second click.
+	Unexplained bool             `json:"unexplained,omitempty"`
 	Options     []ApprovalOption `json:"options"`
 }
 
@@ -193,6 +214,11 @@ type ApprovalResolved struct {
 	ApprovalID string `json:"approval_id"`
 	Choice     string `json:"choice"`
 	By         string `json:"by,omitempty"` // user, notification, timeout, cancel
+	// NextPending names the oldest approval of the run still waiting once
+	// this one is answered (an agent may ask again before the first is
+	// answered): the run then waits for it (docs/ARCHITECTURE.md §Run
+	// state machine).
+	NextPending string `json:"next_pending,omitempty"`
 }
 
 // ClarifyRequested asks the person a question.
@@ -237,6 +263,36 @@ type ModelUpdated struct {
 
 // ModelOption is one model an agent offers.
 type ModelOption struct {
+	ID          string `json:"id"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// ConfigUpdated is the whole set of the agent's session settings as it
+// reports them (ACP configOptions, and the older modes as one "mode"
+// selector), each by its own name, for the session header
+// (docs/ARCHITECTURE.md §Session config options). A model selector is
+// also reported as model.updated, so the model picker drives it.
+type ConfigUpdated struct {
+	Options []ConfigOption `json:"options"`
+}
+
+// ConfigOption is one setting: a selector or a switch.
+type ConfigOption struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	// Category is model, mode, thought_level or the agent's own word.
+	Category string `json:"category,omitempty"`
+	// Type is "select" or "boolean".
+	Type string `json:"type"`
+	// Current is the selected value's id, or "true"/"false".
+	Current string        `json:"current"`
+	Values  []ConfigValue `json:"values,omitempty"`
+}
+
+// ConfigValue is one choice of a selector.
+type ConfigValue struct {
 	ID          string `json:"id"`
 	Name        string `json:"name,omitempty"`
 	Description string `json:"description,omitempty"`
@@ -321,6 +377,7 @@ var PayloadOf = map[EventType]any{
 	EventCommandsUpdated:  CommandsUpdated{},
 	EventModeUpdated:      ModeUpdated{},
 	EventModelUpdated:     ModelUpdated{},
+	EventConfigUpdated:    ConfigUpdated{},
 	EventTitleUpdated:     TitleUpdated{},
 	EventUsageUpdated:     Usage{},
 	EventUsageFinal:       Usage{},

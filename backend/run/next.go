@@ -35,6 +35,10 @@ func MovesState(t EventType) bool {
 //   - approval.requested / clarify.requested make the run wait for that
 //     prompt; resolving the pending one returns it to running (resolving
 //     another id changes nothing);
+//   - while an approval waits, a second one leaves the older pending;
+//     resolving the pending one moves to the resolution's next_pending
+//     (the oldest still waiting) and stays awaiting approval, so the run
+//     never reads running while the agent still waits;
 //   - done ends the run with its payload's terminal status, completed when
 //     the payload names none.
 //
@@ -57,13 +61,16 @@ func Next(s State, t EventType, p json.RawMessage) State {
 	case EventApprovalRequest:
 		var v ApprovalRequested
 		if json.Unmarshal(p, &v) == nil && v.ApprovalID != "" {
-			s.Status, s.PendingApprovalID = StatusAwaitingApproval, v.ApprovalID
+			s.Status = StatusAwaitingApproval
+			if s.PendingApprovalID == "" {
+				s.PendingApprovalID = v.ApprovalID
+			}
 		}
 	case EventApprovalResolved:
 		var v ApprovalResolved
 		if json.Unmarshal(p, &v) == nil && v.ApprovalID != "" && v.ApprovalID == s.PendingApprovalID {
-			s.PendingApprovalID = ""
-			if s.Status == StatusAwaitingApproval {
+			s.PendingApprovalID = v.NextPending
+			if s.Status == StatusAwaitingApproval && v.NextPending == "" {
 				s.Status = StatusRunning
 			}
 		}

@@ -190,6 +190,9 @@ const (
 	ControlConflict    ControlStatus = "conflict"
 	ControlUnsupported ControlStatus = "unsupported"
 	ControlExpired     ControlStatus = "expired"
+	// ControlInvalid: the answer is not one of the offered choices (HTTP
+	// 400); the prompt stays pending.
+	ControlInvalid ControlStatus = "invalid"
 )
 
 // ControlResult answers cancel, approval, clarify, queue and set-model.

@@ -102,6 +102,9 @@ type PendingPrompt struct {
 	// Options are the agent's own approval options; for a clarify, its
 	// choices (ID and Label both the choice text).
 	Options []ApprovalOption `json:"options,omitempty"`
+	// Unexplained: the approval says nothing a person could judge
+	// (ApprovalRequested.Unexplained); only the window may allow it.
+	Unexplained bool `json:"unexplained,omitempty"`
 }
 
 // SessionChangeKind says what happened to a session.

@@ -73,6 +73,7 @@ type Runner interface {
 	// run ends; the result names the new run.
 	Queue(ctx context.Context, runID, message, clientRequestID string) (run.ControlResult, error)
 	SetModel(ctx context.Context, runID, model string) (run.ControlResult, error)
+	SetConfig(ctx context.Context, runID, id, value string) (run.ControlResult, error)
 	// Watch replays the run's events with seq > after and then follows live
 	// ones (snapshot-then-stream: no gap, no duplicate at the seam). The
 	// channel is closed after the terminal event, when ctx ends, or when the

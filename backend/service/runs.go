@@ -239,6 +239,18 @@ func (s *Service) Queue(ctx context.Context, runID string, req QueueRequest) (ru
 	})
 }
 
+// SetConfig sets one of the agent's session settings (§Session config
+// options) through the run's agent.
+func (s *Service) SetConfig(ctx context.Context, runID, id, value string) (run.ControlResult, error) {
+	id = strings.TrimSpace(id)
+	if id == "" || len(id) > MaxNameBytes || len(value) > MaxNameBytes {
+		return run.ControlResult{}, badRequest("option must name one of the agent's settings")
+	}
+	return s.control(ctx, "set config", runID, func() (run.ControlResult, error) {
+		return s.runner.SetConfig(ctx, runID, id, value)
+	})
+}
+
 // SetModel switches the model for the run's session's later turns.
 func (s *Service) SetModel(ctx context.Context, runID, model string) (run.ControlResult, error) {
 	model = strings.TrimSpace(model)

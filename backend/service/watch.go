@@ -272,7 +272,7 @@ func pendingOf(ev run.Event) *run.PendingPrompt {
 			return nil
 		}
 		return &run.PendingPrompt{Kind: run.PendingApproval, ID: p.ApprovalID, Title: p.Title,
-			Command: p.Command, Options: p.Options}
+			Command: p.Command, Options: p.Options, Unexplained: p.Unexplained}
 	case run.EventClarifyRequest:
 		var p run.ClarifyRequested
 		if json.Unmarshal(ev.Payload, &p) != nil {

@@ -33,6 +33,9 @@ func (e emitter) Emit(t run.EventType, payload any) error {
 	switch t {
 	case run.EventApprovalRequest:
 		if a, ok := decode[run.ApprovalRequested](payload); ok && a.ApprovalID != "" {
+			if _, seen := r.approvals[a.ApprovalID]; !seen {
+				r.approvalOrder = append(r.approvalOrder, a.ApprovalID)
+			}
 			r.approvals[a.ApprovalID] = &pending{options: a.Options}
 		}
 	case run.EventClarifyRequest:
@@ -73,6 +76,8 @@ func (r *runner) handle(ctx context.Context, req control.Request) control.Respon
 		res, err = r.resolve(ctx, req.ClarifyID, req.Answer, false)
 	case control.OpModel:
 		res, err = r.setModel(ctx, req.Model)
+	case control.OpConfig:
+		res, err = r.setConfig(ctx, req.ConfigID, req.Value)
 	default:
 		return control.Response{Code: control.CodeBadRequest, Error: fmt.Sprintf("unknown op %q", req.Op)}
 	}
@@ -95,11 +100,7 @@ func (r *runner) state() control.State {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	st := control.State{RunID: r.spec.RunID, Status: r.runState.Status, LastSeq: r.hub.last(), AgentPid: r.agentPid, Subscribers: r.hub.count()}
-	for id, p := range r.approvals {
-		if !p.resolved {
-			st.PendingApprovalID = id
-		}
-	}
+	st.PendingApprovalID = r.oldestApprovalLocked("")
 	for id, p := range r.clarifies {
 		if !p.resolved {
 			st.PendingClarifyID = id
@@ -323,7 +324,7 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 	case p.withdrawn:
 		r.mu.Unlock()
 		return result(run.ControlNotActive, fmt.Sprintf("the %s was withdrawn when the run was cancelled", kind)), ev, nil, "", nil
-	case p.resolved && p.answer == answer:
+	case p.resolved && sameAnswer(p, answer, isApproval):
 		r.mu.Unlock()
 		return result(run.ControlNotActive, fmt.Sprintf("the %s was already answered", kind)), ev, nil, "", nil
 	case p.resolved:
@@ -332,17 +333,21 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 	}
 	optionID = answer
 	if isApproval {
-		var ok bool
-		if optionID, ok = matchOption(p.options, answer); !ok {
+		o, ok := run.MatchOption(p.options, answer)
+		if !ok {
 			r.mu.Unlock()
-			return result(run.ControlNotActive, fmt.Sprintf("%q is not one of the offered choices", answer)), ev, nil, "", nil
+			return result(run.ControlInvalid, fmt.Sprintf("%q is not one of the offered choices: %s (or \"allow\" / \"deny\" for the first allow or reject choice)", answer, run.OfferedChoices(p.options))), ev, nil, "", nil
 		}
+		optionID = o.ID
 	}
 	r.mu.Unlock()
 
 	evType, payload := run.EventType(run.EventClarifyResolved), any(run.ClarifyResolved{ClarifyID: id, Answer: answer})
 	if isApproval {
-		evType, payload = run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: run.AnsweredBy(ctx)}
+		r.mu.Lock()
+		next := r.oldestApprovalLocked(id)
+		r.mu.Unlock()
+		evType, payload = run.EventApprovalResolved, run.ApprovalResolved{ApprovalID: id, Choice: optionID, By: run.AnsweredBy(ctx), NextPending: next}
 	}
 	ev, err = r.w.AppendSync(ctx, evType, payload)
 	if isRunTerminal(err) {
@@ -356,24 +361,84 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 	}
 	r.mu.Lock()
 	p.resolved, p.answer = true, answer
+	if isApproval {
+		p.answer = optionID // "allow" and the option's id are the same answer
+	}
 	r.moveLocked(evType, payload)
 	r.mu.Unlock()
 	return accepted(ev), ev, conn, optionID, nil
 }
 
-// matchOption accepts an option id or an option kind (allow_once, …).
-func matchOption(opts []run.ApprovalOption, choice string) (string, bool) {
+// setConfig sets one of the agent's session settings like setModel: the
+// agent first, then config.updated with the whole new set is recorded (and
+// model.updated by the user for a model selector, so the session keeps the
+// model as the model picker's choice would).
+func (r *runner) setConfig(ctx context.Context, id, value string) (run.ControlResult, error) {
+	r.modelMu.Lock()
+	defer r.modelMu.Unlock()
+	r.mu.Lock()
+	ended, conn := r.ended, r.conn
+	r.mu.Unlock()
+	switch {
+	case ended:
+		return result(run.ControlNotActive, "the run has already ended"), nil
+	case id == "":
+		return result(run.ControlInvalid, "no setting given"), nil
+	case conn == nil:
+		return result(run.ControlNotActive, "the agent is still starting"), nil
+	}
+	cs, ok := conn.(adapter.ConfigSetter)
+	if !ok {
+		return result(run.ControlUnsupported, "this agent has no settings to change"), nil
+	}
+	actx, cancel := context.WithTimeout(ctx, agentCallTimeout)
+	opts, err := cs.SetConfigOption(actx, id, value)
+	cancel()
+	switch {
+	case errors.Is(err, adapter.ErrUnsupported):
+		return result(run.ControlUnsupported, "this agent cannot change that setting"), nil
+	case errors.Is(err, adapter.ErrInvalidAnswer):
+		return result(run.ControlInvalid, err.Error()), nil
+	case err != nil:
+		return run.ControlResult{}, fmt.Errorf("set %s: %w", id, err)
+	}
+	r.ctlMu.Lock()
+	defer r.ctlMu.Unlock()
+	ev, err := r.w.AppendSync(ctx, run.EventConfigUpdated, run.ConfigUpdated{Options: opts})
 	for _, o := range opts {
-		if o.ID == choice {
-			return o.ID, true
+		if err == nil && o.ID == id && o.Category == "model" {
+			_, err = r.w.AppendSync(ctx, run.EventModelUpdated, run.ModelUpdated{Model: value, By: "user"})
 		}
 	}
-	for _, o := range opts {
-		if o.Kind != "" && o.Kind == choice {
-			return o.ID, true
+	if isRunTerminal(err) {
+		return result(run.ControlNotActive, "the run has already ended"), nil
+	}
+	if err != nil {
+		r.journalFailed(err)
+		return run.ControlResult{}, fmt.Errorf("record setting: %w", err)
+	}
+	return accepted(ev), nil
+}
+
+// oldestApprovalLocked is the oldest approval still waiting, other than
+// except; "" when none. The caller holds r.mu.
+func (r *runner) oldestApprovalLocked(except string) string {
+	for _, id := range r.approvalOrder {
+		if p := r.approvals[id]; id != except && p != nil && !p.resolved && !p.withdrawn {
+			return id
 		}
 	}
-	return "", false
+	return ""
+}
+
+// sameAnswer reports whether answer repeats a resolved prompt's answer;
+// for an approval, any word that picks the same option does.
+func sameAnswer(p *pending, answer string, isApproval bool) bool {
+	if !isApproval {
+		return p.answer == answer
+	}
+	o, ok := run.MatchOption(p.options, answer)
+	return ok && o.ID == p.answer
 }
 
 // setModel asks the agent first, outside ctlMu (an agent that never

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
-	"github.com/hermesdesk/hermesdesk/backend/changes"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/changes"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -93,17 +93,20 @@ type runner struct {
 	// state is the run's status and pending prompts, moved only by
 	// run.Next (docs/ARCHITECTURE.md §Run state machine) as events are
 	// appended, so controls see what the journal derives.
-	runState    run.State
-	conn        adapter.Conn
-	caps        adapter.Capabilities
-	agentPid    int
-	cancelled   bool
-	ended       bool
-	journalErr  error
-	outCap      *outputCap // under mu
-	approvals   map[string]*pending
-	clarifies   map[string]*pending
-	startCancel context.CancelFunc
+	runState   run.State
+	conn       adapter.Conn
+	caps       adapter.Capabilities
+	agentPid   int
+	cancelled  bool
+	ended      bool
+	journalErr error
+	outCap     *outputCap // under mu
+	approvals  map[string]*pending
+	// approvalOrder is the approvals' ids in the order asked: the oldest
+	// still waiting is the pending one (§Run state machine).
+	approvalOrder []string
+	clarifies     map[string]*pending
+	startCancel   context.CancelFunc
 	// gone (the data dir disappeared) and shutdownOnce belong to the shim
 	// process, shared by the runs it serves in turn.
 	gone         *atomic.Bool

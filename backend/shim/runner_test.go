@@ -65,8 +65,8 @@ func TestRunStoresASessionIDNamedDuringTheTurn(t *testing.T) {
 }
 
 // An approval: resolution committed before the agent hears it; answered
-// once; repeats not-active; a different answer conflict; unknown id and an
-// option that was not offered not-active.
+// once; repeats not-active; a different answer conflict; an unknown id
+// not-active; an option that was not offered invalid.
 func TestApprovalResolution(t *testing.T) {
 	var j memJournal
 	answered := make(chan string, 4)
@@ -99,17 +99,21 @@ func TestApprovalResolution(t *testing.T) {
 	steps := []struct {
 		id, choice string
 		want       run.ControlStatus
+		message    string
 	}{
-		{"nope", "yes", run.ControlNotActive},
-		{"a1", "maybe", run.ControlNotActive},
-		{"a1", "allow_once", run.ControlAccepted}, // a kind picks its option; answered from a notification
-		{"a1", "allow_once", run.ControlNotActive},
-		{"a1", "reject_once", run.ControlConflict},
+		{"nope", "yes", run.ControlNotActive, ""},
+		// A choice that matches nothing is bad input naming the choices,
+		// and leaves the approval pending.
+		{"a1", "maybe", run.ControlInvalid, `"maybe" is not one of the offered choices: yes (Allow), no (Deny)`},
+		{"a1", "allow", run.ControlAccepted, ""}, // the alias of the first allow option; answered from a notification
+		{"a1", "allow", run.ControlNotActive, ""},
+		{"a1", "allow_once", run.ControlNotActive, ""}, // the same option in other words
+		{"a1", "deny", run.ControlConflict, ""},
 	}
 	for _, s := range steps {
 		res := h.control(control.Request{Op: control.OpApproval, ApprovalID: s.id, Choice: s.choice, By: run.AnsweredByNotification})
-		if res.Status != s.want || res.Accepted != (s.want == run.ControlAccepted) {
-			t.Fatalf("approve(%s, %s) = %+v, want %s", s.id, s.choice, res, s.want)
+		if res.Status != s.want || res.Accepted != (s.want == run.ControlAccepted) || !strings.Contains(res.Message, s.message) {
+			t.Fatalf("approve(%s, %s) = %+v, want %s %q", s.id, s.choice, res, s.want, s.message)
 		}
 		if s.want == run.ControlAccepted && res.EventID == "" {
 			t.Fatal("accepted without an event id")
@@ -355,12 +359,6 @@ func TestDecodeAndMatch(t *testing.T) {
 	if _, ok := decode[run.ApprovalRequested](func() {}); ok {
 		t.Fatal("decoded a func")
 	}
-	for choice, wantID := range map[string]string{"o2": "o2", "allow_once": "o1", "reject_once": "o2", "nope": ""} {
-		got, ok := matchOption(want.Options, choice)
-		if got != wantID || ok != (wantID != "") {
-			t.Errorf("matchOption(%q) = %q, %v", choice, got, ok)
-		}
-	}
 }
 
 // A run that asked to resume the agent's session but got a new one says so
@@ -392,6 +390,125 @@ func TestResumeLostIsShown(t *testing.T) {
 			if shown != tt.notice {
 				t.Fatalf("notice shown = %v, want %v", shown, tt.notice)
 			}
+		})
+	}
+}
+
+// configConn is a fakeConn whose agent has session settings.
+type configConn struct {
+	*fakeConn
+	set func(ctx context.Context, id, value string) ([]run.ConfigOption, error)
+}
+
+func (c configConn) SetConfigOption(ctx context.Context, id, value string) ([]run.ConfigOption, error) {
+	return c.set(ctx, id, value)
+}
+
+// A setting is set through the agent first, then its new set is recorded
+// (and a model selector's choice as the person's model); a value it does
+// not offer is invalid; an agent without settings is unsupported.
+func TestSetConfig(t *testing.T) {
+	block := make(chan struct{})
+	base := &fakeConn{turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+		<-block
+		return adapter.TurnResult{}
+	}}
+	var asked []string
+	c := configConn{fakeConn: base, set: func(_ context.Context, id, value string) ([]run.ConfigOption, error) {
+		asked = append(asked, id+"="+value)
+		if value == "ludicrous" {
+			return nil, fmt.Errorf("%q is not one of the choices: %w", value, adapter.ErrInvalidAnswer)
+		}
+		return []run.ConfigOption{
+			{ID: "model", Name: "Model", Category: "model", Type: "select", Current: "m2"},
+			{ID: "effort", Name: "Effort", Category: "thought_level", Type: "select", Current: value},
+		}, nil
+	}}
+	a := &fakeAdapter{start: func(context.Context, adapter.StartRequest, adapter.Host) (adapter.Conn, error) { return c, nil }}
+	h := startHarness(t, a, nil)
+	waitUntil(t, "the agent", func() bool { h.r.mu.Lock(); defer h.r.mu.Unlock(); return h.r.conn != nil })
+	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "high"}); !res.Accepted {
+		t.Fatalf("set effort: %+v", res)
+	}
+	if !h.j.has(run.EventConfigUpdated) || h.j.has(run.EventModelUpdated) {
+		t.Fatal("config.updated (and no model.updated) should be recorded")
+	}
+	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "ludicrous"}); res.Status != run.ControlInvalid || !strings.Contains(res.Message, "ludicrous") {
+		t.Fatalf("a value not offered: %+v", res)
+	}
+	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "model", Value: "m2"}); !res.Accepted || !h.j.has(run.EventModelUpdated) {
+		t.Fatalf("model selector: %+v; model.updated recorded: %v", res, h.j.has(run.EventModelUpdated))
+	}
+	if fmt.Sprint(asked) != "[effort=high effort=ludicrous model=m2]" {
+		t.Fatalf("the agent was asked %v", asked)
+	}
+	close(block)
+	h.wait()
+	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "low"}); res.Status != run.ControlNotActive {
+		t.Fatalf("after the end: %+v", res)
+	}
+
+	block2 := make(chan struct{})
+	plain := &fakeConn{turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+		<-block2
+		return adapter.TurnResult{}
+	}}
+	h2 := startHarness(t, connAdapter(adapter.Capabilities{}, plain), nil)
+	waitUntil(t, "the agent", func() bool { h2.r.mu.Lock(); defer h2.r.mu.Unlock(); return h2.r.conn != nil })
+	if res := h2.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "high"}); res.Status != run.ControlUnsupported {
+		t.Fatalf("an agent without settings: %+v", res)
+	}
+	close(block2)
+	h2.wait()
+}
+
+// Two approvals waiting at once (21.10): the run waits for the oldest;
+// answering it moves to the next (next_pending), answering the newer
+// first leaves the older pending; the run reads running only when none
+// waits.
+func TestTwoApprovalsWaiting(t *testing.T) {
+	for _, order := range [][2]string{{"a1", "a2"}, {"a2", "a1"}} {
+		t.Run(order[0]+" first", func(t *testing.T) {
+			var j memJournal
+			release := make(chan struct{})
+			c := &fakeConn{respondApproval: func(context.Context, string, string) error { return nil }}
+			c.turn = func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+				opts := []run.ApprovalOption{{ID: "yes", Kind: "allow_once"}}
+				emit.Emit(run.EventApprovalRequest, run.ApprovalRequested{ApprovalID: "a1", Title: "Read README.md", Options: opts})
+				emit.Emit(run.EventApprovalRequest, run.ApprovalRequested{ApprovalID: "a2", Title: "rm -rf ~/important", Options: opts})
+				<-release
+				return adapter.TurnResult{}
+			}
+			h := startHarness(t, connAdapter(adapter.Capabilities{Approvals: true}, c), &j)
+			waitUntil(t, "both approvals", func() bool {
+				n := 0
+				for _, ev := range j.all() {
+					if ev.Type == run.EventApprovalRequest {
+						n++
+					}
+				}
+				return n == 2
+			})
+			check := func(when string, status run.Status, pending string) {
+				t.Helper()
+				h.r.mu.Lock()
+				st := h.r.runState
+				h.r.mu.Unlock()
+				if st.Status != status || st.PendingApprovalID != pending || h.r.state().PendingApprovalID != pending {
+					t.Fatalf("%s: state %+v, control state pending %q; want %s %q", when, st, h.r.state().PendingApprovalID, status, pending)
+				}
+			}
+			check("both asked", run.StatusAwaitingApproval, "a1")
+			if res := h.control(control.Request{Op: control.OpApproval, ApprovalID: order[0], Choice: "allow"}); !res.Accepted {
+				t.Fatalf("first answer: %+v", res)
+			}
+			check("one answered", run.StatusAwaitingApproval, order[1])
+			if res := h.control(control.Request{Op: control.OpApproval, ApprovalID: order[1], Choice: "allow"}); !res.Accepted {
+				t.Fatalf("second answer: %+v", res)
+			}
+			check("both answered", run.StatusRunning, "")
+			close(release)
+			h.wait()
 		})
 	}
 }

@@ -39,6 +39,12 @@ func (s *Supervisor) SetModel(ctx context.Context, runID, model string) (run.Con
 	return s.control(ctx, runID, control.Request{Op: control.OpModel, Model: model})
 }
 
+// SetConfig sets one of the agent's session settings (mode, thought
+// level, a switch) for the rest of the session.
+func (s *Supervisor) SetConfig(ctx context.Context, runID, id, value string) (run.ControlResult, error) {
+	return s.control(ctx, runID, control.Request{Op: control.OpConfig, ConfigID: id, Value: value})
+}
+
 // Queue sends a follow-up in the run's session: a new turn whose run starts
 // when this one ends (docs/ARCHITECTURE.md §Domain). The result names the new run.
 func (s *Supervisor) Queue(ctx context.Context, runID, message, clientRequestID string) (run.ControlResult, error) {

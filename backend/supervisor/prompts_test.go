@@ -2,12 +2,14 @@ package supervisor_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
+	"github.com/hermesdesk/hermesdesk/testkit/fakeagent"
 )
 
 // waitPending waits until the run row shows a pending approval or clarify
@@ -142,4 +144,75 @@ func TestModelSwitch(t *testing.T) {
 		t.Fatalf("cancel: %+v", cr)
 	}
 	e.waitTerminal(res.RunID)
+}
+
+// Shown = approved, end to end through the real shim and ACP adapter: a
+// permission request that names only the toolCallId of a call announced
+// before it (Mistral Vibe) is journaled with that call's title and
+// command; "allow" answers it; a choice that matches nothing is invalid
+// and leaves it pending.
+func TestVibeShapedApprovalShowsItsCommand(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	res := e.start(e.session.ID, "/scenario vibe-permission")
+	id := e.waitPending(res.RunID, true)
+	if cr, err := e.sup.Approve(ctx, res.RunID, id, "maybe"); err != nil || cr.Status != run.ControlInvalid || !strings.Contains(cr.Message, "allow-once (Allow), reject-once (Reject)") {
+		t.Fatalf("unmatched choice: %+v, %v", cr, err)
+	}
+	if cr, err := e.sup.Approve(ctx, res.RunID, id, "allow"); err != nil || cr.Status != run.ControlAccepted {
+		t.Fatalf("allow: %+v, %v", cr, err)
+	}
+	evs := e.watchAll(e.sup, res.RunID, 0)
+	if d := doneOf(t, evs); d.Status != run.StatusCompleted {
+		t.Fatalf("done %+v", d)
+	}
+	var ar run.ApprovalRequested
+	for _, ev := range evs {
+		if ev.Type == run.EventApprovalRequest {
+			if err := json.Unmarshal(ev.Payload, &ar); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if ar.ToolCallID != "vibe-1" || ar.Title != "bash" || ar.Kind != "execute" || ar.Command != "echo hello > hello.txt && echo x" || ar.Unexplained {
+		t.Fatalf("approval.requested = %+v; want the announced call's title and command", ar)
+	}
+	if got := text(evs, run.EventTokenDelta); !strings.Contains(got, "Permission granted (allow-once)") {
+		t.Fatalf("the agent did not get the first allow option: %q", got)
+	}
+}
+
+// A session setting set while the run works goes to the agent and is
+// journaled with the agent's whole new set of settings, by name.
+func TestSetConfigDuringARun(t *testing.T) {
+	t.Setenv(fakeagent.ConfigEnv, fakeagent.ConfigOptions)
+	e := newEnv(t)
+	ctx := context.Background()
+	res := e.start(e.session.ID, "/scenario approval")
+	id := e.waitPending(res.RunID, true)
+	if cr, err := e.sup.SetConfig(ctx, res.RunID, "reasoning_effort", "ludicrous"); err != nil || cr.Status != run.ControlInvalid {
+		t.Fatalf("a value not offered: %+v, %v", cr, err)
+	}
+	if cr, err := e.sup.SetConfig(ctx, res.RunID, "reasoning_effort", "high"); err != nil || cr.Status != run.ControlAccepted {
+		t.Fatalf("set: %+v, %v", cr, err)
+	}
+	if cr, err := e.sup.Approve(ctx, res.RunID, id, "allow"); err != nil || cr.Status != run.ControlAccepted {
+		t.Fatalf("allow: %+v, %v", cr, err)
+	}
+	evs := e.watchAll(e.sup, res.RunID, 0)
+	var last run.ConfigUpdated
+	for _, ev := range evs {
+		if ev.Type == run.EventConfigUpdated {
+			if err := json.Unmarshal(ev.Payload, &last); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var got []string
+	for _, o := range last.Options {
+		got = append(got, o.Name+"="+o.Current)
+	}
+	if strings.Join(got, ", ") != "Model=demo-small, Mode=build, Reasoning effort=high, Allow all tools=false" {
+		t.Fatalf("last config.updated: %v", got)
+	}
 }

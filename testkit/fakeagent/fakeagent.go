@@ -53,6 +53,14 @@ const (
 // vibe-acp (2.5 s) and cold Node agents do.
 const StartDelayEnv = "HERMESDESK_FAKEAGENT_START_DELAY"
 
+// ConfigEnv set to ConfigOptions makes the agent report its settings as
+// session config options only (model, mode, thought level, a switch), as
+// OpenCode and codex-acp do (demoagent.Options.ConfigOptions).
+const (
+	ConfigEnv     = "HERMESDESK_FAKEAGENT_CONFIG"
+	ConfigOptions = "options"
+)
+
 // Main runs the fake agent on this process's stdio and returns the exit
 // code; args are those after "demo-agent". It takes the same flags as
 // `hermesdesk demo-agent`.
@@ -65,6 +73,7 @@ func Main(args []string) int {
 		Scenarios:         TestScenarios(),
 		ReplayAfterAnswer: os.Getenv(ReplayEnv) == ReplayAfter,
 		Auth:              authScript(os.Getenv(AuthEnv)),
+		ConfigOptions:     os.Getenv(ConfigEnv) == ConfigOptions,
 	})
 }
 

@@ -57,14 +57,21 @@ func (c *conn) permission(ctx context.Context, params json.RawMessage) (any, err
 		return nil, &RPCError{Code: codeInvalidParams, Message: "Invalid params: " + err.Error()}
 	}
 	id := newID("appr")
-	ev, err := approvalRequested(p, id)
-	if err != nil {
-		return nil, &RPCError{Code: codeInvalidParams, Message: err.Error()}
-	}
 	t := c.currentTurn()
 	if t == nil {
-		c.log.Warn("acp: permission asked outside a turn; answering cancelled", "title", ev.Title)
+		if _, err := approvalRequested(p, toolInfo{}, id, c.ws.dir); err != nil {
+			return nil, &RPCError{Code: codeInvalidParams, Message: err.Error()}
+		}
+		c.log.Warn("acp: permission asked outside a turn; answering cancelled")
 		return cancelledOutcome(), nil
+	}
+	// The request is merged with what the turn's mapper knows of its tool
+	// call: the reader has mapped every update that came before it.
+	t.mu.Lock()
+	ev, err := approvalRequested(p, t.m.Known(toolCallIDOf(p.ToolCall)), id, c.ws.dir)
+	t.mu.Unlock()
+	if err != nil {
+		return nil, &RPCError{Code: codeInvalidParams, Message: err.Error()}
 	}
 	q := &ask{kind: "approval", turn: t, options: p.Options, answer: make(chan string, 1)}
 	// Register before emitting: a fast answer must find it.

@@ -51,6 +51,9 @@ type conn struct {
 	asks    map[string]*ask
 	pending []Out // latest state updates from between turns, emitted with the next
 	model   string
+	// config is the agent's latest session settings (§Session config
+	// options); a model selector among them is how SetModel switches.
+	config []run.ConfigOption
 }
 
 var _ adapter.Conn = (*conn)(nil)
@@ -96,6 +99,7 @@ func newConn(a *Adapter, proc adapter.Proc, ws *workspace, env []string, host ad
 	c.rpc = newRPC(proc.Stdout(), proc.Stdin(), c.log, c.onNotify, c.onRequest, func(id int64) {
 		c.loadID.CompareAndSwap(id, 0)
 	})
+	c.rpc.onResult = c.onResult
 	return c
 }
 
@@ -126,6 +130,7 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 	}
 	t := &turnState{emit: emit, m: NewMapper(), stop: make(chan struct{})}
 	t.m.Workspace = c.ws.dir
+	t.m.Terminal = c.terms.outputOf
 	// Registering the turn is the busy check, so a Cancel that comes right
 	// after Turn starts always finds it.
 	c.mu.Lock()
@@ -250,6 +255,7 @@ func (c *conn) onNotify(method string, params json.RawMessage) {
 		c.rpc.malformed.Add(1)
 		return
 	}
+	c.followSettings(n.Update) // remembered even from a replay
 	if c.loadID.Load() != 0 {
 		return
 	}
@@ -263,7 +269,7 @@ func (c *conn) onNotify(method string, params json.RawMessage) {
 	// keep state-like updates for the next turn, drop the rest.
 	for _, o := range NewMapper().Update(n.Update) {
 		switch o.Type {
-		case run.EventCommandsUpdated, run.EventModeUpdated, run.EventModelUpdated, run.EventTitleUpdated, run.EventUsageUpdated:
+		case run.EventCommandsUpdated, run.EventModeUpdated, run.EventModelUpdated, run.EventConfigUpdated, run.EventTitleUpdated, run.EventUsageUpdated:
 			c.mu.Lock()
 			c.keepPending(o)
 			c.mu.Unlock()
@@ -340,8 +346,19 @@ func (c *conn) respond(kind, id, answer string) error {
 	return nil
 }
 
-// SetModel switches the session's model through ACP session/set_model.
+// SetModel switches the session's model: through its model selector
+// (session/set_config_option) where the agent reports one, else ACP
+// session/set_model.
 func (c *conn) SetModel(ctx context.Context, model string) error {
+	if id := c.modelOption(); id != "" {
+		if err := c.setConfigOption(ctx, id, model); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		c.model = model
+		c.mu.Unlock()
+		return nil
+	}
 	if !c.models {
 		return fmt.Errorf("acp: %s reported no models: %w", c.a.display, adapter.ErrUnsupported)
 	}

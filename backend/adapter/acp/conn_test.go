@@ -49,7 +49,7 @@ func TestDemoStreamsInOrder(t *testing.T) {
 		}
 	}
 	want := []run.EventType{
-		run.EventModelUpdated, run.EventModeUpdated, run.EventCommandsUpdated,
+		run.EventConfigUpdated, run.EventModelUpdated, run.EventModeUpdated, run.EventCommandsUpdated,
 		run.EventReasoningDelta, run.EventReasoningDone, run.EventTokenDelta,
 		run.EventToolStarted, run.EventToolDone, run.EventTokenDelta,
 	}
@@ -639,5 +639,86 @@ func TestNoAnswerMessage(t *testing.T) {
 	err := &adapter.NoAnswerError{Command: "goose acp", After: DefaultAnswerTimeout}
 	if got, want := err.Error(), "The agent did not answer within 15 s — is `goose acp` the right command?"; got != want {
 		t.Fatalf("got %q, want %q", got, want)
+	}
+}
+
+// An agent that reports its settings only as session config options
+// (OpenCode, codex-acp): the first turn carries them by name, its model
+// selector feeds the model picker, and a model switch goes through
+// session/set_config_option.
+func TestConfigOptions(t *testing.T) {
+	h := newHarness(t)
+	h.env = append(h.env, "HERMESDESK_FAKEAGENT_CONFIG=options")
+	c := h.start("")
+	rec := newRecorder()
+	h.turn(c, "/scenario models", rec)
+	cu := waitFor[run.ConfigUpdated](t, rec, run.EventConfigUpdated)
+	var names []string
+	for _, o := range cu.Options {
+		names = append(names, o.Name+"="+o.Current)
+	}
+	if got := strings.Join(names, ", "); got != "Model=demo-small, Mode=build, Reasoning effort=medium, Allow all tools=false" {
+		t.Fatalf("config options = %s", got)
+	}
+	if mode := cu.Options[1]; mode.Category != "mode" || len(mode.Values) != 2 || mode.Values[1] != (run.ConfigValue{ID: "plan", Name: "Plan"}) {
+		t.Fatalf("mode option = %+v", mode)
+	}
+	mu := waitFor[run.ModelUpdated](t, rec, run.EventModelUpdated)
+	if mu.Model != "demo-small" || len(mu.Available) != 2 || mu.Available[1].Name != "Demo large" {
+		t.Fatalf("model.updated = %+v", mu)
+	}
+	if err := c.SetModel(context.Background(), "demo-large"); err != nil {
+		t.Fatal(err)
+	}
+	var re *RPCError
+	if err := c.SetModel(context.Background(), "no-such-model"); !errors.As(err, &re) {
+		t.Fatalf("unknown model: %v", err)
+	}
+	rec = newRecorder()
+	h.turn(c, "/scenario models", rec)
+	if text := rec.text(run.EventTokenDelta); !strings.Contains(text, "demo-large") {
+		t.Fatalf("the agent did not switch: %q", text)
+	}
+}
+
+// Settings are set through session/set_config_option (a switch as a
+// boolean), the older modes through session/set_mode; a value a setting
+// does not offer is refused before the agent is asked.
+func TestSetConfigOption(t *testing.T) {
+	ctx := context.Background()
+	h := newHarness(t)
+	h.env = append(h.env, "HERMESDESK_FAKEAGENT_CONFIG=options")
+	c := h.start("")
+	current := func(opts []run.ConfigOption) string {
+		var s []string
+		for _, o := range opts {
+			s = append(s, o.ID+"="+o.Current)
+		}
+		return strings.Join(s, " ")
+	}
+	opts, err := c.SetConfigOption(ctx, "mode", "plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts, err = c.SetConfigOption(ctx, "allow_all", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if got := current(opts); got != "model=demo-small mode=plan reasoning_effort=medium allow_all=true" {
+		t.Fatalf("settings = %s", got)
+	}
+	if _, err := c.SetConfigOption(ctx, "reasoning_effort", "ludicrous"); !errors.Is(err, adapter.ErrInvalidAnswer) || !strings.Contains(err.Error(), "low, medium, high") {
+		t.Fatalf("a value not offered: %v", err)
+	}
+	if _, err := c.SetConfigOption(ctx, "nope", "x"); !errors.Is(err, adapter.ErrInvalidAnswer) {
+		t.Fatalf("an unknown setting: %v", err)
+	}
+	if opts, err = c.SetConfigOption(ctx, "model", "demo-large"); err != nil || c.currentModel() != "demo-large" {
+		t.Fatalf("model selector: %v, model %q", err, c.currentModel())
+	}
+
+	legacy := newHarness(t).start("") // the demo agent reports modes the older way
+	opts, err = legacy.SetConfigOption(ctx, legacyModeOption, "plan")
+	if err != nil || current(opts) != "acp.modes=plan" {
+		t.Fatalf("set_mode: %v, %s", err, current(opts))
 	}
 }

@@ -1,13 +1,12 @@
 package acp
 
 import (
-	"path/filepath"
-
 	"encoding/json"
-	"github.com/hermesdesk/hermesdesk/backend/changes"
+	"path/filepath"
 	"sort"
 	"strings"
 
+	"github.com/hermesdesk/hermesdesk/backend/changes"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -24,18 +23,24 @@ type Out struct {
 type Mapper struct {
 	// Workspace makes the paths of diffs relative (file.changed).
 	Workspace string
+	// Terminal returns the output of a client-run terminal (terminal/*,
+	// run by Hermes Desk itself) so the card of the tool call that embeds
+	// it shows it; nil: none are known.
+	Terminal  func(terminalID string) (string, bool)
 	thought   strings.Builder
 	inThought bool
 	tools     map[string]*toolState
 	toolOrder []string
 	Unknown   map[string]int // update kinds we do not know, by kind
 	Malformed int            // updates that did not decode
-	Ignored   int            // known kinds with nothing to show (user echo, config)
+	Ignored   int            // known kinds with nothing to show (user echo)
 }
 
 type toolState struct {
 	done   bool
 	denied bool
+	info   toolInfo // everything said about the call so far
+	input  string   // the input last shown on its card (JSON)
 }
 
 // maxThought caps one assembled reasoning block; the deltas are all
@@ -96,11 +101,12 @@ type wireBlock struct {
 
 // wireToolContent is an ACP ToolCallContent.
 type wireToolContent struct {
-	Type    string          `json:"type"` // content, diff, terminal
-	Content json.RawMessage `json:"content"`
-	Path    string          `json:"path"`
-	OldText *string         `json:"oldText"`
-	NewText *string         `json:"newText"`
+	Type       string          `json:"type"` // content, diff, terminal
+	TerminalID string          `json:"terminalId"`
+	Content    json.RawMessage `json:"content"`
+	Path       string          `json:"path"`
+	OldText    *string         `json:"oldText"`
+	NewText    *string         `json:"newText"`
 }
 
 // Update maps one session/update "update" object.
@@ -181,7 +187,13 @@ func (m *Mapper) Update(raw json.RawMessage) []Out {
 			us.CostUSD = u.Cost.Amount
 		}
 		out = append(out, Out{run.EventUsageUpdated, us})
-	case "user_message_chunk", "config_option_update":
+	case "config_option_update":
+		if s, ok := settingsUpdate(raw); ok {
+			out = append(out, settingsEvents(s)...)
+		} else {
+			m.Malformed++
+		}
+	case "user_message_chunk":
 		m.Ignored++
 	default:
 		m.Unknown[u.Kind]++
@@ -190,25 +202,21 @@ func (m *Mapper) Update(raw json.RawMessage) []Out {
 }
 
 func (m *Mapper) toolStart(out []Out, u wireUpdate) []Out {
-	m.tools[u.ToolCallID] = &toolState{}
+	st := &toolState{info: toolInfo{}.with(u)}
+	m.tools[u.ToolCallID] = st
 	m.toolOrder = append(m.toolOrder, u.ToolCallID)
 	title := ""
 	if u.Title != nil {
 		title = *u.Title
 	}
-	var locs []string
-	for _, l := range u.Locations {
-		if l.Path != "" {
-			locs = append(locs, l.Path)
-		}
-	}
 	var input any
-	if len(u.RawInput) > 0 && string(u.RawInput) != "null" {
+	if hasInput(u.RawInput) {
 		input = json.RawMessage(u.RawInput)
+		st.input = string(u.RawInput)
 	}
 	return append(out, Out{run.EventToolStarted, run.ToolStarted{
 		ToolCallID: u.ToolCallID, Name: toolName(title, u.ToolKind), Title: title,
-		Kind: u.ToolKind, Input: input, Locations: locs,
+		Kind: u.ToolKind, Input: input, Locations: locationPaths(u.Locations),
 	}})
 }
 
@@ -230,8 +238,19 @@ func (m *Mapper) toolUpdate(out []Out, u wireUpdate) []Out {
 		m.Ignored++
 		return out
 	}
+	st.info = st.info.with(u)
+	// Input that arrives after the card opened (OpenCode, the Claude
+	// wrappers) replaces the card's input, so it never shows {}.
+	var input any
+	if hasInput(u.RawInput) && string(u.RawInput) != st.input {
+		input, st.input = json.RawMessage(u.RawInput), string(u.RawInput)
+	}
 	text := toolText(u.Content, u.RawOutput)
 	if isFinal(u.Status) {
+		if input != nil {
+			out = append(out, Out{run.EventToolUpdated, run.ToolUpdated{ToolCallID: u.ToolCallID, Input: input}})
+		}
+		text = joinText(text, m.terminalText(st.info.Terminals))
 		st.done = true
 		d := run.ToolDone{ToolCallID: u.ToolCallID, Status: u.Status, Output: text}
 		if u.Status == "failed" {
@@ -239,7 +258,9 @@ func (m *Mapper) toolUpdate(out []Out, u wireUpdate) []Out {
 		}
 		out = append(out, Out{run.EventToolDone, d})
 		if u.Status == "completed" {
-			out = append(out, m.diffs(u.ToolCallID, u.Content)...)
+			for _, fc := range diffChanges(m.Workspace, u.ToolCallID, u.Content) {
+				out = append(out, Out{run.EventFileChanged, fc})
+			}
 		}
 		return out
 	}
@@ -247,22 +268,43 @@ func (m *Mapper) toolUpdate(out []Out, u wireUpdate) []Out {
 	if u.Title != nil {
 		title = *u.Title
 	}
-	if title == "" && u.Status == "" && text == "" {
+	if title == "" && u.Status == "" && text == "" && input == nil {
 		m.Ignored++
 		return out
 	}
-	return append(out, Out{run.EventToolUpdated, run.ToolUpdated{ToolCallID: u.ToolCallID, Title: title, Status: u.Status, Output: text}})
+	return append(out, Out{run.EventToolUpdated, run.ToolUpdated{ToolCallID: u.ToolCallID, Title: title, Status: u.Status, Output: text, Input: input}})
 }
 
-// diffs maps a completed tool call's diff content (ACP ToolCallContent
-// "diff": path, oldText, newText) to file.changed events on its card.
-func (m *Mapper) diffs(toolCallID string, content json.RawMessage) []Out {
-	var items []wireToolContent
-	if len(content) == 0 || json.Unmarshal(content, &items) != nil {
-		return nil
+// terminalText is the output of the client-run terminals a call embeds.
+func (m *Mapper) terminalText(ids []string) string {
+	if m.Terminal == nil {
+		return ""
 	}
-	var out []Out
-	for _, it := range items {
+	var parts []string
+	for _, id := range ids {
+		if t, ok := m.Terminal(id); ok && t != "" {
+			parts = append(parts, t)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// joinText appends extra to text unless text already holds it.
+func joinText(text, extra string) string {
+	switch {
+	case extra == "" || strings.Contains(text, extra):
+		return text
+	case text == "":
+		return extra
+	}
+	return text + "\n" + extra
+}
+
+// diffChanges maps a tool call's diff content (ACP ToolCallContent
+// "diff": path, oldText, newText) to file.changed payloads on its card.
+func diffChanges(workspace, toolCallID string, content json.RawMessage) []run.FileChanged {
+	var out []run.FileChanged
+	for _, it := range contentItems(content) {
 		if it.Type != "diff" || it.Path == "" || it.NewText == nil {
 			continue
 		}
@@ -270,9 +312,9 @@ func (m *Mapper) diffs(toolCallID string, content json.RawMessage) []Out {
 		if it.OldText != nil {
 			old = *it.OldText
 		}
-		fc := changes.Text(relPath(m.Workspace, it.Path), old, *it.NewText, it.OldText == nil || old == "" && *it.NewText != "", false)
+		fc := changes.Text(relPath(workspace, it.Path), old, *it.NewText, it.OldText == nil || old == "" && *it.NewText != "", false)
 		fc.ToolCallID = toolCallID
-		out = append(out, Out{run.EventFileChanged, fc})
+		out = append(out, fc)
 	}
 	return out
 }
@@ -289,16 +331,27 @@ func relPath(workspace, p string) string {
 }
 
 // ToolSeen opens a tool card for a permission prompt's tool call when the
-// agent has not announced it (Gemini asks before it announces).
+// agent has not announced it (Gemini asks before it announces), and adds
+// what the prompt says to what is known of an announced one.
 func (m *Mapper) ToolSeen(toolCall json.RawMessage) []Out {
 	var u wireUpdate
 	if err := json.Unmarshal(toolCall, &u); err != nil || u.ToolCallID == "" {
 		return nil
 	}
-	if _, seen := m.tools[u.ToolCallID]; seen {
+	if st, seen := m.tools[u.ToolCallID]; seen {
+		st.info = st.info.with(u)
 		return nil
 	}
 	return m.toolStart(m.endThought(nil), u)
+}
+
+// Known is everything said so far about a tool call of this turn (empty
+// for one never announced); approvalRequested merges it into a prompt.
+func (m *Mapper) Known(toolCallID string) toolInfo {
+	if st, ok := m.tools[toolCallID]; ok {
+		return st.info
+	}
+	return toolInfo{}
 }
 
 // Denied marks a tool call whose permission was refused, so Finish closes
@@ -374,35 +427,134 @@ func blockText(raw json.RawMessage) (string, bool) {
 	return "", true
 }
 
-// toolText flattens tool call content into readable output: text blocks
-// as they are, diffs and terminals as a one-line note. rawOutput is used
-// only when there is no content and it is a plain string.
+// toolText flattens tool call content into readable output: text and
+// resource blocks as they are, diffs as a one-line note. rawOutput is used
+// when the content says nothing: a string as is, codex-acp's
+// formatted_output, an array (claude-code-acp) item by item, any other
+// value as JSON.
 func toolText(content, rawOutput json.RawMessage) string {
-	var items []wireToolContent
-	var parts []string
-	if len(content) > 0 && json.Unmarshal(content, &items) == nil {
-		for _, it := range items {
-			switch it.Type {
-			case "content":
-				if t, ok := blockText(it.Content); ok && t != "" {
-					parts = append(parts, t)
-				}
-			case "diff":
-				if it.OldText == nil || *it.OldText == "" {
-					parts = append(parts, "Created "+it.Path)
-				} else {
-					parts = append(parts, "Edited "+it.Path)
-				}
-			}
-		}
-	}
+	parts := contentTexts(content, true)
 	if len(parts) == 0 && len(rawOutput) > 0 {
-		var s string
-		if json.Unmarshal(rawOutput, &s) == nil {
-			parts = append(parts, s)
+		if t := rawText(rawOutput, 0); t != "" {
+			parts = append(parts, t)
 		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// textOnly is the content's text blocks, without the diff notes.
+func textOnly(content json.RawMessage) string {
+	return strings.Join(contentTexts(content, false), "\n")
+}
+
+func contentTexts(content json.RawMessage, diffNotes bool) []string {
+	var parts []string
+	for _, it := range contentItems(content) {
+		switch it.Type {
+		case "content":
+			if t := toolBlockText(it.Content); t != "" {
+				parts = append(parts, t)
+			}
+		case "diff":
+			if !diffNotes {
+				continue
+			}
+			if it.OldText == nil || *it.OldText == "" {
+				parts = append(parts, "Created "+it.Path)
+			} else {
+				parts = append(parts, "Edited "+it.Path)
+			}
+		}
+	}
+	return parts
+}
+
+// toolBlockText reads a content block on a tool card: text, a link, an
+// embedded resource's text, or a note naming an image or audio.
+func toolBlockText(raw json.RawMessage) string {
+	if t, ok := blockText(raw); ok && t != "" {
+		return t
+	}
+	var b struct {
+		Type     string `json:"type"`
+		MimeType string `json:"mimeType"`
+		Resource struct {
+			URI  string `json:"uri"`
+			Text string `json:"text"`
+		} `json:"resource"`
+	}
+	if json.Unmarshal(raw, &b) != nil {
+		return ""
+	}
+	switch b.Type {
+	case "resource":
+		return orStr(b.Resource.Text, b.Resource.URI)
+	case "image", "audio":
+		if b.MimeType != "" {
+			return "[" + b.Type + " " + b.MimeType + "]"
+		}
+		return "[" + b.Type + "]"
+	}
+	return ""
+}
+
+// maxRawDepth bounds rawText's recursion over nested arrays.
+const maxRawDepth = 8
+
+// rawText renders a tool's rawOutput for its card.
+func rawText(raw json.RawMessage, depth int) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil || v == nil {
+		return ""
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		if depth >= maxRawDepth {
+			break
+		}
+		var parts []string
+		for _, e := range x {
+			b, _ := json.Marshal(e)
+			if t := rawItemText(b, depth+1); t != "" {
+				parts = append(parts, t)
+			}
+		}
+		return strings.Join(parts, "\n")
+	case map[string]any:
+		if t := toolBlockText(raw); t != "" {
+			return t
+		}
+		for _, k := range []string{"formatted_output", "aggregated_output", "output"} {
+			if s, ok := x[k].(string); ok && s != "" {
+				return s
+			}
+		}
+		var std []string
+		for _, k := range []string{"stdout", "stderr"} {
+			if s, ok := x[k].(string); ok && s != "" {
+				std = append(std, s)
+			}
+		}
+		if len(std) > 0 {
+			return strings.Join(std, "\n")
+		}
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// rawItemText is one element of a rawOutput array: a content block's
+// text, or the element rendered like rawOutput itself.
+func rawItemText(raw json.RawMessage, depth int) string {
+	if t := toolBlockText(raw); t != "" {
+		return t
+	}
+	return rawText(raw, depth)
 }
 
 func firstLine(s string) string {

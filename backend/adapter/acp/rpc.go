@@ -37,6 +37,10 @@ type rpc struct {
 	// onResponse runs on the reader goroutine before a response is
 	// delivered, i.e. after every notification sent before it.
 	onResponse func(id int64)
+	// onResult, when set, sees the result of every request of ours that
+	// succeeded, before its caller does (the session's settings ride on
+	// session/new's answer: conn.onResult).
+	onResult func(method string, result json.RawMessage)
 
 	ctx    context.Context // ends when the agent's stdout does
 	cancel context.CancelFunc
@@ -200,6 +204,9 @@ func (c *rpc) await(ctx context.Context, method string, id int64, ch chan frame,
 			if err := json.Unmarshal(f.Result, result); err != nil {
 				return fmt.Errorf("acp: decoding %s result: %w", method, err)
 			}
+		}
+		if c.onResult != nil && len(f.Result) > 0 {
+			c.onResult(method, f.Result)
 		}
 		return nil
 	case <-c.ctx.Done():

@@ -32,7 +32,15 @@ type terminals struct {
 	mu     sync.Mutex
 	m      map[string]*terminal
 	closed bool
+	// released keeps the output of the latest released terminals: an
+	// agent reports its tool call done after releasing the terminal, and
+	// the card still shows what ran (outputOf).
+	released    map[string]string
+	releasedIDs []string
 }
+
+// maxReleased is how many released terminals' output is kept.
+const maxReleased = 8
 
 type terminal struct {
 	cmd  *exec.Cmd
@@ -206,10 +214,37 @@ func (ts *terminals) release(params json.RawMessage) (any, error) {
 		return nil, err
 	}
 	killTerminal(t)
+	t.mu.Lock()
+	out := string(t.out)
+	t.mu.Unlock()
 	ts.mu.Lock()
 	delete(ts.m, id)
+	if ts.released == nil {
+		ts.released = map[string]string{}
+	}
+	ts.released[id] = out
+	ts.releasedIDs = append(ts.releasedIDs, id)
+	if len(ts.releasedIDs) > maxReleased {
+		delete(ts.released, ts.releasedIDs[0])
+		ts.releasedIDs = ts.releasedIDs[1:]
+	}
 	ts.mu.Unlock()
 	return struct{}{}, nil
+}
+
+// outputOf is a terminal's output so far (or when it was released), for
+// the card of the tool call that embeds it (Mapper.Terminal).
+func (ts *terminals) outputOf(id string) (string, bool) {
+	ts.mu.Lock()
+	t, live := ts.m[id]
+	out, gone := ts.released[id]
+	ts.mu.Unlock()
+	if live {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return string(t.out), true
+	}
+	return out, gone
 }
 
 // closeAll kills every terminal; the session is over.

@@ -88,3 +88,24 @@ func TestTerminalWriteCutsAtCharacterBoundary(t *testing.T) {
 		t.Fatalf("out = %q truncated %v; want %q (never half a character)", got, term.truncated, "bbbb")
 	}
 }
+
+// A terminal's output stays readable for its tool card after the agent
+// released it: agents report the call done after the release.
+func TestTerminalOutputOfReleased(t *testing.T) {
+	ts := newTerminals(t)
+	id := call(t, ts.create, `{"command":"echo","args":["hello"]}`)["terminalId"].(string)
+	idParams := `{"terminalId":"` + id + `"}`
+	if _, err := ts.wait(context.Background(), json.RawMessage(idParams)); err != nil {
+		t.Fatal(err)
+	}
+	if out, ok := ts.outputOf(id); !ok || out != "hello\n" {
+		t.Fatalf("live output = %q, %v", out, ok)
+	}
+	call(t, ts.release, idParams)
+	if out, ok := ts.outputOf(id); !ok || out != "hello\n" {
+		t.Fatalf("output after release = %q, %v", out, ok)
+	}
+	if _, ok := ts.outputOf("term_unknown"); ok {
+		t.Fatal("output of a terminal that never was")
+	}
+}

@@ -36,7 +36,10 @@ func replay(transcript []byte) (events []event, malformed int, unknown map[strin
 		asks      int
 		permTools = map[string]string{}       // request id → tool call id
 		permOpts  = map[string][]wireOption{} // request id → options
+		termReads = map[string]string{}       // terminal/output request id → terminal id
+		termOut   = map[string]string{}       // terminal id → the output we answered
 	)
+	m.Terminal = func(id string) (string, bool) { out, ok := termOut[id]; return out, ok }
 	add := func(outs []Out) {
 		for _, o := range outs {
 			b, _ := json.Marshal(o.Payload)
@@ -57,9 +60,14 @@ func replay(transcript []byte) (events []event, malformed int, unknown map[strin
 				Outcome struct {
 					OptionID string `json:"optionId"`
 				} `json:"outcome"`
+				Output *string `json:"output"`
 			} `json:"result"`
 		}
 		if json.Unmarshal(line, &dir) == nil && dir.Direction == "to_agent" {
+			// Our answer to terminal/output: what the terminal printed.
+			if tid, ok := termReads[string(dir.ID)]; ok && dir.Result != nil && dir.Result.Output != nil {
+				termOut[tid] = *dir.Result.Output
+			}
 			// Our answer to a permission request: a refusal marks the tool.
 			if dir.Result != nil {
 				id := string(dir.ID)
@@ -91,7 +99,7 @@ func replay(transcript []byte) (events []event, malformed int, unknown map[strin
 				continue
 			}
 			asks++
-			ev, err := approvalRequested(p, fmt.Sprintf("appr_%d", asks))
+			ev, err := approvalRequested(p, m.Known(toolCallIDOf(p.ToolCall)), fmt.Sprintf("appr_%d", asks), recordedWorkspace)
 			if err != nil {
 				malformed++
 				continue
@@ -99,6 +107,12 @@ func replay(transcript []byte) (events []event, malformed int, unknown map[strin
 			permTools[string(f.ID)], permOpts[string(f.ID)] = ev.ToolCallID, p.Options
 			add(m.ToolSeen(p.ToolCall))
 			add([]Out{{run.EventApprovalRequest, ev}})
+		case f.Kind == frameRequest && f.Method == "terminal/output":
+			var p struct {
+				TerminalID string `json:"terminalId"`
+			}
+			_ = json.Unmarshal(f.Params, &p)
+			termReads[string(f.ID)] = p.TerminalID
 		case f.Kind == frameRequest && f.Method == ClarifyMethod:
 			var p ClarifyParams
 			_ = json.Unmarshal(f.Params, &p)

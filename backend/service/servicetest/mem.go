@@ -24,12 +24,13 @@ var (
 
 // Mem is a fake world. Zero function fields mean "behave plainly".
 type Mem struct {
-	CancelFn   func(ctx context.Context, runID string) (run.ControlResult, error)
-	ApproveFn  func(ctx context.Context, runID, approvalID, choice string) (run.ControlResult, error)
-	ClarifyFn  func(ctx context.Context, runID, clarifyID, answer string) (run.ControlResult, error)
-	QueueFn    func(ctx context.Context, runID, message, clientRequestID string) (run.ControlResult, error)
-	SetModelFn func(ctx context.Context, runID, model string) (run.ControlResult, error)
-	PingFn     func(ctx context.Context) error
+	CancelFn    func(ctx context.Context, runID string) (run.ControlResult, error)
+	ApproveFn   func(ctx context.Context, runID, approvalID, choice string) (run.ControlResult, error)
+	ClarifyFn   func(ctx context.Context, runID, clarifyID, answer string) (run.ControlResult, error)
+	QueueFn     func(ctx context.Context, runID, message, clientRequestID string) (run.ControlResult, error)
+	SetModelFn  func(ctx context.Context, runID, model string) (run.ControlResult, error)
+	SetConfigFn func(ctx context.Context, runID, id, value string) (run.ControlResult, error)
+	PingFn      func(ctx context.Context) error
 	// WatchBuffer is each watcher's channel capacity (default 64); a
 	// watcher whose channel is full is dropped (closed), like the real
 	// fan-out does.

@@ -221,6 +221,13 @@ func (m *Mem) Queue(ctx context.Context, runID, message, clientRequestID string)
 	return notActive()
 }
 
+func (m *Mem) SetConfig(ctx context.Context, runID, id, value string) (run.ControlResult, error) {
+	if m.SetConfigFn != nil {
+		return m.SetConfigFn(ctx, runID, id, value)
+	}
+	return notActive()
+}
+
 func (m *Mem) SetModel(ctx context.Context, runID, model string) (run.ControlResult, error) {
 	if m.SetModelFn != nil {
 		return m.SetModelFn(ctx, runID, model)

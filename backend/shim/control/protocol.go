@@ -23,6 +23,7 @@ const (
 	OpApproval  Op = "approval"
 	OpClarify   Op = "clarify"
 	OpModel     Op = "model"
+	OpConfig    Op = "config" // set one of the agent's session settings
 	OpStatus    Op = "status"
 	// OpNextRun hands an idle warm shim its session's next run (Spec): it
 	// answers with the run's Bootstrap once it serves it, or CodeNotWarm.
@@ -49,7 +50,10 @@ type Request struct {
 	ClarifyID string `json:"clarify_id,omitempty"`
 	Answer    string `json:"answer,omitempty"`
 	Model     string `json:"model,omitempty"`
-	Spec      *Spec  `json:"spec,omitempty"` // OpNextRun
+	// ConfigID and Value (OpConfig) name a session setting and its new value.
+	ConfigID string `json:"config_id,omitempty"`
+	Value    string `json:"value,omitempty"`
+	Spec     *Spec  `json:"spec,omitempty"` // OpNextRun
 	// Force (OpCancel) kills the agent at once, skipping the grace period
 	// a stubborn agent would otherwise get; sent again on a run already
 	// cancelling, it cuts that grace short.
@@ -118,7 +122,7 @@ func ParseRequest(line []byte) (Request, error) {
 		return Request{}, fmt.Errorf("%w: %w", ErrMalformed, err)
 	}
 	switch r.Op {
-	case OpSubscribe, OpCancel, OpApproval, OpClarify, OpModel, OpStatus, OpNextRun, OpStop:
+	case OpSubscribe, OpCancel, OpApproval, OpClarify, OpModel, OpConfig, OpStatus, OpNextRun, OpStop:
 		return r, nil
 	}
 	return r, fmt.Errorf("%w %q", ErrUnknownOp, r.Op)

@@ -22,29 +22,39 @@ export const ApprovalCard = memo(function ApprovalCard({
   onChoose,
 }: {
   block: ApprovalBlock;
-  /** Only the pending approval of a live run takes answers and keys. */
+  /** Only an unanswered approval of a live run takes answers (keys: the oldest, block.current). */
   active: boolean;
   onChoose: (approvalId: string, optionId: string) => Promise<string | undefined>;
 }) {
   const [busy, setBusy] = useState<string | null>(null);
   const [note, setNote] = useState<string | undefined>();
+  // An allow on a request that shows nothing needs a second, deliberate click.
+  const [confirming, setConfirming] = useState<string | null>(null);
   const pending = active && !block.resolved;
+  // Several may wait at once: only the oldest takes the digits and the focus.
+  const takesKeys = pending && block.current !== false;
   const first = useRef<HTMLButtonElement>(null);
 
   // The question takes the keyboard as it arrives, so its digits work.
   useEffect(() => {
-    if (pending && mayTakeFocus()) first.current?.focus({ preventScroll: true });
-  }, [pending]);
+    if (takesKeys && mayTakeFocus()) first.current?.focus({ preventScroll: true });
+  }, [takesKeys]);
 
   const choose = async (optionId: string) => {
     if (!pending || busy) return;
+    const o = block.options.find((x) => x.id === optionId);
+    if (block.unexplained && !o?.kind?.startsWith("reject") && confirming !== optionId) {
+      setConfirming(optionId);
+      return;
+    }
+    setConfirming(null);
     setBusy(optionId);
     setNote(await onChoose(block.approvalId, optionId));
     setBusy(null);
   };
 
   useEffect(() => {
-    if (!pending) return;
+    if (!takesKeys) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
       const i = block.options.findIndex((_, j) => optionKey(j) === e.key);
@@ -59,7 +69,10 @@ export const ApprovalCard = memo(function ApprovalCard({
 
   // What is shown must be what is approved: hidden and direction-changing
   // characters appear as <U+XXXX> badges, and the card says so.
-  const hidden = [block.title, block.description, block.command].some(hasInvisible);
+  const input = block.input !== undefined && block.input !== null ? JSON.stringify(block.input, null, 2) : undefined;
+  const hidden = [block.title, block.description, block.command, block.diff, input, ...(block.locations ?? [])].some(
+    (t) => t !== undefined && hasInvisible(t),
+  );
   const chosen = block.resolved ? block.options.find((o) => o.id === block.resolved!.choice) : undefined;
   return (
     <section
@@ -85,9 +98,34 @@ export const ApprovalCard = memo(function ApprovalCard({
           <Visible text={block.description} />
         </p>
       )}
+      {block.unexplained && (
+        <p className="approval-warning" role="alert">
+          <AlertTriangle size={14} aria-hidden />
+          The agent did not say what it wants to do. Allowing it lets it do anything its tool can.
+        </p>
+      )}
       {block.command && (
-        <pre className="mono approval-cmd">
+        <pre className="mono approval-cmd" aria-label="Command">
           <Visible text={block.command} />
+        </pre>
+      )}
+      {block.locations && block.locations.length > 0 && (
+        <ul className="approval-locations" aria-label="Files">
+          {block.locations.map((l) => (
+            <li key={l} className="mono">
+              <Visible text={l} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {block.diff && (
+        <pre className="mono approval-cmd approval-diff" aria-label="Change">
+          <Visible text={block.diff} />
+        </pre>
+      )}
+      {!block.command && input && (
+        <pre className="mono approval-cmd" aria-label="Input">
+          <Visible text={input} />
         </pre>
       )}
       {block.resolved ? (
@@ -105,11 +143,12 @@ export const ApprovalCard = memo(function ApprovalCard({
               type="button"
               className={`btn ${o.kind?.startsWith("reject") ? "btn-secondary" : i === 0 ? "btn-primary" : "btn-secondary"}`}
               disabled={busy !== null}
-              aria-keyshortcuts={optionKey(i)}
+              aria-keyshortcuts={takesKeys ? optionKey(i) : undefined}
               onClick={() => void choose(o.id)}
             >
+              {confirming === o.id && "Click again: "}
               <Visible text={o.label} />
-              {optionKey(i) && <kbd>{optionKey(i)}</kbd>}
+              {takesKeys && optionKey(i) && <kbd>{optionKey(i)}</kbd>}
             </button>
           ))}
         </div>

@@ -4,6 +4,12 @@ import type { RunView } from "../store/model";
 import { StatusBadge } from "./StatusBadge";
 import { formatDuration } from "./ToolCard";
 
+/** The run's mode by its name where the agent gave one (Copilot's ids are URLs). */
+export function modeName(view: Pick<RunView, "mode" | "config">): string {
+  const o = view.config?.find((c) => c.category === "mode" && c.type === "select");
+  return o?.values.find((v) => v.id === view.mode)?.name || view.mode || "";
+}
+
 function field(p: unknown, k: string): string {
   const v = p && typeof p === "object" ? (p as Record<string, unknown>)[k] : undefined;
   return typeof v === "string" ? v : typeof v === "number" ? String(v) : "";
@@ -80,7 +86,7 @@ export function Inspector({ view, onClose, choices, selected, onSelect, agentNam
               <dd className="mono selectable">{view.runId}</dd>
               {view.agent && (<><dt>Agent</dt><dd>{agentName?.(view.agent) ?? view.agent}</dd></>)}
               {view.model && (<><dt>Model</dt><dd className="mono">{view.model}</dd></>)}
-              {view.mode && (<><dt>Mode</dt><dd>{view.mode}</dd></>)}
+              {view.mode && (<><dt>Mode</dt><dd>{modeName(view)}</dd></>)}
               <dt>Events</dt>
               <dd className="mono">{view.firstSeq}–{view.lastSeq}</dd>
               {view.startedAt !== undefined && (<><dt>Started</dt><dd>{new Date(view.startedAt * 1000).toLocaleString()}</dd></>)}

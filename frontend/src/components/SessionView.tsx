@@ -23,6 +23,7 @@ import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
+import { latestConfig, SessionSettings } from "./SessionSettings";
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
@@ -258,6 +259,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
   const served = useAgentModels(t.api, agent, runs.bus);
   const reportedModels = latestModels(runs, attached.map((a) => a.id));
+  const settings = latestConfig(runs, attached.map((a) => a.id));
   const agentModels = pickerModels(reportedModels, served.listed);
   const productCommands = useMemo(
     () => buildProductCommands({ agent, active, stop: () => stopRef.current(), model: () => setModelOpen(true), newSession: () => newSessionRef.current?.() }),
@@ -500,6 +502,16 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
                 return errText(e);
               }
             }}
+          />}
+          {!imported && <SessionSettings
+            options={settings}
+            onSet={active && latestId ? async (id, value) => {
+              try {
+                return controlNote(await t.api.setConfig(latestId, id, value));
+              } catch (e) {
+                return errText(e);
+              }
+            } : undefined}
           />}
           {imported ? (
             <span className="chip chip-imported" title={`Imported from ${session.imported_from}: a read-only record`}>Imported</span>

@@ -18,6 +18,15 @@ function kindIcon(kind: string | undefined, name: string) {
   return <Wrench size={14} aria-hidden />;
 }
 
+/**
+ * An argv as a shell would read it, so a card reads as what runs:
+ * ["bash","-lc","a && b"] is `bash -lc 'a && b'`, never `bash -lc a && b`
+ * (the approval card gets the same from the backend: al.essio.dev/pkg/shellescape).
+ */
+export function shellQuote(argv: string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'"'"'`)}'`)).join(" ");
+}
+
 /** The one argument that says what the call does (a command, a path…). */
 export function shortArg(input: unknown, title?: string): string {
   if (title) return title;
@@ -27,7 +36,7 @@ export function shortArg(input: unknown, title?: string): string {
     for (const k of ["command", "cmd", "path", "file_path", "file", "pattern", "query", "url", "description"]) {
       const v = o[k];
       if (typeof v === "string" && v) return v;
-      if (Array.isArray(v) && v.every((x) => typeof x === "string")) return v.join(" ");
+      if (Array.isArray(v) && v.every((x) => typeof x === "string")) return shellQuote(v as string[]);
     }
     const first = Object.values(o).find((v) => typeof v === "string");
     if (typeof first === "string") return first;

@@ -64,6 +64,58 @@ describe("ApprovalCard", () => {
     expect(screen.getByText(/No longer waiting/)).toBeTruthy();
   });
 
+  it("shows what is approved: the command, the files, the change and the input", () => {
+    render(
+      <ApprovalCard
+        block={{ ...approval, command: undefined, toolKind: "edit", locations: ["src/a.ts"], diff: "--- a/src/a.ts\n+++ b/src/a.ts\n@@ -1 +1 @@\n-one\n+two\n", input: { url: "https://example.com" } }}
+        active
+        onChoose={vi.fn(async () => undefined)}
+      />,
+    );
+    expect(screen.getByLabelText("Files").textContent).toBe("src/a.ts");
+    expect(screen.getByLabelText("Change").textContent).toMatch(/\+two/);
+    expect(screen.getByLabelText("Input").textContent).toMatch(/example\.com/);
+  });
+
+  it("says when the agent did not say what it wants to do, and Allow needs a second click", async () => {
+    const onChoose = vi.fn(async () => undefined);
+    render(<ApprovalCard block={{ ...approval, command: undefined, title: "The agent did not say what it wants to do", unexplained: true }} active onChoose={onChoose} />);
+    expect(screen.getByRole("alert").textContent).toMatch(/did not say what it wants to do/);
+    await userEvent.click(screen.getByRole("button", { name: /Allow once/ }));
+    expect(onChoose).not.toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: /Click again: Allow once/ })).toBeTruthy();
+    await act(async () => {
+      fireEvent.keyDown(window, { key: "2" }); // another allow asks its own confirmation
+    });
+    expect(onChoose).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole("button", { name: /Always allow/ }));
+    expect(onChoose).toHaveBeenCalledWith("ap1", "allow_always");
+  });
+
+  it("rejects an unexplained request at once", async () => {
+    const onChoose = vi.fn(async () => undefined);
+    render(<ApprovalCard block={{ ...approval, unexplained: true }} active onChoose={onChoose} />);
+    await userEvent.click(screen.getByRole("button", { name: /Deny/ }));
+    expect(onChoose).toHaveBeenCalledWith("ap1", "reject");
+  });
+
+  it("leaves the keys to the oldest of several waiting approvals", async () => {
+    const onChoose = vi.fn(async () => undefined);
+    render(
+      <>
+        <ApprovalCard block={{ ...approval, current: true }} active onChoose={onChoose} />
+        <ApprovalCard block={{ ...approval, approvalId: "ap2", key: "k2", current: false }} active onChoose={onChoose} />
+      </>,
+    );
+    await act(async () => {
+      fireEvent.keyDown(window, { key: "3" });
+    });
+    expect(onChoose.mock.calls).toEqual([["ap1", "reject"]]);
+    // The second still takes a click.
+    await userEvent.click(screen.getAllByRole("button", { name: /Allow once/ })[1]!);
+    expect(onChoose).toHaveBeenLastCalledWith("ap2", "allow_once");
+  });
+
   it("shows why a control was not accepted", async () => {
     render(<ApprovalCard block={approval} active onChoose={async () => "Nothing is waiting for this answer any more."} />);
     await userEvent.click(screen.getByRole("button", { name: /Allow once/ }));
@@ -115,6 +167,8 @@ describe("ToolCard", () => {
     [{ command: "ls -la" }, undefined, "ls -la"],
     [{ file_path: "a/b.go", limit: 3 }, undefined, "a/b.go"],
     [{ cmd: ["git", "status"] }, undefined, "git status"],
+    [{ command: ["/bin/bash", "-lc", "echo hello > hello.txt && echo x"] }, undefined, "/bin/bash -lc 'echo hello > hello.txt && echo x'"],
+    [{ command: ["echo", "it's", ""] }, undefined, `echo 'it'"'"'s' ''`],
     [{ x: 1 }, undefined, ""],
     ["raw", undefined, "raw"],
     [{ command: "ls" }, "List files", "List files"],

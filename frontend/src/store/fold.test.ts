@@ -237,6 +237,64 @@ describe("fold", () => {
     expect(f.view.status).toBe("awaiting_clarify");
   });
 
+  it("keeps every waiting approval, oldest first, and reads needs-approval while any waits (21.10)", () => {
+    const opts = [{ id: "y", label: "Allow", kind: "allow_once" }, { id: "n", label: "Deny", kind: "reject_once" }];
+    const f = new RunFeed(R);
+    const all = evts(R, [
+      ["run.started", { agent: "demo" }],
+      ["approval.requested", { approval_id: "a1", title: "Read README.md", options: opts }],
+      ["approval.requested", { approval_id: "a2", title: "rm -rf ~/important", options: opts }],
+      ["approval.resolved", { approval_id: "a2", choice: "n" }],
+      ["approval.resolved", { approval_id: "a1", choice: "y" }],
+    ]);
+    const approvals = () =>
+      f.view.blocks.flatMap((b) => (b.kind === "approval" ? [[b.approvalId, b.current, b.resolved?.choice ?? null]] : []));
+    f.ingest(all.slice(0, 3), true);
+    expect(f.view.status).toBe("awaiting_approval");
+    expect(f.view.pendingApprovals).toEqual(["a1", "a2"]);
+    expect(f.view.pendingApprovalId).toBe("a1"); // the oldest takes the answer keys
+    expect(approvals()).toEqual([["a1", true, null], ["a2", false, null]]);
+    f.ingest(all.slice(3, 4), true); // the newer one answered: the older still waits
+    expect(f.view.status).toBe("awaiting_approval");
+    expect(f.view.pendingApprovalId).toBe("a1");
+    expect(approvals()).toEqual([["a1", true, null], ["a2", false, "n"]]);
+    f.ingest(all.slice(4), true);
+    expect(f.view.status).toBe("running");
+    expect(f.view.pendingApprovalId).toBeUndefined();
+    expect(f.view.pendingApprovals).toEqual([]);
+  });
+
+  it("moves the keys to the next approval when the oldest is answered", () => {
+    const opts = [{ id: "y", label: "Allow", kind: "allow_once" }];
+    const f = fold(evts(R, [
+      ["run.started", { agent: "demo" }],
+      ["approval.requested", { approval_id: "a1", title: "one", options: opts }],
+      ["approval.requested", { approval_id: "a2", title: "two", options: opts }],
+      ["approval.resolved", { approval_id: "a1", choice: "y" }],
+    ]));
+    expect(f.view.status).toBe("awaiting_approval");
+    expect(f.view.pendingApprovalId).toBe("a2");
+    expect(f.view.blocks.flatMap((b) => (b.kind === "approval" ? [b.current] : []))).toEqual([false, true]);
+    const done = fold(evts(R, [
+      ["run.started", { agent: "demo" }],
+      ["approval.requested", { approval_id: "a1", title: "one", options: opts }],
+      ["done", { status: "cancelled" }],
+    ]));
+    expect(done.view.pendingApprovals).toEqual([]);
+    expect(done.view.status).toBe("cancelled");
+  });
+
+  it("merges tool input that arrives after the call started", () => {
+    const f = fold(evts(R, [
+      ["tool.started", { tool_call_id: "t", name: "bash" }],
+      ["tool.updated", { tool_call_id: "t", status: "in_progress", input: { command: "ls" } }],
+      ["tool.updated", { tool_call_id: "t", output: "a\n" }],
+    ]));
+    const b = f.view.blocks[0] as Block & { kind: "tool" };
+    expect(b.input).toEqual({ command: "ls" });
+    expect(b.output).toBe("a\n");
+  });
+
   it("closes tool cards left running when the run is interrupted", () => {
     const f = fold(evts(R, [
       ["tool.started", { tool_call_id: "t", name: "bash" }],

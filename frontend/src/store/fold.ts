@@ -4,7 +4,7 @@
 // Ordering and duplicates are the feed's job (feed.ts); this assumes seq order.
 import type { RunEvent, RunStatus } from "../transport/types";
 import { nextState } from "./runState";
-import type { ApprovalOption, Block, ChangeTotals, FileTouch, ReasoningBlock, RunView, TextBlock, ToolBlock, Usage } from "./model";
+import type { ApprovalBlock, ApprovalOption, Block, ChangeTotals, FileTouch, ReasoningBlock, RunView, TextBlock, ToolBlock, Usage } from "./model";
 
 /** Tool output kept per card; the head is dropped beyond this. */
 export const MAX_TOOL_OUTPUT = 256 * 1024;
@@ -159,6 +159,40 @@ function usage(p: unknown): Usage | undefined {
 }
 
 /**
+ * Keeps every approval still waiting, oldest first. The state machine
+ * (runState.ts, the journal's) follows one prompt; an agent may ask a
+ * second before the first is answered, and resolving either must not
+ * read "running" while the other still waits (issue 21.10). The oldest
+ * is the pending one: its card takes the keys.
+ */
+function trackApprovals(v: RunView, type: string, p: P): void {
+  const before = v.pendingApprovals[0];
+  const id = type === "approval.requested" || type === "approval.resolved" ? str(p, "approval_id") : undefined;
+  if (type === "approval.requested" && id && !v.pendingApprovals.includes(id) && !v.index.has(`approval:${id}`)) {
+    v.pendingApprovals = [...v.pendingApprovals, id];
+  } else if (type === "approval.resolved" && id) {
+    v.pendingApprovals = v.pendingApprovals.filter((x) => x !== id);
+  }
+  if (v.terminal || type === "done") v.pendingApprovals = [];
+  const oldest = v.pendingApprovals[0];
+  if (oldest) {
+    v.pendingApprovalId = oldest;
+    if (v.status === "running") v.status = "awaiting_approval";
+  }
+  if (before !== oldest) {
+    markCurrent(v, before, false);
+    markCurrent(v, oldest, true);
+  }
+}
+
+function markCurrent(v: RunView, id: string | undefined, current: boolean): void {
+  const i = id ? v.index.get(`approval:${id}`) : undefined;
+  if (i === undefined) return;
+  const b = v.blocks[i] as ApprovalBlock;
+  if (!!b.current !== current) replace(v, i, { ...b, current });
+}
+
+/**
  * Applies one event. Unknown types only reach the timeline. Bumps the
  * view's shape unless the event only changed what one existing block shows
  * (text streaming into the open block, output into an open tool card).
@@ -188,6 +222,7 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
   v.status = st.status as RunView["status"];
   v.pendingApprovalId = st.pendingApprovalId;
   v.pendingClarifyId = st.pendingClarifyId;
+  trackApprovals(v, ev.type, p);
 
   switch (ev.type) {
     case "run.started":
@@ -273,6 +308,8 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
       replace(v, i, {
         ...b,
         title: str(p, "title") ?? b.title,
+        // Input that arrived after the call started replaces the card's (never {}).
+        input: p.input ?? b.input,
         status,
         output: out.output,
         truncated: b.truncated || out.truncated,
@@ -338,7 +375,13 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
         title: str(p, "title") ?? "The agent asks for permission",
         description: str(p, "description"),
         command: str(p, "command"),
+        toolKind: str(p, "kind"),
+        locations: Array.isArray(p.locations) ? (p.locations as unknown[]).filter((l): l is string => typeof l === "string") : undefined,
+        diff: str(p, "diff") || undefined,
+        input: p.input ?? undefined,
+        unexplained: p.unexplained === true || undefined,
         options,
+        current: v.pendingApprovals[0] === id,
       }));
       return;
     }
@@ -381,6 +424,25 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
       return;
     case "mode.updated":
       v.mode = str(p, "mode") ?? v.mode;
+      // The mode selector among the settings follows (current_mode_update).
+      if (v.mode && v.config) v.config = v.config.map((o) => (o.category === "mode" && o.type === "select" ? { ...o, current: v.mode! } : o));
+      return;
+    case "config.updated":
+      if (Array.isArray(p.options)) {
+        v.config = (p.options as unknown[]).map(obj).filter((o) => str(o, "id")).map((o) => ({
+          id: str(o, "id")!,
+          name: str(o, "name") ?? str(o, "id")!,
+          description: str(o, "description"),
+          category: str(o, "category"),
+          type: str(o, "type") ?? "select",
+          current: str(o, "current") ?? "",
+          values: Array.isArray(o.values)
+            ? (o.values as unknown[]).map(obj).filter((x) => str(x, "id")).map((x) => ({ id: str(x, "id")!, name: str(x, "name"), description: str(x, "description") }))
+            : [],
+        }));
+        const mode = v.config.find((o) => o.category === "mode" && o.type === "select");
+        if (mode?.current) v.mode = mode.current;
+      }
       return;
     case "model.updated":
       v.model = str(p, "model") ?? v.model;

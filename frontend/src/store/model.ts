@@ -65,6 +65,20 @@ export interface ToolBlock extends BlockBase {
   /** Files this call changed, with their diffs. */
   changes?: FileTouch[];
 }
+/** One of an agent's session settings (backend/run/event.go ConfigOption). */
+export interface ConfigOption {
+  id: string;
+  name: string;
+  description?: string;
+  /** model, mode, thought_level or the agent's own word. */
+  category?: string;
+  /** "select" or "boolean". */
+  type: string;
+  /** The chosen value's id, or "true"/"false". */
+  current: string;
+  values: { id: string; name?: string; description?: string }[];
+}
+
 export interface ApprovalBlock extends BlockBase {
   kind: "approval";
   approvalId: string;
@@ -72,8 +86,17 @@ export interface ApprovalBlock extends BlockBase {
   title: string;
   description?: string;
   command?: string;
+  /** The tool's kind, the files it touches, the diff it asks to make and its input when no command says it. */
+  toolKind?: string;
+  locations?: string[];
+  diff?: string;
+  input?: unknown;
+  /** The agent said nothing a person could judge: Allow needs a second click. */
+  unexplained?: boolean;
   options: ApprovalOption[];
   resolved?: { choice: string; by?: string };
+  /** The oldest approval still waiting: it takes the keys and the focus (the others wait their turn). */
+  current?: boolean;
 }
 export interface ClarifyBlock extends BlockBase {
   kind: "clarify";
@@ -165,9 +188,13 @@ export interface RunView {
   blocks: Block[];
   files: FileTouch[];
   commands: { name: string; description?: string }[];
+  /** The agent's session settings by name (config.updated: mode, thought level, switches…). */
+  config?: ConfigOption[];
   /** The models the agent offers, where it says (model.updated). */
   models?: { id: string; name?: string; description?: string }[];
   pendingApprovalId?: string;
+  /** Every approval still waiting, oldest first (an agent may ask again before the first is answered). */
+  pendingApprovals: string[];
   pendingClarifyId?: string;
   terminal: boolean;
   /** First seq held in this view (a tail window may start after 1). */
@@ -200,6 +227,7 @@ export function newRunView(runId: string, sessionId = "", firstSeq = 1): RunView
     status: "unknown",
     blocks: [],
     files: [],
+    pendingApprovals: [],
     commands: [],
     terminal: false,
     firstSeq,

@@ -38,13 +38,16 @@ export function nextState(s: RunStateFields, type: string, payload: unknown): Ru
       return st && NON_TERMINAL.has(st) ? { ...s, status: st as RunStatus } : s;
     }
     case "approval.requested": {
+      // A second approval leaves the older one pending.
       const id = str(p, "approval_id");
-      return id ? { ...s, status: "awaiting_approval", pendingApprovalId: id } : s;
+      return id ? { ...s, status: "awaiting_approval", pendingApprovalId: s.pendingApprovalId ?? id } : s;
     }
     case "approval.resolved": {
+      // Resolving the pending one moves to the oldest still waiting (next_pending).
       const id = str(p, "approval_id");
       if (!id || id !== s.pendingApprovalId) return s;
-      return { ...s, pendingApprovalId: undefined, status: s.status === "awaiting_approval" ? "running" : s.status };
+      const next = str(p, "next_pending");
+      return { ...s, pendingApprovalId: next, status: s.status === "awaiting_approval" && !next ? "running" : s.status };
     }
     case "clarify.requested": {
       const id = str(p, "clarify_id");

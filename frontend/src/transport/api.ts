@@ -204,6 +204,10 @@ export class ApiClient {
   setModel(runId: string, model: string): Promise<ControlResult> {
     return this.call("POST", `/api/runs/${enc(runId)}/model`, { model });
   }
+  /** Sets one of the agent's session settings (mode, thought level, a switch) while the run works. */
+  setConfig(runId: string, option: string, value: string): Promise<ControlResult> {
+    return this.call("POST", `/api/runs/${enc(runId)}/config`, { option, value });
+  }
   /** A session (or one run) as Markdown or a portable bundle. */
   exportSession(id: string, format: "markdown" | "bundle", runId?: string): Promise<ExportFile> {
     const q = new URLSearchParams({ format });
