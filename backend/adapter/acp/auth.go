@@ -1,12 +1,12 @@
 package acp
 
 import (
+	"al.essio.dev/pkg/shellescape"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 )
@@ -71,10 +71,10 @@ func describeAuth(ms []wireAuthMethod, program []string) []adapter.AuthMethod {
 		am := adapter.AuthMethod{ID: m.ID, Name: m.Name, Description: m.Description}
 		switch {
 		case m.Meta.TerminalAuth != nil && m.Meta.TerminalAuth.Command != "":
-			am.Command = shellWords(append([]string{m.Meta.TerminalAuth.Command}, m.Meta.TerminalAuth.Args...))
+			am.Command = shellescape.QuoteCommand(append([]string{m.Meta.TerminalAuth.Command}, m.Meta.TerminalAuth.Args...))
 		case m.Type == "terminal" && len(program) > 0:
 			// The agent's own program as configured, with the method's args.
-			am.Command = shellWords(append(append([]string{}, program...), m.Args...))
+			am.Command = shellescape.QuoteCommand(append(append([]string{}, program...), m.Args...))
 		case m.Type == "env_var":
 			for _, v := range m.Vars {
 				if v.Name != "" {
@@ -124,26 +124,4 @@ func (c *conn) signIn(ctx context.Context, err error, offered []wireAuthMethod, 
 	}
 	c.log.Warn("acp: the agent needs a sign-in", "err", err)
 	return fmt.Errorf("acp: %s: %w", c.a.display, &adapter.AuthRequiredError{Agent: c.a.display, Methods: describeAuth(methods, c.command)})
-}
-
-// shellWords joins argv for a POSIX shell, quoting each word that needs it,
-// so the command reads exactly as it will run.
-func shellWords(argv []string) string {
-	out := make([]string, len(argv))
-	for i, w := range argv {
-		out[i] = shellQuote(w)
-	}
-	return strings.Join(out, " ")
-}
-
-func shellQuote(w string) string {
-	if w == "" {
-		return "''"
-	}
-	if strings.IndexFunc(w, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=@%+,", r))
-	}) < 0 {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

@@ -1,9 +1,11 @@
 package acp
 
 import (
+	"al.essio.dev/pkg/shellescape"
 	"bytes"
 	"context"
 	"errors"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -62,17 +64,23 @@ func TestAuthenticateIsSentForAnAgentMethod(t *testing.T) {
 	}
 }
 
-func TestShellWordsQuoteWhatNeedsIt(t *testing.T) {
-	cases := map[string][]string{
-		"kimi login":                     {"kimi", "login"},
-		"'/opt/my agent/bin/x' 'a b' ''": {"/opt/my agent/bin/x", "a b", ""},
-		`x 'it'\''s'`:                    {"x", "it's"},
-		"x --flag=1 a/b@c":               {"x", "--flag=1", "a/b@c"},
-		"x '$HOME' 'a;b'":                {"x", "$HOME", "a;b"},
-	}
-	for want, argv := range cases {
-		if got := shellWords(argv); got != want {
-			t.Errorf("shellWords(%q) = %s, want %s", argv, got, want)
+// A sign-in command is shown as it will run: a shell reads the shown line
+// back into exactly the program's words.
+func TestSignInCommandReadsBackExactly(t *testing.T) {
+	for _, argv := range [][]string{
+		{"kimi", "login"},
+		{"/opt/my agent/bin/x", "a b", ""},
+		{"x", "it's"},
+		{"x", "$HOME", "a;b", "`id`", "\\n"},
+	} {
+		line := shellescape.QuoteCommand(argv)
+		got, err := exec.Command("sh", "-c", "printf '%s\\0' "+line).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.Join(argv, "\x00") + "\x00"
+		if string(got) != want {
+			t.Errorf("%q shown as %s reads back as %q", argv, line, got)
 		}
 	}
 }
