@@ -216,8 +216,8 @@ type ApprovalResolved struct {
 	By         string `json:"by,omitempty"` // user, notification, timeout, cancel
 	// NextPending names the oldest approval of the run still waiting once
 	// this one is answered (an agent may ask again before the first is
-	// answered): the run then waits for it (docs/ARCHITECTURE.md §Run
-	// state machine).
+	// answered): the run then waits for it
+	// (docs/ARCHITECTURE.md §Run state machine).
 	NextPending string `json:"next_pending,omitempty"`
 }
 
