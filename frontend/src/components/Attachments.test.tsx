@@ -88,6 +88,37 @@ describe("attachments in the composer", () => {
     expect(onSend).toHaveBeenCalledWith("", ["/home/me/a.png", "/home/me/b.txt"]);
   });
 
+  it.each([
+    ["files picked", ["/home/me/a.png"]],
+    ["the chooser cancelled", []],
+  ])("after the paperclip (%s) the keyboard is back in the message box, caret at the end", async (_, picked) => {
+    setup({ pickFiles: vi.fn(async () => picked) });
+    const box = screen.getByLabelText("Message") as HTMLTextAreaElement;
+    await userEvent.type(box, "look at this");
+    box.setSelectionRange(0, 0);
+    await userEvent.click(screen.getByLabelText("Attach files"));
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    expect([box.selectionStart, box.selectionEnd]).toEqual([12, 12]);
+    await userEvent.keyboard(" please");
+    expect(box.value).toBe("look at this please");
+  });
+
+  it("after the browser's file input the keyboard is back in the message box", async () => {
+    setup({ upload: uploader() });
+    const box = screen.getByLabelText("Message") as HTMLTextAreaElement;
+    await userEvent.type(box, "hi");
+    await userEvent.upload(screen.getByTestId("attach-input"), file("a.txt", 1));
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    expect(box.selectionStart).toBe(2);
+  });
+
+  it("the chooser opens in the session's project folder", async () => {
+    const pickFiles = vi.fn(async () => []);
+    const t = { kind: "wails", desktop: { pickFiles } } as unknown as Transport;
+    await attachSourceOf(t, "Linux x86_64", "/home/me/proj").pickFiles?.();
+    expect(pickFiles).toHaveBeenCalledWith("Attach files", "/home/me/proj");
+  });
+
   it("stops at ten attachments per message", async () => {
     const pickFiles = vi.fn(async () => Array.from({ length: 12 }, (_, i) => `/f/${i}.txt`));
     setup({ pickFiles });

@@ -4,7 +4,7 @@
 // gives back; the message itself only ever carries paths
 // (docs/ARCHITECTURE.md §Attachments).
 import { FileText, Image as ImageIcon, Loader2, Paperclip, X } from "lucide-react";
-import { useCallback, useRef, useState, type ClipboardEvent, type DragEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type DragEvent } from "react";
 import type { Transport } from "../transport/transport";
 
 /** The service's limits (backend/service/attachments.go). */
@@ -169,9 +169,23 @@ export function useAttachments(src: AttachSource) {
 
 export type Attachments = ReturnType<typeof useAttachments>;
 
-/** The paperclip: a native dialog in the desktop window, a file input in the browser. */
-export function AttachButton({ att, src, disabled }: { att: Attachments; src: AttachSource; disabled?: boolean }) {
+/**
+ * The paperclip: a native dialog in the desktop window, a file input in the
+ * browser. onDone runs once the chooser has closed (files taken or not), so
+ * the composer takes the keyboard back: typing must not go to the paperclip,
+ * where Space would open the chooser again.
+ */
+export function AttachButton({ att, src, disabled, onDone }: { att: Attachments; src: AttachSource; disabled?: boolean; onDone?(): void }) {
   const input = useRef<HTMLInputElement>(null);
+  const done = useRef(onDone);
+  done.current = onDone;
+  // A browser's chooser closed with nothing picked fires "cancel" (React has no prop for it).
+  useEffect(() => {
+    const el = input.current;
+    const cancel = () => setTimeout(() => done.current?.(), 0);
+    el?.addEventListener("cancel", cancel);
+    return () => el?.removeEventListener("cancel", cancel);
+  }, [src.pickFiles]);
   if (!att.canPick) return null;
   return (
     <>
@@ -181,7 +195,7 @@ export function AttachButton({ att, src, disabled }: { att: Attachments; src: At
         aria-label="Attach files"
         title="Attach files (or drop them here, or paste an image)"
         disabled={disabled}
-        onClick={() => (src.pickFiles ? void att.pick() : input.current?.click())}
+        onClick={() => (src.pickFiles ? void att.pick().then(onDone) : input.current?.click())}
       >
         <Paperclip size={16} aria-hidden />
       </button>
@@ -195,6 +209,8 @@ export function AttachButton({ att, src, disabled }: { att: Attachments; src: At
           onChange={(e) => {
             att.addFiles(Array.from(e.target.files ?? []));
             e.target.value = "";
+            // After the browser is done with its chooser (it may still move the focus).
+            setTimeout(() => done.current?.(), 0);
           }}
         />
       )}
@@ -251,12 +267,15 @@ export function MessageAttachments({ paths }: { paths?: string[] }) {
   );
 }
 
-/** The transport's ways in: a native chooser in the desktop window, uploads over HTTP. */
-export function attachSourceOf(t: Transport, platform = typeof navigator === "undefined" ? "" : navigator.platform): AttachSource {
+/**
+ * The transport's ways in: a native chooser in the desktop window (opening
+ * in folder, the session's project, when given), uploads over HTTP.
+ */
+export function attachSourceOf(t: Transport, platform = typeof navigator === "undefined" ? "" : navigator.platform, folder?: string): AttachSource {
   const d = t.desktop;
   return {
     upload: t.upload ? (f, n) => t.upload!(f, n) : undefined,
-    pickFiles: d?.pickFiles ? () => d.pickFiles!("Attach files") : undefined,
+    pickFiles: d?.pickFiles ? () => d.pickFiles!("Attach files", folder) : undefined,
     nativeDrops: t.kind === "wails" && /linux/i.test(platform),
   };
 }

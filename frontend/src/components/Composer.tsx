@@ -48,6 +48,13 @@ export const Composer = forwardRef<ComposerHandle, {
       el?.focus();
     },
   }), [addPaths]);
+  // After the paperclip's chooser: back to the message, caret at the end.
+  const focusEnd = () => {
+    const el = ta.current;
+    if (!el || el.disabled) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  };
   const slash = useSlashMenu({ text, setText, agent: commands ?? NONE, product: productCommands ?? NONE });
 
   // Grow with the text up to a cap, then scroll inside; again when the
@@ -117,7 +124,7 @@ export const Composer = forwardRef<ComposerHandle, {
           aria-controls={slash.open ? "slash-menu" : undefined}
           aria-activedescendant={slash.activeId}
         />
-        <AttachButton att={att} src={attach ?? NO_ATTACH} disabled={disabled} />
+        <AttachButton att={att} src={attach ?? NO_ATTACH} disabled={disabled} onDone={focusEnd} />
         <button
           type="button"
           className="btn btn-primary send-btn"

@@ -111,7 +111,8 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [err, setErr] = useState<string>();
   const [modelOpen, setModelOpen] = useState(false);
-  const attachSource = useMemo(() => attachSourceOf(t), [t]);
+  const workspace = p.project?.workspace;
+  const attachSource = useMemo(() => attachSourceOf(t, undefined, workspace), [t, workspace]);
   const [editing, setEditing] = useState(false);
   const [info, setInfo] = useState<string>();
   const [logOf, setLogOf] = useState<string>();

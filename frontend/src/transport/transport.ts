@@ -27,8 +27,11 @@ export interface DesktopBridge {
   setAutostart(enabled: boolean): Promise<boolean>;
   /** Resolves "" when the person cancels. */
   pickFolder(title: string): Promise<string>;
-  /** Native multi-file chooser; resolves [] when cancelled. Absent in an older window. */
-  pickFiles?(title: string): Promise<string[]>;
+  /**
+   * Native multi-file chooser, opening in folder when given (and the window
+   * can); resolves [] when cancelled. Absent in an older window.
+   */
+  pickFiles?(title: string, folder?: string): Promise<string[]>;
   /**
    * Tells the window the app theme, so its next start paints that theme
    * from the first frame (docs/ARCHITECTURE.md §Window state). A no-op in

@@ -241,7 +241,11 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
     getAutostart: async () => Boolean(await need("GetAutostart")()),
     setAutostart: async (on) => Boolean(await need("SetAutostart")(on)),
     pickFolder: async (title) => (await need("PickFolder")(title)) ?? "",
-    pickFiles: async (title) => (await need("PickFiles")(title)) ?? [],
+    pickFiles: async (title, folder) => {
+      const d = get();
+      if (folder && typeof d?.PickFilesIn === "function") return (await d.PickFilesIn(title, folder)) ?? [];
+      return (await need("PickFiles")(title)) ?? [];
+    },
     setTheme: async (theme) => {
       const f = get()?.SetTheme;
       if (typeof f === "function") await f.call(get(), theme);

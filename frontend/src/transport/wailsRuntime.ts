@@ -11,6 +11,7 @@ export interface WailsDesktop {
   PickFolder?(title: string): Promise<string>;
   SetTheme?(theme: string): Promise<void>;
   PickFiles?(title: string): Promise<string[] | null>;
+  PickFilesIn?(title: string, folder: string): Promise<string[] | null>;
   Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
   Quit?(): void | Promise<void>;
 }
