@@ -130,6 +130,15 @@ func (a *App) wailsUI() ui {
 			}
 			return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{Title: title, DefaultDirectory: folder})
 		},
+		SaveFile: func(title, folder, name string) (string, error) {
+			ctx := a.context()
+			if ctx == nil {
+				return "", errNoWindow
+			}
+			// GTK asks before replacing a file (Wails sets do-overwrite-confirmation).
+			return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{Title: title, DefaultDirectory: folder,
+				DefaultFilename: name, CanCreateDirectories: true})
+		},
 	}
 }
 

@@ -1,9 +1,12 @@
 // Export a session (or its latest run) as Markdown or as a portable bundle
 // that `hermesdesk import` brings into another data dir
-// (docs/ARCHITECTURE.md §Bundles).
-import { Download } from "lucide-react";
+// (docs/ARCHITECTURE.md §Bundles). A browser downloads it; the desktop
+// window, whose web view cannot download, asks where with the native Save
+// dialog (app/savefile.go) and says where it went.
+import { Download, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { ApiClient } from "../transport/api";
+import type { Transport } from "../transport/transport";
 import type { ExportFile } from "../transport/types";
 
 /** Hands the file to the browser as a download. */
@@ -19,15 +22,29 @@ export function saveFile(f: ExportFile, doc: Document = document) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function ExportMenu({ api, sessionId, runId, save = saveFile }: {
+/** Where an export went: shown says it to a person; undefined when the browser took it as a download. */
+export type Saved = { path: string; shown: string } | undefined;
+
+/** How this transport saves an export: the window's Save dialog, else a browser download. */
+export function exportSaver(t: Pick<Transport, "desktop">): (f: ExportFile) => Promise<Saved> {
+  const d = t.desktop;
+  if (d?.saveExport) return (f) => d.saveExport!(f);
+  return async (f) => {
+    saveFile(f);
+    return undefined;
+  };
+}
+
+export function ExportMenu({ api, sessionId, runId, save = async (f) => void saveFile(f) }: {
   api: Pick<ApiClient, "exportSession">;
   sessionId: string;
   /** The latest run, for "this run only". */
   runId?: string;
-  save?(f: ExportFile): void;
+  save?(f: ExportFile): Promise<Saved> | void;
 }) {
   const [open, setOpen] = useState(false);
   const [err, setErr] = useState<string>();
+  const [saved, setSaved] = useState<string>();
   const [busy, setBusy] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -40,9 +57,11 @@ export function ExportMenu({ api, sessionId, runId, save = saveFile }: {
   const run = async (format: "markdown" | "bundle", only?: string) => {
     setBusy(true);
     setErr(undefined);
+    setSaved(undefined);
     try {
-      save(await api.exportSession(sessionId, format, only));
+      const where = await save(await api.exportSession(sessionId, format, only));
       setOpen(false);
+      if (where?.path) setSaved(where.shown || where.path);
     } catch (e) {
       setErr(e instanceof Error ? e.message : "The export failed.");
     } finally {
@@ -57,7 +76,10 @@ export function ExportMenu({ api, sessionId, runId, save = saveFile }: {
   return (
     <div className="export-menu" ref={root}>
       <button type="button" className="icon-btn" aria-haspopup="menu" aria-expanded={open} aria-label="Export" title="Export"
-        onClick={() => setOpen((o) => !o)}>
+        onClick={() => {
+          setSaved(undefined);
+          setOpen((o) => !o);
+        }}>
         <Download size={16} />
       </button>
       {open && (
@@ -69,6 +91,14 @@ export function ExportMenu({ api, sessionId, runId, save = saveFile }: {
           ))}
           {err && <p className="export-err" role="alert">{err}</p>}
         </div>
+      )}
+      {saved && (
+        <p className="export-saved" role="status">
+          Saved to <span className="export-path" title={saved}>{saved}</span>
+          <button type="button" className="icon-btn export-dismiss" aria-label="Dismiss" onClick={() => setSaved(undefined)}>
+            <X size={12} aria-hidden />
+          </button>
+        </p>
       )}
     </div>
   );

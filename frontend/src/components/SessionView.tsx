@@ -21,7 +21,7 @@ import { sessionRuns } from "./activeRun";
 import { useJump } from "./useJump";
 import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
-import { ExportMenu } from "./ExportMenu";
+import { ExportMenu, exportSaver } from "./ExportMenu";
 import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
@@ -112,6 +112,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const [err, setErr] = useState<string>();
   const [modelOpen, setModelOpen] = useState(false);
   const workspace = p.project?.workspace;
+  const saveExport = useMemo(() => exportSaver(t), [t]);
   const attachSource = useMemo(() => attachSourceOf(t, undefined, workspace), [t, workspace]);
   const [editing, setEditing] = useState(false);
   const [info, setInfo] = useState<string>();
@@ -468,7 +469,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
               <Square size={14} aria-hidden /> Stop
             </button>
           )}
-          <ExportMenu api={t.api} sessionId={session.id} runId={latestId} />
+          <ExportMenu api={t.api} sessionId={session.id} runId={latestId} save={saveExport} />
           <button
             type="button"
             className={`icon-btn${p.inspectorOpen ? " on" : ""}`}

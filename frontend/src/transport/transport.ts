@@ -1,7 +1,7 @@
 // The one interface the UI talks to. Two implementations: Wails (bound
 // Desktop.Request + doorbell events) and HTTP (fetch + SSE), chosen at runtime.
 import type { ApiClient } from "./api";
-import type { DesktopInfo, RunEvent, Upload, WatchMessage } from "./types";
+import type { DesktopInfo, ExportFile, RunEvent, Upload, WatchMessage } from "./types";
 
 export interface WatchHandlers {
   /** Events in seq order as they arrive; may repeat ones already seen. */
@@ -32,6 +32,12 @@ export interface DesktopBridge {
    * can); resolves [] when cancelled. Absent in an older window.
    */
   pickFiles?(title: string, folder?: string): Promise<string[]>;
+  /**
+   * Saves an export where the person says (the native Save dialog, opening
+   * in Downloads with the file's name): a web view cannot download. Resolves
+   * where it went, path "" when cancelled. Absent in an older window.
+   */
+  saveExport?(f: ExportFile): Promise<{ path: string; shown: string }>;
   /**
    * Tells the window the app theme, so its next start paints that theme
    * from the first frame (docs/ARCHITECTURE.md §Window state). A no-op in

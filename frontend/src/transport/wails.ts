@@ -246,6 +246,10 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
       if (folder && typeof d?.PickFilesIn === "function") return (await d.PickFilesIn(title, folder)) ?? [];
       return (await need("PickFiles")(title)) ?? [];
     },
+    saveExport: async (f) => {
+      const r = await need("SaveExport")(f.filename, f.content);
+      return { path: r?.path ?? "", shown: r?.shown || r?.path || "" };
+    },
     setTheme: async (theme) => {
       const f = get()?.SetTheme;
       if (typeof f === "function") await f.call(get(), theme);

@@ -12,6 +12,7 @@ export interface WailsDesktop {
   SetTheme?(theme: string): Promise<void>;
   PickFiles?(title: string): Promise<string[] | null>;
   PickFilesIn?(title: string, folder: string): Promise<string[] | null>;
+  SaveExport?(filename: string, content: string): Promise<{ path: string; shown: string }>;
   Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
   Quit?(): void | Promise<void>;
 }
