@@ -77,6 +77,37 @@ describe("attachments in the composer", () => {
     expect(upload.mock.calls[1]?.[1]).toMatch(/^pasted-.*\.png$/);
   });
 
+  it("a paste the page sees empty asks the desktop window for the clipboard's image", async () => {
+    const pasteImage = vi.fn(async (name: string) => ({ path: `/data/uploads/y/${name}`, name, size: 68 }));
+    const { onSend } = setup({ upload: uploader(), pasteImage });
+    const box = screen.getByLabelText("Message");
+    fireEvent.paste(box, { clipboardData: { files: [], getData: () => "" } });
+    expect(await screen.findByText(/^pasted-.*\.png$/)).toBeTruthy();
+    expect(pasteImage).toHaveBeenCalledWith(expect.stringMatching(/^pasted-.*\.png$/));
+    await waitFor(() => expect(screen.getByLabelText("Send")).toHaveProperty("disabled", false));
+    await userEvent.click(screen.getByLabelText("Send"));
+    expect(onSend).toHaveBeenCalledWith("", [`/data/uploads/y/${pasteImage.mock.calls[0]![0]}`]);
+  });
+
+  it("a text paste stays text, and a clipboard with no image attaches nothing", async () => {
+    const pasteImage = vi.fn(async () => null);
+    setup({ pasteImage });
+    const box = screen.getByLabelText("Message");
+    fireEvent.paste(box, { clipboardData: { files: [], getData: () => "some words" } });
+    expect(pasteImage).not.toHaveBeenCalled();
+    fireEvent.paste(box, { clipboardData: { files: [], getData: () => "" } });
+    await waitFor(() => expect(pasteImage).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(screen.queryByRole("list", { name: "Attachments" })).toBeNull());
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("says why the clipboard's image could not be attached", async () => {
+    setup({ pasteImage: vi.fn(async () => Promise.reject(new Error("the file is larger than 20 MiB"))) });
+    fireEvent.paste(screen.getByLabelText("Message"), { clipboardData: { files: [], getData: () => "" } });
+    expect((await screen.findByRole("alert")).textContent).toBe("The pasted image could not be attached: the file is larger than 20 MiB");
+    expect(screen.queryByRole("list", { name: "Attachments" })).toBeNull();
+  });
+
   it("uses the native chooser when the window has one, with no upload", async () => {
     const pickFiles = vi.fn(async () => ["/home/me/a.png", "/home/me/b.txt"]);
     const { onSend } = setup({ pickFiles });

@@ -20,6 +20,12 @@ export interface Uploaded {
 /** How files get in: an upload for path-less files, a native picker when there is one. */
 export interface AttachSource {
   upload?(file: Blob, name: string): Promise<Uploaded>;
+  /**
+   * The clipboard's image read by the window itself, uploaded under name
+   * (the desktop window: its page sees only the clipboard's text); null
+   * when the clipboard holds none.
+   */
+  pasteImage?(name: string): Promise<Uploaded | null>;
   /** A native file dialog (the desktop window); resolves [] when cancelled. */
   pickFiles?(): Promise<string[]>;
   /**
@@ -57,7 +63,7 @@ let seq = 0;
 const nextId = () => `att-${++seq}`;
 
 /** A pasted image has a generic name; give it one a person can tell apart. */
-function pastedName(f: File): string {
+function pastedName(f: { type: string }): string {
   const ext = f.type.startsWith("image/") ? f.type.slice(6).replace("jpeg", "jpg").replace(/\+.*/, "") : "bin";
   const t = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
   return `pasted-${t}.${ext}`;
@@ -143,9 +149,30 @@ export function useAttachments(src: AttachSource) {
     e.preventDefault();
     if (!src.nativeDrops) addFiles(files);
   };
+  // The clipboard's image as the desktop window reads it (AttachSource.pasteImage).
+  const pasteNative = useCallback(async () => {
+    if (!src.pasteImage || room(1) === 0) return;
+    const name = pastedName({ type: "image/png" });
+    const id = nextId();
+    count.current++;
+    setChips((cur) => [...cur, { id, name, uploading: true }]);
+    try {
+      const u = await src.pasteImage(name);
+      if (u) setChips((cur) => cur.map((c) => (c.id === id ? { ...c, path: u.path, size: u.size, uploading: false } : c)));
+      else setChips((cur) => cur.filter((c) => c.id !== id)); // no image: the paste was empty
+    } catch (e) {
+      setChips((cur) => cur.filter((c) => c.id !== id));
+      setNote(`The pasted image could not be attached: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }, [src]);
   const onPaste = (e: ClipboardEvent) => {
     const files = Array.from(e.clipboardData?.files ?? []);
-    if (files.length === 0) return; // plain text pastes as usual
+    if (files.length === 0) {
+      // Text pastes as usual. Nothing at all: the desktop window's page is
+      // shown only the clipboard's text, so ask the window for its image.
+      if (!e.clipboardData?.getData("text/plain")) void pasteNative();
+      return;
+    }
     e.preventDefault();
     addFiles(files, true);
   };
@@ -275,6 +302,7 @@ export function attachSourceOf(t: Transport, platform = typeof navigator === "un
   const d = t.desktop;
   return {
     upload: t.upload ? (f, n) => t.upload!(f, n) : undefined,
+    pasteImage: t.pasteImage ? (n) => t.pasteImage!(n) : undefined,
     pickFiles: d?.pickFiles ? () => d.pickFiles!("Attach files", folder) : undefined,
     nativeDrops: t.kind === "wails" && /linux/i.test(platform),
   };

@@ -71,5 +71,11 @@ export interface Transport {
    * POST /api/uploads; the path it returns is attached to a message.
    */
   upload?(file: Blob, name: string): Promise<Upload>;
+  /**
+   * The desktop window reads the clipboard's image itself when the page's
+   * paste carried none (WebKitGTK shows the page only text) and uploads it
+   * as name; null when the clipboard holds no image.
+   */
+  pasteImage?(name: string): Promise<Upload | null>;
   readonly desktop?: DesktopBridge;
 }

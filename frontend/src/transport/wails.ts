@@ -75,6 +75,15 @@ export class WailsTransport implements Transport {
     return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
   }
 
+  /** The clipboard's image, read by Go (app/upload.go PasteImage): null when there is none. */
+  async pasteImage(name: string): Promise<Upload | null> {
+    const d = wailsDesktop(this.win);
+    if (typeof d?.PasteImage !== "function") return null; // an older window: as before, nothing to paste
+    const r = await d.PasteImage(name);
+    if (r.status === 204) return null;
+    return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
+  }
+
   private ensureDoorbell(): void {
     if (this.offDoorbell) return;
     this.offDoorbell = onWailsEvent(

@@ -14,6 +14,7 @@ export interface WailsDesktop {
   PickFilesIn?(title: string, folder: string): Promise<string[] | null>;
   SaveExport?(filename: string, content: string): Promise<{ path: string; shown: string }>;
   Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
+  PasteImage?(name: string): Promise<{ status: number; body: string }>;
   Quit?(): void | Promise<void>;
 }
 
