@@ -422,7 +422,7 @@ export function App({ transport: t }: { transport: Transport }) {
       </Suspense>
     );
   } else if (project) {
-    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} onRecheck={() => void b.refresh()} hasSessions={(b.sessions[project.id] ?? []).length > 0} />;
+    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} takeKeyboard={t.kind === "wails"} onRecheck={() => void b.refresh()} hasSessions={(b.sessions[project.id] ?? []).length > 0} />;
   }
 
   return (

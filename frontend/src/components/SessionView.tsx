@@ -515,6 +515,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           ref={inner}
           onSend={send}
           attach={attachSource}
+          takeKeyboard={t.kind === "wails"}
           queueing={active && !asking}
           commands={agentCommands}
           productCommands={productCommands}
