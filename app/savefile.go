@@ -10,7 +10,9 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -153,4 +155,38 @@ func tildePath(path, home string) string {
 		return "~" + string(filepath.Separator) + rest
 	}
 	return path
+}
+
+// ShowFolder opens the folder holding path (a saved export) in the
+// desktop's file manager.
+func (d *Desktop) ShowFolder(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("the folder %s is not there any more", tildeHome(dir))
+	}
+	name, args := folderOpener(runtime.GOOS, dir)
+	cmd := exec.Command(name, args...)
+	if err := cmd.Start(); err != nil {
+		d.app.shell.log().Warn("could not open the folder", "opener", name, "err", err)
+		return fmt.Errorf("could not open the folder: %w", err)
+	}
+	go cmd.Wait() // reaped; the file manager outlives it
+	return nil
+}
+
+// folderOpener is the command that shows dir in the file manager on goos.
+func folderOpener(goos, dir string) (string, []string) {
+	switch goos {
+	case "darwin":
+		return "open", []string{dir}
+	case "windows":
+		return "explorer", []string{dir}
+	default:
+		return "xdg-open", []string{dir}
+	}
+}
+
+func tildeHome(path string) string {
+	home, _ := os.UserHomeDir()
+	return tildePath(path, home)
 }

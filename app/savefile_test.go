@@ -159,3 +159,18 @@ func FuzzUserDir(f *testing.F) {
 		}
 	})
 }
+
+func TestFolderOpener(t *testing.T) {
+	for _, tc := range []struct{ goos, name string }{
+		{"linux", "xdg-open"}, {"freebsd", "xdg-open"}, {"darwin", "open"}, {"windows", "explorer"},
+	} {
+		name, args := folderOpener(tc.goos, "/home/me/Downloads")
+		if name != tc.name || len(args) != 1 || args[0] != "/home/me/Downloads" {
+			t.Errorf("%s: %s %q", tc.goos, name, args)
+		}
+	}
+	d := &Desktop{app: &App{shell: &shell{logger: slog.New(slog.NewTextHandler(io.Discard, nil))}}}
+	if err := d.ShowFolder(filepath.Join(t.TempDir(), "gone", "s.md")); err == nil || !strings.Contains(err.Error(), "is not there any more") {
+		t.Fatalf("a folder that is gone: %v", err)
+	}
+}

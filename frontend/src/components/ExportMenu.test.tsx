@@ -76,4 +76,30 @@ describe("ExportMenu", () => {
       click.mockRestore();
     }
   });
+
+  it("in the desktop window opens the folder it saved to", async () => {
+    const saveExport = vi.fn(async () => ({ path: "/home/me/Downloads/s.md", shown: "~/Downloads/s.md" }));
+    const showFolder = vi.fn(async () => {});
+    const t = { desktop: { saveExport, showFolder } } as unknown as Transport;
+    render(<ExportMenu api={{ exportSession: vi.fn(async () => ({ filename: "s.md", content_type: "text/markdown", content: "" })) }} sessionId="ses_1" save={exportSaver(t)} />);
+    await userEvent.click(screen.getByRole("button", { name: "Export" }));
+    await userEvent.click(screen.getByRole("menuitem", { name: "Session as Markdown" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Open folder" }));
+    expect(showFolder).toHaveBeenCalledWith("/home/me/Downloads/s.md");
+    expect(screen.queryByRole("status")).toBeNull();
+  });
+
+  it("says why the folder could not be opened", async () => {
+    const t = {
+      desktop: {
+        saveExport: vi.fn(async () => ({ path: "/x/s.md", shown: "/x/s.md" })),
+        showFolder: vi.fn(async () => Promise.reject(new Error("the folder /x is not there any more"))),
+      },
+    } as unknown as Transport;
+    render(<ExportMenu api={{ exportSession: vi.fn(async () => ({ filename: "s.md", content_type: "text/markdown", content: "" })) }} sessionId="ses_1" save={exportSaver(t)} />);
+    await userEvent.click(screen.getByRole("button", { name: "Export" }));
+    await userEvent.click(screen.getByRole("menuitem", { name: "Session as Markdown" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Open folder" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("the folder /x is not there any more");
+  });
 });

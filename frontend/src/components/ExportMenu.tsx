@@ -22,13 +22,20 @@ export function saveFile(f: ExportFile, doc: Document = document) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Where an export went: shown says it to a person; undefined when the browser took it as a download. */
-export type Saved = { path: string; shown: string } | undefined;
+/**
+ * Where an export went: shown says it to a person, open (when the window
+ * can) shows its folder; undefined when the browser took it as a download.
+ */
+export type Saved = { path: string; shown: string; open?(): Promise<void> } | undefined;
 
 /** How this transport saves an export: the window's Save dialog, else a browser download. */
 export function exportSaver(t: Pick<Transport, "desktop">): (f: ExportFile) => Promise<Saved> {
   const d = t.desktop;
-  if (d?.saveExport) return (f) => d.saveExport!(f);
+  if (d?.saveExport)
+    return async (f) => {
+      const where = await d.saveExport!(f);
+      return d.showFolder ? { ...where, open: () => d.showFolder!(where.path) } : where;
+    };
   return async (f) => {
     saveFile(f);
     return undefined;
@@ -44,7 +51,7 @@ export function ExportMenu({ api, sessionId, runId, save = async (f) => void sav
 }) {
   const [open, setOpen] = useState(false);
   const [err, setErr] = useState<string>();
-  const [saved, setSaved] = useState<string>();
+  const [saved, setSaved] = useState<NonNullable<Saved>>();
   const [busy, setBusy] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -61,7 +68,7 @@ export function ExportMenu({ api, sessionId, runId, save = async (f) => void sav
     try {
       const where = await save(await api.exportSession(sessionId, format, only));
       setOpen(false);
-      if (where?.path) setSaved(where.shown || where.path);
+      if (where?.path) setSaved(where);
     } catch (e) {
       setErr(e instanceof Error ? e.message : "The export failed.");
     } finally {
@@ -78,6 +85,7 @@ export function ExportMenu({ api, sessionId, runId, save = async (f) => void sav
       <button type="button" className="icon-btn" aria-haspopup="menu" aria-expanded={open} aria-label="Export" title="Export"
         onClick={() => {
           setSaved(undefined);
+          setErr(undefined);
           setOpen((o) => !o);
         }}>
         <Download size={16} />
@@ -92,9 +100,20 @@ export function ExportMenu({ api, sessionId, runId, save = async (f) => void sav
           {err && <p className="export-err" role="alert">{err}</p>}
         </div>
       )}
-      {saved && (
+      {!open && err && (
+        <p className="export-saved" role="alert">
+          {err}
+        </p>
+      )}
+      {saved && !err && (
         <p className="export-saved" role="status">
-          Saved to <span className="export-path" title={saved}>{saved}</span>
+          Saved to <span className="export-path" title={saved.path}>{saved.shown || saved.path}</span>
+          {saved.open && (
+            <button type="button" className="btn btn-ghost export-open"
+              onClick={() => void saved.open!().then(() => setSaved(undefined), (e: unknown) => setErr(e instanceof Error ? e.message : String(e)))}>
+              Open folder
+            </button>
+          )}
           <button type="button" className="icon-btn export-dismiss" aria-label="Dismiss" onClick={() => setSaved(undefined)}>
             <X size={12} aria-hidden />
           </button>

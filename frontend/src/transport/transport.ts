@@ -38,6 +38,8 @@ export interface DesktopBridge {
    * where it went, path "" when cancelled. Absent in an older window.
    */
   saveExport?(f: ExportFile): Promise<{ path: string; shown: string }>;
+  /** Opens the folder holding path in the file manager. Absent in an older window. */
+  showFolder?(path: string): Promise<void>;
   /**
    * Tells the window the app theme, so its next start paints that theme
    * from the first frame (docs/ARCHITECTURE.md §Window state). A no-op in

@@ -259,6 +259,9 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
       const r = await need("SaveExport")(f.filename, f.content);
       return { path: r?.path ?? "", shown: r?.shown || r?.path || "" };
     },
+    showFolder: async (path) => {
+      await need("ShowFolder")(path);
+    },
     setTheme: async (theme) => {
       const f = get()?.SetTheme;
       if (typeof f === "function") await f.call(get(), theme);

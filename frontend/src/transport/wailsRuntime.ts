@@ -13,6 +13,7 @@ export interface WailsDesktop {
   PickFiles?(title: string): Promise<string[] | null>;
   PickFilesIn?(title: string, folder: string): Promise<string[] | null>;
   SaveExport?(filename: string, content: string): Promise<{ path: string; shown: string }>;
+  ShowFolder?(path: string): Promise<void>;
   Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
   PasteImage?(name: string): Promise<{ status: number; body: string }>;
   Quit?(): void | Promise<void>;
