@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -157,6 +158,9 @@ func checkLaunch(args []string, cwd string) error {
 			return fmt.Errorf("open one folder at a time (%q is one too many); %w", a, errNotLaunch)
 		}
 		p := a
+		if u, err := url.Parse(a); err == nil && u.Scheme == "file" && u.Path != "" {
+			p = u.Path // a file manager's "Open with" (the .desktop file's %U)
+		}
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(cwd, p)
 		}

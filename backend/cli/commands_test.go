@@ -34,6 +34,8 @@ func TestMainWords(t *testing.T) {
 		{args: []string{cwd}},
 		{args: []string{"proj"}},
 		{args: []string{"--background", "./proj"}},
+		{args: []string{"file://" + filepath.Join(cwd, "proj")}},
+		{args: []string{"file:///no/such/folder"}, handled: true, code: exitUsage, errOut: "there is no folder file:///no/such/folder"},
 		{args: []string{"--help"}, handled: true, out: everyCommand},
 		{args: []string{"-h"}, handled: true, out: everyCommand},
 		{args: []string{"-help"}, handled: true, out: everyCommand},
