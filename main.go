@@ -35,23 +35,16 @@ func main() {
 	switch sub {
 	case "shim":
 		os.Exit(shim.Main(args[1:]))
-	case "serve":
-		os.Exit(cli.Serve(args[1:], mustSub(frontendDist, "frontend/dist")))
-	case "runs":
-		os.Exit(cli.Runs(args[1:]))
-	case "ask":
-		os.Exit(cli.Ask(args[1:]))
-	case "schedules":
-		os.Exit(cli.Schedules(args[1:]))
-	case "import":
-		os.Exit(cli.Import(args[1:]))
-	case "export":
-		os.Exit(cli.Export(args[1:]))
 	case "demo-agent":
 		os.Exit(demoagent.Main(args[1:]))
-	default: // launch: be or reach the core, show the window; --background and a folder pass through
-		os.Exit(core.Main(args, core.Options{Icons: core.Icons{Default: trayIcon, ByName: icons.TrayByName()}}))
 	}
+	// The person's commands, help and mistakes are answered in the
+	// terminal; what is left is a launch: be or reach the core, show the
+	// window; --background and a folder pass through.
+	if code, handled := cli.Main(args, mustSub(frontendDist, "frontend/dist")); handled {
+		os.Exit(code)
+	}
+	os.Exit(core.Main(args, core.Options{Icons: core.Icons{Default: trayIcon, ByName: icons.TrayByName()}}))
 }
 
 func mustSub(f fs.FS, dir string) fs.FS {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"runtime"
 	"time"
 
@@ -78,11 +79,18 @@ func (d *Desktop) PickFolder(title string) (string, error) { return d.app.shell.
 // PickFiles opens the native chooser for files to attach to a message;
 // empty when cancelled. The paths go to the agent as they are
 // (docs/ARCHITECTURE.md §Attachments).
-func (d *Desktop) PickFiles(title string) ([]string, error) {
+func (d *Desktop) PickFiles(title string) ([]string, error) { return d.PickFilesIn(title, "") }
+
+// PickFilesIn is PickFiles opening in folder, the session's project (GTK's
+// chooser otherwise opens at "Recent"); a folder that is gone is left out.
+func (d *Desktop) PickFilesIn(title, folder string) ([]string, error) {
 	if d.app.shell.ui.PickFiles == nil {
 		return nil, errNoWindow
 	}
-	return d.app.shell.ui.PickFiles(title)
+	if st, err := os.Stat(folder); folder != "" && (err != nil || !st.IsDir()) {
+		folder = ""
+	}
+	return d.app.shell.ui.PickFiles(title, folder)
 }
 
 // Quit ends the app: the core, its tray and this window (the window's

@@ -32,7 +32,10 @@ type ui struct {
 	Quit       func()
 	Emit       func(name string, data any)
 	PickFolder func(title string) (string, error)
-	PickFiles  func(title string) ([]string, error)
+	// PickFiles opens in folder when it is one ("" or gone: the chooser's own default).
+	PickFiles func(title, folder string) ([]string, error)
+	// SaveFile asks where to save, opening in folder with name; "" when cancelled.
+	SaveFile func(title, folder, name string) (string, error)
 }
 
 // shell is the window process's behaviour between the window and the

@@ -1,10 +1,12 @@
 package app
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
@@ -23,6 +25,32 @@ func (d *Desktop) Upload(name, dataBase64 string) Response {
 		return Response{Status: http.StatusBadRequest, Body: errorBody(&service.Error{Code: service.CodeBadRequest, Message: "the file's data did not arrive intact"})}
 	}
 	return d.Request(http.MethodPost, "/api/uploads?name="+url.QueryEscape(name), string(data))
+}
+
+// clipboardWait bounds the wait for the clipboard's owner to hand its image over.
+const clipboardWait = 5 * time.Second
+
+// PasteImage attaches the clipboard's image when the page's paste carried
+// none (WebKitGTK shows the page only the clipboard's text): read natively
+// as PNG and stored like Upload, under name. 204 when the clipboard holds
+// no image (docs/ARCHITECTURE.md §Attachments).
+func (d *Desktop) PasteImage(name string) Response {
+	ctx, cancel := context.WithTimeout(context.Background(), clipboardWait)
+	defer cancel()
+	png, err := clipboardImage(ctx)
+	if err != nil {
+		d.app.shell.log().Warn("the clipboard's image did not arrive", "err", err)
+		return Response{Status: http.StatusGatewayTimeout, Body: errorBody(&service.Error{Code: service.CodeUnavailable,
+			Message: "the application that copied the image did not hand it over; copy it again"})}
+	}
+	if len(png) == 0 {
+		return Response{Status: http.StatusNoContent}
+	}
+	if len(png) > service.MaxAttachmentBytes {
+		return Response{Status: http.StatusRequestEntityTooLarge, Body: errorBody(service.ErrUploadTooLarge)}
+	}
+	d.app.shell.log().Info("pasted an image from the clipboard", "bytes", len(png))
+	return d.Request(http.MethodPost, "/api/uploads?name="+url.QueryEscape(name), string(png))
 }
 
 // errorBody is the API's error shape, for answers made before the API.

@@ -123,12 +123,21 @@ func (a *App) wailsUI() ui {
 			}
 			return runtime.OpenDirectoryDialog(ctx, runtime.OpenDialogOptions{Title: title, CanCreateDirectories: true})
 		},
-		PickFiles: func(title string) ([]string, error) {
+		PickFiles: func(title, folder string) ([]string, error) {
 			ctx := a.context()
 			if ctx == nil {
 				return nil, errNoWindow
 			}
-			return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{Title: title})
+			return runtime.OpenMultipleFilesDialog(ctx, runtime.OpenDialogOptions{Title: title, DefaultDirectory: folder})
+		},
+		SaveFile: func(title, folder, name string) (string, error) {
+			ctx := a.context()
+			if ctx == nil {
+				return "", errNoWindow
+			}
+			// GTK asks before replacing a file (Wails sets do-overwrite-confirmation).
+			return runtime.SaveFileDialog(ctx, runtime.SaveDialogOptions{Title: title, DefaultDirectory: folder,
+				DefaultFilename: name, CanCreateDirectories: true})
 		},
 	}
 }

@@ -2,7 +2,10 @@
 
 package app
 
-import "log/slog"
+import (
+	"context"
+	"log/slog"
+)
 
 // guardNavigation: the Linux window's native guard (webview_linux.go);
 // elsewhere the page's guard (frontend/src/app/guard.ts) stands alone.
@@ -10,3 +13,7 @@ func guardNavigation(func() *slog.Logger) {}
 
 // dropOffersFiles: only the Linux window can tell (webview_linux.go).
 func dropOffersFiles() bool { return true }
+
+// clipboardImage: only the Linux window reads the clipboard natively
+// (clipboard_linux.go); elsewhere the page's own paste stands alone.
+func clipboardImage(context.Context) ([]byte, error) { return nil, nil }

@@ -11,8 +11,9 @@ pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev)
 # window tools, screenshots and a browser for end-to-end tests. The desktop
 # test runs a real window manager (openbox) so that closing a window sends
 # WM_DELETE_WINDOW and minimising works as on a desktop; wmctrl asks it to.
+# xclip owns a clipboard that offers only an image (a pasted screenshot).
 if [ "$mode" = test ]; then
-  pkgs+=(xvfb xauth dbus-x11 x11-utils xdotool imagemagick chromium openbox wmctrl)
+  pkgs+=(xvfb xauth dbus-x11 x11-utils xdotool imagemagick chromium openbox wmctrl xclip)
   # The Windows cross-build (make build-windows).
   pkgs+=(gcc-mingw-w64-x86-64)
 fi

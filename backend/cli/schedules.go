@@ -235,7 +235,7 @@ func (e *Env) scheduleOne(args []string, verb, method, suffix string, body any) 
 }
 
 func (e *Env) scheduleHistory(args []string) int {
-	if len(args) != 1 {
+	if len(args) != 1 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprintln(e.Stderr, "usage: hermesdesk schedules history ID")
 		return exitUsage
 	}

@@ -51,7 +51,9 @@ func buildApp(t *testing.T) string {
 			appErr = errors.New("frontend/dist is not built (make frontend)")
 			return
 		}
-		appBin = filepath.Join(binDir, "hermesdesk")
+		// Its own folder: binDir/hermesdesk is the shim host (TestMain),
+		// which the end-to-end tests need with its test scenarios.
+		appBin = filepath.Join(binDir, "app", "hermesdesk")
 		cmd := exec.Command("go", "build", "-tags", "sqlite_fts5,webkit2_41", "-o", appBin, ".")
 		cmd.Dir = root
 		if msg, err := cmd.CombinedOutput(); err != nil {

@@ -111,13 +111,16 @@ func TestShellLifecycle(t *testing.T) {
 	// window comes back from hidden.
 	e.closeWindow(id)
 	e.waitWindow("IsUnMapped")
-	second := e.startApp("/tmp/some-project")
+	// (a folder that exists: any other word is a mistake said in the terminal)
+	folder := filepath.Join(e.home, "some-project")
+	os.MkdirAll(folder, 0o755)
+	second := e.startApp(folder)
 	if code := second.wait(30 * time.Second); code != 0 {
 		t.Fatalf("second launch exited with %d", code)
 	}
 	e.waitWindow("IsViewable")
 	e.waitFor("second-instance log line", 10*time.Second, func() bool {
-		return strings.Contains(e.log(), `msg="second instance" args=[/tmp/some-project]`)
+		return strings.Contains(e.log(), `msg="second instance" args=[`+folder+`]`)
 	})
 	if !a.alive() {
 		t.Fatal("first instance exited")

@@ -97,3 +97,24 @@ func (x *x11) geometry(display, id string) (image.Rectangle, error) {
 	}
 	return image.Rect(int(t.DstX), int(t.DstY), int(t.DstX)+int(g.Width), int(t.DstY)+int(g.Height)), nil
 }
+
+// activeWindow is the root's _NET_ACTIVE_WINDOW (the window manager's
+// keyboard window) as xdotool prints ids, "" when none.
+func (x *x11) activeWindow(display string) (string, error) {
+	if err := x.open(display); err != nil {
+		return "", err
+	}
+	atom, err := xproto.InternAtom(x.conn, true, uint16(len("_NET_ACTIVE_WINDOW")), "_NET_ACTIVE_WINDOW").Reply()
+	if err != nil {
+		return "", err
+	}
+	p, err := xproto.GetProperty(x.conn, false, x.root, atom.Atom, xproto.AtomWindow, 0, 1).Reply()
+	if err != nil || p.ValueLen == 0 || len(p.Value) < 4 {
+		return "", err
+	}
+	id := uint32(p.Value[0]) | uint32(p.Value[1])<<8 | uint32(p.Value[2])<<16 | uint32(p.Value[3])<<24
+	if id == 0 {
+		return "", nil
+	}
+	return strconv.FormatUint(uint64(id), 10), nil
+}

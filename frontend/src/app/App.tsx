@@ -88,7 +88,6 @@ export function App({ transport: t }: { transport: Transport }) {
   const [schedules, setSchedules] = useState(false);
   const dialogOpen = dialog !== null || deleting !== undefined;
   const composer = useRef<SessionHandle>(null);
-  const attachSource = useMemo(() => attachSourceOf(t), [t]);
   // Below the breakpoint the sidebar is an overlay over the page, closed
   // until asked for (a phone on the served UI, a narrow window).
   const narrow = useNarrow();
@@ -345,6 +344,7 @@ export function App({ transport: t }: { transport: Transport }) {
   // files are attached, folders go into the composer, relative to the
   // project when inside it (docs/ARCHITECTURE.md §Attachments).
   const workspace = project?.workspace;
+  const attachSource = useMemo(() => attachSourceOf(t, undefined, workspace), [t, workspace]);
   useEffect(
     () =>
       installGuards(window, (names, target) => {
@@ -454,7 +454,7 @@ export function App({ transport: t }: { transport: Transport }) {
       </Suspense>
     );
   } else if (project) {
-    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} folder={folder} onRecheck={() => void b.refresh()} hasSessions={Object.values(b.sessions).some((l) => l.length > 0)} />;
+    main = <NewSession ref={composer} project={project} agents={b.agents} onStart={startSession} attach={attachSource} folder={folder} takeKeyboard={t.kind === "wails"} onRecheck={() => void b.refresh()} hasSessions={Object.values(b.sessions).some((l) => l.length > 0)} />;
   }
 
   return (

@@ -77,6 +77,37 @@ describe("attachments in the composer", () => {
     expect(upload.mock.calls[1]?.[1]).toMatch(/^pasted-.*\.png$/);
   });
 
+  it("a paste the page sees empty asks the desktop window for the clipboard's image", async () => {
+    const pasteImage = vi.fn(async (name: string) => ({ path: `/data/uploads/y/${name}`, name, size: 68 }));
+    const { onSend } = setup({ upload: uploader(), pasteImage });
+    const box = screen.getByLabelText("Message");
+    fireEvent.paste(box, { clipboardData: { files: [], getData: () => "" } });
+    expect(await screen.findByText(/^pasted-.*\.png$/)).toBeTruthy();
+    expect(pasteImage).toHaveBeenCalledWith(expect.stringMatching(/^pasted-.*\.png$/));
+    await waitFor(() => expect(screen.getByLabelText("Send")).toHaveProperty("disabled", false));
+    await userEvent.click(screen.getByLabelText("Send"));
+    expect(onSend).toHaveBeenCalledWith("", [`/data/uploads/y/${pasteImage.mock.calls[0]![0]}`]);
+  });
+
+  it("a text paste stays text, and a clipboard with no image attaches nothing", async () => {
+    const pasteImage = vi.fn(async () => null);
+    setup({ pasteImage });
+    const box = screen.getByLabelText("Message");
+    fireEvent.paste(box, { clipboardData: { files: [], getData: () => "some words" } });
+    expect(pasteImage).not.toHaveBeenCalled();
+    fireEvent.paste(box, { clipboardData: { files: [], getData: () => "" } });
+    await waitFor(() => expect(pasteImage).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(screen.queryByRole("list", { name: "Attachments" })).toBeNull());
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("says why the clipboard's image could not be attached", async () => {
+    setup({ pasteImage: vi.fn(async () => Promise.reject(new Error("the file is larger than 20 MiB"))) });
+    fireEvent.paste(screen.getByLabelText("Message"), { clipboardData: { files: [], getData: () => "" } });
+    expect((await screen.findByRole("alert")).textContent).toBe("The pasted image could not be attached: the file is larger than 20 MiB");
+    expect(screen.queryByRole("list", { name: "Attachments" })).toBeNull();
+  });
+
   it("uses the native chooser when the window has one, with no upload", async () => {
     const pickFiles = vi.fn(async () => ["/home/me/a.png", "/home/me/b.txt"]);
     const { onSend } = setup({ pickFiles });
@@ -86,6 +117,37 @@ describe("attachments in the composer", () => {
     // Files alone can be sent, with no text.
     await userEvent.click(screen.getByLabelText("Send"));
     expect(onSend).toHaveBeenCalledWith("", ["/home/me/a.png", "/home/me/b.txt"]);
+  });
+
+  it.each([
+    ["files picked", ["/home/me/a.png"]],
+    ["the chooser cancelled", []],
+  ])("after the paperclip (%s) the keyboard is back in the message box, caret at the end", async (_, picked) => {
+    setup({ pickFiles: vi.fn(async () => picked) });
+    const box = screen.getByLabelText("Message") as HTMLTextAreaElement;
+    await userEvent.type(box, "look at this");
+    box.setSelectionRange(0, 0);
+    await userEvent.click(screen.getByLabelText("Attach files"));
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    expect([box.selectionStart, box.selectionEnd]).toEqual([12, 12]);
+    await userEvent.keyboard(" please");
+    expect(box.value).toBe("look at this please");
+  });
+
+  it("after the browser's file input the keyboard is back in the message box", async () => {
+    setup({ upload: uploader() });
+    const box = screen.getByLabelText("Message") as HTMLTextAreaElement;
+    await userEvent.type(box, "hi");
+    await userEvent.upload(screen.getByTestId("attach-input"), file("a.txt", 1));
+    await waitFor(() => expect(document.activeElement).toBe(box));
+    expect(box.selectionStart).toBe(2);
+  });
+
+  it("the chooser opens in the session's project folder", async () => {
+    const pickFiles = vi.fn(async () => []);
+    const t = { kind: "wails", desktop: { pickFiles } } as unknown as Transport;
+    await attachSourceOf(t, "Linux x86_64", "/home/me/proj").pickFiles?.();
+    expect(pickFiles).toHaveBeenCalledWith("Attach files", "/home/me/proj");
   });
 
   it("stops at ten attachments per message", async () => {

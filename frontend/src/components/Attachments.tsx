@@ -4,7 +4,7 @@
 // gives back; the message itself only ever carries paths
 // (docs/ARCHITECTURE.md §Attachments).
 import { FileText, Image as ImageIcon, Loader2, Paperclip, X } from "lucide-react";
-import { useCallback, useRef, useState, type ClipboardEvent, type DragEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type DragEvent } from "react";
 import type { Transport } from "../transport/transport";
 
 /** The service's limits (backend/service/attachments.go). */
@@ -20,6 +20,12 @@ export interface Uploaded {
 /** How files get in: an upload for path-less files, a native picker when there is one. */
 export interface AttachSource {
   upload?(file: Blob, name: string): Promise<Uploaded>;
+  /**
+   * The clipboard's image read by the window itself, uploaded under name
+   * (the desktop window: its page sees only the clipboard's text); null
+   * when the clipboard holds none.
+   */
+  pasteImage?(name: string): Promise<Uploaded | null>;
   /** A native file dialog (the desktop window); resolves [] when cancelled. */
   pickFiles?(): Promise<string[]>;
   /**
@@ -57,7 +63,7 @@ let seq = 0;
 const nextId = () => `att-${++seq}`;
 
 /** A pasted image has a generic name; give it one a person can tell apart. */
-function pastedName(f: File): string {
+function pastedName(f: { type: string }): string {
   const ext = f.type.startsWith("image/") ? f.type.slice(6).replace("jpeg", "jpg").replace(/\+.*/, "") : "bin";
   const t = new Date().toISOString().slice(0, 19).replace(/[:T]/g, "-");
   return `pasted-${t}.${ext}`;
@@ -143,9 +149,30 @@ export function useAttachments(src: AttachSource) {
     e.preventDefault();
     if (!src.nativeDrops) addFiles(files);
   };
+  // The clipboard's image as the desktop window reads it (AttachSource.pasteImage).
+  const pasteNative = useCallback(async () => {
+    if (!src.pasteImage || room(1) === 0) return;
+    const name = pastedName({ type: "image/png" });
+    const id = nextId();
+    count.current++;
+    setChips((cur) => [...cur, { id, name, uploading: true }]);
+    try {
+      const u = await src.pasteImage(name);
+      if (u) setChips((cur) => cur.map((c) => (c.id === id ? { ...c, path: u.path, size: u.size, uploading: false } : c)));
+      else setChips((cur) => cur.filter((c) => c.id !== id)); // no image: the paste was empty
+    } catch (e) {
+      setChips((cur) => cur.filter((c) => c.id !== id));
+      setNote(`The pasted image could not be attached: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }, [src]);
   const onPaste = (e: ClipboardEvent) => {
     const files = Array.from(e.clipboardData?.files ?? []);
-    if (files.length === 0) return; // plain text pastes as usual
+    if (files.length === 0) {
+      // Text pastes as usual. Nothing at all: the desktop window's page is
+      // shown only the clipboard's text, so ask the window for its image.
+      if (!e.clipboardData?.getData("text/plain")) void pasteNative();
+      return;
+    }
     e.preventDefault();
     addFiles(files, true);
   };
@@ -169,9 +196,23 @@ export function useAttachments(src: AttachSource) {
 
 export type Attachments = ReturnType<typeof useAttachments>;
 
-/** The paperclip: a native dialog in the desktop window, a file input in the browser. */
-export function AttachButton({ att, src, disabled }: { att: Attachments; src: AttachSource; disabled?: boolean }) {
+/**
+ * The paperclip: a native dialog in the desktop window, a file input in the
+ * browser. onDone runs once the chooser has closed (files taken or not), so
+ * the composer takes the keyboard back: typing must not go to the paperclip,
+ * where Space would open the chooser again.
+ */
+export function AttachButton({ att, src, disabled, onDone }: { att: Attachments; src: AttachSource; disabled?: boolean; onDone?(): void }) {
   const input = useRef<HTMLInputElement>(null);
+  const done = useRef(onDone);
+  done.current = onDone;
+  // A browser's chooser closed with nothing picked fires "cancel" (React has no prop for it).
+  useEffect(() => {
+    const el = input.current;
+    const cancel = () => setTimeout(() => done.current?.(), 0);
+    el?.addEventListener("cancel", cancel);
+    return () => el?.removeEventListener("cancel", cancel);
+  }, [src.pickFiles]);
   if (!att.canPick) return null;
   return (
     <>
@@ -181,7 +222,7 @@ export function AttachButton({ att, src, disabled }: { att: Attachments; src: At
         aria-label="Attach files"
         title="Attach files (or drop them here, or paste an image)"
         disabled={disabled}
-        onClick={() => (src.pickFiles ? void att.pick() : input.current?.click())}
+        onClick={() => (src.pickFiles ? void att.pick().then(onDone) : input.current?.click())}
       >
         <Paperclip size={16} aria-hidden />
       </button>
@@ -195,6 +236,8 @@ export function AttachButton({ att, src, disabled }: { att: Attachments; src: At
           onChange={(e) => {
             att.addFiles(Array.from(e.target.files ?? []));
             e.target.value = "";
+            // After the browser is done with its chooser (it may still move the focus).
+            setTimeout(() => done.current?.(), 0);
           }}
         />
       )}
@@ -251,12 +294,16 @@ export function MessageAttachments({ paths }: { paths?: string[] }) {
   );
 }
 
-/** The transport's ways in: a native chooser in the desktop window, uploads over HTTP. */
-export function attachSourceOf(t: Transport, platform = typeof navigator === "undefined" ? "" : navigator.platform): AttachSource {
+/**
+ * The transport's ways in: a native chooser in the desktop window (opening
+ * in folder, the session's project, when given), uploads over HTTP.
+ */
+export function attachSourceOf(t: Transport, platform = typeof navigator === "undefined" ? "" : navigator.platform, folder?: string): AttachSource {
   const d = t.desktop;
   return {
     upload: t.upload ? (f, n) => t.upload!(f, n) : undefined,
-    pickFiles: d?.pickFiles ? () => d.pickFiles!("Attach files") : undefined,
+    pasteImage: t.pasteImage ? (n) => t.pasteImage!(n) : undefined,
+    pickFiles: d?.pickFiles ? () => d.pickFiles!("Attach files", folder) : undefined,
     nativeDrops: t.kind === "wails" && /linux/i.test(platform),
   };
 }

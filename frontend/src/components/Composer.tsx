@@ -2,6 +2,7 @@ import { ArrowUp, ListPlus } from "lucide-react";
 import { forwardRef, useEffect, useImperativeHandle, useLayoutEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useSlashMenu, type ProductCommand, type SlashCommand } from "./SlashMenu";
 import { AttachButton, AttachmentChips, useAttachments, type AttachSource } from "./Attachments";
+import { nothingFocused } from "./takeFocus";
 
 const NONE: never[] = [];
 const NO_ATTACH: AttachSource = {};
@@ -32,7 +33,13 @@ export const Composer = forwardRef<ComposerHandle, {
   hint?: string;
   /** Where attached files come from; without it there is no paperclip. */
   attach?: AttachSource;
-}>(function Composer({ onSend, queueing, disabled, placeholder, commands, productCommands, hint, attach }, ref) {
+  /**
+   * The desktop window: when the window gets the keyboard (shown from the
+   * tray or a notification, a new window's first page) and nothing in the
+   * page has it, the message box takes it, so the first words typed land.
+   */
+  takeKeyboard?: boolean;
+}>(function Composer({ onSend, queueing, disabled, placeholder, commands, productCommands, hint, attach, takeKeyboard }, ref) {
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
   const ta = useRef<HTMLTextAreaElement>(null);
@@ -48,6 +55,22 @@ export const Composer = forwardRef<ComposerHandle, {
       el?.focus();
     },
   }), [addPaths]);
+  useEffect(() => {
+    if (!takeKeyboard) return;
+    const take = () => {
+      if (document.hasFocus() && nothingFocused(document)) ta.current?.focus();
+    };
+    take();
+    window.addEventListener("focus", take);
+    return () => window.removeEventListener("focus", take);
+  }, [takeKeyboard]);
+  // After the paperclip's chooser: back to the message, caret at the end.
+  const focusEnd = () => {
+    const el = ta.current;
+    if (!el || el.disabled) return;
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  };
   const slash = useSlashMenu({ text, setText, agent: commands ?? NONE, product: productCommands ?? NONE });
 
   // Grow with the text up to a cap, then scroll inside; again when the
@@ -117,7 +140,7 @@ export const Composer = forwardRef<ComposerHandle, {
           aria-controls={slash.open ? "slash-menu" : undefined}
           aria-activedescendant={slash.activeId}
         />
-        <AttachButton att={att} src={attach ?? NO_ATTACH} disabled={disabled} />
+        <AttachButton att={att} src={attach ?? NO_ATTACH} disabled={disabled} onDone={focusEnd} />
         <button
           type="button"
           className="btn btn-primary send-btn"

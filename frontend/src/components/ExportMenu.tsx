@@ -1,9 +1,12 @@
 // Export a session (or its latest run) as Markdown or as a portable bundle
 // that `hermesdesk import` brings into another data dir
-// (docs/ARCHITECTURE.md §Bundles).
-import { Download } from "lucide-react";
+// (docs/ARCHITECTURE.md §Bundles). A browser downloads it; the desktop
+// window, whose web view cannot download, asks where with the native Save
+// dialog (app/savefile.go) and says where it went.
+import { Download, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { ApiClient } from "../transport/api";
+import type { Transport } from "../transport/transport";
 import type { ExportFile } from "../transport/types";
 
 /** Hands the file to the browser as a download. */
@@ -19,15 +22,36 @@ export function saveFile(f: ExportFile, doc: Document = document) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export function ExportMenu({ api, sessionId, runId, save = saveFile }: {
+/**
+ * Where an export went: shown says it to a person, open (when the window
+ * can) shows its folder; undefined when the browser took it as a download.
+ */
+export type Saved = { path: string; shown: string; open?(): Promise<void> } | undefined;
+
+/** How this transport saves an export: the window's Save dialog, else a browser download. */
+export function exportSaver(t: Pick<Transport, "desktop">): (f: ExportFile) => Promise<Saved> {
+  const d = t.desktop;
+  if (d?.saveExport)
+    return async (f) => {
+      const where = await d.saveExport!(f);
+      return d.showFolder ? { ...where, open: () => d.showFolder!(where.path) } : where;
+    };
+  return async (f) => {
+    saveFile(f);
+    return undefined;
+  };
+}
+
+export function ExportMenu({ api, sessionId, runId, save = async (f) => void saveFile(f) }: {
   api: Pick<ApiClient, "exportSession">;
   sessionId: string;
   /** The latest run, for "this run only". */
   runId?: string;
-  save?(f: ExportFile): void;
+  save?(f: ExportFile): Promise<Saved> | void;
 }) {
   const [open, setOpen] = useState(false);
   const [err, setErr] = useState<string>();
+  const [saved, setSaved] = useState<NonNullable<Saved>>();
   const [busy, setBusy] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -40,9 +64,11 @@ export function ExportMenu({ api, sessionId, runId, save = saveFile }: {
   const run = async (format: "markdown" | "bundle", only?: string) => {
     setBusy(true);
     setErr(undefined);
+    setSaved(undefined);
     try {
-      save(await api.exportSession(sessionId, format, only));
+      const where = await save(await api.exportSession(sessionId, format, only));
       setOpen(false);
+      if (where?.path) setSaved(where);
     } catch (e) {
       setErr(e instanceof Error ? e.message : "The export failed.");
     } finally {
@@ -58,7 +84,11 @@ export function ExportMenu({ api, sessionId, runId, save = saveFile }: {
     <div className="export-menu" ref={root}>
       <button type="button" className="icon-btn" aria-haspopup="menu" aria-expanded={open} aria-label="Export"
         title={open ? undefined : "Export"} // a tooltip must not cover the open menu
-        onClick={() => setOpen((o) => !o)}>
+        onClick={() => {
+          setSaved(undefined);
+          setErr(undefined);
+          setOpen((o) => !o);
+        }}>
         <Download size={16} />
       </button>
       {open && (
@@ -70,6 +100,25 @@ export function ExportMenu({ api, sessionId, runId, save = saveFile }: {
           ))}
           {err && <p className="export-err" role="alert">{err}</p>}
         </div>
+      )}
+      {!open && err && (
+        <p className="export-saved" role="alert">
+          {err}
+        </p>
+      )}
+      {saved && !err && (
+        <p className="export-saved" role="status">
+          Saved to <span className="export-path" title={saved.path}>{saved.shown || saved.path}</span>
+          {saved.open && (
+            <button type="button" className="btn btn-ghost export-open"
+              onClick={() => void saved.open!().then(() => setSaved(undefined), (e: unknown) => setErr(e instanceof Error ? e.message : String(e)))}>
+              Open folder
+            </button>
+          )}
+          <button type="button" className="icon-btn export-dismiss" aria-label="Dismiss" onClick={() => setSaved(undefined)}>
+            <X size={12} aria-hidden />
+          </button>
+        </p>
       )}
     </div>
   );

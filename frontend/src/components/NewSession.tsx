@@ -31,7 +31,9 @@ export const NewSession = forwardRef<ComposerHandle, {
    * seen and is not shown again for a second project (issue 23.18).
    */
   hasSessions?: boolean;
-}>(function NewSession({ project, agents, onStart, onRecheck, hasSessions, attach, folder }, ref) {
+  /** The desktop window: the message box takes the keyboard nobody has (Composer). */
+  takeKeyboard?: boolean;
+}>(function NewSession({ project, agents, onStart, onRecheck, hasSessions, attach, folder, takeKeyboard }, ref) {
   const usable = (agents ?? []).filter(isInstalled);
   const real = usable.filter((a) => a.name !== "demo");
   const [agent, setAgent] = useState<string>("");
@@ -63,7 +65,7 @@ export const NewSession = forwardRef<ComposerHandle, {
         <div className="session-scroll">
           <NoAgent onDemo={demo} onRecheck={onRecheck} />
         </div>
-        <Composer ref={ref} queueing={false} attach={attach} onSend={(text, files) => onStart("demo", text, files)} placeholder="Or message the demo agent (try /scenario slow)…" />
+        <Composer ref={ref} queueing={false} attach={attach} takeKeyboard={takeKeyboard} onSend={(text, files) => onStart("demo", text, files)} placeholder="Or message the demo agent (try /scenario slow)…" />
       </div>
     );
   }
@@ -100,7 +102,7 @@ export const NewSession = forwardRef<ComposerHandle, {
           <TryDemo onDemo={demo} />
         </div>
       </div>
-      <Composer ref={ref} queueing={false} attach={attach} disabled={!agent} onSend={(text, files) => onStart(agent, text, files)} placeholder={agent ? `Message ${agent}…` : "Waiting for the agent list…"} />
+      <Composer ref={ref} queueing={false} attach={attach} takeKeyboard={takeKeyboard} disabled={!agent} onSend={(text, files) => onStart(agent, text, files)} placeholder={agent ? `Message ${agent}…` : "Waiting for the agent list…"} />
     </div>
   );
 });

@@ -21,7 +21,7 @@ import { sessionRuns } from "./activeRun";
 import { useJump } from "./useJump";
 import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
-import { ExportMenu } from "./ExportMenu";
+import { ExportMenu, exportSaver } from "./ExportMenu";
 import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
 import { latestConfig, SessionSettings } from "./SessionSettings";
 import { stoppingText, useForceCountdown } from "./stopping";
@@ -119,7 +119,9 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const [detail, setDetail] = useState<SessionDetail | null>(null);
   const [err, setErr] = useState<string>();
   const [modelOpen, setModelOpen] = useState(false);
-  const attachSource = useMemo(() => attachSourceOf(t), [t]);
+  const workspace = p.project?.workspace;
+  const saveExport = useMemo(() => exportSaver(t), [t]);
+  const attachSource = useMemo(() => attachSourceOf(t, undefined, workspace), [t, workspace]);
   const [editing, setEditing] = useState(false);
   // The note Stop leaves about queued follow-ups, tied to the run it
   // stops: it is only true while that run still ends (issue 23.10).
@@ -127,7 +129,6 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const [logOf, setLogOf] = useState<string>();
   // The backend refused a message: the project's folder is gone (23.12).
   const [folderGone, setFolderGone] = useState(false);
-  const workspace = p.project?.workspace;
   useEffect(() => setFolderGone(false), [workspace]); // located: try again
   const [pin, setPin] = useState(0);
   // The run the inspector shows: the active one unless the person picked another.
@@ -528,7 +529,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
               <Square size={14} aria-hidden /> Stop
             </button>
           )}
-          <ExportMenu api={t.api} sessionId={session.id} runId={latestId} />
+          <ExportMenu api={t.api} sessionId={session.id} runId={latestId} save={saveExport} />
           <button
             type="button"
             className={`icon-btn${p.inspectorOpen ? " on" : ""}`}
@@ -575,6 +576,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           ref={inner}
           onSend={send}
           attach={attachSource}
+          takeKeyboard={t.kind === "wails"}
           queueing={active && !asking}
           commands={agentCommands}
           productCommands={productCommands}

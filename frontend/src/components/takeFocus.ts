@@ -2,10 +2,16 @@
 // keyboard — unless the person is in the middle of writing something, whose
 // keystrokes must never turn into an answer (docs/ARCHITECTURE.md §Keyboard).
 
+/** No element of the page has the keyboard. */
+export function nothingFocused(doc: Document = document): boolean {
+  const el = doc.activeElement;
+  return !el || el === doc.body || el === doc.documentElement;
+}
+
 /** True when moving focus now would not take it from someone typing. */
 export function mayTakeFocus(doc: Document = document): boolean {
-  const el = doc.activeElement as HTMLElement | null;
-  if (!el || el === doc.body || el === doc.documentElement) return true;
+  if (nothingFocused(doc)) return true;
+  const el = doc.activeElement as HTMLElement;
   if (el.closest("[role=dialog]")) return false;
   if (el.tagName === "TEXTAREA" || el.tagName === "INPUT") {
     // The composer with nothing in it is where focus rests after sending.

@@ -1,7 +1,7 @@
 // The one interface the UI talks to. Two implementations: Wails (bound
 // Desktop.Request + doorbell events) and HTTP (fetch + SSE), chosen at runtime.
 import type { ApiClient } from "./api";
-import type { DesktopInfo, RunEvent, Upload, WatchMessage } from "./types";
+import type { DesktopInfo, ExportFile, RunEvent, Upload, WatchMessage } from "./types";
 
 export interface WatchHandlers {
   /** Events in seq order as they arrive; may repeat ones already seen. */
@@ -27,8 +27,19 @@ export interface DesktopBridge {
   setAutostart(enabled: boolean): Promise<boolean>;
   /** Resolves "" when the person cancels. */
   pickFolder(title: string): Promise<string>;
-  /** Native multi-file chooser; resolves [] when cancelled. Absent in an older window. */
-  pickFiles?(title: string): Promise<string[]>;
+  /**
+   * Native multi-file chooser, opening in folder when given (and the window
+   * can); resolves [] when cancelled. Absent in an older window.
+   */
+  pickFiles?(title: string, folder?: string): Promise<string[]>;
+  /**
+   * Saves an export where the person says (the native Save dialog, opening
+   * in Downloads with the file's name): a web view cannot download. Resolves
+   * where it went, path "" when cancelled. Absent in an older window.
+   */
+  saveExport?(f: ExportFile): Promise<{ path: string; shown: string }>;
+  /** Opens the folder holding path in the file manager. Absent in an older window. */
+  showFolder?(path: string): Promise<void>;
   /**
    * Tells the window the app theme, so its next start paints that theme
    * from the first frame (docs/ARCHITECTURE.md §Window state). A no-op in
@@ -67,5 +78,11 @@ export interface Transport {
    * POST /api/uploads; the path it returns is attached to a message.
    */
   upload?(file: Blob, name: string): Promise<Upload>;
+  /**
+   * The desktop window reads the clipboard's image itself when the page's
+   * paste carried none (WebKitGTK shows the page only text) and uploads it
+   * as name; null when the clipboard holds no image.
+   */
+  pasteImage?(name: string): Promise<Upload | null>;
   readonly desktop?: DesktopBridge;
 }

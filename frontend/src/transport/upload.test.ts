@@ -17,6 +17,21 @@ describe("uploads", () => {
     expect(Upload).toHaveBeenCalledWith("a.txt", "aGkh");
   });
 
+  it("the desktop window reads the clipboard's image through Desktop.PasteImage", async () => {
+    const answers = [
+      { status: 201, body: JSON.stringify({ path: "/d/uploads/2/p.png", name: "p.png", size: 68 }) },
+      { status: 204, body: "" },
+      { status: 413, body: JSON.stringify({ error: { code: "too_large", message: "the file is larger than 20 MiB" } }) },
+    ];
+    const PasteImage = vi.fn(async () => answers.shift()!);
+    const t = new WailsTransport({ win: { go: { app: { Desktop: { PasteImage } } } } });
+    expect(await t.pasteImage("p.png")).toEqual({ path: "/d/uploads/2/p.png", name: "p.png", size: 68 });
+    expect(PasteImage).toHaveBeenCalledWith("p.png");
+    expect(await t.pasteImage("p.png")).toBeNull();
+    await expect(t.pasteImage("p.png")).rejects.toThrow("the file is larger than 20 MiB");
+    expect(await new WailsTransport({ win: { go: { app: { Desktop: {} } } } }).pasteImage("p.png")).toBeNull();
+  });
+
   it("an older desktop window without Upload says to use the paperclip", async () => {
     const t = new WailsTransport({ win: { go: { app: { Desktop: {} } } } });
     await expect(t.upload(new Blob(["x"]), "a.txt")).rejects.toBeInstanceOf(BackendUnavailableError);

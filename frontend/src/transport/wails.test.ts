@@ -79,6 +79,20 @@ describe("WailsTransport", () => {
     expect(() => t.desktop.onAutostartChanged(() => {})()).not.toThrow();
   });
 
+  it("opens the paperclip's chooser in the project folder, and in an older window without one", async () => {
+    const fw = fakeWindow();
+    const calls: unknown[][] = [];
+    const d = fw.win.go.app.Desktop as Record<string, unknown>;
+    d.PickFiles = async (...a: unknown[]) => (calls.push(["PickFiles", ...a]), null);
+    d.PickFilesIn = async (...a: unknown[]) => (calls.push(["PickFilesIn", ...a]), ["/w/a.txt"]);
+    const t = new WailsTransport({ win: fw.win });
+    expect(await t.desktop.pickFiles?.("Attach files", "/w")).toEqual(["/w/a.txt"]);
+    expect(await t.desktop.pickFiles?.("Attach files")).toEqual([]);
+    delete d.PickFilesIn;
+    expect(await t.desktop.pickFiles?.("Attach files", "/w")).toEqual([]);
+    expect(calls).toEqual([["PickFilesIn", "Attach files", "/w"], ["PickFiles", "Attach files"], ["PickFiles", "Attach files"]]);
+  });
+
   it("hands the theme to Desktop.SetTheme, and does nothing in a window without it", async () => {
     const fw = fakeWindow();
     const themes: string[] = [];

@@ -75,6 +75,15 @@ export class WailsTransport implements Transport {
     return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
   }
 
+  /** The clipboard's image, read by Go (app/upload.go PasteImage): null when there is none. */
+  async pasteImage(name: string): Promise<Upload | null> {
+    const d = wailsDesktop(this.win);
+    if (typeof d?.PasteImage !== "function") return null; // an older window: as before, nothing to paste
+    const r = await d.PasteImage(name);
+    if (r.status === 204) return null;
+    return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
+  }
+
   private ensureDoorbell(): void {
     if (this.offDoorbell) return;
     this.offDoorbell = onWailsEvent(
@@ -241,7 +250,18 @@ function makeBridge(get: () => WailsDesktop | undefined, win: unknown): DesktopB
     getAutostart: async () => Boolean(await need("GetAutostart")()),
     setAutostart: async (on) => Boolean(await need("SetAutostart")(on)),
     pickFolder: async (title) => (await need("PickFolder")(title)) ?? "",
-    pickFiles: async (title) => (await need("PickFiles")(title)) ?? [],
+    pickFiles: async (title, folder) => {
+      const d = get();
+      if (folder && typeof d?.PickFilesIn === "function") return (await d.PickFilesIn(title, folder)) ?? [];
+      return (await need("PickFiles")(title)) ?? [];
+    },
+    saveExport: async (f) => {
+      const r = await need("SaveExport")(f.filename, f.content);
+      return { path: r?.path ?? "", shown: r?.shown || r?.path || "" };
+    },
+    showFolder: async (path) => {
+      await need("ShowFolder")(path);
+    },
     setTheme: async (theme) => {
       const f = get()?.SetTheme;
       if (typeof f === "function") await f.call(get(), theme);

@@ -11,7 +11,11 @@ export interface WailsDesktop {
   PickFolder?(title: string): Promise<string>;
   SetTheme?(theme: string): Promise<void>;
   PickFiles?(title: string): Promise<string[] | null>;
+  PickFilesIn?(title: string, folder: string): Promise<string[] | null>;
+  SaveExport?(filename: string, content: string): Promise<{ path: string; shown: string }>;
+  ShowFolder?(path: string): Promise<void>;
   Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
+  PasteImage?(name: string): Promise<{ status: number; body: string }>;
   Quit?(runs: string): void | Promise<void>;
 }
 
