@@ -43,41 +43,27 @@ type acpCase struct {
 	// settings are configured, nothing is added).
 	builtIn bool
 	note    string // for the table
-	// cardTODO: the approval card does not name the exact command yet,
-	// pending the named teammate item; the mismatch is recorded and
-	// logged, not failed. Flip to "" once that item is merged.
-	cardTODO string
-	// outputTODO: the tool card does not carry the command's output yet,
-	// pending the named item (client-run terminals, rawOutput objects).
-	outputTODO string
-	// pickerTODO: the agent reports its models and modes only as session
-	// configOptions (DESIGN §13.1), which the header does not offer yet,
-	// pending the named item; then a model picker and a mode are expected
-	// (observe must then also count the config-option event it adds).
-	pickerTODO string
+	// settings: the agent reports its models and modes as session config
+	// options (DESIGN §13.1): the header must offer a model picker and a
+	// mode by name.
+	settings bool
 }
 
 var acpCases = []acpCase{
-	{id: "opencode", name: "OpenCode", program: "opencode", pkg: "npm:opencode-ai", pickerTODO: "acpfaithful: config options"},
+	{id: "opencode", name: "OpenCode", program: "opencode", pkg: "npm:opencode-ai", settings: true},
 	{id: "qwen", name: "Qwen Code", program: "qwen", pkg: "npm:@qwen-code/qwen-code"},
 	{id: "copilot", name: "GitHub Copilot CLI", program: "copilot", pkg: "npm:@github/copilot"},
 	{id: "claude-agent-acp", name: "Claude Agent ACP", program: "claude-agent-acp", pkg: "npm:@zed-industries/claude-agent-acp"},
-	{id: "codex-acp", name: "codex-acp", program: "codex-acp", pkg: "npm:@zed-industries/codex-acp", builtIn: true,
-		// The card shows argv ["/bin/bash","-lc","echo … && cat …"] joined
-		// unquoted; the output comes in rawOutput.formatted_output.
-		cardTODO: "acpfaithful: argv shell-quoting", outputTODO: "acpfaithful: rawOutput objects",
-		pickerTODO: "acpfaithful: config options"},
-	{id: "vibe", name: "Mistral Vibe", program: "vibe-acp", pkg: "pip:venv-vibe:mistral_vibe",
-		// Its request_permission names only the toolCallId of the call it
-		// announced just before (with rawInput.command): the card reads
-		// "The agent asks for permission".
-		cardTODO: "acpfaithful: approval-card merge", pickerTODO: "acpfaithful: config options"},
+	// The card must show argv ["/bin/bash","-lc","echo … && cat …"]
+	// shell-quoted; the output comes in rawOutput.formatted_output.
+	{id: "codex-acp", name: "codex-acp", program: "codex-acp", pkg: "npm:@zed-industries/codex-acp", builtIn: true, settings: true},
+	// Its request_permission names only the toolCallId of the call it
+	// announced just before (with rawInput.command).
+	{id: "vibe", name: "Mistral Vibe", program: "vibe-acp", pkg: "pip:venv-vibe:mistral_vibe", settings: true},
+	// Its request_permission has no rawInput, only a title ("Shell: echo
+	// …"); its Shell runs in a terminal Hermes Desk runs (terminal/create).
 	{id: "kimi", name: "Kimi CLI", program: "kimi", pkg: "pip:venv-kimi:kimi_cli", login: true,
-		note: "needs `kimi login` (the test stands dummy credentials in)",
-		// Its request_permission has no rawInput, only a title ("Shell:
-		// echo …"); its Shell runs in a terminal Hermes Desk runs
-		// (terminal/create), whose output does not reach the tool card.
-		cardTODO: "acpfaithful: approval-card merge", outputTODO: "acpfaithful: client-run terminal output"},
+		note: "needs `kimi login` (the test stands dummy credentials in)"},
 }
 
 func acpCaseByID(t *testing.T, id string) acpCase {
@@ -169,19 +155,11 @@ func acpToolTurns(t *testing.T, c acpCase) {
 	checkApprovals(t, j, asked, "allow_once")
 	res.Approval = cardVerdict(cards)
 	if res.Approval != approvalExact {
-		if c.cardTODO != "" {
-			t.Logf("TODO(%s): the approval card shows %q, not the exact command", c.cardTODO, res.Approval)
-		} else {
-			t.Errorf("the approval card does not show the exact command %q: %+v", toolCommand, cards)
-		}
+		t.Errorf("the approval card does not show the exact command %q: %+v", toolCommand, cards)
 	}
 	res.ToolOutput = toolOutputShown(t, j)
 	if !res.ToolOutput {
-		if c.outputTODO != "" {
-			t.Logf("TODO(%s): the tool card has not the command's output", c.outputTODO)
-		} else {
-			t.Errorf("the tool card has not the command's output: %v", j.ofType(run.EventToolDone))
-		}
+		t.Errorf("the tool card has not the command's output: %v", j.ofType(run.EventToolDone))
 	}
 
 	// 2. A warm follow-up: the same shim and agent process, the context kept.
@@ -229,9 +207,8 @@ func acpToolTurns(t *testing.T, c acpCase) {
 		res.Resume = true
 	}
 
-	if c.pickerTODO != "" && !(res.Models && res.Modes) {
-		// TODO(acpfaithful: config options): flip to t.Errorf once merged.
-		t.Logf("TODO(%s): model picker %v, modes %v", c.pickerTODO, res.Models, res.Modes)
+	if c.settings && !(res.Models && res.Modes) {
+		t.Errorf("%s reports its models and modes as session config options, but the header offers model picker %v, modes %v", c.id, res.Models, res.Modes)
 	}
 
 	// 4. A plan, where the agent has a todo tool: only recorded (the

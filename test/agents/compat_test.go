@@ -29,6 +29,15 @@ func observe(t *testing.T, r *compatRow, j *journal) {
 		r.Models = r.Models || len(m.Available) > 0
 	}
 	r.Modes = r.Modes || len(j.ofType(run.EventModeUpdated)) > 0
+	// Session config options (DESIGN §13.1): a mode selector is a mode the
+	// header offers by name; a model selector feeds model.updated above.
+	for _, ev := range j.ofType(run.EventConfigUpdated) {
+		var c run.ConfigUpdated
+		decode(t, ev, &c)
+		for _, o := range c.Options {
+			r.Modes = r.Modes || o.Category == "mode"
+		}
+	}
 	r.Plan = r.Plan || len(j.ofType(run.EventPlanUpdated)) > 0
 	r.Usage = r.Usage || len(j.ofType(run.EventUsageUpdated))+len(j.ofType(run.EventUsageFinal)) > 0 ||
 		j.done.Usage != nil && j.done.Usage.InputTokens+j.done.Usage.OutputTokens > 0
