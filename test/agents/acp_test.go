@@ -154,7 +154,7 @@ func acpToolTurns(t *testing.T, c acpCase) {
 	}
 	checkApprovals(t, j, asked, "allow_once")
 	res.Approval = cardVerdict(cards)
-	if res.Approval != approvalExact {
+	if res.Approval != approvalExact && res.Approval != approvalInTitle {
 		t.Errorf("the approval card does not show the exact command %q: %+v", toolCommand, cards)
 	}
 	res.ToolOutput = toolOutputShown(t, j)
@@ -234,8 +234,13 @@ func collectCards(t *testing.T, cards *[]run.ApprovalRequested) onEvent {
 	}
 }
 
-// approvalExact is the verdict of a card that names the command exactly.
-const approvalExact = "exact command"
+// approvalExact is the verdict of a card that names the command exactly;
+// approvalInTitle of one whose agent gave no command but a title that names
+// it exactly (Kimi CLI: "Shell: echo …"), shown as the agent wrote it.
+const (
+	approvalExact   = "exact command"
+	approvalInTitle = "exact command, in the agent's title"
+)
 
 // cardVerdict says what the shell command's approval card showed: the
 // exact command — as is, or shell-quoted behind an argv's shell and flag
@@ -250,6 +255,9 @@ func cardVerdict(cards []run.ApprovalRequested) string {
 		cmd := strings.TrimSpace(a.Command)
 		if cmd == toolCommand || strings.HasSuffix(cmd, " "+quoted) {
 			return approvalExact
+		}
+		if cmd == "" && strings.Contains(a.Title, toolCommand) {
+			return approvalInTitle
 		}
 		// What the card leads with: its command, else its title, else
 		// its description.

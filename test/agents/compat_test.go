@@ -29,13 +29,14 @@ func observe(t *testing.T, r *compatRow, j *journal) {
 		r.Models = r.Models || len(m.Available) > 0
 	}
 	r.Modes = r.Modes || len(j.ofType(run.EventModeUpdated)) > 0
-	// Session config options (DESIGN §13.1): a mode selector is a mode the
-	// header offers by name; a model selector feeds model.updated above.
+	// Session config options (DESIGN §13.1): a setting other than the
+	// model (a mode, a reasoning effort, a switch) is one the header offers
+	// by name; a model selector feeds model.updated above.
 	for _, ev := range j.ofType(run.EventConfigUpdated) {
 		var c run.ConfigUpdated
 		decode(t, ev, &c)
 		for _, o := range c.Options {
-			r.Modes = r.Modes || o.Category == "mode"
+			r.Modes = r.Modes || o.Category != "model"
 		}
 	}
 	r.Plan = r.Plan || len(j.ofType(run.EventPlanUpdated)) > 0

@@ -79,7 +79,9 @@ func Main(args []string) int {
 
 // AuthEnv makes the fake agent demand a sign-in before session/new (-32000
 // "Authentication required"): AuthTerminal offers a terminal command
-// (`<agent> login`, as Kimi CLI does) and an API key variable and accepts
+// (`<agent> login`, as Kimi CLI does; ACP terminal auth runs the agent's
+// program with the method's args in place of the ones that start its ACP
+// server, so the fake's args name its own subcommand) and an API key variable and accepts
 // no `authenticate`; AuthAgent offers a method the agent handles itself and
 // accepts `authenticate` with it.
 const (
@@ -92,7 +94,7 @@ func authScript(kind string) *demoagent.Auth {
 	switch kind {
 	case AuthTerminal:
 		return &demoagent.Auth{Methods: []acpsdk.AuthMethod{
-			{Terminal: &acpsdk.AuthMethodTerminalInline{Id: "login", Name: "Log in with your account", Type: "terminal", Args: []string{"login"}}},
+			{Terminal: &acpsdk.AuthMethodTerminalInline{Id: "login", Name: "Log in with your account", Type: "terminal", Args: []string{"demo-agent", "login"}}},
 			{EnvVar: &acpsdk.AuthMethodEnvVarInline{Id: "api-key", Name: "API key", Type: "env_var", Vars: []acpsdk.AuthEnvVar{{Name: "FAKEAGENT_API_KEY"}}}},
 		}}
 	case AuthAgent:

@@ -73,8 +73,10 @@ func describeAuth(ms []wireAuthMethod, program []string) []adapter.AuthMethod {
 		case m.Meta.TerminalAuth != nil && m.Meta.TerminalAuth.Command != "":
 			am.Command = shellescape.QuoteCommand(append([]string{m.Meta.TerminalAuth.Command}, m.Meta.TerminalAuth.Args...))
 		case m.Type == "terminal" && len(program) > 0:
-			// The agent's own program as configured, with the method's args.
-			am.Command = shellescape.QuoteCommand(append(append([]string{}, program...), m.Args...))
+			// The agent's own program with the method's args (ACP terminal
+			// auth): the program alone, not the arguments that start its
+			// ACP server (`kimi acp` signs in as `kimi login`).
+			am.Command = shellescape.QuoteCommand(append([]string{program[0]}, m.Args...))
 		case m.Type == "env_var":
 			for _, v := range m.Vars {
 				if v.Name != "" {
