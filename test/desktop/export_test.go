@@ -27,8 +27,10 @@ func TestExportSavesInTheWindow(t *testing.T) {
 	e.startApp()
 	id := e.waitWindow("IsViewable")
 	t.Cleanup(func() { runprocs.KillAll(e.dataDir) })
-	e.must("wmctrl", "-i", "-r", id, "-e", "0,0,0,1000,760")
-	e.waitFor("the window to take its new size", 10*time.Second, func() bool { return e.geometry(id).Dx() == 1000 })
+	// Wide enough that the header is one row (it wraps when its parts do
+	// not fit: app.css .main-head).
+	e.must("wmctrl", "-i", "-r", id, "-e", "0,0,0,1300,760")
+	e.waitFor("the window to take its new size", 10*time.Second, func() bool { return e.geometry(id).Dx() == 1300 })
 	e.waitRendered(id, "export-before.png")
 
 	c, ctx := e.client(), context.Background()
@@ -61,10 +63,11 @@ func TestExportSavesInTheWindow(t *testing.T) {
 	}
 	t.Logf("session: %s", saveShot(crop(e.screenshot(), win), "window-export-session.png"))
 
-	// The header's Export button (fixed layout at this width), then its first item.
-	e.must("xdotool", "mousemove", itoa(win.Min.X+934), itoa(win.Min.Y+22), "click", "1")
+	// The header's Export button (the second from the right edge, one row
+	// at this width), then its first item.
+	e.must("xdotool", "mousemove", itoa(win.Max.X-66), itoa(win.Min.Y+22), "click", "1")
 	time.Sleep(time.Second)
-	e.must("xdotool", "mousemove", itoa(win.Min.X+785), itoa(win.Min.Y+58), "click", "1")
+	e.must("xdotool", "mousemove", itoa(win.Max.X-215), itoa(win.Min.Y+58), "click", "1")
 
 	// GTK's Save dialog, in Downloads with the session's name: accept it.
 	dialog := centre(e.titled("Export"))
