@@ -43,6 +43,13 @@ type acpCase struct {
 	// settings are configured, nothing is added).
 	builtIn bool
 	note    string // for the table
+	// history: where the agent writes its own session history (a glob under
+	// its HOME) when it writes it after the turn has ended; the test waits
+	// for the follow-up to be there before it retires the agent, as a
+	// person would not close it within the same second (Qwen Code writes
+	// its chat file after it answers, and an agent closed at once loses
+	// that turn on resume).
+	history string
 	// settings: the agent reports its models and modes as session config
 	// options (DESIGN §13.1): the header must offer a model picker and a
 	// mode by name.
@@ -51,7 +58,7 @@ type acpCase struct {
 
 var acpCases = []acpCase{
 	{id: "opencode", name: "OpenCode", program: "opencode", pkg: "npm:opencode-ai", settings: true},
-	{id: "qwen", name: "Qwen Code", program: "qwen", pkg: "npm:@qwen-code/qwen-code"},
+	{id: "qwen", name: "Qwen Code", program: "qwen", pkg: "npm:@qwen-code/qwen-code", history: ".qwen/projects/*/chats/*.jsonl"},
 	{id: "copilot", name: "GitHub Copilot CLI", program: "copilot", pkg: "npm:@github/copilot"},
 	{id: "claude-agent-acp", name: "Claude Agent ACP", program: "claude-agent-acp", pkg: "npm:@zed-industries/claude-agent-acp"},
 	// The card must show argv ["/bin/bash","-lc","echo … && cat …"]
@@ -181,6 +188,17 @@ func acpToolTurns(t *testing.T, c acpCase) {
 	// 3. A cold resume: the warm agent retired, a fresh one loads the
 	// agent's native session.
 	native := e.nativeSession()
+	if c.history != "" {
+		e.waitFor("the agent to write the follow-up to its own history", 20*time.Second, func() bool {
+			files, _ := filepath.Glob(filepath.Join(e.home, c.history))
+			for _, f := range files {
+				if b, err := os.ReadFile(f); err == nil && strings.Contains(string(b), "marked user messages") {
+					return true
+				}
+			}
+			return false
+		})
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	retired := e.st.Supervisor.RetireWarmSession(ctx, e.session.ID)
 	cancel()

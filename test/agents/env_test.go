@@ -399,3 +399,16 @@ func definitionOf(id string, c adapter.Config) agentdef.Definition {
 	}
 	return d
 }
+
+// waitFor waits until ok holds (checked every 50 ms), failing the test
+// after limit: for what an agent leaves on disk, which sends no event.
+func (e *env) waitFor(what string, limit time.Duration, ok func() bool) {
+	e.t.Helper()
+	deadline := time.Now().Add(limit)
+	for !ok() {
+		if time.Now().After(deadline) {
+			e.t.Fatalf("timed out after %v waiting for %s", limit, what)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
