@@ -27,30 +27,16 @@ func TestDropAttaches(t *testing.T) {
 	e.startApp()
 	id := e.waitWindow("IsViewable")
 	t.Cleanup(func() { runprocs.KillAll(e.dataDir) })
-	e.must("wmctrl", "-i", "-r", id, "-e", "0,0,0,1000,760")
-	e.waitFor("the window to take its new size", 10*time.Second, func() bool { return e.geometry(id).Dx() == 1000 })
+	e.sizeWindow(id, 1000, 760)
 
 	e.waitRendered(id, "attach-before.png")
-	sidebar := func() [3]float64 {
-		r := e.geometry(id)
-		return mean(e.screenshot(), image.Rect(r.Min.X, r.Min.Y+60, r.Min.X+250, r.Min.Y+200))
-	}
-	before := sidebar()
 
 	// A project with no session yet: the window opens its new-session page,
 	// whose message box goes to the demo agent (no real agent is set up).
 	ctx := context.Background()
 	workspace := filepath.Join(e.home, "project")
 	os.MkdirAll(workspace, 0o755)
-	var p run.Project
-	if err := e.client().Call(ctx, "POST", "/api/projects", service.CreateProjectRequest{Workspace: workspace}, &p); err != nil {
-		t.Fatal(err)
-	}
-	e.waitFor("the project in the sidebar", 15*time.Second, func() bool {
-		now := sidebar()
-		return abs(now[0]-before[0])+abs(now[1]-before[1])+abs(now[2]-before[2]) > 1
-	})
-	time.Sleep(500 * time.Millisecond) // its page paints with it
+	p := e.addProjectShown(t, id, workspace)
 
 	// Outside the project: a drop attaches any file the person can read.
 	// One on the page, one on the message box (where the page sees the
@@ -132,8 +118,7 @@ func TestAbandonedDragAttachesNothing(t *testing.T) {
 	e := newEnv(t, false)
 	e.startApp()
 	id := e.waitWindow("IsViewable")
-	e.must("wmctrl", "-i", "-r", id, "-e", "0,0,0,1000,760")
-	e.waitFor("the window to take its new size", 10*time.Second, func() bool { return e.geometry(id).Dx() == 1000 })
+	e.sizeWindow(id, 1000, 760)
 	e.waitRendered(id, "abandoned-before.png")
 	app := e.geometry(id)
 	over := image.Pt(app.Min.X+app.Dx()*2/3, app.Min.Y+app.Dy()/2)

@@ -151,8 +151,7 @@ func TestDropKeepsTheApp(t *testing.T) {
 	e.startApp()
 	id := e.waitWindow("IsViewable")
 	// Room on the right for the drag source's windows.
-	e.must("wmctrl", "-i", "-r", id, "-e", "0,0,0,1000,760")
-	e.waitFor("the window to take its new size", 10*time.Second, func() bool { return e.geometry(id).Dx() == 1000 })
+	e.sizeWindow(id, 1000, 760)
 	e.waitRendered(id, "drop-before.png")
 
 	dir := t.TempDir()

@@ -4,7 +4,6 @@ package desktop
 
 import (
 	"context"
-	"image"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,27 +27,13 @@ func TestReopenedWindowTakesFocus(t *testing.T) {
 	e.withGrace(3 * time.Second)
 	e.startApp()
 	id := e.waitWindow("IsViewable")
-	e.must("wmctrl", "-i", "-r", id, "-e", "0,0,0,1000,760")
-	e.waitFor("the window to take its new size", 10*time.Second, func() bool { return e.geometry(id).Dx() == 1000 })
+	e.sizeWindow(id, 1000, 760)
 	e.waitRendered(id, "focus-shown.png")
 	it := e.waitItem()
-	sidebar := func() [3]float64 {
-		r := e.geometry(id)
-		return mean(e.screenshot(), image.Rect(r.Min.X, r.Min.Y+60, r.Min.X+250, r.Min.Y+200))
-	}
-	before := sidebar()
 	ctx := context.Background()
 	workspace := filepath.Join(e.home, "project")
 	os.MkdirAll(workspace, 0o755)
-	var p run.Project
-	if err := e.client().Call(ctx, "POST", "/api/projects", service.CreateProjectRequest{Workspace: workspace}, &p); err != nil {
-		t.Fatal(err)
-	}
-	e.waitFor("the project in the sidebar", 15*time.Second, func() bool {
-		now := sidebar()
-		return abs(now[0]-before[0])+abs(now[1]-before[1])+abs(now[2]-before[2]) > 1
-	})
-	time.Sleep(500 * time.Millisecond)
+	p := e.addProjectShown(t, id, workspace)
 
 	e.startDragSource(src, "/etc/hostname") // another application's window
 	other := centre(e.titled("dnd-source"))

@@ -37,27 +37,13 @@ func TestPasteImageAttaches(t *testing.T) {
 	e.startApp()
 	id := e.waitWindow("IsViewable")
 	t.Cleanup(func() { runprocs.KillAll(e.dataDir) })
-	e.must("wmctrl", "-i", "-r", id, "-e", "0,0,0,1000,760")
-	e.waitFor("the window to take its new size", 10*time.Second, func() bool { return e.geometry(id).Dx() == 1000 })
+	e.sizeWindow(id, 1000, 760)
 	e.waitRendered(id, "paste-before.png")
-	sidebar := func() [3]float64 {
-		r := e.geometry(id)
-		return mean(e.screenshot(), image.Rect(r.Min.X, r.Min.Y+60, r.Min.X+250, r.Min.Y+200))
-	}
-	before := sidebar()
 
 	ctx := context.Background()
 	workspace := filepath.Join(e.home, "project")
 	os.MkdirAll(workspace, 0o755)
-	var p run.Project
-	if err := e.client().Call(ctx, "POST", "/api/projects", service.CreateProjectRequest{Workspace: workspace}, &p); err != nil {
-		t.Fatal(err)
-	}
-	e.waitFor("the project in the sidebar", 15*time.Second, func() bool {
-		now := sidebar()
-		return abs(now[0]-before[0])+abs(now[1]-before[1])+abs(now[2]-before[2]) > 1
-	})
-	time.Sleep(500 * time.Millisecond) // its page paints with it
+	p := e.addProjectShown(t, id, workspace)
 
 	// The clipboard: one PNG, offered as image/png and nothing else.
 	img := image.NewRGBA(image.Rect(0, 0, 40, 30))
