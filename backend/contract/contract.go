@@ -72,6 +72,13 @@ func wire() []byte {
 	w.name(run.WatchMessage{}, "WatchMessage")
 	w.name(run.WarmAgent{}, "WarmAgent")
 	w.names[typeOf[run.EventType]()] = "string" // the fold ignores types it does not know
+	// What the window builds itself without these (an optimistic message,
+	// a RunInfo from a watch message, a project or session before its
+	// first read) and so cannot count on.
+	w.looseFields(run.Project{}, "created_at")
+	w.looseFields(run.Session{}, "archived", "created_at", "updated_at")
+	w.looseFields(run.Message{}, "created_at")
+	w.looseFields(run.Run{}, "project_id", "turn_id", "user_message_id", "assistant_message_id", "agent", "created_at")
 
 	w.iface(run.Event{}, "The one envelope every event travels in (docs/ARCHITECTURE.md §Events); the payload is decoded per type")
 	w.iface(run.Project{}, "A folder a person works in")

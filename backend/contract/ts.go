@@ -17,10 +17,14 @@ type tsWriter struct {
 	b      strings.Builder
 	names  map[reflect.Type]string // Go type → its TypeScript name
 	unions map[reflect.Type][]string
+	// loose names fields Go always sends that the frontend's own builders
+	// (an optimistic message, a RunInfo made from a watch message, test
+	// fixtures) may leave out: optional in TypeScript, by struct.
+	loose map[reflect.Type]map[string]bool
 }
 
 func newTSWriter() *tsWriter {
-	return &tsWriter{names: map[reflect.Type]string{}, unions: map[reflect.Type][]string{}}
+	return &tsWriter{names: map[reflect.Type]string{}, unions: map[reflect.Type][]string{}, loose: map[reflect.Type]map[string]bool{}}
 }
 
 var (
@@ -42,6 +46,15 @@ func union[T ~string](w *tsWriter, name, doc string, values []T) {
 
 // name gives a struct its TypeScript name before any interface refers to it.
 func (w *tsWriter) name(v any, name string) { w.names[reflect.TypeOf(v)] = name }
+
+// looseFields makes v's named fields optional in TypeScript (see loose).
+func (w *tsWriter) looseFields(v any, names ...string) {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	w.loose[reflect.TypeOf(v)] = m
+}
 
 // iface emits the interface of v's struct type under its registered name.
 func (w *tsWriter) iface(v any, doc string) {
@@ -78,7 +91,7 @@ func (w *tsWriter) fields(t reflect.Type) []string {
 			name = sf.Name
 		}
 		opt := ""
-		if strings.Contains(","+opts+",", ",omitempty,") || sf.Type.Kind() == reflect.Pointer {
+		if strings.Contains(","+opts+",", ",omitempty,") || sf.Type.Kind() == reflect.Pointer || w.loose[t][name] {
 			opt = "?"
 		}
 		out = append(out, fmt.Sprintf("%s%s: %s;", name, opt, w.tsType(sf.Type)))

@@ -88,7 +88,7 @@ export interface Project {
   id: string;
   name: string;
   workspace: string;
-  created_at: string;
+  created_at?: string;
   folder_missing?: boolean;
 }
 
@@ -100,10 +100,10 @@ export interface Session {
   agent: string;
   model?: string;
   profile?: string;
-  archived: boolean;
+  archived?: boolean;
   native_session_id?: string;
-  created_at: string;
-  updated_at: string;
+  created_at?: string;
+  updated_at?: string;
   imported_from?: string;
   last_run_status?: RunStatus;
 }
@@ -115,7 +115,7 @@ export interface Message {
   role: Role;
   content: string;
   run_id?: string;
-  created_at: string;
+  created_at?: string;
   run_status?: RunStatus;
   error?: string;
   attachments?: string[];
@@ -130,10 +130,10 @@ export interface SessionDetail {
   agent: string;
   model?: string;
   profile?: string;
-  archived: boolean;
+  archived?: boolean;
   native_session_id?: string;
-  created_at: string;
-  updated_at: string;
+  created_at?: string;
+  updated_at?: string;
   imported_from?: string;
   last_run_status?: RunStatus;
   messages: Message[];
@@ -142,12 +142,12 @@ export interface SessionDetail {
 /** One turn of work by one agent process (Go: run.Run). */
 export interface RunInfo {
   id: string;
-  project_id: string;
+  project_id?: string;
   session_id: string;
-  turn_id: string;
-  user_message_id: string;
-  assistant_message_id: string;
-  agent: string;
+  turn_id?: string;
+  user_message_id?: string;
+  assistant_message_id?: string;
+  agent?: string;
   model?: string;
   status: RunStatus;
   last_seq: number;
@@ -157,7 +157,7 @@ export interface RunInfo {
   exit_code?: number;
   error?: string;
   active_controls?: string[];
-  created_at: string;
+  created_at?: string;
   started_at?: string;
   ended_at?: string;
 }
