@@ -58,12 +58,14 @@ const (
 	// ErrorInterrupted: the run's process was gone when the core looked
 	// (a crash, a reboot); recovery closed it.
 	ErrorInterrupted ErrorCode = "interrupted"
+	// ErrorShimStopped: the run's host process (its shim) was terminated.
+	ErrorShimStopped ErrorCode = "shim_stopped"
 )
 
 // ErrorCodes lists every ErrorCode.
 var ErrorCodes = []ErrorCode{
 	ErrorAgentUnknown, ErrorAgentNotInstalled, ErrorAgentStart, ErrorAuthRequired, ErrorAgent, ErrorCodex,
-	ErrorJournal, ErrorStart, ErrorInterrupted,
+	ErrorJournal, ErrorStart, ErrorInterrupted, ErrorShimStopped,
 }
 
 // StartFailureCodes are the codes of a run whose agent never started:

@@ -227,7 +227,7 @@ func (r *runner) startAgent(ctx context.Context, ad adapter.Adapter) (adapter.Co
 	case early:
 		return nil, &outcome{status: run.StatusCancelled}
 	case jerr != nil:
-		return nil, &outcome{status: run.StatusFailed, code: "journal", message: "The run could not be recorded: " + safeJournalReason(jerr)}
+		return nil, &outcome{status: run.StatusFailed, code: run.ErrorJournal, message: "The run could not be recorded: " + safeJournalReason(jerr)}
 	}
 
 	type started struct {
@@ -411,13 +411,13 @@ func (r *runner) abandoned() outcome {
 	if r.isCancelled() {
 		return outcome{status: run.StatusCancelled, detail: "the agent did not stop and was killed"}
 	}
-	return outcome{status: run.StatusFailed, code: "journal", message: "The run could not be recorded: " + safeJournalReason(r.journalError())}
+	return outcome{status: run.StatusFailed, code: run.ErrorJournal, message: "The run could not be recorded: " + safeJournalReason(r.journalError())}
 }
 
 // stopped: the shim itself was told to stop (SIGTERM/SIGINT).
 func (r *runner) stopped() outcome {
 	r.killAgent(syscall.SIGKILL)
-	return outcome{status: run.StatusInterrupted, code: "shim_stopped", message: "The run was stopped because its host process was terminated."}
+	return outcome{status: run.StatusInterrupted, code: run.ErrorShimStopped, message: "The run was stopped because its host process was terminated."}
 }
 
 func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {

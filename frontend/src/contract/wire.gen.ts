@@ -20,7 +20,7 @@ export type SessionChangeKind = "created" | "updated" | "deleted" | "activity" |
 export type Role = "user" | "assistant";
 
 /** Why a run failed: the code of its "error" event (run.ErrorCode). */
-export type RunErrorCode = "agent_unknown" | "agent_not_installed" | "agent_start" | "auth_required" | "agent" | "codex" | "journal" | "start" | "interrupted";
+export type RunErrorCode = "agent_unknown" | "agent_not_installed" | "agent_start" | "auth_required" | "agent" | "codex" | "journal" | "start" | "interrupted" | "shim_stopped";
 
 /** The code of an API error, {"error":{"code","message"}} (service.Code). */
 export type ApiErrorCode = "bad_request" | "not_found" | "conflict" | "too_large" | "unavailable" | "internal" | "unauthorized" | "forbidden" | "too_slow" | "folder_missing";
