@@ -1,6 +1,6 @@
 import { PanelRight, Square } from "lucide-react";
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { requestId } from "../app/ids";
+import { requestId } from "../store/ids";
 import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
 import type { RunView } from "../store/model";

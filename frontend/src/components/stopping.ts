@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { CANCEL_LADDER } from "../contract/wire.gen";
+import { useTicker } from "../store/useTicker";
 
 /**
  * Seconds from Stop until the shim kills a stubborn agent on its own: the
@@ -26,17 +27,9 @@ export function stoppingText(agent: string, left: number | undefined): string {
  */
 export function useForceCountdown(cancelling: boolean): number | undefined {
   const [since, setSince] = useState<number>();
-  const [now, setNow] = useState(() => Date.now());
+  const now = useTicker(cancelling, 1000);
   useEffect(() => {
-    if (!cancelling) {
-      setSince(undefined);
-      return;
-    }
-    const start = Date.now();
-    setSince(start);
-    setNow(start);
-    const id = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(id);
+    setSince(cancelling ? Date.now() : undefined);
   }, [cancelling]);
-  return cancelling && since !== undefined ? forceIn(since, now) : undefined;
+  return cancelling && since !== undefined ? forceIn(since, Math.max(now, since)) : undefined;
 }
