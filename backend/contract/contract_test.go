@@ -76,9 +76,12 @@ func TestWireCarriesEveryValue(t *testing.T) {
 func TestTSTypeFollowsJSONTags(t *testing.T) {
 	type inner struct {
 		A string `json:"a"`
+		Z int    `json:"z"` // hidden by sample.Z
+		Y int    `json:"y"` // hidden and never sent
 	}
 	type sample struct {
 		inner
+		Z      string            `json:"z"`
 		B      *int              `json:"b"`
 		C      []string          `json:"c,omitempty"`
 		D      map[string]bool   `json:"d"`
@@ -88,12 +91,13 @@ func TestTSTypeFollowsJSONTags(t *testing.T) {
 		H      struct{ X int }   `json:"h"`
 		I      run.ErrorCode     `json:"i,omitempty"`
 		J      map[string][]byte `json:"-,"`
+		Y      *struct{}         `json:"y,omitempty"`
 		hidden string
 	}
 	w := newTSWriter()
 	union(w, "RunStatus", "", run.Statuses)
 	got := strings.Join(w.fields(typeOf[sample]()), " ")
-	want := `a: string; b?: number; c?: string[]; d: Record<string, boolean>; e: RunStatus; g: RunStatus[]; h: { X: number; }; i?: string; -: Record<string, string>;`
+	want := `a: string; z: string; b?: number; c?: string[]; d: Record<string, boolean>; e: RunStatus; g: RunStatus[]; h: { X: number; }; i?: string; -: Record<string, string>;`
 	if got != want {
 		t.Errorf("fields:\n got %s\nwant %s", got, want)
 	}

@@ -71,8 +71,12 @@ func (w *tsWriter) iface(v any, doc string) {
 }
 
 // fields are a struct's TypeScript members, embedded structs flattened.
+// As in encoding/json, a field of the outer struct hides an embedded one of
+// the same JSON name; an outer *struct{} field only hides (it is never sent).
 func (w *tsWriter) fields(t reflect.Type) []string {
-	var out []string
+	type member struct{ name, line string }
+	var own, embedded []member
+	hidden := map[string]bool{}
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		tag, hasTag := sf.Tag.Lookup("json")
@@ -81,7 +85,10 @@ func (w *tsWriter) fields(t reflect.Type) []string {
 			continue
 		}
 		if sf.Anonymous && !hasTag && sf.Type.Kind() == reflect.Struct {
-			out = append(out, w.fields(sf.Type)...)
+			for _, l := range w.fields(sf.Type) {
+				n, _, _ := strings.Cut(l, ":")
+				embedded = append(embedded, member{strings.TrimSuffix(n, "?"), l})
+			}
 			continue
 		}
 		if !sf.IsExported() {
@@ -90,11 +97,24 @@ func (w *tsWriter) fields(t reflect.Type) []string {
 		if name == "" {
 			name = sf.Name
 		}
+		hidden[name] = true
+		if sf.Type.Kind() == reflect.Pointer && sf.Type.Elem().Kind() == reflect.Struct && sf.Type.Elem().NumField() == 0 {
+			continue
+		}
 		opt := ""
 		if strings.Contains(","+opts+",", ",omitempty,") || sf.Type.Kind() == reflect.Pointer || w.loose[t][name] {
 			opt = "?"
 		}
-		out = append(out, fmt.Sprintf("%s%s: %s;", name, opt, w.tsType(sf.Type)))
+		own = append(own, member{name, fmt.Sprintf("%s%s: %s;", name, opt, w.tsType(sf.Type))})
+	}
+	var out []string
+	for _, m := range embedded {
+		if !hidden[m.name] {
+			out = append(out, m.line)
+		}
+	}
+	for _, m := range own {
+		out = append(out, m.line)
 	}
 	return out
 }

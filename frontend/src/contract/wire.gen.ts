@@ -116,7 +116,6 @@ export interface Message {
   content: string;
   run_id?: string;
   created_at?: string;
-  run_status?: RunStatus;
   error?: string;
   attachments?: string[];
   run?: RunInfo;
