@@ -46,4 +46,3 @@ func newClassed(msg string, classes ...error) error { return &classed{msg: msg, 
 func rejection(code, msg string) error {
 	return fmt.Errorf("%w: %s: %s", newClassed(ErrRejected.Error(), ErrRejected, classOf(code)), code, msg)
 }
-
