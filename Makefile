@@ -25,10 +25,11 @@ WAILS ?= $(shell $(GO) env GOPATH)/bin/wails
 dev: deps build
 	$(WAILS) dev -tags $(GOTAGS)
 
-## contract: regenerate the wire's TypeScript (frontend/src/contract/*.gen.ts) from the Go
-## types (backend/contract; docs/ARCHITECTURE.md §API); a Go test fails when it drifts
+## contract: regenerate the wire's TypeScript (frontend/src/contract/*.gen.ts) and the run
+## tables the frontend's tests read (backend/run/testdata) from the Go; Go tests fail on drift
 contract:
 	$(GO) run ./backend/contract/gen
+	$(GO) test ./backend/run -run 'TestTransitionsFile|TestPayloadsFile' -update
 
 ## acp-registry: regenerate the shipped ACP registry snapshot from a fetched copy
 ## (REGISTRY=DIR: a git checkout of agentclientprotocol/registry; the app never downloads it)
