@@ -47,6 +47,7 @@ func wire() []byte {
 	stringList(w, "TERMINAL_STATUS_LIST", "The statuses that end a run (run.Status.Terminal).", terminal)
 	stringList(w, "WATCH_TYPES", "Every watch bus message type.", run.WatchTypes)
 	stringList(w, "START_FAILURE_CODES", "The codes of a run whose agent never started (run.StartFailureCodes).", run.StartFailureCodes)
+	stringList(w, "SENTENCE_CODES", "The codes whose message Hermes Desk words as a sentence for people, shown as written (run.SentenceCodes).", run.SentenceCodes)
 	w.constant("CANCEL_LADDER", "The cancel ladder (docs/ARCHITECTURE.md §Cancel ladder): protocol cancel, then SIGTERM, then SIGKILL after the default grace.",
 		map[string]int64{
 			"protocol_cancel_ms":      run.ProtocolCancelWait.Milliseconds(),

@@ -88,6 +88,15 @@ type WarmAgent struct {
 	RSSBytes int64 `json:"rss_bytes"`
 }
 
+// SentenceCodes are the codes whose Message Hermes Desk words itself for
+// people, the lead sentence first (details in ErrorInfo.Detail): the window
+// shows it as written, parsing nothing. The other codes (agent, codex,
+// agent_start, start) carry the agent's or the system's own words, which
+// the window orders itself (components/plainError.ts).
+var SentenceCodes = []ErrorCode{
+	ErrorAgentUnknown, ErrorAgentNotInstalled, ErrorAuthRequired, ErrorJournal, ErrorInterrupted, ErrorShimStopped,
+}
+
 // The cancel ladder (docs/ARCHITECTURE.md §Cancel ladder): Stop asks the
 // agent through its protocol, SIGTERM to its group after
 // ProtocolCancelWait, SIGKILL after the grace (a setting; DefaultCancelGrace

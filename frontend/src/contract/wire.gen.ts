@@ -37,6 +37,9 @@ export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "se
 /** The codes of a run whose agent never started (run.StartFailureCodes). */
 export const START_FAILURE_CODES: readonly RunErrorCode[] = ["agent_not_installed", "agent_start", "agent_unknown"];
 
+/** The codes whose message Hermes Desk words as a sentence for people, shown as written (run.SentenceCodes). */
+export const SENTENCE_CODES: readonly RunErrorCode[] = ["agent_unknown", "agent_not_installed", "auth_required", "journal", "interrupted", "shim_stopped"];
+
 /** The cancel ladder (docs/ARCHITECTURE.md §Cancel ladder): protocol cancel, then SIGTERM, then SIGKILL after the default grace. */
 export const CANCEL_LADDER = {
   "default_cancel_grace_ms": 5000,
