@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
@@ -72,6 +73,12 @@ func wire() []byte {
 	w.name(run.WatchSnapshot{}, "WatchSnapshot")
 	w.name(run.WatchMessage{}, "WatchMessage")
 	w.name(run.WarmAgent{}, "WarmAgent")
+	w.name(run.ModelOption{}, "ModelOption")
+	w.name(service.AgentInfo{}, "AgentInfo")
+	w.name(service.AgentModels{}, "AgentModels")
+	w.name(service.AgentRegistry{}, "AgentRegistry")
+	w.name(service.RegistryOffer{}, "RegistryOffer")
+	w.name(agentdef.Definition{}, "AgentDefinition")
 	w.names[typeOf[run.EventType]()] = "string" // the fold ignores types it does not know
 	// What the window builds itself without these (an optimistic message,
 	// a RunInfo from a watch message, a project or session before its
@@ -79,6 +86,7 @@ func wire() []byte {
 	w.looseFields(run.Project{}, "created_at")
 	w.looseFields(run.Session{}, "archived", "created_at", "updated_at")
 	w.looseFields(run.Message{}, "created_at")
+	w.looseFields(service.AgentInfo{}, "display_name", "installed", "ok")
 	w.looseFields(run.Run{}, "project_id", "turn_id", "user_message_id", "assistant_message_id", "agent", "created_at")
 
 	w.iface(run.Event{}, "The one envelope every event travels in (docs/ARCHITECTURE.md §Events); the payload is decoded per type")
@@ -97,6 +105,12 @@ func wire() []byte {
 	w.iface(run.WatchSnapshot{}, "The first watch message's state")
 	w.iface(run.WatchMessage{}, "One message on the watch bus (docs/ARCHITECTURE.md §The watch bus)")
 	w.iface(run.WarmAgent{}, "An agent kept warm for its session's next run (GET /api/health?deep=1)")
+	w.iface(run.ModelOption{}, "One model an agent offers")
+	w.iface(service.AgentInfo{}, "An installed (or missing) agent, from GET /api/agents")
+	w.iface(service.AgentModels{}, "An agent's models from its server, GET /api/agents/{name}/models")
+	w.iface(service.AgentRegistry{}, "GET /api/agents/registry: the shipped ACP registry snapshot and its date")
+	w.iface(service.RegistryOffer{}, "One agent of the registry snapshot, as \"Add agent\" offers it")
+	w.iface(agentdef.Definition{}, "An agent a person adds: POST /api/agents, PATCH /api/agents/{id}")
 
 	out := w.b.String()
 	if len(out) < 2 || out[len(out)-2:] != "\n\n" {

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from "react";
 import type { AgentInfo } from "../transport/types";
 
 export function isInstalled(a: AgentInfo): boolean {
-  return a.installed !== false && a.available !== false;
+  return a.installed !== false;
 }
 
 /** Real agents found (the built-in demo agent does not count). */

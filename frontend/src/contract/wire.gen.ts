@@ -259,3 +259,66 @@ export interface WarmAgent {
   idle_until: string;
   rss_bytes: number;
 }
+
+/** One model an agent offers (Go: run.ModelOption). */
+export interface ModelOption {
+  id: string;
+  name?: string;
+  description?: string;
+}
+
+/** An installed (or missing) agent, from GET /api/agents (Go: service.AgentInfo). */
+export interface AgentInfo {
+  name: string;
+  display_name?: string;
+  installed?: boolean;
+  ok?: boolean;
+  version?: string;
+  path?: string;
+  message?: string;
+  capabilities?: unknown;
+  added?: boolean;
+}
+
+/** An agent's models from its server, GET /api/agents/{name}/models (Go: service.AgentModels). */
+export interface AgentModels {
+  agent: string;
+  listed: boolean;
+  models: ModelOption[];
+  message?: string;
+}
+
+/** GET /api/agents/registry: the shipped ACP registry snapshot and its date (Go: service.AgentRegistry). */
+export interface AgentRegistry {
+  date: string;
+  source: string;
+  commit: string;
+  agents: RegistryOffer[];
+}
+
+/** One agent of the registry snapshot, as "Add agent" offers it (Go: service.RegistryOffer). */
+export interface RegistryOffer {
+  id: string;
+  name: string;
+  version?: string;
+  description?: string;
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  install_hint: string;
+  installed: boolean;
+  path?: string;
+  source: string;
+  taken?: boolean;
+}
+
+/** An agent a person adds: POST /api/agents, PATCH /api/agents/{id} (Go: agentdef.Definition). */
+export interface AgentDefinition {
+  id: string;
+  name: string;
+  kind: string;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  base_url?: string;
+}

@@ -6,14 +6,20 @@
 import { TERMINAL_STATUS_LIST, type RunEvent } from "../contract/wire.gen";
 
 export type {
+  AgentDefinition,
+  AgentInfo,
+  AgentModels,
+  AgentRegistry,
   ApiErrorCode,
   ApprovalOption,
   ControlResult,
   ControlStatus,
   Message,
+  ModelOption,
   PendingKind,
   PendingPrompt,
   Project,
+  RegistryOffer,
   RunErrorCode,
   RunEvent,
   RunInfo,
@@ -58,71 +64,8 @@ export interface EventsPage {
   more?: boolean;
 }
 
-/** An agent's models from its server, from GET /api/agents/{name}/models. */
-export interface AgentModels {
-  agent: string;
-  /** The agent's server lists models (an OpenAI-compatible server's /models). */
-  listed: boolean;
-  models: { id: string; name?: string; description?: string }[];
-  /** Why no list came, in plain words (the server could not be reached). */
-  message?: string;
-}
-
-/** An installed (or missing) agent CLI, from GET /api/agents. */
-export interface AgentInfo {
-  name: string;
-  display_name?: string;
-  installed?: boolean;
-  available?: boolean;
-  /** Installed and usable (e.g. signed in); message says why not. */
-  ok?: boolean;
-  message?: string;
-  version?: string;
-  healthy?: boolean;
-  error?: string;
-  install_hint?: string;
-  /** A person added this agent (POST /api/agents): it can be removed; built-in ones cannot. */
-  added?: boolean;
-}
-
 /** The kinds of agent a person can add (docs/ARCHITECTURE.md §Agents are data). */
 export type AgentKind = "acp" | "command" | "openai-compatible";
-
-/** An agent a person adds: POST /api/agents, PATCH /api/agents/{id}. */
-export interface AgentDefinition {
-  id: string;
-  name: string;
-  kind: AgentKind;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  base_url?: string;
-}
-
-/** One agent of the shipped ACP registry snapshot, as "Add agent" offers it. */
-export interface RegistryOffer {
-  id: string;
-  name: string;
-  version?: string;
-  description?: string;
-  command: string;
-  args?: string[];
-  env?: Record<string, string>;
-  install_hint: string;
-  installed: boolean;
-  path?: string;
-  source: "registry" | "hermesdesk";
-  /** An agent with this id exists already. */
-  taken?: boolean;
-}
-
-/** GET /api/agents/registry: the snapshot and its date. */
-export interface AgentRegistry {
-  date: string;
-  source: string;
-  commit: string;
-  agents: RegistryOffer[];
-}
 
 export interface SearchHit {
   /** user, assistant, reasoning or tool (backend/journal/search.go). */
