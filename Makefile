@@ -14,7 +14,7 @@ CORE_CFLAGS ?= -Os
 export GOFLAGS := -buildvcs=false
 
 .PHONY: run dev test deps deps-test frontend build build-windows test-go vet-cross test-frontend test-e2e test-desktop test-agents record-transcripts bench \
-	bench-desktop install uninstall package clean acp-registry
+	bench-desktop install uninstall package clean acp-registry contract
 
 ## run: install what is missing, build, start the app (the core, which starts the window)
 run: deps build
@@ -24,6 +24,12 @@ run: deps build
 WAILS ?= $(shell $(GO) env GOPATH)/bin/wails
 dev: deps build
 	$(WAILS) dev -tags $(GOTAGS)
+
+## contract: regenerate the wire's TypeScript (frontend/src/contract/*.gen.ts) and the run
+## tables the frontend's tests read (backend/run/testdata) from the Go; Go tests fail on drift
+contract:
+	$(GO) run ./backend/contract/gen
+	$(GO) test ./backend/run -run 'TestTransitionsFile|TestPayloadsFile' -update
 
 ## acp-registry: regenerate the shipped ACP registry snapshot from a fetched copy
 ## (REGISTRY=DIR: a git checkout of agentclientprotocol/registry; the app never downloads it)

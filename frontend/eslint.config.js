@@ -7,6 +7,8 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 
+const TICKER = "no raw setInterval: use useTicker (store/useTicker.ts), which stops when idle";
+
 export default [
   { ignores: ["dist/**", "node_modules/**", "wailsjs/**", "e2e/**"] },
   {
@@ -38,6 +40,31 @@ export default [
       eqeqeq: ["error", "always", { null: "ignore" }],
       "no-var": "error",
       "prefer-const": "error",
+      // Nothing ticks while idle (docs/ARCHITECTURE.md §Idle): a repeating
+      // timer goes through store/useTicker.ts, which stops when not active.
+      "no-restricted-globals": ["error", { name: "setInterval", message: TICKER }],
+      "no-restricted-properties": [
+        "error",
+        { object: "window", property: "setInterval", message: TICKER },
+        { object: "globalThis", property: "setInterval", message: TICKER },
+        { object: "self", property: "setInterval", message: TICKER },
+      ],
     },
   },
+  { files: ["src/store/useTicker.ts"], rules: { "no-restricted-globals": "off", "no-restricted-properties": "off" } },
+  // The layers (docs/ARCHITECTURE.md §Window): transport ← store ←
+  // components ← app; each imports only those to its left, and the
+  // generated contract (src/contract) imports nothing.
+  layer("src/contract/**", /^\.\.?\//.source, "the generated contract imports nothing"),
+  layer("src/transport/**", below("store", "components", "app"), "transport is the bottom layer: it imports no store, component or app code"),
+  layer("src/store/**", below("components", "app"), "store imports transport only, never components or app"),
+  layer("src/components/**", below("app"), "components import store and transport, never app"),
 ];
+
+function below(...layers) {
+  return `^(\\.\\./)+(${layers.join("|")})(/|$)`;
+}
+
+function layer(files, regex, message) {
+  return { files: [files], rules: { "no-restricted-imports": ["error", { patterns: [{ regex, message }] }] } };
+}

@@ -14,14 +14,40 @@ import (
 // How each agent CLI is installed: one wording per package manager
 // (pipx install, npm install -g), the same as the onboarding page's.
 const (
-	HermesInstall    = `install with: pipx install "hermes-agent[acp]"`
-	ClaudeInstall    = "install with: npm install -g @anthropic-ai/claude-code"
-	CodexInstall     = "install with: npm install -g @openai/codex"
-	GeminiInstall    = "install with: npm install -g @google/gemini-cli"
+	HermesInstall    = "install with: " + hermesCommand
+	ClaudeInstall    = "install with: " + claudeCommand
+	CodexInstall     = "install with: " + codexCommand
+	GeminiInstall    = "install with: " + geminiCommand
 	ClaudeACPInstall = "install with: npm install -g @zed-industries/claude-agent-acp"
 	CodexACPInstall  = "install with: npm install -g @zed-industries/codex-acp"
 	GooseInstall     = "install goose from https://block.github.io/goose/docs/getting-started/installation"
 )
+
+const (
+	hermesCommand = `pipx install "hermes-agent[acp]"`
+	claudeCommand = "npm install -g @anthropic-ai/claude-code"
+	codexCommand  = "npm install -g @openai/codex"
+	geminiCommand = "npm install -g @google/gemini-cli"
+)
+
+// InstallStep is how the window's first-run page offers one agent: its
+// install command, and what to do after.
+type InstallStep struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Command string `json:"command"`
+	Note    string `json:"note"`
+}
+
+// Onboarding is what the window's "No agent found" page offers, in order;
+// the frontend gets it through the generated contract (backend/contract),
+// never a copy.
+var Onboarding = []InstallStep{
+	{ID: "hermes", Name: "Hermes Agent", Command: hermesCommand, Note: "Python; then run hermes once to sign in."},
+	{ID: "claude", Name: "Claude Code", Command: claudeCommand, Note: "Node 18+; then run claude once to sign in."},
+	{ID: "codex", Name: "Codex", Command: codexCommand, Note: "Node 18+; then run codex login."},
+	{ID: "gemini", Name: "Gemini CLI", Command: geminiCommand, Note: "Node 20+; then run gemini once to sign in."},
+}
 
 // Hermes is Hermes Agent's ACP server.
 func Hermes() *acp.Adapter {

@@ -35,7 +35,7 @@ func (s *Store) EndRun(ctx context.Context, runID string, st run.Status, reason,
 	}
 	defer w.Close()
 	if reason != "" {
-		if _, err := w.AppendSync(ctx, run.EventError, run.ErrorInfo{Message: reason, Code: "start", Detail: detail}); err != nil {
+		if _, err := w.AppendSync(ctx, run.EventError, run.ErrorInfo{Message: reason, Code: run.ErrorStart, Detail: detail}); err != nil {
 			return run.Event{}, err
 		}
 	}

@@ -56,14 +56,14 @@ func (s *Store) InterruptRunAfter(ctx context.Context, runID, reason, detail str
 		return false, err
 	}
 	now := run.UnixSeconds(time.Now())
-	errPayload, _ := json.Marshal(run.ErrorInfo{Message: reason, Code: "interrupted", Detail: redact.String(detail)})
+	errPayload, _ := json.Marshal(run.ErrorInfo{Message: reason, Code: run.ErrorInterrupted, Detail: redact.String(detail)})
 	donePayload, _ := json.Marshal(run.Done{Status: run.StatusInterrupted, Error: reason})
 	var evs []run.Event
 	if announced > last {
 		lost := announced - last
 		lostPayload, _ := json.Marshal(run.Compacted{FromSeq: last + 1, ToSeq: announced, Lost: true})
 		evs = append(evs, run.Event{Seq: last + 1, Type: run.EventCompacted, Payload: lostPayload})
-		errPayload, _ = json.Marshal(run.ErrorInfo{Message: reason, Code: "interrupted", Detail: redact.String(fmt.Sprintf(
+		errPayload, _ = json.Marshal(run.ErrorInfo{Message: reason, Code: run.ErrorInterrupted, Detail: redact.String(fmt.Sprintf(
 			"%d event(s) already shown (seq %d–%d) were lost from the journal (a damaged write-ahead log).\n%s", lost, last+1, announced, detail))})
 		last = announced
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -174,15 +175,28 @@ func (s *Store) FinishFiring(ctx context.Context, id int64, outcome schedule.Out
 // firingCols reads a fired row's run: its status, its error, and whether
 // it failed before its agent ran — no run.started (the shim never came
 // up) or an error coded as a start failure by the shim (the agent is not
-// installed, could not be started, or is unknown). Only failed runs pay
-// for the look at their events.
-const firingCols = `f.id, f.schedule_id, f.due_at, f.at, f.outcome, f.run_id, f.session_id, f.request_id, f.missed,
+// installed, could not be started, or is unknown: run.StartFailureCodes,
+// the typed codes, never restated here). Only failed runs pay for the look
+// at their events.
+var firingCols = `f.id, f.schedule_id, f.due_at, f.at, f.outcome, f.run_id, f.session_id, f.request_id, f.missed,
 	f.catch_up, f.manual, f.reason, COALESCE(r.status, ''), COALESCE(r.error, ''),
-	CASE WHEN r.status = 'failed' THEN
-		NOT EXISTS (SELECT 1 FROM events e WHERE e.run_id = r.id AND e.type = 'run.started')
-		OR EXISTS (SELECT 1 FROM events e WHERE e.run_id = r.id AND e.type = 'error'
-			AND json_extract(CAST(e.payload AS TEXT), '$.code') IN ('agent_not_installed', 'agent_start', 'agent_unknown'))
+	CASE WHEN r.status = ` + sqlString(string(run.StatusFailed)) + ` THEN
+		NOT EXISTS (SELECT 1 FROM events e WHERE e.run_id = r.id AND e.type = ` + sqlString(string(run.EventRunStarted)) + `)
+		OR EXISTS (SELECT 1 FROM events e WHERE e.run_id = r.id AND e.type = ` + sqlString(string(run.EventError)) + `
+			AND json_extract(CAST(e.payload AS TEXT), '$.code') IN (` + sqlStrings(run.StartFailureCodes) + `))
 	ELSE 0 END`
+
+// sqlString quotes s as an SQL string literal.
+func sqlString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// sqlStrings is codes as a comma-separated list of SQL string literals.
+func sqlStrings[T ~string](codes []T) string {
+	q := make([]string, len(codes))
+	for i, c := range codes {
+		q[i] = sqlString(string(c))
+	}
+	return strings.Join(q, ", ")
+}
 
 func scanFiring(sc interface{ Scan(...any) error }) (schedule.Firing, error) {
 	var f schedule.Firing

@@ -79,3 +79,59 @@ func TestSchedulesStore(t *testing.T) {
 		t.Errorf("deleting a schedule removed its run: %v", err)
 	}
 }
+
+// A failed scheduled run counts as "could not start" when its error event
+// carries one of run.StartFailureCodes (the typed codes the SQL is built
+// from), not for an agent that ran and failed.
+func TestFiringStartFailedByErrorCode(t *testing.T) {
+	s := openTest(t, Options{})
+	f := newFixture(t, s)
+	ctx := ctxT(t)
+	at := time.Date(2026, 12, 1, 18, 0, 0, 0, time.UTC)
+	sc, err := s.CreateSchedule(ctx, schedule.Schedule{Name: "n", Prompt: "p", Agent: "demo", ProjectID: f.ses.ProjectID,
+		At: &at, Timezone: "UTC", Target: schedule.TargetFresh, Missed: schedule.MissedSkip, Enabled: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		code run.ErrorCode
+		want bool
+	}{
+		{run.ErrorAgentNotInstalled, true},
+		{run.ErrorAgentStart, true},
+		{run.ErrorAgentUnknown, true},
+		{run.ErrorAgent, false},
+		{run.ErrorAuthRequired, false},
+	}
+	for i, tc := range cases {
+		sub := f.submit(t, "hello", "")
+		w := f.writer(t, sub.Run.ID)
+		for _, e := range []struct {
+			typ run.EventType
+			p   any
+		}{
+			{run.EventRunStarted, run.RunStarted{Agent: "fake"}},
+			{run.EventError, run.ErrorInfo{Message: "no", Code: tc.code}},
+			{run.EventDone, run.Done{Status: run.StatusFailed, Error: "no"}},
+		} {
+			if _, err := w.AppendSync(ctx, e.typ, e.p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		due := at.Add(time.Duration(i) * time.Minute)
+		fr, err := s.AddFiring(ctx, schedule.Firing{ScheduleID: sc.ID, DueAt: due, Outcome: schedule.OutcomeStarting, SessionID: f.ses.ID, RequestID: string(tc.code)}, &due)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.FinishFiring(ctx, fr.ID, schedule.OutcomeFired, sub.Run.ID, "", ""); err != nil {
+			t.Fatal(err)
+		}
+		last, ok, err := s.LastRunFiring(ctx, sc.ID)
+		if err != nil || !ok || last.RunID != sub.Run.ID {
+			t.Fatalf("%s: last firing %+v %v %v", tc.code, last, ok, err)
+		}
+		if last.StartFailed != tc.want {
+			t.Errorf("%s: StartFailed %v, want %v", tc.code, last.StartFailed, tc.want)
+		}
+	}
+}

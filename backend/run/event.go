@@ -318,8 +318,8 @@ type Usage struct {
 
 // ErrorInfo is the payload of "error": a safe message for people.
 type ErrorInfo struct {
-	Message string `json:"message"`
-	Code    string `json:"code,omitempty"`
+	Message string    `json:"message"`
+	Code    ErrorCode `json:"code,omitempty"`
 	// Detail is extra diagnostic text (e.g. the tail of a log), redacted.
 	Detail string `json:"detail,omitempty"`
 }

@@ -11,7 +11,6 @@ package service
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -128,14 +127,6 @@ type WarmSource interface {
 	WarmAgents() []WarmAgent
 }
 
-// WarmAgent is one warm agent and the memory it holds.
-type WarmAgent struct {
-	SessionID string    `json:"session_id"`
-	Agent     string    `json:"agent"`
-	Pid       int       `json:"pid"`
-	AgentPid  int       `json:"agent_pid,omitempty"`
-	Since     time.Time `json:"since"`
-	IdleUntil time.Time `json:"idle_until"`
-	// RSSBytes: resident memory of the shim and the agent's process group.
-	RSSBytes int64 `json:"rss_bytes"`
-}
+// WarmAgent is one warm agent and the memory it holds: the supervisor's
+// own type (run.WarmAgent), named here for the service's readers.
+type WarmAgent = run.WarmAgent

@@ -31,6 +31,12 @@ const (
 	CodeFolderMissing Code = "folder_missing"
 )
 
+// Codes lists every Code, for the generated contract (backend/contract).
+var Codes = []Code{
+	CodeBadRequest, CodeNotFound, CodeConflict, CodeTooLarge, CodeUnavailable, CodeInternal,
+	CodeUnauthorized, CodeForbidden, CodeTooSlow, CodeFolderMissing,
+}
+
 // Error is what every service method returns on failure: a stable code and
 // a message safe to show a person. The underlying error (paths, SQL, …)
 // stays in Err for logs and errors.Is, never in Message.

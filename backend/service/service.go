@@ -251,10 +251,14 @@ func (s *Service) Sessions(ctx context.Context, projectID string) ([]run.Session
 	return nonNil(ss), s.classify(ctx, "list sessions", "session", err)
 }
 
-// MessageView is a message with its run's metadata, if it has a run.
+// MessageView is a message with its run's metadata, if it has a run. The
+// run carries the message's status (Run.Status): it is sent once, so the
+// message's own copy (run.Message.RunStatus, which bundles keep) is hidden
+// here — a nil *struct{} of the same JSON name is never sent.
 type MessageView struct {
 	run.Message
-	Run *run.Run `json:"run,omitempty"`
+	RunStatus *struct{} `json:"run_status,omitempty"`
+	Run       *run.Run  `json:"run,omitempty"`
 }
 
 // SessionDetail is GET /api/sessions/{id}.

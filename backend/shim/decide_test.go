@@ -18,7 +18,7 @@ func TestDecideOutcome(t *testing.T) {
 		cancelled bool
 		jerr      error
 		status    run.Status
-		code      string
+		code      run.ErrorCode
 		message   string
 		detail    string
 	}{

@@ -41,7 +41,7 @@ type timings struct {
 const agentCallTimeout = 5 * time.Second
 
 var defaultTimings = timings{
-	protocolCancel: 2 * time.Second,
+	protocolCancel: run.ProtocolCancelWait,
 	abandon:        3 * time.Second,
 	doneRetries:    8,
 	doneBackoff:    250 * time.Millisecond,
@@ -155,7 +155,7 @@ type outcome struct {
 	status     run.Status
 	message    string // safe, for people; empty on success
 	detail     string // diagnostics (log tail)
-	code       string
+	code       run.ErrorCode
 	exitCode   *int
 	usage      *run.Usage
 	stopReason string
@@ -197,7 +197,7 @@ func (r *runner) drive(ctx context.Context) outcome {
 	// §Agents are data).
 	ad, err := agents.Lookup(r.reg, r.spec.Agent, r.spec.Config)
 	if err != nil {
-		return outcome{status: run.StatusFailed, code: "agent_unknown", message: fmt.Sprintf("Unknown agent %q.", r.spec.Agent)}
+		return outcome{status: run.StatusFailed, code: run.ErrorAgentUnknown, message: fmt.Sprintf("Unknown agent %q.", r.spec.Agent)}
 	}
 	r.mu.Lock()
 	r.caps = ad.Capabilities()
@@ -227,7 +227,7 @@ func (r *runner) startAgent(ctx context.Context, ad adapter.Adapter) (adapter.Co
 	case early:
 		return nil, &outcome{status: run.StatusCancelled}
 	case jerr != nil:
-		return nil, &outcome{status: run.StatusFailed, code: "journal", message: "The run could not be recorded: " + safeJournalReason(jerr)}
+		return nil, &outcome{status: run.StatusFailed, code: run.ErrorJournal, message: "The run could not be recorded: " + safeJournalReason(jerr)}
 	}
 
 	type started struct {
@@ -344,9 +344,9 @@ const ResumeLostMessage = "The agent could not resume this conversation's earlie
 
 func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
 	r.log.Error("agent start failed", "err", err)
-	o := outcome{status: run.StatusFailed, code: "agent_start", detail: r.logTail()}
+	o := outcome{status: run.StatusFailed, code: run.ErrorAgentStart, detail: r.logTail()}
 	if errors.Is(err, adapter.ErrNotInstalled) {
-		o.code = "agent_not_installed"
+		o.code = run.ErrorAgentNotInstalled
 		o.message = fmt.Sprintf("%s is not installed.", ad.DisplayName())
 		// The health check says what is wrong and how to fix it.
 		ctx, cancel := context.WithTimeout(context.Background(), adapter.HealthTimeout)
@@ -358,7 +358,7 @@ func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
 	} else if ar := (*adapter.AuthRequiredError)(nil); errors.As(err, &ar) {
 		// The ways to sign in, in words (never the agent's JSON); Retry
 		// after signing in starts the agent again.
-		o.code, o.message, o.detail = "auth_required", ar.Error(), ""
+		o.code, o.message, o.detail = run.ErrorAuthRequired, ar.Error(), ""
 	} else if na := (*adapter.NoAnswerError)(nil); errors.As(err, &na) {
 		// Already a sentence for people, naming the command to check.
 		o.message = na.Error()
@@ -383,12 +383,12 @@ func decideOutcome(res adapter.TurnResult, cancelled bool, journalErr error, log
 	o := outcome{exitCode: res.ExitCode, usage: res.Usage, stopReason: res.StopReason}
 	switch {
 	case journalErr != nil:
-		o.status, o.code = run.StatusFailed, "journal"
+		o.status, o.code = run.StatusFailed, run.ErrorJournal
 		o.message = "The run could not be recorded: " + safeJournalReason(journalErr)
 	case cancelled || res.Cancelled:
 		o.status = run.StatusCancelled
 	case res.Err != nil:
-		o.status, o.code = run.StatusFailed, "agent"
+		o.status, o.code = run.StatusFailed, run.ErrorAgent
 		o.detail = logTail()
 		if errors.Is(res.Err, adapter.ErrAgentExited) {
 			o.message = "The agent exited unexpectedly"
@@ -411,13 +411,13 @@ func (r *runner) abandoned() outcome {
 	if r.isCancelled() {
 		return outcome{status: run.StatusCancelled, detail: "the agent did not stop and was killed"}
 	}
-	return outcome{status: run.StatusFailed, code: "journal", message: "The run could not be recorded: " + safeJournalReason(r.journalError())}
+	return outcome{status: run.StatusFailed, code: run.ErrorJournal, message: "The run could not be recorded: " + safeJournalReason(r.journalError())}
 }
 
 // stopped: the shim itself was told to stop (SIGTERM/SIGINT).
 func (r *runner) stopped() outcome {
 	r.killAgent(syscall.SIGKILL)
-	return outcome{status: run.StatusInterrupted, code: "shim_stopped", message: "The run was stopped because its host process was terminated."}
+	return outcome{status: run.StatusInterrupted, code: run.ErrorShimStopped, message: "The run was stopped because its host process was terminated."}
 }
 
 func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
@@ -463,8 +463,8 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 		// tells main why, so the run does not end "unexpectedly".
 		keep = false
 		note := control.ExitNote{Message: done.Error, Code: o.code}
-		if o.code != "journal" {
-			note = control.ExitNote{Message: "The run could not be recorded: " + safeJournalReason(err), Code: "journal"}
+		if o.code != run.ErrorJournal {
+			note = control.ExitNote{Message: "The run could not be recorded: " + safeJournalReason(err), Code: run.ErrorJournal}
 		}
 		// A run ended by someone else (main fenced it) needs no note.
 		if !isRunTerminal(err) {

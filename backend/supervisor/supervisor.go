@@ -124,7 +124,7 @@ func (c *Config) defaults() error {
 		c.MaxWarm = DefaultMaxWarm
 	}
 	if c.CancelGrace <= 0 {
-		c.CancelGrace = 5 * time.Second
+		c.CancelGrace = run.DefaultCancelGrace
 	}
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)

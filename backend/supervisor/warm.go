@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -149,26 +149,13 @@ func (s *Supervisor) capWarm() {
 	}
 }
 
-// WarmAgent is one agent kept warm for its session's next run, with the
-// memory it holds (deep health).
-type WarmAgent struct {
-	SessionID string    `json:"session_id"`
-	Agent     string    `json:"agent"`
-	Pid       int       `json:"pid"`
-	AgentPid  int       `json:"agent_pid,omitempty"`
-	Since     time.Time `json:"since"`
-	IdleUntil time.Time `json:"idle_until"`
-	// RSSBytes is the resident memory of the shim and of every process in
-	// the agent's process group (0 where /proc is not available).
-	RSSBytes int64 `json:"rss_bytes"`
-}
-
-// WarmAgents lists the live warm shims, most recently used first.
-func (s *Supervisor) WarmAgents() []WarmAgent {
+// WarmAgents lists the live warm shims, most recently used first, with the
+// memory each holds (deep health; it is the service's WarmSource).
+func (s *Supervisor) WarmAgents() []run.WarmAgent {
 	recs := s.warmRecords()
-	out := make([]WarmAgent, 0, len(recs))
+	out := make([]run.WarmAgent, 0, len(recs))
 	for _, r := range recs {
-		out = append(out, WarmAgent{
+		out = append(out, run.WarmAgent{
 			SessionID: r.SessionID, Agent: r.Agent, Pid: r.Pid, AgentPid: r.AgentPid,
 			Since: r.Since, IdleUntil: r.IdleUntil, RSSBytes: memoryOf(r.Pid, r.AgentPid),
 		})

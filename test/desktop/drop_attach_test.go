@@ -82,7 +82,7 @@ func TestDropAttaches(t *testing.T) {
 		}
 		msgs = sd.Messages
 		for _, m := range msgs {
-			if m.Role == run.RoleAssistant && m.RunStatus.Terminal() {
+			if m.Role == run.RoleAssistant && m.Run != nil && m.Run.Status.Terminal() {
 				return true
 			}
 		}

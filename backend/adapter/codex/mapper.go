@@ -184,7 +184,7 @@ func (m *Mapper) notification(l rpcLine) (Mapped, error) {
 		}
 		_ = json.Unmarshal(p.Error, &e)
 		if !p.WillRetry && e.Message != "" {
-			out.Events = append(out.Events, Out{run.EventError, run.ErrorInfo{Message: e.Message, Code: "codex"}})
+			out.Events = append(out.Events, Out{run.EventError, run.ErrorInfo{Message: e.Message, Code: run.ErrorCodex}})
 		}
 	case "turn/completed":
 		var t struct {

@@ -119,15 +119,3 @@ func (a Agents) Models(ctx context.Context, name string) ([]run.ModelOption, boo
 	ms, err := l.ListModels(ctx, cfg)
 	return ms, true, err
 }
-
-// Warm adapts the supervisor's warm agents to service.WarmSource.
-type Warm struct{ S *supervisor.Supervisor }
-
-func (w Warm) WarmAgents() []service.WarmAgent {
-	var out []service.WarmAgent
-	for _, a := range w.S.WarmAgents() {
-		out = append(out, service.WarmAgent{SessionID: a.SessionID, Agent: a.Agent, Pid: a.Pid, AgentPid: a.AgentPid,
-			Since: a.Since, IdleUntil: a.IdleUntil, RSSBytes: a.RSSBytes})
-	}
-	return out
-}

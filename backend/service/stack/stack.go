@@ -109,7 +109,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	}
 	reg := agents.Default(agents.Config{Executable: o.Executable})
 	svc := service.New(j, sup, Agents{Registry: reg, Setting: j.Setting, Settings: j.GetSettings}, service.Options{
-		Log: o.Log, Follow: o.Follow, Warm: Warm{S: sup}, Guard: guard,
+		Log: o.Log, Follow: o.Follow, Warm: sup, Guard: guard,
 		Uploads: filepath.Join(o.DataDir, UploadsDir),
 	})
 	if o.Clock == nil {

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"github.com/hermesdesk/hermesdesk/backend/peercred"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -17,15 +18,15 @@ import (
 // Sentinel errors of the client.
 var (
 	// ErrUnreachable: the shim's socket did not answer (it is gone or stuck).
-	ErrUnreachable = errors.New("control: shim unreachable")
+	ErrUnreachable = newClassed("control: shim unreachable", errdefs.ErrUnavailable)
 	// ErrRejected: the shim refused the request (bad token, bad request).
 	ErrRejected = errors.New("control: request rejected")
 	// ErrDropped: a subscription fell behind and was dropped by the shim.
-	ErrDropped = errors.New("control: subscription dropped")
+	ErrDropped = newClassed("control: subscription dropped", classOf(CodeDropped))
 	// ErrEnded: the shim closed the subscription because its run is over.
-	ErrEnded = errors.New("control: run ended")
+	ErrEnded = newClassed("control: run ended", classOf(CodeEnded))
 	// ErrNotWarm: a warm shim refused OpNextRun or OpStop.
-	ErrNotWarm = errors.New("control: shim is not warm")
+	ErrNotWarm = newClassed("control: shim is not warm", classOf(CodeNotWarm))
 )
 
 // maxLine bounds one protocol line; events are small, but a tool's output
@@ -85,7 +86,7 @@ func responseErr(r Response) error {
 	case CodeNotWarm:
 		return fmt.Errorf("%w: %s", ErrNotWarm, r.Error)
 	}
-	return fmt.Errorf("%w: %s: %s", ErrRejected, r.Code, r.Error)
+	return rejection(r.Code, r.Error)
 }
 
 // Call sends one request on a fresh connection and returns the answer. ctx

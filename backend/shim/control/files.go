@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // ProtocolVersion is the control protocol this build speaks. Bump it only
@@ -40,8 +41,8 @@ const (
 // the run then gives that reason, not "ended unexpectedly".
 type ExitNote struct {
 	// Message is safe to show people.
-	Message string `json:"message"`
-	Code    string `json:"code,omitempty"`
+	Message string        `json:"message"`
+	Code    run.ErrorCode `json:"code,omitempty"`
 }
 
 // WriteExitNote leaves n in the run's directory (best effort: on a full
@@ -114,7 +115,7 @@ func (s Spec) MaxOutput() int64 {
 // CancelGrace returns the grace period, defaulting to 5 s (docs/ARCHITECTURE.md §API).
 func (s Spec) CancelGrace() time.Duration {
 	if s.CancelGraceMs <= 0 {
-		return 5 * time.Second
+		return run.DefaultCancelGrace
 	}
 	return time.Duration(s.CancelGraceMs) * time.Millisecond
 }

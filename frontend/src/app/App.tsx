@@ -20,7 +20,7 @@ import type { Project, SearchHit, Session } from "../transport/types";
 import { launchFolder } from "../transport/wails";
 import { onWailsEvent } from "../transport/wailsRuntime";
 import { droppedPaths, dropText, installGuards } from "./guard";
-import { basename, requestId } from "./ids";
+import { basename, requestId } from "../store/ids";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
 import { usePersisted } from "./usePersisted";

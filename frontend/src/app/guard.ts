@@ -3,6 +3,8 @@
 // would run next to the bound Go methods; see DESIGN.md §10 and
 // docs/ARCHITECTURE.md §Window). Links go out through openExternal.
 
+import { openAllowed } from "../components/external";
+
 /** The absolute paths in a files:attach or files:dropped event; anything else is ignored. */
 export function droppedPaths(payload: unknown): string[] {
   if (!Array.isArray(payload)) return [];
@@ -53,7 +55,7 @@ export function installGuards(win: Window & typeof globalThis, onDrop?: (names: 
   };
   const open = win.open;
   win.open = ((url?: string | URL, target?: string, features?: string) => {
-    if (allowOpen > 0) return open.call(win, url, target, features);
+    if (openAllowed()) return open.call(win, url, target, features);
     return null;
   }) as typeof win.open;
   doc.addEventListener("dragover", onDragOver, true);
@@ -67,16 +69,4 @@ export function installGuards(win: Window & typeof globalThis, onDrop?: (names: 
     doc.removeEventListener("auxclick", onClick, true);
     win.open = open;
   };
-}
-
-let allowOpen = 0;
-
-/** Runs f with window.open allowed: only openExternal's own call passes. */
-export function withOpen<T>(f: () => T): T {
-  allowOpen++;
-  try {
-    return f();
-  } finally {
-    allowOpen--;
-  }
 }

@@ -1,6 +1,8 @@
 import { useEffect, useState } from "react";
 
-export type ThemePref = "system" | "light" | "dark";
+import type { ThemePref } from "../store/theme";
+
+export type { ThemePref };
 const KEY = "hermesdesk.theme";
 
 const isPref = (v: unknown): v is ThemePref => v === "light" || v === "dark" || v === "system";

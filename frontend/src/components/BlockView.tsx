@@ -121,7 +121,7 @@ export const BlockView = memo(function BlockView({
     case "plan":
       return <Plan block={block} />;
     case "error": {
-      const e = plainError(block.message, block.detail);
+      const e = plainError(block.message, block.detail, block.code);
       // The one next step this error offers first (issue 23.13); Retry
       // stays for a failure whose fix is elsewhere, once tried.
       const fix = errorFix(block.message, block.code);

@@ -1,6 +1,6 @@
 import { Monitor, Moon, Sun } from "lucide-react";
 import { useEffect, useState, type FormEvent, type ReactElement } from "react";
-import type { ThemePref } from "../app/theme";
+import type { ThemePref } from "../store/theme";
 import type { DesktopBridge } from "../transport/transport";
 import type { DesktopInfo } from "../transport/types";
 import { BackendSettings, type SettingsApi } from "./AgentSettings";

@@ -1,10 +1,11 @@
 import { CopyButton } from "./copy";
+import { ONBOARDING } from "../contract/wire.gen";
 import { FolderOpen, KeyRound, PlugZap, Sparkles, TerminalSquare } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import type { AgentInfo } from "../transport/types";
 
 export function isInstalled(a: AgentInfo): boolean {
-  return a.installed !== false && a.available !== false;
+  return a.installed !== false;
 }
 
 /** Real agents found (the built-in demo agent does not count). */
@@ -81,12 +82,9 @@ export function PickProject({
   );
 }
 
-const INSTALL: { name: string; id: string; cmd: string; note: string }[] = [
-  { name: "Hermes Agent", id: "hermes", cmd: 'pipx install "hermes-agent[acp]"', note: "Python; then run hermes once to sign in." },
-  { name: "Claude Code", id: "claude", cmd: "npm install -g @anthropic-ai/claude-code", note: "Node 18+; then run claude once to sign in." },
-  { name: "Codex", id: "codex", cmd: "npm install -g @openai/codex", note: "Node 18+; then run codex login." },
-  { name: "Gemini CLI", id: "gemini", cmd: "npm install -g @google/gemini-cli", note: "Node 20+; then run gemini once to sign in." },
-];
+// How to install each agent comes from the Go catalogue through the
+// generated contract (agents.Onboarding), never a copy.
+const INSTALL = ONBOARDING;
 
 export function NoAgent({ onDemo, onRecheck }: { onDemo(): void; onRecheck(): void }) {
   return (
@@ -99,8 +97,8 @@ export function NoAgent({ onDemo, onRecheck }: { onDemo(): void; onRecheck(): vo
           <li key={a.id}>
             <strong>{a.name}</strong>
             <span className="install-cmd">
-              <code className="mono">{a.cmd}</code>
-              <CopyButton text={a.cmd} what="Command" />
+              <code className="mono">{a.command}</code>
+              <CopyButton text={a.command} what="Command" />
             </span>
             <span className="quiet">{a.note}</span>
           </li>

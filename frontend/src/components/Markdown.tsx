@@ -3,7 +3,7 @@ import { copyText } from "./copy";
 import { onHighlighterReady } from "../markdown/highlight";
 import { isSafeUrl, renderMarkdown } from "../markdown/render";
 import { PieceCutter } from "../markdown/segments";
-import { openExternal } from "../app/external";
+import { openExternal } from "./external";
 
 /**
  * Past this many characters a block renders its beginning and the rest on

@@ -1,6 +1,6 @@
 import { PanelRight, Square } from "lucide-react";
 import { forwardRef, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState, useSyncExternalStore } from "react";
-import { requestId } from "../app/ids";
+import { requestId } from "../store/ids";
 import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
 import type { RunView } from "../store/model";
@@ -230,13 +230,13 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [detail, tick, liveStatus],
   );
-  const latestMsg = useMemo(() => [...(detail?.messages ?? [])].reverse().find((m) => m.run_id === latestId && (m.run || m.run_status)) ?? (detail?.messages ?? []).find((m) => m.run_id === latestId), [detail, latestId]);
+  const latestMsg = useMemo(() => [...(detail?.messages ?? [])].reverse().find((m) => m.run_id === latestId && m.run) ?? (detail?.messages ?? []).find((m) => m.run_id === latestId), [detail, latestId]);
   const latest = latestId ? runs.view(latestId) : undefined;
   // A run the journal holds as ended is ended, whatever its events left
   // unsaid (an older import without a done): its status, not the fold's.
   const status = latestMsg?.run?.terminal
     ? latestMsg.run.status
-    : latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? latestMsg?.run_status ?? "idle";
+    : latest && latest.status !== "unknown" ? latest.status : latestMsg?.run?.status ?? "idle";
   const forceLeft = useForceCountdown(status === "cancelling");
   // Why a queued run waits, from the watch bus: re-read whenever a run
   // anywhere moves while this one is queued (a slot may have freed).

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import type { Message } from "../transport/types";
+import { isTerminalStatus, type Message, type RunStatus } from "../transport/types";
 import { sessionRuns } from "./activeRun";
 
-const msg = (run: string, status?: string): Message => ({ id: `m-${run}`, session_id: "s", role: "assistant", content: "", run_id: run, run_status: status as Message["run_status"] });
+// The run carries the message's status (sent once); a run past queued has started.
+const msg = (run: string, status?: string): Message => ({
+  id: `m-${run}`, session_id: "s", role: "assistant", content: "", run_id: run,
+  ...(status
+    ? { run: { id: run, session_id: "s", status: status as RunStatus, last_seq: 0, terminal: isTerminalStatus(status), ...(status === "queued" ? {} : { started_at: "2026-01-01T00:00:00Z" }) } }
+    : {}),
+});
 
 describe("sessionRuns", () => {
   it.each([

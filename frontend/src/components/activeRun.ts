@@ -24,7 +24,7 @@ export function sessionRuns(messages: Message[], statusOf: (runId: string) => st
   for (const m of messages) {
     if (!m.run_id || gone.has(m.run_id)) continue;
     if (!saved.has(m.run_id)) ids.push(m.run_id);
-    const s = m.run?.status ?? m.run_status;
+    const s = m.run?.status;
     if (s || !saved.has(m.run_id)) saved.set(m.run_id, s ?? saved.get(m.run_id));
   }
   const status = (id: string) => statusOf(id) ?? saved.get(id);

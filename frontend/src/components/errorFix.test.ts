@@ -12,6 +12,10 @@ describe("errorFix", () => {
     ["401 Unauthorized", undefined, "settings"],
     ["Please log in: run claude once to sign in", undefined, "settings"],
     ["Any command could not be started: fork/exec: bad", "agent_start", "settings"],
+    // The code decides even when the words say nothing of signing in.
+    ["Gemini CLI needs you to choose how it is used first.", "auth_required", "settings"],
+    ["The agent did not come up.", "agent_start", "settings"],
+    ["The agent could not run.", "agent_not_installed", "install"],
     ['the folder of the project "x" is missing (moved or deleted): locate it or remove the project', undefined, "locate"],
     ["chdir /home/me/proj: no such file or directory", undefined, "locate"],
     ["The project's folder is missing (moved or deleted): locate it or remove the project.", undefined, "locate"],

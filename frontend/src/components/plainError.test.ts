@@ -23,3 +23,37 @@ describe("plainError", () => {
     for (const d of inDetails) expect(p.details).toContain(d);
   });
 });
+
+// A message Hermes Desk worded itself (its code is one of the contract's
+// SENTENCE_CODES) is shown as written: its first line leads, nothing is
+// picked out by pattern.
+describe("plainError with a code", () => {
+  it.each([
+    {
+      name: "not installed, with how to install on the next line",
+      msg: "Claude Code is not installed.\ninstall with: npm install -g @anthropic-ai/claude-code",
+      code: "agent_not_installed",
+      lead: "Claude Code is not installed.",
+      details: "install with: npm install -g @anthropic-ai/claude-code",
+    },
+    {
+      name: "a sentence that names a socket stays whole",
+      msg: "the run's process stopped; its socket /run/user/1/r.sock is gone",
+      code: "shim_stopped",
+      lead: "The run's process stopped; its socket /run/user/1/r.sock is gone.",
+      details: "",
+    },
+    {
+      name: "an agent's own words are still ordered",
+      msg: "acp: Internal error: the model refused (code -32603)",
+      code: "agent",
+      lead: "Internal error: the model refused.",
+      details: "acp: Internal error: the model refused (code -32603)",
+    },
+  ])("$name", ({ msg, code, lead, details }) => {
+    const p = plainError(msg, undefined, code);
+    expect(p.lead).toBe(lead);
+    expect(p.details).toBe(details);
+  });
+});
+

@@ -1,11 +1,14 @@
 import { useEffect, useState } from "react";
+import { CANCEL_LADDER } from "../contract/wire.gen";
+import { useTicker } from "../store/useTicker";
 
 /**
  * Seconds from Stop until the shim kills a stubborn agent on its own: the
- * protocol cancel gets 2 s, then SIGTERM gets the 5 s grace before SIGKILL
- * (docs/ARCHITECTURE.md §Cancel ladder). Force stop skips the wait.
+ * protocol cancel's wait, then SIGTERM's grace before SIGKILL
+ * (docs/ARCHITECTURE.md §Cancel ladder; the timings come from the generated
+ * contract). Force stop skips the wait.
  */
-export const FORCE_AFTER_S = 7;
+export const FORCE_AFTER_S = (CANCEL_LADDER.protocol_cancel_ms + CANCEL_LADDER.default_cancel_grace_ms) / 1000;
 
 /** Whole seconds left before the automatic kill, counted from `since` (ms). */
 export function forceIn(since: number, now: number): number {
@@ -24,17 +27,9 @@ export function stoppingText(agent: string, left: number | undefined): string {
  */
 export function useForceCountdown(cancelling: boolean): number | undefined {
   const [since, setSince] = useState<number>();
-  const [now, setNow] = useState(() => Date.now());
+  const now = useTicker(cancelling, 1000);
   useEffect(() => {
-    if (!cancelling) {
-      setSince(undefined);
-      return;
-    }
-    const start = Date.now();
-    setSince(start);
-    setNow(start);
-    const id = window.setInterval(() => setNow(Date.now()), 1000);
-    return () => window.clearInterval(id);
+    setSince(cancelling ? Date.now() : undefined);
   }, [cancelling]);
-  return cancelling && since !== undefined ? forceIn(since, now) : undefined;
+  return cancelling && since !== undefined ? forceIn(since, Math.max(now, since)) : undefined;
 }

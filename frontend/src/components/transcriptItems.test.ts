@@ -62,12 +62,12 @@ const table: { name: string; in: Omit<Parameters<typeof transcriptItems>[0], "ca
   },
   {
     name: "a saved turn that failed says so",
-    in: { messages: [answer("m2", "", "run_x", { run_status: "failed", error: "no key" })], runs: store([]), queued: new Set() },
+    in: { messages: [answer("m2", "", "run_x", { run: { id: "run_x", session_id: "s", status: "failed", last_seq: 0, terminal: true, started_at: "2026-01-01T00:00:00Z" }, error: "no key" })], runs: store([]), queued: new Set() },
     want: [["done", "failed", "ended"]],
   },
   {
     name: "a cancelled turn keeps its text and says it ended",
-    in: { messages: [answer("m2", "part", "run_x", { run_status: "cancelled" })], runs: store([]), queued: new Set() },
+    in: { messages: [answer("m2", "part", "run_x", { run: { id: "run_x", session_id: "s", status: "cancelled", last_seq: 0, terminal: true, started_at: "2026-01-01T00:00:00Z" } })], runs: store([]), queued: new Set() },
     want: [["static", "part"], ["done", "cancelled", "ended"]],
   },
   {

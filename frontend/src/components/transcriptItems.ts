@@ -36,7 +36,7 @@ export interface ItemsInput {
  * metadata or its folded view says so, whichever is newer.
  */
 export function withdrawn(m: Message, v: RunView | undefined): boolean {
-  const status = v?.terminal ? v.status : (m.run?.status ?? m.run_status);
+  const status = v?.terminal ? v.status : m.run?.status;
   if (status !== "cancelled" || m.run?.started_at) return false;
   if (v && (v.firstSeq > 1 || v.timeline.some((e) => e.type === "run.started"))) return false;
   return !!m.run || !!v?.terminal;
@@ -64,7 +64,7 @@ export function transcriptItems({ messages, runs, queued, wait, cache, readOnly 
     if (!v || (v.blocks.length === 0 && m.content)) {
       if (m.content) out.push({ key: `m:${m.id}`, kind: "static", text: m.content, runId: m.run_id });
       // An older turn that did not complete says so without its events.
-      const rs = m.run?.status ?? m.run_status;
+      const rs = m.run?.status;
       if (rs && rs !== "completed" && isTerminalStatus(rs)) {
         let it = cache.get(m);
         if (!it) {
