@@ -6,6 +6,7 @@ package sni
 
 import (
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/sessionbus"
 	"sync"
 
 	"github.com/godbus/dbus/v5"
@@ -29,17 +30,11 @@ type Detector struct {
 // NewDetector connects to the session bus. onChange (may be nil) is called
 // from a goroutine of the detector whenever a host appears or goes away.
 func NewDetector(onChange func(present bool)) (*Detector, error) {
-	conn, err := dbus.SessionBusPrivate()
+	// Never autolaunch a bus (backend/sessionbus): without one there is
+	// no tray, and the core says so.
+	conn, err := sessionbus.Connect("")
 	if err != nil {
-		return nil, fmt.Errorf("sni: session bus: %w", err)
-	}
-	if err := conn.Auth(nil); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("sni: session bus auth: %w", err)
-	}
-	if err := conn.Hello(); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("sni: session bus hello: %w", err)
+		return nil, fmt.Errorf("sni: %w", err)
 	}
 	return newDetector(conn, onChange)
 }

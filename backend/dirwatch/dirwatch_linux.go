@@ -22,9 +22,9 @@ import (
 // so no OS thread waits in a read.
 func gone0(dir string) (<-chan struct{}, func(), error) {
 	dir = filepath.Clean(dir)
-	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	fd, err := inotifyInit()
 	if err != nil {
-		return nil, nil, fmt.Errorf("watch %s: %w", dir, err)
+		return pollGone(dir, pollGoneEvery)
 	}
 	const mask = unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR
 	watch := func() error {
@@ -76,9 +76,9 @@ func exists(dir string) bool {
 }
 
 func changes0(dir string) (<-chan struct{}, func(), error) {
-	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
+	fd, err := inotifyInit()
 	if err != nil {
-		return nil, nil, fmt.Errorf("watch %s: %w", dir, err)
+		return pollChanges(dir, pollChangesEvery)
 	}
 	if _, err := unix.InotifyAddWatch(fd, dir, unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_MOVED_FROM|unix.IN_DELETE|unix.IN_CLOSE_WRITE|unix.IN_ONLYDIR); err != nil {
 		unix.Close(fd)
@@ -101,4 +101,10 @@ func changes0(dir string) (<-chan struct{}, func(), error) {
 		}
 	}()
 	return arrived, stop, nil
+}
+
+// inotifyInit is a non-blocking inotify instance; a var so that a test can
+// take the limit's place (EMFILE when the user's instances are used up).
+var inotifyInit = func() (int, error) {
+	return unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 }

@@ -129,3 +129,33 @@ func TestChanges(t *testing.T) {
 		t.Fatal("a missing directory gave a watch")
 	}
 }
+
+// Without an inotify instance (the user's limit used up), the watches
+// still work: they look instead.
+func TestWithoutInotify(t *testing.T) {
+	if !inotifyAvailable() {
+		t.Skip("inotify is not used on this platform")
+	}
+	restore := noInotify()
+	defer restore()
+	dir := filepath.Join(t.TempDir(), "data")
+	os.MkdirAll(dir, 0o700)
+	changed, stopChanges, err := Changes(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopChanges()
+	os.WriteFile(filepath.Join(dir, "bootstrap.json"), []byte("{}"), 0o600)
+	select {
+	case <-changed:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no change signalled without inotify")
+	}
+	gone, stopGone, err := Gone(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopGone()
+	os.RemoveAll(dir)
+	waitGone(t, gone)
+}

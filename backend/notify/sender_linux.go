@@ -4,6 +4,7 @@ package notify
 
 import (
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/sessionbus"
 	"log/slog"
 	"strings"
 	"sync"
@@ -54,22 +55,10 @@ func NewDBusSender(address string, invoke func(key, action string), log *slog.Lo
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	var conn *dbus.Conn
-	var err error
-	if address == "" {
-		conn, err = dbus.SessionBusPrivate()
-	} else {
-		conn, err = dbus.Dial(address)
-	}
+	// Never autolaunch a bus (backend/sessionbus).
+	conn, err := sessionbus.Connect(address)
 	if err != nil {
-		return nil, fmt.Errorf("notifications: session bus: %w", err)
-	}
-	if err = conn.Auth(nil); err == nil {
-		err = conn.Hello()
-	}
-	if err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("notifications: session bus: %w", err)
+		return nil, fmt.Errorf("notifications: %w", err)
 	}
 	s := &DBusSender{conn: conn, invoke: invoke, log: log, signals: make(chan *dbus.Signal, 64), done: make(chan struct{}),
 		ids: map[string]uint32{}, keys: map[uint32]string{}}

@@ -28,6 +28,11 @@ var tickerAllowed = map[string]string{
 	// notices a window that went away without closing its connection; it
 	// runs only while a window is attached.
 	"core/window.go writeCommands": "window keepalive",
+	// When no inotify instance can be had (the user's limit used up by
+	// other programs), a data dir's going and a starting shim's bootstrap
+	// are looked for instead of announced: degraded, never silent.
+	"backend/dirwatch/poll.go pollGone":    "dirwatch without inotify",
+	"backend/dirwatch/poll.go pollChanges": "dirwatch without inotify",
 }
 
 // tickerExempt are folders that are not product code.
