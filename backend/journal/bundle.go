@@ -150,8 +150,8 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, o bundle.Imp
 	}
 	created, updated := clamp(ses.CreatedAt), clamp(ses.UpdatedAt)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, project_id, title, agent, model, profile, archived,
-		native_session_id, created_at, updated_at, imported_from, import_digest) VALUES (?, ?, ?, ?, ?, ?, 0, '', ?, ?, ?, ?)`,
-		sessionID, projectID, ses.Title, ses.Agent, ses.Model, ses.Profile, created, updated, o.Source, o.Digest); err != nil {
+		native_session_id, created_at, updated_at, imported_from, import_digest) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
+		sessionID, projectID, ses.Title, ses.Agent, ses.Model, ses.Profile, o.NativeSessionID, created, updated, o.Source, o.Digest); err != nil {
 		return run.Session{}, s.wrap("import: session", err)
 	}
 

@@ -1,0 +1,114 @@
+package history_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/history"
+	"github.com/hermesdesk/hermesdesk/backend/journal"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+func openJournal(t *testing.T) *journal.Store {
+	t.Helper()
+	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.db"), journal.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = j.Close() })
+	return j
+}
+
+func rowCounts(t *testing.T, j *journal.Store) string {
+	t.Helper()
+	var out []string
+	for _, table := range []string{"projects", "sessions", "messages", "runs", "events"} {
+		var n int
+		if err := j.DB().QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%s=%d", table, n))
+	}
+	return strings.Join(out, " ")
+}
+
+// TestImportIntoJournal: every recorded session lands in the project of its
+// folder (made once, shared by both agents), badged and continuable by its
+// own id, its tool output searchable; importing again stores nothing.
+func TestImportIntoJournal(t *testing.T) {
+	ctx := context.Background()
+	j := openJournal(t)
+	var first []history.Imported
+	for _, f := range history.Formats() {
+		files, err := f.Discover(recorded(f))
+		if err != nil || len(files) != 1 {
+			t.Fatalf("%s: %v %v", f.Agent(), files, err)
+		}
+		im, err := history.ImportFile(ctx, j, f, files[0])
+		if err != nil || im.Already {
+			t.Fatalf("%s: %+v %v", f.Agent(), im, err)
+		}
+		first = append(first, im)
+	}
+	ps, _ := j.ListProjects(ctx)
+	if len(ps) != 1 || ps[0].Workspace != "/work" || ps[0].Name != "work" {
+		t.Fatalf("projects %+v, want one made for /work", ps)
+	}
+	for _, im := range first {
+		s := im.Session
+		if s.ProjectID != ps[0].ID || s.NativeSessionID == "" || !strings.HasPrefix(s.ImportedFrom, map[string]string{"claude": "Claude Code 2.1", "codex": "Codex 0."}[s.Agent]) {
+			t.Fatalf("session %+v", s)
+		}
+		runs, err := j.ListRuns(ctx, run.RunFilter{SessionID: s.ID})
+		if err != nil || len(runs) != 3 {
+			t.Fatalf("%s: %d runs, %v", s.Agent, len(runs), err)
+		}
+		for _, r := range runs {
+			if r.Status != run.StatusCompleted {
+				t.Fatalf("%s: run %+v", s.Agent, r)
+			}
+		}
+	}
+	hits, err := j.Search(ctx, "hello", 20)
+	tools := 0
+	for _, h := range hits {
+		if h.Kind == "tool" {
+			tools++
+		}
+	}
+	if err != nil || tools != 2 {
+		t.Fatalf("search hello: %+v %v, want the tool output of both sessions", hits, err)
+	}
+
+	before := rowCounts(t, j)
+	for i, f := range history.Formats() {
+		im, err := history.ImportFile(ctx, j, f, first[i].File)
+		if err != nil || !im.Already || im.Session.ID != first[i].Session.ID {
+			t.Fatalf("second import of %s: %+v %v", f.Agent(), im, err)
+		}
+	}
+	if after := rowCounts(t, j); after != before {
+		t.Fatalf("importing twice changed the rows: %s → %s", before, after)
+	}
+}
+
+// TestImportUsesTheFolderProject: a project already on the folder is used.
+func TestImportUsesTheFolderProject(t *testing.T) {
+	ctx := context.Background()
+	j := openJournal(t)
+	p, err := j.CreateProject(ctx, "mine", "/work/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := history.Claude{}.Discover(recorded(history.Claude{}))
+	im, err := history.ImportFile(ctx, j, history.Claude{}, files[0])
+	if err != nil || im.Session.ProjectID != p.ID {
+		t.Fatalf("%+v %v", im.Session, err)
+	}
+	if ps, _ := j.ListProjects(ctx); len(ps) != 1 {
+		t.Fatalf("projects %+v", ps)
+	}
+}
