@@ -47,6 +47,8 @@ func main() {
 		os.Exit(cli.Import(args[1:]))
 	case "export":
 		os.Exit(cli.Export(args[1:]))
+	case "history":
+		os.Exit(cli.History(args[1:]))
 	case "demo-agent":
 		os.Exit(demoagent.Main(args[1:]))
 	default: // launch: be or reach the core, show the window; --background and a folder pass through

@@ -102,6 +102,8 @@ func (h *Handler) routes() {
 	m.HandleFunc("DELETE /api/sessions/{id}", h.deleteSession)
 	m.HandleFunc("GET /api/sessions/{id}/export", h.exportSession)
 	m.HandleFunc("POST /api/import", h.importBundle)
+	m.HandleFunc("GET /api/history/sources", h.historySources)
+	m.HandleFunc("POST /api/history/import", h.importHistory)
 	m.HandleFunc("POST /api/uploads", h.upload)
 	m.HandleFunc("POST /api/runs", h.startRun)
 	m.HandleFunc("GET /api/runs", h.listRuns)
