@@ -156,6 +156,9 @@ func (c Claude) Parse(r io.Reader, file string) (*Session, error) {
 			}
 		}
 	}
+	// The last turn is open while its last answer asks for a tool (or
+	// there is no answer yet).
+	s.Open = len(t.list) > 0 && (t.stop == "" || t.stop == "tool_use")
 	t.end()
 	s.Turns = t.list
 	if s.Origin.NativeID == "" {

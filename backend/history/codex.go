@@ -118,7 +118,7 @@ var codexInjected = []string{"<environment_context>", "<user_instructions>", "<s
 func (c Codex) Parse(r io.Reader, file string) (*Session, error) {
 	s := &Session{Origin: Origin{Agent: c.Agent(), File: file}}
 	var t turns
-	n := 0
+	n, ended := 0, 0 // ended: how many turns the agent ended
 	off, err := eachLine(r, func(k Skipped) { s.Skipped = append(s.Skipped, k) }, func(ln int, b []byte) {
 		l, it, err := parseCodexLine(b)
 		if err != nil {
@@ -151,8 +151,10 @@ func (c Codex) Parse(r io.Reader, file string) (*Session, error) {
 				}
 			case "task_complete":
 				t.end()
+				ended = len(t.list)
 			case "turn_aborted":
 				t.endWith(run.StatusCancelled)
+				ended = len(t.list)
 			}
 		case "response_item":
 			n++
@@ -163,6 +165,7 @@ func (c Codex) Parse(r io.Reader, file string) (*Session, error) {
 	if err != nil {
 		return s, fmt.Errorf("read Codex session %s: %w", file, err)
 	}
+	s.Open = ended < len(t.list)
 	t.end()
 	s.Turns = t.list
 	return s, nil

@@ -82,6 +82,22 @@ type Session struct {
 	// Offset is how many bytes of complete lines were read: a last line
 	// still being written (no newline yet) waits for its end.
 	Offset int64 `json:"offset"`
+	// Open: the agent has not ended the last turn yet (a tool is still
+	// running, no answer yet); it is stored once it ends (see Stored).
+	Open bool `json:"open,omitempty"`
+}
+
+// settled is how long a file must be left alone before an open last turn
+// counts as ended anyway (the agent stopped mid-turn and went away).
+const settled = 10 * time.Minute
+
+// Stored is the turns to store now: all but an open last turn, unless the
+// file has not changed for a while (modTime).
+func (s *Session) Stored(modTime, now time.Time) []Turn {
+	if s.Open && len(s.Turns) > 0 && now.Sub(modTime) < settled {
+		return s.Turns[:len(s.Turns)-1]
+	}
+	return s.Turns
 }
 
 // Read opens path read-only (never locked or written) and parses it.

@@ -1,11 +1,14 @@
 package history_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/history"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
@@ -47,8 +50,8 @@ func TestImportIntoJournal(t *testing.T) {
 		if err != nil || len(files) != 1 {
 			t.Fatalf("%s: %v %v", f.Agent(), files, err)
 		}
-		im, err := history.ImportFile(ctx, j, f, files[0])
-		if err != nil || im.Already {
+		im, err := history.ImportFile(ctx, j, f, files[0], time.Now())
+		if err != nil || !im.Created || im.Added != 3 {
 			t.Fatalf("%s: %+v %v", f.Agent(), im, err)
 		}
 		first = append(first, im)
@@ -85,8 +88,8 @@ func TestImportIntoJournal(t *testing.T) {
 
 	before := rowCounts(t, j)
 	for i, f := range history.Formats() {
-		im, err := history.ImportFile(ctx, j, f, first[i].File)
-		if err != nil || !im.Already || im.Session.ID != first[i].Session.ID {
+		im, err := history.ImportFile(ctx, j, f, first[i].File, time.Now())
+		if err != nil || im.Created || im.Added != 0 || im.Session.ID != first[i].Session.ID {
 			t.Fatalf("second import of %s: %+v %v", f.Agent(), im, err)
 		}
 	}
@@ -104,11 +107,76 @@ func TestImportUsesTheFolderProject(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, _ := history.Claude{}.Discover(recorded(history.Claude{}))
-	im, err := history.ImportFile(ctx, j, history.Claude{}, files[0])
+	im, err := history.ImportFile(ctx, j, history.Claude{}, files[0], time.Now())
 	if err != nil || im.Session.ProjectID != p.ID {
 		t.Fatalf("%+v %v", im.Session, err)
 	}
 	if ps, _ := j.ListProjects(ctx); len(ps) != 1 {
 		t.Fatalf("projects %+v", ps)
+	}
+}
+
+// TestImportGrowingFile: a file that grows gets its new turns appended to
+// the same session; an open last turn (a tool still running) waits for its
+// end, unless the file has been left alone for a while.
+func TestImportGrowingFile(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range history.Formats() {
+		t.Run(f.Agent(), func(t *testing.T) {
+			j := openJournal(t)
+			files, _ := f.Discover(recorded(f))
+			full, err := os.ReadFile(files[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := bytes.SplitAfter(full, []byte("\n"))
+			// cut: the first line of the tool's result — the tool turn is open.
+			cut := -1
+			for i, l := range lines {
+				if bytes.Contains(l, []byte(`"tool_result"`)) || bytes.Contains(l, []byte(`"function_call_output"`)) {
+					cut = i
+					break
+				}
+			}
+			if cut < 0 {
+				t.Fatal("no tool result in the recording")
+			}
+			p := filepath.Join(t.TempDir(), filepath.Base(files[0]))
+			write := func(n int) {
+				if err := os.WriteFile(p, bytes.Join(lines[:n], nil), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			now := time.Now()
+			write(cut)
+			im, err := history.ImportFile(ctx, j, f, p, now)
+			if err != nil || !im.Created || im.Added != 1 {
+				t.Fatalf("first part: %+v %v; want the reasoning turn only", im, err)
+			}
+			write(len(lines))
+			im2, err := history.ImportFile(ctx, j, f, p, now)
+			if err != nil || im2.Created || im2.Added != 2 || im2.Session.ID != im.Session.ID {
+				t.Fatalf("grown: %+v %v; want the tool and resumed turns added", im2, err)
+			}
+			runs, _ := j.ListRuns(ctx, run.RunFilter{SessionID: im.Session.ID})
+			if len(runs) != 3 {
+				t.Fatalf("%d runs", len(runs))
+			}
+			evs, _ := j.Events(ctx, runs[1].ID, 0, 100) // newest first: runs[1] is the tool turn
+			var types []string
+			for _, e := range evs {
+				types = append(types, string(e.Type))
+			}
+			if got := strings.Join(types, " "); !strings.Contains(got, "tool.started tool.done") {
+				t.Fatalf("tool turn events %s", got)
+			}
+
+			// An open turn in a file left alone is stored as it is.
+			j2 := openJournal(t)
+			write(cut)
+			if im, err := history.ImportFile(ctx, j2, f, p, now.Add(time.Hour)); err != nil || im.Added != 2 {
+				t.Fatalf("settled: %+v %v", im, err)
+			}
+		})
 	}
 }

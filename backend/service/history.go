@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"os"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/bundle"
 
 	"github.com/hermesdesk/hermesdesk/backend/history"
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -31,7 +34,8 @@ type HistoryImportRequest struct {
 type HistoryImportResult struct {
 	Source   string          `json:"source"`
 	Imported int             `json:"imported"`
-	Already  int             `json:"already"`
+	Updated  int             `json:"updated"` // imported before, new turns added
+	Already  int             `json:"already"` // imported before, nothing new
 	Skipped  int             `json:"skipped"` // files with no conversation yet
 	Failed   []HistoryFailed `json:"failed,omitempty"`
 }
@@ -45,7 +49,13 @@ type HistoryFailed struct {
 // historyStore is the journal as history import needs it.
 type historyStore struct {
 	Store
+	HistoryPorter
+}
+
+// HistoryPorter is the journal's import path for the agents' histories.
+type HistoryPorter interface {
 	Porter
+	AppendImported(ctx context.Context, digest string, b bundle.Bundle) (run.Session, int, error)
 }
 
 // ImportHistory imports every session of a source into the projects of
@@ -55,9 +65,9 @@ func (s *Service) ImportHistory(ctx context.Context, req HistoryImportRequest) (
 	if !ok {
 		return HistoryImportResult{}, badRequest("%q is not a history source this app reads (claude or codex)", req.Source)
 	}
-	p, err := s.porter()
-	if err != nil {
-		return HistoryImportResult{}, err
+	p, ok := s.store.(HistoryPorter)
+	if !ok {
+		return HistoryImportResult{}, &Error{Code: CodeUnavailable, Message: "history import is not available here"}
 	}
 	home, _ := os.UserHomeDir()
 	src, found := history.FindOne(f, os.Getenv, home)
@@ -69,20 +79,23 @@ func (s *Service) ImportHistory(ctx context.Context, req HistoryImportRequest) (
 		return HistoryImportResult{}, &Error{Code: CodeUnavailable, Message: "cannot list " + src.Root, Err: err}
 	}
 	res := HistoryImportResult{Source: req.Source}
-	st := historyStore{Store: s.store, Porter: p}
+	st := historyStore{Store: s.store, HistoryPorter: p}
 	for _, file := range files {
-		im, err := history.ImportFile(ctx, st, f, file)
+		im, err := history.ImportFile(ctx, st, f, file, time.Now())
 		switch {
 		case errors.Is(err, history.ErrNotSession):
 			res.Skipped++
 		case err != nil:
 			s.log.Warn("history: import failed", "file", file, "err", err)
 			res.Failed = append(res.Failed, HistoryFailed{File: file, Reason: MessageOf(err)})
-		case im.Already:
-			res.Already++
-		default:
+		case im.Created:
 			res.Imported++
 			s.sessionChanged(run.SessionCreated, im.Session.ID, im.Session.ProjectID)
+		case im.Added > 0:
+			res.Updated++
+			s.sessionChanged(run.SessionUpdated, im.Session.ID, im.Session.ProjectID)
+		default:
+			res.Already++
 		}
 	}
 	return res, nil
