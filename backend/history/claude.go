@@ -40,6 +40,13 @@ func (Claude) Discover(root string) ([]string, error) {
 	return files, nil
 }
 
+func (Claude) WatchDir(root string) string { return filepath.Join(root, "projects") }
+
+func (Claude) Match(root, path string) bool {
+	ok, _ := filepath.Match(filepath.Join(root, "projects", "*", "*.jsonl"), path)
+	return ok
+}
+
 type claudeLine struct {
 	Type          string          `json:"type"`
 	Subtype       string          `json:"subtype"`

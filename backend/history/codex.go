@@ -52,6 +52,14 @@ func (Codex) Discover(root string) ([]string, error) {
 	return files, nil
 }
 
+func (Codex) WatchDir(root string) string { return filepath.Join(root, "sessions") }
+
+func (Codex) Match(root, path string) bool {
+	rel, err := filepath.Rel(filepath.Join(root, "sessions"), path)
+	base := filepath.Base(path)
+	return err == nil && !strings.HasPrefix(rel, "..") && strings.HasPrefix(base, "rollout-") && strings.HasSuffix(base, ".jsonl")
+}
+
 type codexLine struct {
 	Timestamp string          `json:"timestamp"`
 	Type      string          `json:"type"`

@@ -35,6 +35,11 @@ type Format interface {
 	// Parse reads one session file's complete lines. file is recorded in
 	// the Origin only.
 	Parse(r io.Reader, file string) (*Session, error)
+	// WatchDir is the folder under root the mirror watches (with its
+	// subfolders); Match says whether a file there is a session, as
+	// Discover would list it.
+	WatchDir(root string) string
+	Match(root, path string) bool
 }
 
 // Formats lists every format this build reads.
