@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"github.com/hermesdesk/hermesdesk/backend/history"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
@@ -16,7 +17,9 @@ import (
 func History(args []string) int { return Default().History(args) }
 
 func (e *Env) History(args []string) int {
-	fs := newFlags("history", e, "hermesdesk history ls | hermesdesk history import SOURCE")
+	fs := newFlags("history", e, "hermesdesk history ls | hermesdesk history import [--mirror|--mirror=false] SOURCE")
+	var mirror optBool
+	fs.Var(&mirror, "mirror", "keep importing what the agent writes while the app runs (false: stop)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return exitUsage
@@ -36,12 +39,16 @@ func (e *Env) History(args []string) int {
 		if pos[0] == "ls" {
 			err = c.Call(e.ctx(), "GET", "/api/history/sources", nil, &srcs)
 		} else {
-			err = c.Call(e.ctx(), "POST", "/api/history/import", service.HistoryImportRequest{Source: pos[1]}, &res)
+			err = c.Call(e.ctx(), "POST", "/api/history/import", service.HistoryImportRequest{Source: pos[1], Mirror: mirror.v}, &res)
 		}
 		if err != nil {
 			return e.apiFail(err)
 		}
 	} else {
+		if mirror.v != nil && *mirror.v {
+			e.errorf("the mirror runs in the app: start Hermes Desk (or `hermesdesk serve`), then run this again")
+			return exitFail
+		}
 		j, err := journal.Open(filepath.Join(dir, stack.DBFile), journal.Options{})
 		if err != nil {
 			e.errorf("cannot open the data folder: %v", err)
@@ -68,15 +75,22 @@ func (e *Env) History(args []string) int {
 			if !s.LastUpdate.IsZero() {
 				last = s.LastUpdate.Local().Format("2006-01-02 15:04")
 			}
-			fmt.Fprintf(e.Stdout, "%-8s %-12s %5d sessions  last update %s  %s\n", s.ID, s.Name, s.Sessions, last, s.Root)
+			mirrored := "off"
+			if s.Mirror {
+				mirrored = "on"
+			}
+			fmt.Fprintf(e.Stdout, "%-8s %-12s %5d sessions  last update %s  mirror %s  %s\n", s.ID, s.Name, s.Sessions, last, mirrored, s.Root)
 			for _, msg := range s.Errors {
 				fmt.Fprintf(e.Stdout, "         error: %s\n", msg)
 			}
 		}
 		return exitOK
 	}
-	fmt.Fprintf(e.Stdout, "Imported %d %s sessions (%d already imported, %d with no conversation yet).\n",
-		res.Imported, res.Source, res.Already, res.Skipped)
+	fmt.Fprintf(e.Stdout, "Imported %d %s sessions, updated %d (%d already imported, %d with no finished conversation yet).\n",
+		res.Imported, res.Source, res.Updated, res.Already, res.Skipped)
+	if res.Mirror {
+		fmt.Fprintln(e.Stdout, "Mirror on: what the agent writes shows in Hermes Desk while it runs.")
+	}
 	for _, f := range res.Failed {
 		fmt.Fprintf(e.Stdout, "  not imported: %s: %s\n", f.File, f.Reason)
 	}
@@ -85,3 +99,24 @@ func (e *Env) History(args []string) int {
 	}
 	return exitOK
 }
+
+// optBool is a flag that may be absent (nil), --x or --x=false.
+type optBool struct{ v *bool }
+
+func (o *optBool) String() string {
+	if o.v == nil {
+		return ""
+	}
+	return strconv.FormatBool(*o.v)
+}
+
+func (o *optBool) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	o.v = &b
+	return nil
+}
+
+func (o *optBool) IsBoolFlag() bool { return true }

@@ -34,12 +34,13 @@ func TestHistoryWithoutTheApp(t *testing.T) {
 		code int
 		says []string
 	}{
-		{[]string{"ls"}, exitOK, []string{"claude   Claude Code      1 sessions", "codex    Codex            1 sessions"}},
-		{[]string{"import", "claude"}, exitOK, []string{"Imported 1 claude sessions (0 already imported"}},
-		{[]string{"import", "codex"}, exitOK, []string{"Imported 1 codex sessions (0 already imported"}},
-		{[]string{"import", "claude"}, exitOK, []string{"Imported 0 claude sessions (1 already imported"}},
+		{[]string{"ls"}, exitOK, []string{"claude   Claude Code      1 sessions", "codex    Codex            1 sessions", "mirror off"}},
+		{[]string{"import", "claude"}, exitOK, []string{"Imported 1 claude sessions, updated 0 (0 already imported"}},
+		{[]string{"import", "codex"}, exitOK, []string{"Imported 1 codex sessions, updated 0 (0 already imported"}},
+		{[]string{"import", "claude"}, exitOK, []string{"Imported 0 claude sessions, updated 0 (1 already imported"}},
 		{[]string{"import", "gemini-old"}, exitFail, []string{`"gemini-old" is not a history source`}},
 		{[]string{"frob"}, exitUsage, nil},
+		{[]string{"import", "--mirror", "codex"}, exitFail, []string{"the mirror runs in the app"}},
 	} {
 		code, out := run(c.args...)
 		if code != c.code {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/bundle"
@@ -21,18 +22,27 @@ func (s *Service) HistorySources(ctx context.Context) ([]history.Source, error) 
 	if out == nil {
 		out = []history.Source{}
 	}
+	s.mirrors.mu.Lock()
+	for i := range out {
+		_, out[i].Mirror = s.mirrors.on[out[i].ID]
+	}
+	s.mirrors.mu.Unlock()
 	return out, nil
 }
 
-// HistoryImportRequest names the source to import (a Source.ID).
+// HistoryImportRequest names the source to import (a Source.ID). Mirror
+// true keeps importing what the agent writes, until false or the app quits;
+// absent leaves the mirror as it is.
 type HistoryImportRequest struct {
 	Source string `json:"source"`
+	Mirror *bool  `json:"mirror,omitempty"`
 }
 
 // HistoryImportResult counts what one import did; Failed says, per file,
 // why it was left out (the rest is imported).
 type HistoryImportResult struct {
 	Source   string          `json:"source"`
+	Mirror   bool            `json:"mirror"`
 	Imported int             `json:"imported"`
 	Updated  int             `json:"updated"` // imported before, new turns added
 	Already  int             `json:"already"` // imported before, nothing new
@@ -50,6 +60,16 @@ type HistoryFailed struct {
 type historyStore struct {
 	Store
 	HistoryPorter
+	svc *Service
+}
+
+// CreateProject makes the project of a recorded folder and tells the window.
+func (h historyStore) CreateProject(ctx context.Context, name, workspace string) (run.Project, error) {
+	p, err := h.Store.CreateProject(ctx, name, workspace)
+	if err == nil {
+		h.svc.sessionChanged(run.ProjectChanged, "", p.ID)
+	}
+	return p, err
 }
 
 // HistoryPorter is the journal's import path for the agents' histories.
@@ -79,9 +99,26 @@ func (s *Service) ImportHistory(ctx context.Context, req HistoryImportRequest) (
 		return HistoryImportResult{}, &Error{Code: CodeUnavailable, Message: "cannot list " + src.Root, Err: err}
 	}
 	res := HistoryImportResult{Source: req.Source}
-	st := historyStore{Store: s.store, HistoryPorter: p}
+	st := historyStore{Store: s.store, HistoryPorter: p, svc: s}
 	for _, file := range files {
-		im, err := history.ImportFile(ctx, st, f, file, time.Now())
+		s.importHistoryFile(ctx, st, f, file, &res)
+	}
+	if req.Mirror != nil {
+		if err := s.setHistoryMirror(st, f, src.Root, *req.Mirror); err != nil {
+			return res, err
+		}
+	}
+	s.mirrors.mu.Lock()
+	_, res.Mirror = s.mirrors.on[req.Source]
+	s.mirrors.mu.Unlock()
+	return res, nil
+}
+
+func (s *Service) importHistoryFile(ctx context.Context, st historyStore, f history.Format, file string, res *HistoryImportResult) {
+	s.mirrors.importing.Lock() // one import at a time: a mirror and a person may read the same file
+	im, err := history.ImportFile(ctx, st, f, file, time.Now())
+	s.mirrors.importing.Unlock()
+	{
 		switch {
 		case errors.Is(err, history.ErrNotSession):
 			res.Skipped++
@@ -98,7 +135,53 @@ func (s *Service) ImportHistory(ctx context.Context, req HistoryImportRequest) (
 			res.Already++
 		}
 	}
-	return res, nil
+}
+
+// historyMirrors are the running mirrors by source id.
+type historyMirrors struct {
+	importing sync.Mutex
+	mu        sync.Mutex
+	on        map[string]*history.Mirror
+}
+
+// setHistoryMirror starts or stops a source's mirror: each file the agent
+// writes is imported again (new turns only), and the window is told.
+func (s *Service) setHistoryMirror(st historyStore, f history.Format, root string, on bool) error {
+	s.mirrors.mu.Lock()
+	defer s.mirrors.mu.Unlock()
+	cur := s.mirrors.on[f.Agent()]
+	if !on {
+		if cur != nil {
+			delete(s.mirrors.on, f.Agent())
+			_ = cur.Close()
+		}
+		return nil
+	}
+	if cur != nil {
+		return nil
+	}
+	m, err := history.Watch(f, root, func(f history.Format, file string) {
+		var res HistoryImportResult
+		s.importHistoryFile(context.Background(), st, f, file, &res)
+	}, s.log)
+	if err != nil {
+		return &Error{Code: CodeUnavailable, Message: "cannot watch " + root + ": " + err.Error(), Err: err}
+	}
+	if s.mirrors.on == nil {
+		s.mirrors.on = map[string]*history.Mirror{}
+	}
+	s.mirrors.on[f.Agent()] = m
+	return nil
+}
+
+// StopHistoryMirrors stops every mirror (the core is closing).
+func (s *Service) StopHistoryMirrors() {
+	s.mirrors.mu.Lock()
+	defer s.mirrors.mu.Unlock()
+	for id, m := range s.mirrors.on {
+		_ = m.Close()
+		delete(s.mirrors.on, id)
+	}
 }
 
 var _ history.Store = historyStore{}
