@@ -1,9 +1,12 @@
 package history_test
 
 import (
+	"errors"
+
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/bundle"
 	"os"
 	"path/filepath"
 	"strings"
@@ -178,5 +181,53 @@ func TestImportGrowingFile(t *testing.T) {
 				t.Fatalf("settled: %+v %v", im, err)
 			}
 		})
+	}
+}
+
+// TestContinueImported: a history session continued in the app is an
+// ordinary session; its file growing (the agent writes the app's turns
+// there too) neither adds to it nor makes a second copy. A bundle's
+// session stays read-only.
+func TestContinueImported(t *testing.T) {
+	ctx := context.Background()
+	j := openJournal(t)
+	f := history.Claude{}
+	files, _ := f.Discover(recorded(f))
+	full, _ := os.ReadFile(files[0])
+	lines := bytes.SplitAfter(full, []byte("\n"))
+	p := filepath.Join(t.TempDir(), filepath.Base(files[0]))
+	if err := os.WriteFile(p, bytes.Join(lines[:10], nil), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	im, err := history.ImportFile(ctx, j, f, p, time.Now())
+	if err != nil || !im.Created {
+		t.Fatalf("%+v %v", im, err)
+	}
+	ses, err := j.ContinueImported(ctx, im.Session.ID)
+	if err != nil || ses.ImportedFrom != "" || ses.NativeSessionID != im.Session.NativeSessionID {
+		t.Fatalf("continue: %+v %v", ses, err)
+	}
+	if err := os.WriteFile(p, full, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := history.ImportFile(ctx, j, f, p, time.Now())
+	if err != nil || again.Created || again.Added != 0 || again.Session.ID != im.Session.ID {
+		t.Fatalf("after continue: %+v %v", again, err)
+	}
+	all, _ := j.ListSessions(ctx, "")
+	if len(all) != 1 {
+		t.Fatalf("%d sessions", len(all))
+	}
+	if _, err := j.ContinueImported(ctx, im.Session.ID); err != nil {
+		t.Fatalf("continuing twice: %v", err)
+	}
+
+	b, _ := history.ToBundle(&history.Session{Origin: history.Origin{Agent: "claude", NativeID: "x"}, Turns: nil})
+	bs, err := j.ImportSession(ctx, b, bundle.ImportOptions{Source: "a.hdbundle.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.ContinueImported(ctx, bs.ID); !errors.Is(err, journal.ErrSessionImported) {
+		t.Fatalf("a bundle's session continued: %v", err)
 	}
 }

@@ -104,6 +104,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /api/import", h.importBundle)
 	m.HandleFunc("GET /api/history/sources", h.historySources)
 	m.HandleFunc("POST /api/history/import", h.importHistory)
+	m.HandleFunc("POST /api/sessions/{id}/continue", h.continueSession)
 	m.HandleFunc("POST /api/uploads", h.upload)
 	m.HandleFunc("POST /api/runs", h.startRun)
 	m.HandleFunc("GET /api/runs", h.listRuns)

@@ -21,3 +21,8 @@ func (h *Handler) importHistory(w http.ResponseWriter, r *http.Request) {
 	res, err := h.svc.ImportHistory(r.Context(), body)
 	reply(w, http.StatusOK, res, err)
 }
+
+func (h *Handler) continueSession(w http.ResponseWriter, r *http.Request) {
+	ses, err := h.svc.ContinueSession(r.Context(), r.PathValue("id"))
+	reply(w, http.StatusOK, ses, err)
+}

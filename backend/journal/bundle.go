@@ -312,9 +312,9 @@ func (s *Store) AppendImported(ctx context.Context, digest string, b bundle.Bund
 		return run.Session{}, 0, s.wrap("append import", err)
 	}
 	defer tx.Rollback()
-	var sessionID, projectID string
-	err = tx.QueryRowContext(ctx, `SELECT id, project_id FROM sessions WHERE import_digest = ? ORDER BY created_at LIMIT 1`, digest).
-		Scan(&sessionID, &projectID)
+	var sessionID, projectID, found string
+	err = tx.QueryRowContext(ctx, `SELECT id, project_id, import_digest FROM sessions WHERE import_digest IN (?, ?) ORDER BY created_at LIMIT 1`,
+		digest, continuedPrefix+digest).Scan(&sessionID, &projectID, &found)
 	if errors.Is(err, sql.ErrNoRows) {
 		return run.Session{}, 0, fmt.Errorf("journal: nothing imported as %s: %w", digest, ErrNotFound)
 	}
@@ -326,7 +326,7 @@ func (s *Store) AppendImported(ctx context.Context, digest string, b bundle.Bund
 		return run.Session{}, 0, s.wrap("append import: count runs", err)
 	}
 	m := b.Manifest
-	if have >= len(m.Runs) {
+	if have >= len(m.Runs) || found != digest { // continued in the app: its own turns now
 		tx.Rollback()
 		ses, err := s.GetSession(ctx, sessionID)
 		return ses, 0, err
@@ -355,4 +355,29 @@ func (s *Store) AppendImported(ctx context.Context, digest string, b bundle.Bund
 	}
 	ses, err := s.GetSession(ctx, sessionID)
 	return ses, len(runs), err
+}
+
+// continuedPrefix marks the digest of an imported history session that was
+// continued in the app: it is an ordinary session from then on, and the
+// agent's file, which now also holds the app's turns, no longer feeds it.
+const continuedPrefix = "continued:"
+
+// ContinueImported makes a session imported from an agent's own history
+// (one with the agent's session id) an ordinary session, so its next
+// message runs in its agent under that id (docs/ARCHITECTURE.md §History).
+// A bundle's session stays read-only: ErrSessionImported.
+func (s *Store) ContinueImported(ctx context.Context, sessionID string) (run.Session, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET imported_from = '', import_digest = ? || import_digest
+		WHERE id = ? AND imported_from != '' AND native_session_id != '' AND import_digest LIKE 'history:%'`, continuedPrefix, sessionID)
+	if err != nil {
+		return run.Session{}, s.wrap("continue imported session", err)
+	}
+	ses, err := s.GetSession(ctx, sessionID)
+	if err != nil {
+		return run.Session{}, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 && ses.ImportedFrom != "" {
+		return ses, fmt.Errorf("journal: continue %s: %w", sessionID, ErrSessionImported)
+	}
+	return ses, nil
 }

@@ -185,3 +185,28 @@ func (s *Service) StopHistoryMirrors() {
 }
 
 var _ history.Store = historyStore{}
+
+// historyContinuer is the journal's Continue for imported histories.
+type historyContinuer interface {
+	ContinueImported(ctx context.Context, sessionID string) (run.Session, error)
+}
+
+// ContinueSession makes a session imported from an agent's own history an
+// ordinary session: its next message runs in that agent under the agent's
+// own session id (claude --resume, Codex thread/resume), in the project's
+// folder. A bundle's session stays read-only (a conflict).
+func (s *Service) ContinueSession(ctx context.Context, id string) (run.Session, error) {
+	c, ok := s.store.(historyContinuer)
+	if !ok {
+		return run.Session{}, &Error{Code: CodeUnavailable, Message: "continuing imported sessions is not available here"}
+	}
+	ses, err := c.ContinueImported(ctx, id)
+	if err != nil {
+		if CodeOf(s.classify(ctx, "continue", "session", err)) == CodeConflict {
+			return run.Session{}, &Error{Code: CodeConflict, Message: "this session came from a bundle, not from the agent's own history: it stays read-only (start a new session to go on)", Err: err}
+		}
+		return run.Session{}, s.classify(ctx, "continue", "session", err)
+	}
+	s.sessionChanged(run.SessionUpdated, ses.ID, ses.ProjectID)
+	return ses, nil
+}

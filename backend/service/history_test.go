@@ -101,6 +101,15 @@ func TestHistoryThroughTheService(t *testing.T) {
 	if err != nil || len(runs) != 3 {
 		t.Fatalf("%d runs %v", len(runs), err)
 	}
+	// Continue: an ordinary session from now on; the agent's file (which
+	// will hold the app's turns too) no longer feeds it.
+	ses, err := s.ContinueSession(ctx, created)
+	if err != nil || ses.ImportedFrom != "" || ses.NativeSessionID == "" || ses.Agent != "codex" {
+		t.Fatalf("continue: %+v %v", ses, err)
+	}
+	if _, err := s.StartRun(ctx, run.StartRequest{SessionID: created, Message: "go on"}); service.CodeOf(err) == service.CodeConflict {
+		t.Fatalf("a continued session still refuses a message: %v", err)
+	}
 	off := false
 	if res, err := s.ImportHistory(ctx, service.HistoryImportRequest{Source: "codex", Mirror: &off}); err != nil || res.Mirror || res.Already != 1 {
 		t.Fatalf("mirror off: %+v %v", res, err)
