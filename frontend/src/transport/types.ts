@@ -58,6 +58,8 @@ export interface Session {
   updated_at?: string;
   /** Set on a session imported from a bundle: it is read-only. */
   imported_from?: string;
+  /** The agent's own session id; with imported_from, the session came from the agent's history and can be continued. */
+  native_session_id?: string;
   /** The status of the session's newest run (the sidebar marks a failed one). */
   last_run_status?: RunStatus;
 }
@@ -281,4 +283,26 @@ export interface WatchMessage {
   run?: RunState;
   session?: SessionChange;
   reason?: string;
+}
+
+/** An agent's own history found on this machine (GET /api/history/sources). */
+export interface HistorySource {
+  id: string;
+  name: string;
+  root: string;
+  sessions: number;
+  last_update?: string;
+  mirror: boolean;
+  errors?: string[];
+}
+
+/** What one history import did (POST /api/history/import). */
+export interface HistoryImportResult {
+  source: string;
+  mirror: boolean;
+  imported: number;
+  updated: number;
+  already: number;
+  skipped: number;
+  failed?: { file: string; reason: string }[];
 }
