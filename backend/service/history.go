@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"sync"
 	"time"
@@ -25,6 +26,7 @@ func (s *Service) HistorySources(ctx context.Context) ([]history.Source, error) 
 	s.mirrors.mu.Lock()
 	for i := range out {
 		_, out[i].Mirror = s.mirrors.on[out[i].ID]
+		out[i].Errors = append(out[i].Errors, s.mirrors.problems[out[i].ID]...)
 	}
 	s.mirrors.mu.Unlock()
 	return out, nil
@@ -41,13 +43,16 @@ type HistoryImportRequest struct {
 // HistoryImportResult counts what one import did; Failed says, per file,
 // why it was left out (the rest is imported).
 type HistoryImportResult struct {
-	Source   string          `json:"source"`
-	Mirror   bool            `json:"mirror"`
-	Imported int             `json:"imported"`
-	Updated  int             `json:"updated"` // imported before, new turns added
-	Already  int             `json:"already"` // imported before, nothing new
-	Skipped  int             `json:"skipped"` // files with no conversation yet
-	Failed   []HistoryFailed `json:"failed,omitempty"`
+	Source   string `json:"source"`
+	Mirror   bool   `json:"mirror"`
+	Imported int    `json:"imported"`
+	Updated  int    `json:"updated"` // imported before, new turns added
+	Already  int    `json:"already"` // imported before, nothing new
+	Skipped  int    `json:"skipped"` // files with no conversation yet
+	// SkippedLines: damaged lines left out (the rest of their files is
+	// imported); the sources list says which and why.
+	SkippedLines int             `json:"skipped_lines,omitempty"`
+	Failed       []HistoryFailed `json:"failed,omitempty"`
 }
 
 // HistoryFailed is a file that was not imported, and why.
@@ -99,6 +104,9 @@ func (s *Service) ImportHistory(ctx context.Context, req HistoryImportRequest) (
 		return HistoryImportResult{}, &Error{Code: CodeUnavailable, Message: "cannot list " + src.Root, Err: err}
 	}
 	res := HistoryImportResult{Source: req.Source}
+	s.mirrors.mu.Lock()
+	delete(s.mirrors.problems, req.Source) // this import says afresh what it left out
+	s.mirrors.mu.Unlock()
 	st := historyStore{Store: s.store, HistoryPorter: p, svc: s}
 	for _, file := range files {
 		s.importHistoryFile(ctx, st, f, file, &res)
@@ -118,6 +126,10 @@ func (s *Service) importHistoryFile(ctx context.Context, st historyStore, f hist
 	s.mirrors.importing.Lock() // one import at a time: a mirror and a person may read the same file
 	im, err := history.ImportFile(ctx, st, f, file, time.Now())
 	s.mirrors.importing.Unlock()
+	for _, k := range im.Skipped {
+		res.SkippedLines++
+		s.mirrors.problem(f.Agent(), fmt.Sprintf("%s line %d skipped: %s", file, k.Line, k.Reason))
+	}
 	{
 		switch {
 		case errors.Is(err, history.ErrNotSession):
@@ -125,6 +137,7 @@ func (s *Service) importHistoryFile(ctx context.Context, st historyStore, f hist
 		case err != nil:
 			s.log.Warn("history: import failed", "file", file, "err", err)
 			res.Failed = append(res.Failed, HistoryFailed{File: file, Reason: MessageOf(err)})
+			s.mirrors.problem(f.Agent(), file+": "+MessageOf(err))
 		case im.Created:
 			res.Imported++
 			s.sessionChanged(run.SessionCreated, im.Session.ID, im.Session.ProjectID)
@@ -142,6 +155,23 @@ type historyMirrors struct {
 	importing sync.Mutex
 	mu        sync.Mutex
 	on        map[string]*history.Mirror
+	problems  map[string][]string // by source: the latest lines and files left out, and why
+}
+
+// maxProblems bounds the problems kept per source (the newest stay).
+const maxProblems = 20
+
+func (h *historyMirrors) problem(source, msg string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.problems == nil {
+		h.problems = map[string][]string{}
+	}
+	p := append(h.problems[source], msg)
+	if len(p) > maxProblems {
+		p = p[len(p)-maxProblems:]
+	}
+	h.problems[source] = p
 }
 
 // setHistoryMirror starts or stops a source's mirror: each file the agent

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/journal"
@@ -110,6 +111,19 @@ func TestHistoryThroughTheService(t *testing.T) {
 	if _, err := s.StartRun(ctx, run.StartRequest{SessionID: created, Message: "go on"}); service.CodeOf(err) == service.CodeConflict {
 		t.Fatalf("a continued session still refuses a message: %v", err)
 	}
+	// A damaged line in a new file: imported without it, counted, and the
+	// sources list says where and why.
+	bad := filepath.Join(dir, "rollout-damaged.jsonl")
+	if err := os.WriteFile(bad, append([]byte("{not json\n"), full...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := s.ImportHistory(ctx, service.HistoryImportRequest{Source: "codex"}); err != nil || res.SkippedLines != 1 {
+		t.Fatalf("damaged: %+v %v", res, err)
+	}
+	if srcs, _ := s.HistorySources(ctx); len(srcs[0].Errors) != 1 || !strings.Contains(srcs[0].Errors[0], "rollout-damaged.jsonl line 1 skipped: not a JSON line") {
+		t.Fatalf("sources %+v", srcs)
+	}
+	_ = os.Remove(bad)
 	off := false
 	if res, err := s.ImportHistory(ctx, service.HistoryImportRequest{Source: "codex", Mirror: &off}); err != nil || res.Mirror || res.Already != 1 {
 		t.Fatalf("mirror off: %+v %v", res, err)
