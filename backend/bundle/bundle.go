@@ -73,6 +73,10 @@ type ImportOptions struct {
 	// Digest identifies the bundle's bytes (sha256, hex), so importing the
 	// same bundle twice is recognised.
 	Digest string
+	// NativeSessionID is the agent's own session id, set only when the
+	// import is that agent's own history (backend/history), so the session
+	// can continue in it; a bundle from another machine leaves it empty.
+	NativeSessionID string
 }
 
 // Bundle is a decoded bundle.

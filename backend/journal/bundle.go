@@ -150,11 +150,26 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, o bundle.Imp
 	}
 	created, updated := clamp(ses.CreatedAt), clamp(ses.UpdatedAt)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO sessions (id, project_id, title, agent, model, profile, archived,
-		native_session_id, created_at, updated_at, imported_from, import_digest) VALUES (?, ?, ?, ?, ?, ?, 0, '', ?, ?, ?, ?)`,
-		sessionID, projectID, ses.Title, ses.Agent, ses.Model, ses.Profile, created, updated, o.Source, o.Digest); err != nil {
+		native_session_id, created_at, updated_at, imported_from, import_digest) VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
+		sessionID, projectID, ses.Title, ses.Agent, ses.Model, ses.Profile, o.NativeSessionID, created, updated, o.Source, o.Digest); err != nil {
 		return run.Session{}, s.wrap("import: session", err)
 	}
 
+	if err := s.insertImported(ctx, tx, sessionID, projectID, m.Messages, m.Runs, b.Events, at); err != nil {
+		return run.Session{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return run.Session{}, s.wrap("import: commit", err)
+	}
+	return s.GetSession(ctx, sessionID)
+}
+
+// insertImported stores imported runs with their messages and events under
+// fresh ids (one of each: bundles and the agents' histories both come in
+// here), indexed for search. at is now (unix nanos); times are clamped to it.
+func (s *Store) insertImported(ctx context.Context, tx *sql.Tx, sessionID, projectID string, msgs []run.Message, runs []bundle.Run,
+	events map[string][]run.Event, at int64) error {
+	clamp := func(t time.Time) int64 { return min(nanosOr(t, at), at) }
 	ids := map[string]string{} // old id → new id (messages and runs)
 	mapID := func(old, prefix string) string {
 		if old == "" {
@@ -166,10 +181,10 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, o bundle.Imp
 		ids[old] = newID(prefix)
 		return ids[old]
 	}
-	for _, r := range m.Runs {
+	for _, r := range runs {
 		mapID(r.ID, prefixRun)
 	}
-	for _, msg := range m.Messages {
+	for _, msg := range msgs {
 		if msg.Role != run.RoleUser && msg.Role != run.RoleAssistant {
 			continue
 		}
@@ -177,15 +192,15 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, o bundle.Imp
 		mat := clamp(msg.CreatedAt)
 		if _, err := tx.ExecContext(ctx, `INSERT INTO messages (id, session_id, role, content, run_id, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
 			id, sessionID, string(msg.Role), msg.Content, ids[msg.RunID], mat); err != nil {
-			return run.Session{}, s.wrap("import: message", err)
+			return s.wrap("import: message", err)
 		}
 		if err := indexText(ctx, tx, string(msg.Role), sessionID, ids[msg.RunID], id, 0, msg.Content, mat); err != nil {
-			return run.Session{}, s.wrap("import: index", err)
+			return s.wrap("import: index", err)
 		}
 	}
-	for _, r := range m.Runs {
+	for _, r := range runs {
 		newRun := ids[r.ID]
-		evs := closeImportedRun(b.Events[r.ID], float64(at)/1e9)
+		evs := closeImportedRun(events[r.ID], float64(at)/1e9)
 		last := evs[len(evs)-1]
 		var done run.Done
 		_ = json.Unmarshal(last.Payload, &done) // closeImportedRun made it a terminal done
@@ -202,7 +217,7 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, o bundle.Imp
 			agent, model, status, last_seq, terminal, error, created_at, started_at, ended_at) VALUES (?, ?, ?, '', ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
 			newRun, projectID, sessionID, ids[r.UserMessageID], ids[r.AssistantMessageID], r.Agent, r.Model, string(done.Status), last.Seq,
 			errText, rat, rat, ended); err != nil {
-			return run.Session{}, s.wrap("import: run", err)
+			return s.wrap("import: run", err)
 		}
 		for _, ev := range evs {
 			payload := []byte(ev.Payload)
@@ -215,19 +230,16 @@ func (s *Store) ImportSession(ctx context.Context, b bundle.Bundle, o bundle.Imp
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO events (run_id, seq, type, created_at, payload) VALUES (?, ?, ?, ?, ?)`,
 				newRun, ev.Seq, string(ev.Type), ev.CreatedAt, payload); err != nil {
-				return run.Session{}, s.wrap("import: event", err)
+				return s.wrap("import: event", err)
 			}
 			if text, kind := importedText(ev.Type, payload); text != "" {
 				if err := indexText(ctx, tx, kind, sessionID, newRun, "", ev.Seq, text, int64(ev.CreatedAt*1e9)); err != nil {
-					return run.Session{}, s.wrap("import: index", err)
+					return s.wrap("import: index", err)
 				}
 			}
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return run.Session{}, s.wrap("import: commit", err)
-	}
-	return s.GetSession(ctx, sessionID)
+	return nil
 }
 
 // closeImportedRun returns a run's imported events with times clamped to
@@ -287,4 +299,85 @@ func nanosOr(t time.Time, def int64) int64 {
 		return def
 	}
 	return t.UnixNano()
+}
+
+// AppendImported adds to the session imported under digest the runs of b it
+// does not have yet (b's runs past the number the session holds): an agent's
+// history file that grew gets its new turns, and reading it again adds
+// nothing (docs/ARCHITECTURE.md §History). ErrNotFound: nothing was imported
+// under digest.
+func (s *Store) AppendImported(ctx context.Context, digest string, b bundle.Bundle) (run.Session, int, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return run.Session{}, 0, s.wrap("append import", err)
+	}
+	defer tx.Rollback()
+	var sessionID, projectID, found string
+	err = tx.QueryRowContext(ctx, `SELECT id, project_id, import_digest FROM sessions WHERE import_digest IN (?, ?) ORDER BY created_at LIMIT 1`,
+		digest, continuedPrefix+digest).Scan(&sessionID, &projectID, &found)
+	if errors.Is(err, sql.ErrNoRows) {
+		return run.Session{}, 0, fmt.Errorf("journal: nothing imported as %s: %w", digest, ErrNotFound)
+	}
+	if err != nil {
+		return run.Session{}, 0, s.wrap("append import: find the session", err)
+	}
+	var have int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM runs WHERE session_id = ?`, sessionID).Scan(&have); err != nil {
+		return run.Session{}, 0, s.wrap("append import: count runs", err)
+	}
+	m := b.Manifest
+	if have >= len(m.Runs) || found != digest { // continued in the app: its own turns now
+		tx.Rollback()
+		ses, err := s.GetSession(ctx, sessionID)
+		return ses, 0, err
+	}
+	runs := m.Runs[have:]
+	mine := map[string]bool{}
+	for _, r := range runs {
+		mine[r.ID] = true
+	}
+	var msgs []run.Message
+	for _, msg := range m.Messages {
+		if mine[msg.RunID] {
+			msgs = append(msgs, msg)
+		}
+	}
+	at := nowNanos()
+	if err := s.insertImported(ctx, tx, sessionID, projectID, msgs, runs, b.Events, at); err != nil {
+		return run.Session{}, 0, err
+	}
+	updated := min(nanosOr(m.Session.UpdatedAt, at), at)
+	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?`, updated, sessionID); err != nil {
+		return run.Session{}, 0, s.wrap("append import: session", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return run.Session{}, 0, s.wrap("append import: commit", err)
+	}
+	ses, err := s.GetSession(ctx, sessionID)
+	return ses, len(runs), err
+}
+
+// continuedPrefix marks the digest of an imported history session that was
+// continued in the app: it is an ordinary session from then on, and the
+// agent's file, which now also holds the app's turns, no longer feeds it.
+const continuedPrefix = "continued:"
+
+// ContinueImported makes a session imported from an agent's own history
+// (one with the agent's session id) an ordinary session, so its next
+// message runs in its agent under that id (docs/ARCHITECTURE.md §History).
+// A bundle's session stays read-only: ErrSessionImported.
+func (s *Store) ContinueImported(ctx context.Context, sessionID string) (run.Session, error) {
+	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET imported_from = '', import_digest = ? || import_digest
+		WHERE id = ? AND imported_from != '' AND native_session_id != '' AND import_digest LIKE 'history:%'`, continuedPrefix, sessionID)
+	if err != nil {
+		return run.Session{}, s.wrap("continue imported session", err)
+	}
+	ses, err := s.GetSession(ctx, sessionID)
+	if err != nil {
+		return run.Session{}, err
+	}
+	if n, _ := res.RowsAffected(); n == 0 && ses.ImportedFrom != "" {
+		return ses, fmt.Errorf("journal: continue %s: %w", sessionID, ErrSessionImported)
+	}
+	return ses, nil
 }

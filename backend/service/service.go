@@ -69,6 +69,8 @@ type Service struct {
 
 	focus focusState // what the window shows (focus.go)
 
+	mirrors historyMirrors // the agents' histories being mirrored (history.go)
+
 	uploads      string // Options.Uploads
 	uploadsQuota int64
 	uploadsKeep  time.Duration

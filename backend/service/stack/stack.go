@@ -142,6 +142,7 @@ func (s *Stack) CloseLeavingWarm() error { return s.close(false) }
 
 func (s *Stack) close(retireWarm bool) error {
 	s.Service.CloseWatchers() // watchers reconnect to whoever takes over
+	s.Service.StopHistoryMirrors()
 	s.Scheduler.Close()
 	if retireWarm {
 		ctx, cancel := context.WithTimeout(context.Background(), retireOnClose)

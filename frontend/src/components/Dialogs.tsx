@@ -5,6 +5,7 @@ import type { DesktopBridge } from "../transport/transport";
 import type { DesktopInfo } from "../transport/types";
 import { BackendSettings, type SettingsApi } from "./AgentSettings";
 import { NotificationSettings } from "./NotificationSettings";
+import { HistorySettings, type HistoryApi } from "./HistorySettings";
 import { Dialog } from "./Dialog";
 
 // Quick Switch lives in its own file; re-exported where it always was.
@@ -23,7 +24,7 @@ export function SettingsDialog({
   onTheme(t: ThemePref): void;
   desktop?: DesktopBridge;
   /** Agents and retention live in the backend; absent while it is not connected. */
-  api?: SettingsApi;
+  api?: SettingsApi & Partial<HistoryApi>;
   onAbout(): void;
   onClose(): void;
   /** How many runs are active now (the watch bus): Quit then asks what to do with them. */
@@ -104,6 +105,7 @@ export function SettingsDialog({
       </div>
       {err && <p className="control-note" role="alert">{err}</p>}
       {api && <NotificationSettings api={api} />}
+      {api?.historySources && api.importHistory && <HistorySettings api={api as HistoryApi} />}
       {api ? <BackendSettings api={api} /> : <p className="quiet">Agent and history settings appear once the backend is connected.</p>}
       <div className="dialog-foot">
         {desktop && (

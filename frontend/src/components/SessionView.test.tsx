@@ -12,7 +12,7 @@ import { FORCE_AFTER_S } from "./stopping";
 
 const session = { id: "ses_1", project_id: "p1", title: "Fix it", agent: "claude", model: "sonnet" };
 
-function setup(journal: RunEvent[], extra: object[] = [], props: Partial<SessionViewProps> = {}, over: Partial<typeof session & { imported_from: string }> = {}) {
+function setup(journal: RunEvent[], extra: object[] = [], props: Partial<SessionViewProps> = {}, over: Partial<typeof session & { imported_from: string; native_session_id: string }> = {}) {
   const ses = { ...session, ...over };
   const calls: string[] = [];
   const watchers: WatchHandlers[] = [];
@@ -83,6 +83,19 @@ describe("SessionView", () => {
     // Its digits answer nothing either.
     fireEvent.keyDown(window, { key: "1" });
     expect(calls.some((c) => c.includes("/approvals/"))).toBe(false);
+  });
+
+  it("offers Continue on a session from the agent's own history, not on a bundle's", async () => {
+    const { calls } = setup(live, [], {}, { imported_from: "Claude Code 2.1.197: /h/.claude/projects/-w/abc.jsonl", native_session_id: "abc" });
+    await screen.findByText("Run rm");
+    await userEvent.click(screen.getByRole("button", { name: "Continue in claude" }));
+    await waitFor(() => expect(calls).toContain("POST /api/sessions/ses_1/continue"));
+  });
+
+  it("has no Continue on a bundle's session", async () => {
+    setup(live, [], {}, { imported_from: "a.hdbundle.jsonl" });
+    await screen.findByText("Run rm");
+    expect(screen.queryByRole("button", { name: /Continue in/ })).toBeNull();
   });
 
   it("queues a message sent while the run is active, and Stop cancels", async () => {

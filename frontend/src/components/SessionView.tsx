@@ -256,6 +256,16 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const agent = latest?.agent || session.agent;
   // The id picks models and commands; people read the agent's own name.
   const agentLabel = p.agentName?.(agent) ?? agent;
+  // A session from an agent's own history (not a bundle) can go on there.
+  const continuable = imported && !!session.native_session_id;
+  const continueHere = async () => {
+    try {
+      await t.api.continueSession(session.id);
+      setErr(undefined);
+    } catch (e) {
+      setErr(errText(e));
+    }
+  };
   // Read on every render (ticks included): a few runs' already-folded lists.
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
   const served = useAgentModels(t.api, agent, runs.bus);
@@ -515,7 +525,15 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             } : undefined}
           />}
           {imported ? (
-            <span className="chip chip-imported" title={`Imported from ${session.imported_from}: a read-only record`}>Imported</span>
+            <>
+              <span className="chip chip-imported" title={`Imported from ${session.imported_from}: a read-only record`}>Imported</span>
+              {continuable && (
+                // The agent's own history: its next message resumes it in that agent (docs/ARCHITECTURE.md §History).
+                <button type="button" className="btn" onClick={() => void continueHere()} title={`Go on with this conversation in ${agentLabel}, under its own id`}>
+                  Continue in {agentLabel}
+                </button>
+              )}
+            </>
           ) : (
             status !== "idle" && <StatusBadge status={status} />
           )}
@@ -581,7 +599,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           commands={agentCommands}
           productCommands={productCommands}
           disabled={!!session.imported_from || ((!!p.project?.folder_missing || folderGone) && !active)}
-          placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. Start a new session to go on.` : (p.project?.folder_missing || folderGone) && !active ? "The project's folder is missing: locate it above to go on." : asking ? "Answer the agent's question…" : undefined}
+          placeholder={session.imported_from ? `Imported from ${session.imported_from}: read-only. ${continuable ? "Continue it above" : "Start a new session"} to go on.` : (p.project?.folder_missing || folderGone) && !active ? "The project's folder is missing: locate it above to go on." : asking ? "Answer the agent's question…" : undefined}
           hint={asking ? "answers the question above" : approving ? "queues it; Esc, then a digit answers the approval above" : undefined}
         />
       </div>

@@ -9,6 +9,8 @@ import type {
   ControlResult,
   EventsPage,
   ExportFile,
+  HistoryImportResult,
+  HistorySource,
   Project,
   RunEvent,
   RunInfo,
@@ -221,6 +223,18 @@ export class ApiClient {
    */
   importBundle(path: string, projectId?: string): Promise<Session & { already_imported?: boolean }> {
     return this.call("POST", "/api/import", projectId ? { path, project_id: projectId } : { path });
+  }
+  /** The agents' own histories found on this machine (Settings → History). */
+  async historySources(): Promise<HistorySource[]> {
+    return (await this.call<HistorySource[] | null>("GET", "/api/history/sources")) ?? [];
+  }
+  /** Imports a source's sessions (new turns only when imported before); mirror turns its watching on or off. */
+  importHistory(source: string, mirror?: boolean): Promise<HistoryImportResult> {
+    return this.call("POST", "/api/history/import", mirror === undefined ? { source } : { source, mirror });
+  }
+  /** Makes a session from an agent's own history an ordinary one, continued in that agent. */
+  continueSession(id: string): Promise<Session> {
+    return this.call("POST", `/api/sessions/${enc(id)}/continue`);
   }
   async search(q: string): Promise<SearchHit[]> {
     return list<SearchHit>(await this.call("GET", `/api/search?q=${enc(q)}`), "hits");

@@ -93,3 +93,24 @@ export interface DesktopInfo {
   autostart_supported: boolean;
 }
 
+/** An agent's own history found on this machine (GET /api/history/sources). */
+export interface HistorySource {
+  id: string;
+  name: string;
+  root: string;
+  sessions: number;
+  last_update?: string;
+  mirror: boolean;
+  errors?: string[];
+}
+
+/** What one history import did (POST /api/history/import). */
+export interface HistoryImportResult {
+  source: string;
+  mirror: boolean;
+  imported: number;
+  updated: number;
+  already: number;
+  skipped: number;
+  failed?: { file: string; reason: string }[];
+}

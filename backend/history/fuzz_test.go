@@ -1,0 +1,46 @@
+package history
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// seedLines adds every line of the recorded files as a seed.
+func seedLines(f *testing.F, glob string) {
+	files, _ := filepath.Glob(glob)
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			if len(l) <= 4096 { // long seeds stall the fuzzer's mutator for many seconds
+				f.Add(l)
+			}
+		}
+	}
+}
+
+// Fuzz targets, one per line parser: no input panics, and a whole file made
+// of the input parses without error (bad lines are skipped and counted).
+func FuzzClaudeLine(f *testing.F) {
+	seedLines(f, "testdata/claude/projects/*/*.jsonl")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = parseClaudeLine(b)
+		if _, err := (Claude{}).Parse(bytes.NewReader(append(b, '\n')), "f"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func FuzzCodexLine(f *testing.F) {
+	seedLines(f, "testdata/codex/sessions/*/*/*/*.jsonl")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _, _ = parseCodexLine(b)
+		if _, err := (Codex{}).Parse(bytes.NewReader(append(b, '\n')), "f"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
