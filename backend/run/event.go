@@ -275,6 +275,15 @@ type ModelOption struct {
 // also reported as model.updated, so the model picker drives it.
 type ConfigUpdated struct {
 	Options []ConfigOption `json:"options"`
+	// Defaults marks the settings of a new session as the agent reported
+	// them (ACP session/new's answer), before any choice was applied: the
+	// journal remembers them per agent, so a session shows them before its
+	// first run (docs/ARCHITECTURE.md §Session config options).
+	Defaults bool `json:"defaults,omitempty"`
+	// Chosen are choices the session keeps for its next runs (option id →
+	// value): a person's choice, or "" to drop one the agent no longer
+	// offers. Never a model selector (the model is kept as the model).
+	Chosen map[string]string `json:"chosen,omitempty"`
 }
 
 // ConfigOption is one setting: a selector or a switch.
