@@ -168,9 +168,20 @@ func (c *conn) onResult(method string, result json.RawMessage) {
 		return
 	}
 	var s wireSessionSettings
-	if json.Unmarshal(result, &s) == nil {
-		c.noteSettings(settingsEvents(s), true)
+	if json.Unmarshal(result, &s) != nil {
+		return
 	}
+	outs := settingsEvents(s)
+	for i, o := range outs {
+		// A new session's settings are the agent's defaults, remembered
+		// to show before a session's first run; a loaded one's are the
+		// session's own.
+		if cu, ok := o.Payload.(run.ConfigUpdated); ok && method == "session/new" {
+			cu.Defaults = true
+			outs[i].Payload = cu
+		}
+	}
+	c.noteSettings(outs, true)
 }
 
 // modelOption is the id of the agent's model selector, "" when it has none.
@@ -236,6 +247,11 @@ func (c *conn) SetConfigOption(ctx context.Context, id, value string) ([]run.Con
 	}
 	if err := offered(*opt, value); err != nil {
 		return nil, err
+	}
+	if opt.Current == value { // already so: nothing to ask
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return append([]run.ConfigOption(nil), c.config...), nil
 	}
 	if id == legacyModeOption {
 		if err := c.rpc.call(ctx, "session/set_mode", map[string]string{"sessionId": c.sessionID, "modeId": value}, nil); err != nil {

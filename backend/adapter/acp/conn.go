@@ -155,6 +155,7 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 			c.log.Warn("acp: could not switch model for this turn", "model", req.Model, "err", err)
 		}
 	}
+	c.applyChoices(ctx, req.Settings) // choices.go
 	c.mu.Lock()
 	pending := c.pending
 	c.pending = nil
