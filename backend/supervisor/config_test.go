@@ -1,0 +1,50 @@
+package supervisor_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/testkit/fakeagent"
+)
+
+// The session's kept choices reach a fresh agent through the spec and are
+// applied before the prompt; the agent's settings for a new session are
+// remembered for it (docs/ARCHITECTURE.md §Session config options).
+func TestKeptChoicesReachAFreshAgent(t *testing.T) {
+	e := newEnv(t, warmIdle(-1))
+	ctx := context.Background()
+	v, _ := json.Marshal(map[string]any{"env": []string{fakeagent.ConfigEnv + "=" + fakeagent.ConfigOptions}})
+	if err := e.store.PutSetting(ctx, "agents.demo", v); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.store.UpdateSession(ctx, e.session.ID, run.SessionUpdate{Config: map[string]string{"mode": "plan"}}); err != nil {
+		t.Fatal(err)
+	}
+	res := e.start(e.session.ID, "hello")
+	evs := e.watchAll(e.sup, res.RunID, 0)
+	if d := doneOf(t, evs); d.Status != run.StatusCompleted {
+		t.Fatalf("run: %+v", d)
+	}
+	var modes []string
+	for _, ev := range evs {
+		var cu run.ConfigUpdated
+		if ev.Type != run.EventConfigUpdated || json.Unmarshal(ev.Payload, &cu) != nil {
+			continue
+		}
+		for _, o := range cu.Options {
+			if o.ID == "mode" {
+				modes = append(modes, o.Current+map[bool]string{true: " (defaults)"}[cu.Defaults])
+			}
+		}
+	}
+	if got := strings.Join(modes, ", "); got != "build (defaults), plan" {
+		t.Fatalf("modes reported: %s", got)
+	}
+	opts, err := e.store.AgentConfig(ctx, "demo")
+	if err != nil || len(opts) != 4 || opts[1].ID != "mode" || opts[1].Current != "build" {
+		t.Fatalf("the agent's remembered settings: %+v %v", opts, err)
+	}
+}
