@@ -23,7 +23,7 @@ import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
-import { latestConfig, SessionSettings } from "./SessionSettings";
+import { headerSettings, latestConfig, SessionSettings, useAgentConfig } from "./SessionSettings";
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
@@ -259,8 +259,13 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
   const served = useAgentModels(t.api, agent, runs.bus);
   const reportedModels = latestModels(runs, attached.map((a) => a.id));
-  const settings = latestConfig(runs, attached.map((a) => a.id));
-  const agentModels = pickerModels(reportedModels, served.listed);
+  // Before the first run: the agent's settings (and models) for a new
+  // session as last reported on this machine (§Session config options).
+  const agentDefaults = useAgentConfig(t.api, agent, runs.bus);
+  const shownSettings = headerSettings(latestConfig(runs, attached.map((a) => a.id)), detail?.config ?? session.config, agentDefaults, active);
+  const settings = shownSettings.options;
+  const defaultModel = agentDefaults.find((o) => o.category === "model" && o.type === "select");
+  const agentModels = pickerModels(reportedModels, served.listed, defaultModel);
   const productCommands = useMemo(
     () => buildProductCommands({ agent, active, stop: () => stopRef.current(), model: () => setModelOpen(true), newSession: () => newSessionRef.current?.() }),
     [agent, active],
@@ -490,7 +495,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             models={agentModels}
             note={reportedModels.length === 0 ? served.listed?.message : undefined}
             onRetry={served.retry}
-            current={active ? model : detail?.model || session.model || model}
+            current={active ? model : detail?.model || session.model || model || defaultModel?.current}
             onPick={async (m) => {
               try {
                 if (active && latestId) return controlNote(await t.api.setModel(latestId, m));
@@ -505,13 +510,18 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           />}
           {!imported && <SessionSettings
             options={settings}
-            onSet={active && latestId ? async (id, value) => {
+            agentDefault={shownSettings.agentDefault}
+            onSet={async (id, value) => {
               try {
-                return controlNote(await t.api.setConfig(latestId, id, value));
+                if (active && latestId) return controlNote(await t.api.setConfig(latestId, id, value));
+                // Between runs the session keeps the choice for its next run.
+                await t.api.updateSession(session.id, { config: { [id]: value } });
+                await load();
+                return undefined;
               } catch (e) {
                 return errText(e);
               }
-            } : undefined}
+            }}
           />}
           {imported ? (
             <span className="chip chip-imported" title={`Imported from ${session.imported_from}: a read-only record`}>Imported</span>

@@ -1,6 +1,8 @@
 // Wire types of the Hermes Desk API (docs/ARCHITECTURE.md §Domain, §Events, §API). Field names follow
 // backend/run/run.go and event.go exactly: they are the contract.
 
+import type { ConfigOption } from "../store/model";
+
 export type RunStatus =
   | "queued"
   | "running"
@@ -60,6 +62,8 @@ export interface Session {
   imported_from?: string;
   /** The status of the session's newest run (the sidebar marks a failed one). */
   last_run_status?: RunStatus;
+  /** The person's choices of the agent's settings (option id → value) the session's next runs start with. */
+  config?: Record<string, string>;
 }
 
 /** An exported session: the file's suggested name, type and text. */
@@ -157,6 +161,16 @@ export interface AgentModels {
   models: { id: string; name?: string; description?: string }[];
   /** Why no list came, in plain words (the server could not be reached). */
   message?: string;
+}
+
+/**
+ * The agent's settings for a new session as last reported on this machine,
+ * from GET /api/agents/{name}/config (docs/ARCHITECTURE.md §Session config
+ * options); empty when no session of it reported any yet.
+ */
+export interface AgentConfig {
+  agent: string;
+  options: ConfigOption[];
 }
 
 /** An installed (or missing) agent CLI, from GET /api/agents. */
