@@ -263,6 +263,9 @@ func (c *conn) SetConfigOption(ctx context.Context, id, value string) ([]run.Con
 				c.config[i].Current = value
 			}
 		}
+		// The older modes' own event follows too (the inspector names the
+		// mode by it), replacing the one session/new queued.
+		c.keepPending(Out{run.EventModeUpdated, run.ModeUpdated{Mode: value}})
 		c.mu.Unlock()
 	} else if err := c.setConfigOption(ctx, id, value); err != nil {
 		return nil, err

@@ -786,4 +786,26 @@ func TestKeptChoicesApplyOnAFreshAgent(t *testing.T) {
 	if got := current(cu); cu.Defaults || got != "model=demo-small mode=plan reasoning_effort=medium allow_all=true" {
 		t.Fatalf("loaded session: %s (defaults %v)", got, cu.Defaults)
 	}
+
+	// The older modes (session/set_mode): the mode's own event follows,
+	// after the one session/new reported.
+	legacy := newHarness(t)
+	lc := legacy.start("")
+	rec = newRecorder()
+	go func() {
+		done <- lc.Turn(context.Background(), adapter.TurnRequest{RunID: "r2", Message: "hello", Settings: map[string]string{legacyModeOption: "plan"}}, rec)
+	}()
+	if res := <-done; res.Err != nil {
+		t.Fatalf("turn: %v", res.Err)
+	}
+	var modes []string
+	for _, e := range rec.all() {
+		var m run.ModeUpdated
+		if e.Type == run.EventModeUpdated && json.Unmarshal(e.Payload, &m) == nil {
+			modes = append(modes, m.Mode)
+		}
+	}
+	if len(modes) == 0 || modes[len(modes)-1] != "plan" {
+		t.Fatalf("mode.updated events: %v", modes)
+	}
 }
