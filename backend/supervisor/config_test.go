@@ -28,6 +28,17 @@ func TestKeptChoicesReachAFreshAgent(t *testing.T) {
 	if d := doneOf(t, evs); d.Status != run.StatusCompleted {
 		t.Fatalf("run: %+v", d)
 	}
+	if got := modesOf(evs); got != "build (defaults), plan" {
+		t.Fatalf("modes reported: %s", got)
+	}
+	opts, err := e.store.AgentConfig(ctx, "demo")
+	if err != nil || len(opts) != 4 || opts[1].ID != "mode" || opts[1].Current != "build" {
+		t.Fatalf("the agent's remembered settings: %+v %v", opts, err)
+	}
+}
+
+// modesOf is the mode each config.updated of a run reports.
+func modesOf(evs []run.Event) string {
 	var modes []string
 	for _, ev := range evs {
 		var cu run.ConfigUpdated
@@ -40,11 +51,30 @@ func TestKeptChoicesReachAFreshAgent(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(modes, ", "); got != "build (defaults), plan" {
-		t.Fatalf("modes reported: %s", got)
+	return strings.Join(modes, ", ")
+}
+
+// A choice made between runs reaches the session's warm agent too: it is
+// set before the next prompt, without restarting the agent.
+func TestKeptChoiceReachesAWarmAgent(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	v, _ := json.Marshal(map[string]any{"env": []string{fakeagent.ConfigEnv + "=" + fakeagent.ConfigOptions}})
+	if err := e.store.PutSetting(ctx, "agents.demo", v); err != nil {
+		t.Fatal(err)
 	}
-	opts, err := e.store.AgentConfig(ctx, "demo")
-	if err != nil || len(opts) != 4 || opts[1].ID != "mode" || opts[1].Current != "build" {
-		t.Fatalf("the agent's remembered settings: %+v %v", opts, err)
+	first, evs := e.runDone(e.session.ID, "hello")
+	if got := modesOf(evs); got != "build (defaults)" {
+		t.Fatalf("first run's modes: %s", got)
+	}
+	if _, err := e.store.UpdateSession(ctx, e.session.ID, run.SessionUpdate{Config: map[string]string{"mode": "plan"}}); err != nil {
+		t.Fatal(err)
+	}
+	second, evs := e.runDone(e.session.ID, "hello again")
+	if b1, b2 := e.boot(first.RunID), e.boot(second.RunID); b1.AgentPid != b2.AgentPid {
+		t.Fatalf("the second run did not go to the warm agent: %d, %d", b1.AgentPid, b2.AgentPid)
+	}
+	if got := modesOf(evs); got != "plan" {
+		t.Fatalf("second run's modes: %s", got)
 	}
 }
