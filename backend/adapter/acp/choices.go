@@ -24,17 +24,6 @@ func (c *conn) applyChoices(ctx context.Context, choices map[string]string) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
-	// A new session's defaults queued for the journal (which remembers
-	// them for the agent) outlive the sets below, which replace the
-	// queued config.updated.
-	c.mu.Lock()
-	var defaults []Out
-	for _, o := range c.pending {
-		if cu, ok := o.Payload.(run.ConfigUpdated); ok && cu.Defaults {
-			defaults = append(defaults, o)
-		}
-	}
-	c.mu.Unlock()
 	dropped := map[string]string{}
 	var gone []string
 	changed := false
@@ -60,19 +49,13 @@ func (c *conn) applyChoices(ctx context.Context, choices map[string]string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	keep := defaults
-	for _, o := range c.pending {
-		if _, ok := o.Payload.(run.ConfigUpdated); !ok {
-			keep = append(keep, o)
-		}
-	}
 	cu := run.ConfigUpdated{Options: append([]run.ConfigOption(nil), c.config...)}
 	if len(dropped) > 0 {
 		cu.Chosen = dropped
 	}
-	c.pending = append(keep, Out{run.EventConfigUpdated, cu})
+	c.keepPending(Out{run.EventConfigUpdated, cu})
 	if len(gone) > 0 {
-		c.pending = append(c.pending, Out{run.EventNotice, run.Notice{Message: fmt.Sprintf(
+		c.keepPending(Out{run.EventNotice, run.Notice{Message: fmt.Sprintf(
 			"%s no longer offers %s, kept for this session: it uses the agent's default instead.", c.a.display, strings.Join(gone, ", "))}})
 	}
 }

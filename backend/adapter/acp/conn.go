@@ -281,9 +281,15 @@ func (c *conn) onNotify(method string, params json.RawMessage) {
 }
 
 // keepPending records a between-turns state update, replacing an older one
-// of the same type (only the latest state matters). The caller holds c.mu.
+// of the same type (only the latest state matters) — except a new
+// session's settings, which the journal remembers as the agent's defaults
+// whatever is set after them (§Session config options). The caller holds
+// c.mu.
 func (c *conn) keepPending(o Out) {
 	for i, p := range c.pending {
+		if cu, ok := p.Payload.(run.ConfigUpdated); ok && cu.Defaults {
+			continue
+		}
 		if p.Type == o.Type {
 			c.pending = append(c.pending[:i], c.pending[i+1:]...)
 			break

@@ -727,7 +727,8 @@ func TestSetConfigOption(t *testing.T) {
 // The session's kept choices are applied on the next fresh agent before
 // the prompt (docs/ARCHITECTURE.md §Session config options): the new
 // session's defaults are reported first (the journal remembers them for
-// the agent), then the set with the choices applied; a choice the agent
+// the agent; a kept model switched before them does not hide them), then
+// the set with the choices applied; a choice the agent
 // does not offer is dropped (chosen forgets it) with a notice, not an
 // error. The agent itself holds the choices: a later agent that loads the
 // session reports them, and not as defaults.
@@ -738,7 +739,7 @@ func TestKeptChoicesApplyOnAFreshAgent(t *testing.T) {
 	rec := newRecorder()
 	done := make(chan adapter.TurnResult, 1)
 	go func() {
-		done <- c.Turn(context.Background(), adapter.TurnRequest{RunID: "r1", Message: "hello", Settings: map[string]string{
+		done <- c.Turn(context.Background(), adapter.TurnRequest{RunID: "r1", Message: "hello", Model: "demo-large", Settings: map[string]string{
 			"mode": "plan", "allow_all": "true", "reasoning_effort": "ludicrous", "gone": "x",
 		}}, rec)
 	}()
@@ -768,7 +769,7 @@ func TestKeptChoicesApplyOnAFreshAgent(t *testing.T) {
 	if got := current(configs[0]); got != "model=demo-small mode=build reasoning_effort=medium allow_all=false" {
 		t.Fatalf("defaults = %s", got)
 	}
-	if got := current(configs[1]); got != "model=demo-small mode=plan reasoning_effort=medium allow_all=true" {
+	if got := current(configs[1]); got != "model=demo-large mode=plan reasoning_effort=medium allow_all=true" {
 		t.Fatalf("applied = %s", got)
 	}
 	if want := map[string]string{"gone": "", "reasoning_effort": ""}; !reflect.DeepEqual(configs[1].Chosen, want) {
@@ -783,7 +784,7 @@ func TestKeptChoicesApplyOnAFreshAgent(t *testing.T) {
 	rec = newRecorder()
 	h.turn(later, "hello", rec)
 	cu := waitFor[run.ConfigUpdated](t, rec, run.EventConfigUpdated)
-	if got := current(cu); cu.Defaults || got != "model=demo-small mode=plan reasoning_effort=medium allow_all=true" {
+	if got := current(cu); cu.Defaults || got != "model=demo-large mode=plan reasoning_effort=medium allow_all=true" {
 		t.Fatalf("loaded session: %s (defaults %v)", got, cu.Defaults)
 	}
 
