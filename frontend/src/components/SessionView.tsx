@@ -262,7 +262,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   // Before the first run: the agent's settings (and models) for a new
   // session as last reported on this machine (§Session config options).
   const agentDefaults = useAgentConfig(t.api, agent, runs.bus);
-  const shownSettings = headerSettings(latestConfig(runs, attached.map((a) => a.id)), detail?.config ?? session.config, agentDefaults, active);
+  // A queued run has no agent to ask yet: it starts with the session's
+  // kept choices, so they are set on the session as between runs.
+  const agentUp = active && status !== "queued";
+  const shownSettings = headerSettings(latestConfig(runs, attached.map((a) => a.id)), detail?.config ?? session.config, agentDefaults, agentUp);
   const settings = shownSettings.options;
   const defaultModel = agentDefaults.find((o) => o.category === "model" && o.type === "select");
   const agentModels = pickerModels(reportedModels, served.listed, defaultModel);
@@ -513,7 +516,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             agentDefault={shownSettings.agentDefault}
             onSet={async (id, value) => {
               try {
-                if (active && latestId) return controlNote(await t.api.setConfig(latestId, id, value));
+                if (agentUp && latestId) return controlNote(await t.api.setConfig(latestId, id, value));
                 // Between runs the session keeps the choice for its next run.
                 await t.api.updateSession(session.id, { config: { [id]: value } });
                 await load();

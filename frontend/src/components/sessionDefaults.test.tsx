@@ -34,6 +34,7 @@ function setup(messages: object[], journal: RunEvent[] = [], kept?: Record<strin
     }
     if (p === "/api/agents/codex-acp/config") return { status: 200, body: JSON.stringify({ agent: "codex-acp", options: codexDefaults }) };
     if (p === "/api/agents/codex-acp/models") return { status: 200, body: JSON.stringify({ agent: "codex-acp", listed: false, models: [] }) };
+    if (/\/api\/runs\/run_2\/events/.test(p)) return { status: 200, body: JSON.stringify({ events: [] }) };
     const ev = /\/api\/runs\/run_1\/events\?after=(\d+)/.exec(p);
     if (ev) return { status: 200, body: JSON.stringify({ events: journal.filter((e) => e.seq > Number(ev[1])) }) };
     return { status: 404, body: "{}" };
@@ -73,6 +74,26 @@ describe("the header's agent settings", () => {
     fireEvent.change(mode, { target: { value: "auto" } });
     await waitFor(() => expect(calls).toContain('PATCH /api/sessions/ses_1 {"config":{"mode":"auto"}}'));
     await waitFor(() => expect((screen.getByRole("combobox", { name: "Approval Preset" }) as HTMLSelectElement).value).toBe("auto"));
+  });
+
+  it("while a follow-up waits in the queue, keeps the choice on the session: the run starts with it", async () => {
+    const R = "run_1";
+    const journal = evts(R, [
+      ["run.started", { agent: "codex-acp" }],
+      ["config.updated", { options: codexDefaults, defaults: true }],
+      ["done", { status: "completed" }],
+    ]);
+    const calls = setup([
+      { id: "u1", session_id: "ses_1", role: "user", content: "hi" },
+      { id: "a1", session_id: "ses_1", role: "assistant", content: "hello", run_id: R, run: { id: R, session_id: "ses_1", status: "completed", last_seq: journal.length, terminal: true } },
+      { id: "u2", session_id: "ses_1", role: "user", content: "more" },
+      { id: "a2", session_id: "ses_1", role: "assistant", content: "", run_id: "run_2", run: { id: "run_2", session_id: "ses_1", status: "queued", last_seq: 0, terminal: false } },
+    ], journal, { mode: "auto" });
+    const mode = (await screen.findByRole("combobox", { name: "Approval Preset" })) as HTMLSelectElement;
+    expect(mode.value).toBe("auto"); // the kept choice, not the last run's
+    fireEvent.change(mode, { target: { value: "full-access" } });
+    await waitFor(() => expect(calls).toContain('PATCH /api/sessions/ses_1 {"config":{"mode":"full-access"}}'));
+    expect(calls.some((c) => c.includes("/config {"))).toBe(false);
   });
 
   it("decides what to show", () => {
