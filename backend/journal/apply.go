@@ -64,7 +64,15 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 		}
 	case run.EventModelUpdated:
 		var p run.ModelUpdated
-		if json.Unmarshal(ev.Payload, &p) == nil && p.Model != "" {
+		if json.Unmarshal(ev.Payload, &p) != nil {
+			return nil
+		}
+		if p.Defaults {
+			if err := d.agentModels(ctx, p, at); err != nil {
+				return err
+			}
+		}
+		if p.Model != "" {
 			if err := d.exec(ctx, `UPDATE runs SET model = ? WHERE id = ?`, p.Model, id); err != nil || p.By != "user" {
 				return err
 			}
@@ -420,4 +428,21 @@ func (d *deriver) config(ctx context.Context, ev run.Event, at int64) error {
 	return d.exec(ctx, `INSERT INTO agent_config (agent, options, updated_at)
 		SELECT agent, ?, ? FROM runs WHERE id = ? AND agent <> ''
 		ON CONFLICT (agent) DO UPDATE SET options = excluded.options, updated_at = excluded.updated_at`, string(opts), at, d.rc.runID)
+}
+
+// agentModels remembers a new session's model and models for the agent
+// (model.updated with defaults), for the model picker before a session's
+// first run.
+func (d *deriver) agentModels(ctx context.Context, p run.ModelUpdated, at int64) error {
+	if len(p.Available) == 0 {
+		return nil
+	}
+	models, err := json.Marshal(p.Available)
+	if err != nil {
+		return err
+	}
+	return d.exec(ctx, `INSERT INTO agent_config (agent, model, models, updated_at)
+		SELECT agent, ?, ?, ? FROM runs WHERE id = ? AND agent <> ''
+		ON CONFLICT (agent) DO UPDATE SET model = excluded.model, models = excluded.models, updated_at = excluded.updated_at`,
+		p.Model, string(models), at, d.rc.runID)
 }

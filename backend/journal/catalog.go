@@ -385,21 +385,25 @@ func configPatch(choices map[string]string) (string, error) {
 	return string(b), err
 }
 
-// AgentConfig is the agent's settings for a new session as it last
-// reported them on this machine (config.updated with defaults), nil when
-// it never did (docs/ARCHITECTURE.md §Session config options).
-func (s *Store) AgentConfig(ctx context.Context, agent string) ([]run.ConfigOption, error) {
-	var raw string
-	err := s.db.QueryRowContext(ctx, `SELECT options FROM agent_config WHERE agent = ?`, agent).Scan(&raw)
+// AgentConfig is what a new session of the agent last reported on this
+// machine (config.updated and model.updated with defaults): empty when
+// none did (docs/ARCHITECTURE.md §Session config options).
+func (s *Store) AgentConfig(ctx context.Context, agent string) (run.AgentDefaults, error) {
+	var opts, models string
+	var d run.AgentDefaults
+	err := s.db.QueryRowContext(ctx, `SELECT options, model, models FROM agent_config WHERE agent = ?`, agent).Scan(&opts, &d.Model, &models)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
+		return d, nil
 	}
 	if err != nil {
-		return nil, s.wrap("read agent settings", err)
+		return d, s.wrap("read agent settings", err)
 	}
-	var opts []run.ConfigOption
-	if err := json.Unmarshal([]byte(raw), &opts); err != nil {
-		return nil, s.wrap("read agent settings", err)
+	// Written only by the deriver; a damaged value reads as none.
+	if opts != "" && json.Unmarshal([]byte(opts), &d.Options) != nil {
+		d.Options = nil
 	}
-	return opts, nil
+	if models != "" && json.Unmarshal([]byte(models), &d.Models) != nil {
+		d.Models = nil
+	}
+	return d, nil
 }

@@ -34,8 +34,8 @@ func TestMigrationKeepsSessionConfig(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(ses.Config, map[string]string{"mode": "plan"}) {
 		t.Fatalf("after update: %+v %v", ses.Config, err)
 	}
-	if opts, err := s.AgentConfig(ctx, "fake"); err != nil || opts != nil {
-		t.Fatalf("an agent never seen: %+v %v", opts, err)
+	if d, err := s.AgentConfig(ctx, "fake"); err != nil || d.Options != nil || d.Models != nil || d.Model != "" {
+		t.Fatalf("an agent never seen: %+v %v", d, err)
 	}
 }
 
@@ -89,9 +89,35 @@ func TestSessionConfigChoicesAndAgentDefaults(t *testing.T) {
 		if len(ses.Config) != len(st.want) || (len(st.want) > 0 && !reflect.DeepEqual(ses.Config, st.want)) {
 			t.Fatalf("%s: session config %v, want %v", st.name, ses.Config, st.want)
 		}
-		opts, err := s.AgentConfig(ctx, f.sub.Run.Agent)
-		if err != nil || len(opts) != 1 || opts[0].Current != st.defaults || len(opts[0].Values) != 2 {
-			t.Fatalf("%s: agent defaults %+v (%v), want mode %s", st.name, opts, err, st.defaults)
+		d, err := s.AgentConfig(ctx, f.sub.Run.Agent)
+		if err != nil || len(d.Options) != 1 || d.Options[0].Current != st.defaults || len(d.Options[0].Values) != 2 {
+			t.Fatalf("%s: agent defaults %+v (%v), want mode %s", st.name, d, err, st.defaults)
 		}
+	}
+}
+
+// A new session's model and models (model.updated with defaults) are
+// remembered per agent beside its settings; other model reports are not.
+func TestAgentDefaultModels(t *testing.T) {
+	ctx := ctxT(t)
+	s := openTest(t, Options{})
+	f := newFixture(t, s)
+	w := f.writer(t, f.sub.Run.ID)
+	models := []run.ModelOption{{ID: "small", Name: "Small"}, {ID: "large", Name: "Large"}}
+	for _, ev := range []run.ModelUpdated{
+		{Model: "small", Available: models, Defaults: true},
+		{Model: "large", Available: models},
+		{Model: "large", By: "user"},
+	} {
+		if _, err := w.AppendSync(ctx, run.EventModelUpdated, ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.AppendSync(ctx, run.EventConfigUpdated, run.ConfigUpdated{Defaults: true, Options: []run.ConfigOption{{ID: "mode", Type: "select", Current: "build"}}}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := s.AgentConfig(ctx, f.sub.Run.Agent)
+	if err != nil || d.Model != "small" || !reflect.DeepEqual(d.Models, models) || len(d.Options) != 1 {
+		t.Fatalf("agent defaults %+v (%v)", d, err)
 	}
 }

@@ -196,7 +196,9 @@ CREATE INDEX sessions_by_import_digest ON sessions(import_digest) WHERE import_d
 ALTER TABLE sessions ADD COLUMN config TEXT NOT NULL DEFAULT '';
 CREATE TABLE agent_config (
 	agent      TEXT PRIMARY KEY,
-	options    TEXT NOT NULL,
+	options    TEXT NOT NULL DEFAULT '',
+	model      TEXT NOT NULL DEFAULT '',
+	models     TEXT NOT NULL DEFAULT '',
 	updated_at INTEGER NOT NULL
 );
 `, nil},

@@ -259,6 +259,20 @@ type ModelUpdated struct {
 	// the choice is then stored on the session, so a fresh agent for its
 	// next run starts on it too. An agent's own report leaves it.
 	By string `json:"by,omitempty"`
+	// Defaults marks a new session's model and models as the agent
+	// reported them (ACP session/new's models): the journal remembers them
+	// per agent for the model picker before a session's first run
+	// (docs/ARCHITECTURE.md §Session config options).
+	Defaults bool `json:"defaults,omitempty"`
+}
+
+// AgentDefaults is what a new session of an agent last reported on this
+// machine: its settings, model and models (docs/ARCHITECTURE.md §Session
+// config options).
+type AgentDefaults struct {
+	Options []ConfigOption `json:"options"`
+	Model   string         `json:"model,omitempty"`
+	Models  []ModelOption  `json:"models"`
 }
 
 // ModelOption is one model an agent offers.

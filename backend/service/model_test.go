@@ -90,8 +90,8 @@ type memWithAgentConfig struct {
 	opts map[string][]run.ConfigOption
 }
 
-func (m memWithAgentConfig) AgentConfig(_ context.Context, agent string) ([]run.ConfigOption, error) {
-	return m.opts[agent], nil
+func (m memWithAgentConfig) AgentConfig(_ context.Context, agent string) (run.AgentDefaults, error) {
+	return run.AgentDefaults{Options: m.opts[agent], Model: "m1", Models: []run.ModelOption{{ID: "m1"}}}, nil
 }
 
 // GET /api/agents/{name}/config answers the agent's remembered settings
@@ -104,7 +104,7 @@ func TestAgentConfig(t *testing.T) {
 	s := service.New(store, m, m, service.Options{Log: quiet})
 	ctx := context.Background()
 	got, err := s.AgentConfig(ctx, "demo")
-	if err != nil || len(got.Options) != 1 || got.Options[0].Current != "read-only" {
+	if err != nil || len(got.Options) != 1 || got.Options[0].Current != "read-only" || got.Model != "m1" || len(got.Models) != 1 {
 		t.Fatalf("remembered: %+v %v", got, err)
 	}
 	store.opts = nil

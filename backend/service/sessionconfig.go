@@ -38,16 +38,16 @@ func checkConfigChoices(c map[string]string) error {
 // AgentConfigReader is a Store that remembers each agent's settings for a
 // new session (backend/journal's Store does).
 type AgentConfigReader interface {
-	AgentConfig(ctx context.Context, agent string) ([]run.ConfigOption, error)
+	AgentConfig(ctx context.Context, agent string) (run.AgentDefaults, error)
 }
 
-// AgentConfig is GET /api/agents/{name}/config: the agent's settings as a
-// new session of it last reported them on this machine — what a session
-// starts with unless it keeps a choice. Options is empty when no session
-// of the agent reported any yet.
+// AgentConfig is GET /api/agents/{name}/config: the agent's settings,
+// model and models as a new session of it last reported them on this
+// machine — what a session starts with unless it keeps a choice. The
+// lists are empty when no session of the agent reported any yet.
 type AgentConfig struct {
-	Agent   string             `json:"agent"`
-	Options []run.ConfigOption `json:"options"`
+	Agent string `json:"agent"`
+	run.AgentDefaults
 }
 
 // AgentConfig answers the agent's remembered settings for a new session.
@@ -57,17 +57,19 @@ func (s *Service) AgentConfig(ctx context.Context, agent string) (AgentConfig, e
 	if s.agents == nil || !s.agents.Known(agent) {
 		return AgentConfig{}, notFound("agent")
 	}
-	out := AgentConfig{Agent: agent, Options: []run.ConfigOption{}}
-	r, ok := s.store.(AgentConfigReader)
-	if !ok {
-		return out, nil
+	out := AgentConfig{Agent: agent}
+	if r, ok := s.store.(AgentConfigReader); ok {
+		d, err := r.AgentConfig(ctx, agent)
+		if err != nil {
+			return AgentConfig{}, s.classify(ctx, "read agent settings", "agent", err)
+		}
+		out.AgentDefaults = d
 	}
-	opts, err := r.AgentConfig(ctx, agent)
-	if err != nil {
-		return AgentConfig{}, s.classify(ctx, "read agent settings", "agent", err)
+	if out.Options == nil {
+		out.Options = []run.ConfigOption{}
 	}
-	if len(opts) > 0 {
-		out.Options = opts
+	if out.Models == nil {
+		out.Models = []run.ModelOption{}
 	}
 	return out, nil
 }

@@ -176,9 +176,13 @@ func (c *conn) onResult(method string, result json.RawMessage) {
 		// A new session's settings are the agent's defaults, remembered
 		// to show before a session's first run; a loaded one's are the
 		// session's own.
-		if cu, ok := o.Payload.(run.ConfigUpdated); ok && method == "session/new" {
-			cu.Defaults = true
-			outs[i].Payload = cu
+		switch p := o.Payload.(type) {
+		case run.ConfigUpdated:
+			p.Defaults = method == "session/new"
+			outs[i].Payload = p
+		case run.ModelUpdated:
+			p.Defaults = method == "session/new"
+			outs[i].Payload = p
 		}
 	}
 	c.noteSettings(outs, true)

@@ -287,7 +287,7 @@ func (c *conn) onNotify(method string, params json.RawMessage) {
 // c.mu.
 func (c *conn) keepPending(o Out) {
 	for i, p := range c.pending {
-		if cu, ok := p.Payload.(run.ConfigUpdated); ok && cu.Defaults {
+		if isDefaults(p) {
 			continue
 		}
 		if p.Type == o.Type {
@@ -296,6 +296,17 @@ func (c *conn) keepPending(o Out) {
 		}
 	}
 	c.pending = append(c.pending, o)
+}
+
+// isDefaults reports whether o is a new session's settings or models.
+func isDefaults(o Out) bool {
+	switch p := o.Payload.(type) {
+	case run.ConfigUpdated:
+		return p.Defaults
+	case run.ModelUpdated:
+		return p.Defaults
+	}
+	return false
 }
 
 // Cancel sends session/cancel and answers every pending prompt of the turn

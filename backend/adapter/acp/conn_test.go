@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -794,7 +795,7 @@ func TestKeptChoicesApplyOnAFreshAgent(t *testing.T) {
 	lc := legacy.start("")
 	rec = newRecorder()
 	go func() {
-		done <- lc.Turn(context.Background(), adapter.TurnRequest{RunID: "r2", Message: "hello", Settings: map[string]string{legacyModeOption: "plan"}}, rec)
+		done <- lc.Turn(context.Background(), adapter.TurnRequest{RunID: "r2", Message: "hello", Model: "demo-large", Settings: map[string]string{legacyModeOption: "plan"}}, rec)
 	}()
 	if res := <-done; res.Err != nil {
 		t.Fatalf("turn: %v", res.Err)
@@ -808,5 +809,17 @@ func TestKeptChoicesApplyOnAFreshAgent(t *testing.T) {
 	}
 	if len(modes) == 0 || modes[len(modes)-1] != "plan" {
 		t.Fatalf("mode.updated events: %v", modes)
+	}
+	// The older models too: the new session's are its defaults, not
+	// hidden by the session's model switched before the prompt.
+	var models []string
+	for _, e := range rec.all() {
+		var m run.ModelUpdated
+		if e.Type == run.EventModelUpdated && json.Unmarshal(e.Payload, &m) == nil {
+			models = append(models, fmt.Sprintf("%s/%d%s", m.Model, len(m.Available), map[bool]string{true: " (defaults)"}[m.Defaults]))
+		}
+	}
+	if got := strings.Join(models, ", "); got != "demo-small/2 (defaults), demo-large/0" {
+		t.Fatalf("model.updated events: %s", got)
 	}
 }

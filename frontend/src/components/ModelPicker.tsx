@@ -6,7 +6,6 @@
 // for the session); between runs it is stored on the session, so the next
 // run — a fresh agent too — starts on it.
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { ConfigOption } from "../store/model";
 import type { RunStore } from "../store/runStore";
 import { revealInvisible } from "../text/invisible";
 import type { AgentModels, WatchMessage } from "../transport/types";
@@ -23,12 +22,12 @@ export function latestModels(runs: Pick<RunStore, "view">, runIds: string[]): Mo
 }
 
 /** The picker's models: what the agent reported in a run wins over its server's list. */
-export function pickerModels(reported: ModelOption[], listed?: AgentModels, remembered?: ConfigOption): ModelOption[] {
+export function pickerModels(reported: ModelOption[], listed?: AgentModels, remembered: ModelOption[] = []): ModelOption[] {
   if (reported.length > 0) return reported;
   if (listed?.models.length) return listed.models;
-  // The model selector of the agent's settings for a new session, as last
-  // reported on this machine (docs/ARCHITECTURE.md §Session config options).
-  return remembered?.values.map((v) => ({ id: v.id, name: v.name, description: v.description })) ?? [];
+  // What a new session of the agent last reported on this machine
+  // (docs/ARCHITECTURE.md §Session config options).
+  return remembered;
 }
 
 /**

@@ -38,30 +38,39 @@ export function headerSettings(latest: ConfigOption[], kept: Record<string, stri
   return { options, agentDefault: latest.length === 0 && options.length > 0 && !changed };
 }
 
+const noDefaults: AgentConfig = { agent: "", options: [] };
+
 /**
- * The agent's settings for a new session (GET /api/agents/{name}/config),
- * asked once per agent shown and again when the agents changed; [] until
- * known or when the request fails.
+ * The agent's settings, model and models for a new session (GET
+ * /api/agents/{name}/config), asked once per agent shown and again when the
+ * agents changed; empty until known or when the request fails.
  */
 export function useAgentConfig(
   api: { agentConfig?(agent: string): Promise<AgentConfig> },
   agent: string,
   bus?: { subscribe(cb: (m: WatchMessage) => void): () => void },
-): ConfigOption[] {
-  const [state, setState] = useState<{ agent: string; options: ConfigOption[] }>({ agent, options: [] });
+): AgentConfig {
+  const [state, setState] = useState<AgentConfig>(noDefaults);
   const [tick, setTick] = useState(0);
   useEffect(() => bus?.subscribe((m) => m.type === "agents.changed" && setTick((n) => n + 1)), [bus]);
   useEffect(() => {
     let live = true;
     api.agentConfig?.(agent).then(
-      (v) => live && setState({ agent, options: v.options ?? [] }),
+      (v) => live && setState({ ...v, agent, options: v.options ?? [] }),
       () => live && setState({ agent, options: [] }),
     );
     return () => {
       live = false;
     };
   }, [api, agent, tick]);
-  return state.agent === agent ? state.options : [];
+  return state.agent === agent ? state : noDefaults;
+}
+
+/** The model picker's list and choice from the agent's defaults: its model selector, else the models it reported apart. */
+export function defaultModels(d: AgentConfig): { model?: string; models: { id: string; name?: string; description?: string }[] } {
+  const sel = d.options.find((o) => o.category === "model" && o.type === "select");
+  if (sel) return { model: sel.current, models: sel.values };
+  return { model: d.model || undefined, models: d.models ?? [] };
 }
 
 /** One setting as a person reads it: its name and the chosen value's name (never a raw id when a name is known). */

@@ -23,7 +23,7 @@ import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu } from "./ExportMenu";
 import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
-import { headerSettings, latestConfig, SessionSettings, useAgentConfig } from "./SessionSettings";
+import { defaultModels, headerSettings, latestConfig, SessionSettings, useAgentConfig } from "./SessionSettings";
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
@@ -265,10 +265,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   // A queued run has no agent to ask yet: it starts with the session's
   // kept choices, so they are set on the session as between runs.
   const agentUp = active && status !== "queued";
-  const shownSettings = headerSettings(latestConfig(runs, attached.map((a) => a.id)), detail?.config ?? session.config, agentDefaults, agentUp);
+  const shownSettings = headerSettings(latestConfig(runs, attached.map((a) => a.id)), detail?.config ?? session.config, agentDefaults.options, agentUp);
   const settings = shownSettings.options;
-  const defaultModel = agentDefaults.find((o) => o.category === "model" && o.type === "select");
-  const agentModels = pickerModels(reportedModels, served.listed, defaultModel);
+  const defaultModel = defaultModels(agentDefaults);
+  const agentModels = pickerModels(reportedModels, served.listed, defaultModel.models);
   const productCommands = useMemo(
     () => buildProductCommands({ agent, active, stop: () => stopRef.current(), model: () => setModelOpen(true), newSession: () => newSessionRef.current?.() }),
     [agent, active],
@@ -498,7 +498,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             models={agentModels}
             note={reportedModels.length === 0 ? served.listed?.message : undefined}
             onRetry={served.retry}
-            current={active ? model : detail?.model || session.model || model || defaultModel?.current}
+            current={active ? model : detail?.model || session.model || model || defaultModel.model}
             onPick={async (m) => {
               try {
                 if (active && latestId) return controlNote(await t.api.setModel(latestId, m));

@@ -7,8 +7,8 @@ import { RunStore } from "../store/runStore";
 import { evts } from "../store/testEvents";
 import { ApiClient } from "../transport/api";
 import type { Transport } from "../transport/transport";
-import type { RunEvent } from "../transport/types";
-import { headerSettings } from "./SessionSettings";
+import type { AgentConfig, RunEvent } from "../transport/types";
+import { defaultModels, headerSettings } from "./SessionSettings";
 import { SessionView } from "./SessionView";
 
 // codex-acp's settings for a new session: it starts read-only, and reports
@@ -22,7 +22,7 @@ const codexDefaults: ConfigOption[] = [
   ] },
 ];
 
-function setup(messages: object[], journal: RunEvent[] = [], kept?: Record<string, string>) {
+function setup(messages: object[], journal: RunEvent[] = [], kept?: Record<string, string>, defaults: AgentConfig = { agent: "codex-acp", options: codexDefaults }) {
   const calls: string[] = [];
   const session = { id: "ses_1", project_id: "p1", title: "New", agent: "codex-acp", config: kept };
   const api = new ApiClient(async (m, p, b) => {
@@ -32,7 +32,7 @@ function setup(messages: object[], journal: RunEvent[] = [], kept?: Record<strin
       session.config = { ...session.config, ...(JSON.parse(b!) as { config: Record<string, string> }).config };
       return { status: 200, body: JSON.stringify(session) };
     }
-    if (p === "/api/agents/codex-acp/config") return { status: 200, body: JSON.stringify({ agent: "codex-acp", options: codexDefaults }) };
+    if (p === "/api/agents/codex-acp/config") return { status: 200, body: JSON.stringify(defaults) };
     if (p === "/api/agents/codex-acp/models") return { status: 200, body: JSON.stringify({ agent: "codex-acp", listed: false, models: [] }) };
     if (/\/api\/runs\/run_2\/events/.test(p)) return { status: 200, body: JSON.stringify({ events: [] }) };
     const ev = /\/api\/runs\/run_1\/events\?after=(\d+)/.exec(p);
@@ -55,6 +55,13 @@ describe("the header's agent settings", () => {
     const model = screen.getByRole("combobox", { name: "Model" }) as HTMLSelectElement;
     expect(model.value).toBe("gpt-5-codex");
     expect([...model.options].map((o) => o.textContent)).toEqual(["GPT-5 Codex", "GPT-5"]);
+  });
+
+  it("before the first message offers the models an agent reported apart from its settings", async () => {
+    setup([], [], undefined, { agent: "codex-acp", options: [], model: "demo-small", models: [{ id: "demo-small", name: "Demo small" }, { id: "demo-large", name: "Demo large" }] });
+    await waitFor(() => expect((screen.getByRole("combobox", { name: "Model" }) as HTMLSelectElement).value).toBe("demo-small"));
+    expect(screen.queryByLabelText("Agent settings")).toBeNull();
+    expect(defaultModels({ agent: "a", options: codexDefaults, model: "x", models: [] }).model).toBe("gpt-5-codex"); // a model selector wins
   });
 
   it("between runs offers the settings and keeps the choice on the session for its next run", async () => {

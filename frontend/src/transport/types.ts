@@ -171,6 +171,9 @@ export interface AgentModels {
 export interface AgentConfig {
   agent: string;
   options: ConfigOption[];
+  /** The model a new session starts on, and the models it offered (agents that report models apart from their settings). */
+  model?: string;
+  models?: { id: string; name?: string; description?: string }[];
 }
 
 /** An installed (or missing) agent CLI, from GET /api/agents. */
