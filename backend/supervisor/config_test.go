@@ -31,9 +31,9 @@ func TestKeptChoicesReachAFreshAgent(t *testing.T) {
 	if got := modesOf(evs); got != "build (defaults), plan" {
 		t.Fatalf("modes reported: %s", got)
 	}
-	opts, err := e.store.AgentConfig(ctx, "demo")
-	if err != nil || len(opts) != 4 || opts[1].ID != "mode" || opts[1].Current != "build" {
-		t.Fatalf("the agent's remembered settings: %+v %v", opts, err)
+	d, err := e.store.AgentConfig(ctx, "demo")
+	if err != nil || len(d.Options) != 4 || d.Options[1].ID != "mode" || d.Options[1].Current != "build" || d.Model != "demo-small" || len(d.Models) != 2 {
+		t.Fatalf("the agent's remembered settings: %+v %v", d, err)
 	}
 }
 
