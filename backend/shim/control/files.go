@@ -72,24 +72,26 @@ func RunDir(dataDir, runID string) string {
 // Spec is everything a shim needs to serve one run, written 0600 by the
 // supervisor. It may carry an API key (Config.APIKey), hence the mode.
 type Spec struct {
-	RunID         string         `json:"run_id"`
-	SessionID     string         `json:"session_id"`
-	TurnID        string         `json:"turn_id,omitempty"`
-	UserMessageID string         `json:"user_message_id,omitempty"`
-	Agent         string         `json:"agent"`
-	Config        adapter.Config `json:"config"`
-	Workspace     string         `json:"workspace"`
-	Message       string         `json:"message"`
-	Attachments   []string       `json:"attachments,omitempty"`
-	Model         string         `json:"model,omitempty"`
+	RunID           string         `json:"run_id"`
+	SessionID       string         `json:"session_id"`
+	TurnID          string         `json:"turn_id,omitempty"`
+	UserMessageID   string         `json:"user_message_id,omitempty"`
+	Agent           string         `json:"agent"`
+	Config          adapter.Config `json:"config"`
+	Workspace       string         `json:"workspace"`
+	Message         string         `json:"message"`
+	Attachments     []string       `json:"attachments,omitempty"`
+	Model           string         `json:"model,omitempty"`
+	Profile         string         `json:"profile,omitempty"`
+	NativeSessionID string         `json:"native_session_id,omitempty"`
+	DataDir         string         `json:"data_dir"`
+	DBPath          string         `json:"db_path"`
+
 	// SessionConfig is the session's kept choices of the agent's settings
 	// (option id → value), applied before the prompt (docs/ARCHITECTURE.md
 	// §Session config options).
-	SessionConfig   map[string]string `json:"session_config,omitempty"`
-	Profile         string            `json:"profile,omitempty"`
-	NativeSessionID string            `json:"native_session_id,omitempty"`
-	DataDir         string            `json:"data_dir"`
-	DBPath          string            `json:"db_path"`
+	SessionConfig map[string]string `json:"session_config,omitempty"`
+
 	// CancelGraceMs is the wait between SIGTERM and SIGKILL on cancel.
 	CancelGraceMs int64 `json:"cancel_grace_ms,omitempty"`
 	// WarmIdleMs is how long the shim stays warm after a run for the
