@@ -124,6 +124,11 @@ type TurnRequest struct {
 	Message     string
 	Attachments []string // absolute paths inside the workspace
 	Model       string   // per-turn override, where supported
+	// Settings are the session's kept choices of the agent's settings
+	// (option id → value), applied before the prompt where the agent
+	// offers them (ConfigSetter; docs/ARCHITECTURE.md §Session config
+	// options).
+	Settings map[string]string
 }
 
 // TurnResult is how a turn ended. The shim turns it into the run's one

@@ -123,6 +123,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("PUT /api/client/focus", h.putFocus)
 	m.HandleFunc("GET /api/agents", h.agents)
 	m.HandleFunc("GET /api/agents/{name}/models", h.agentModels)
+	m.HandleFunc("GET /api/agents/{name}/config", h.agentConfig)
 	m.HandleFunc("POST /api/agents", h.addAgent)
 	m.HandleFunc("GET /api/agents/registry", h.agentRegistry)
 	m.HandleFunc("PATCH /api/agents/{id}", h.patchAgent)

@@ -99,6 +99,14 @@ func (h *Handler) agentModels(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, ms, err)
 }
 
+// agentConfig is GET /api/agents/{name}/config: the agent's settings for
+// a new session as last reported on this machine (docs/ARCHITECTURE.md
+// §Session config options).
+func (h *Handler) agentConfig(w http.ResponseWriter, r *http.Request) {
+	c, err := h.svc.AgentConfig(r.Context(), r.PathValue("name"))
+	reply(w, http.StatusOK, c, err)
+}
+
 // Watch follows the watch bus of whatever this handler serves: the
 // service in this process, or the data dir's supervisor over the local
 // socket for a proxy. The app's tray count and window read it.

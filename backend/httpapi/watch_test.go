@@ -122,3 +122,15 @@ func TestAgentModelsRoute(t *testing.T) {
 		t.Fatal(code, body)
 	}
 }
+
+// GET /api/agents/{name}/config: an agent no session reported settings
+// for yet answers an empty list; an unknown agent is not found.
+func TestAgentConfigRoute(t *testing.T) {
+	e := newEnv(t, httpapi.Config{})
+	if code, body := e.do(t, "GET", "/api/agents/demo/config", "", nil); code != 200 || !strings.Contains(body, `"agent":"demo","options":[]`) {
+		t.Fatal(code, body)
+	}
+	if code, body := e.do(t, "GET", "/api/agents/nope/config", "", nil); code != 404 {
+		t.Fatal(code, body)
+	}
+}

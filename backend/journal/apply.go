@@ -64,7 +64,15 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 		}
 	case run.EventModelUpdated:
 		var p run.ModelUpdated
-		if json.Unmarshal(ev.Payload, &p) == nil && p.Model != "" {
+		if json.Unmarshal(ev.Payload, &p) != nil {
+			return nil
+		}
+		if p.Defaults {
+			if err := d.agentModels(ctx, p, at); err != nil {
+				return err
+			}
+		}
+		if p.Model != "" {
 			if err := d.exec(ctx, `UPDATE runs SET model = ? WHERE id = ?`, p.Model, id); err != nil || p.By != "user" {
 				return err
 			}
@@ -72,6 +80,8 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 			// (a fresh agent too) starts on it.
 			return d.exec(ctx, `UPDATE sessions SET model = ? WHERE id = ?`, p.Model, d.rc.sessionID)
 		}
+	case run.EventConfigUpdated:
+		return d.config(ctx, ev, at)
 	case run.EventReasoningDone:
 		d.bump(run.TurnAssistantStarted)
 		var p run.TextDone
@@ -388,4 +398,51 @@ func advanceTurn(ctx context.Context, tx *sql.Tx, turnID string, st run.TurnStat
 	args := append([]any{string(st), string(outcome), string(outcome), note, note, at, turnID}, lower...)
 	_, err := tx.ExecContext(ctx, q, args...)
 	return err
+}
+
+// config keeps what a config.updated says beyond the run
+// (docs/ARCHITECTURE.md §Session config options): choices on the session
+// for its next runs, and an agent's settings for a new session to show
+// before a session's first run.
+func (d *deriver) config(ctx context.Context, ev run.Event, at int64) error {
+	var p run.ConfigUpdated
+	if json.Unmarshal(ev.Payload, &p) != nil {
+		return nil
+	}
+	if len(p.Chosen) > 0 {
+		patch, err := configPatch(p.Chosen)
+		if err != nil {
+			return err
+		}
+		if err := d.exec(ctx, `UPDATE sessions SET `+configPatchSQL+` WHERE id = ?`, patch, d.rc.sessionID); err != nil {
+			return err
+		}
+	}
+	if !p.Defaults || len(p.Options) == 0 {
+		return nil
+	}
+	opts, err := json.Marshal(p.Options)
+	if err != nil {
+		return err
+	}
+	return d.exec(ctx, `INSERT INTO agent_config (agent, options, updated_at)
+		SELECT agent, ?, ? FROM runs WHERE id = ? AND agent <> ''
+		ON CONFLICT (agent) DO UPDATE SET options = excluded.options, updated_at = excluded.updated_at`, string(opts), at, d.rc.runID)
+}
+
+// agentModels remembers a new session's model and models for the agent
+// (model.updated with defaults), for the model picker before a session's
+// first run.
+func (d *deriver) agentModels(ctx context.Context, p run.ModelUpdated, at int64) error {
+	if len(p.Available) == 0 {
+		return nil
+	}
+	models, err := json.Marshal(p.Available)
+	if err != nil {
+		return err
+	}
+	return d.exec(ctx, `INSERT INTO agent_config (agent, model, models, updated_at)
+		SELECT agent, ?, ?, ? FROM runs WHERE id = ? AND agent <> ''
+		ON CONFLICT (agent) DO UPDATE SET model = excluded.model, models = excluded.models, updated_at = excluded.updated_at`,
+		p.Model, string(models), at, d.rc.runID)
 }

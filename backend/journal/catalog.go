@@ -95,7 +95,7 @@ func (s *Store) CreateSession(ctx context.Context, ses run.Session) (run.Session
 	return s.GetSession(ctx, ses.ID)
 }
 
-const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at, imported_from,
+const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at, imported_from, config,
 	COALESCE((SELECT r.status FROM runs r WHERE r.session_id = sessions.id
 		AND NOT (r.status = 'cancelled' AND r.started_at IS NULL)
 		ORDER BY r.created_at DESC, r.id DESC LIMIT 1), '')`
@@ -103,9 +103,15 @@ const sessionCols = `id, project_id, title, agent, model, profile, archived, nat
 func scanSession(sc interface{ Scan(...any) error }) (run.Session, error) {
 	var ses run.Session
 	var c, u int64
+	var config string
 	err := sc.Scan(&ses.ID, &ses.ProjectID, &ses.Title, &ses.Agent, &ses.Model, &ses.Profile, &ses.Archived,
-		&ses.NativeSessionID, &c, &u, &ses.ImportedFrom, &ses.LastRunStatus)
+		&ses.NativeSessionID, &c, &u, &ses.ImportedFrom, &config, &ses.LastRunStatus)
 	ses.CreatedAt, ses.UpdatedAt = fromNanos(c), fromNanos(u)
+	if config != "" && config != "{}" {
+		// Written only through configPatch; a damaged value reads as no
+		// choices rather than hiding the session.
+		_ = json.Unmarshal([]byte(config), &ses.Config)
+	}
 	return ses, err
 }
 
@@ -154,6 +160,13 @@ func (s *Store) UpdateSession(ctx context.Context, id string, u run.SessionUpdat
 	}
 	if u.Model != nil {
 		sets, args = append(sets, "model = ?"), append(args, *u.Model)
+	}
+	if len(u.Config) > 0 {
+		patch, err := configPatch(u.Config)
+		if err != nil {
+			return run.Session{}, fmt.Errorf("journal: update session %s: %w", id, err)
+		}
+		sets, args = append(sets, configPatchSQL), append(args, patch)
 	}
 	if u.Title != nil || u.Archived != nil {
 		sets, args = append(sets, "updated_at = ?"), append(args, nowNanos())
@@ -351,4 +364,46 @@ func (s *Store) DeleteProject(ctx context.Context, id string) error {
 		return fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
 	}
 	return s.wrap("delete project "+id, tx.Commit())
+}
+
+// configPatchSQL merges a configPatch into sessions.config in one
+// statement (a JSON merge patch: null removes a key), so a person's choice
+// between runs and one recorded by a run never overwrite each other.
+const configPatchSQL = `config = json_patch(CASE WHEN config = '' THEN '{}' ELSE config END, ?)`
+
+// configPatch is the JSON merge patch of choices: "" forgets a choice.
+func configPatch(choices map[string]string) (string, error) {
+	m := make(map[string]any, len(choices))
+	for k, v := range choices {
+		if v == "" {
+			m[k] = nil
+		} else {
+			m[k] = v
+		}
+	}
+	b, err := json.Marshal(m)
+	return string(b), err
+}
+
+// AgentConfig is what a new session of the agent last reported on this
+// machine (config.updated and model.updated with defaults): empty when
+// none did (docs/ARCHITECTURE.md §Session config options).
+func (s *Store) AgentConfig(ctx context.Context, agent string) (run.AgentDefaults, error) {
+	var opts, models string
+	var d run.AgentDefaults
+	err := s.db.QueryRowContext(ctx, `SELECT options, model, models FROM agent_config WHERE agent = ?`, agent).Scan(&opts, &d.Model, &models)
+	if errors.Is(err, sql.ErrNoRows) {
+		return d, nil
+	}
+	if err != nil {
+		return d, s.wrap("read agent settings", err)
+	}
+	// Written only by the deriver; a damaged value reads as none.
+	if opts != "" && json.Unmarshal([]byte(opts), &d.Options) != nil {
+		d.Options = nil
+	}
+	if models != "" && json.Unmarshal([]byte(models), &d.Models) != nil {
+		d.Models = nil
+	}
+	return d, nil
 }

@@ -188,6 +188,20 @@ ALTER TABLE sessions ADD COLUMN imported_from TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN import_digest TEXT NOT NULL DEFAULT '';
 CREATE INDEX sessions_by_import_digest ON sessions(import_digest) WHERE import_digest <> '';
 `, nil},
+	// A session keeps a person's choices of the agent's settings for its
+	// next runs, and each agent's settings for a new session are
+	// remembered to show before a session's first run
+	// (docs/ARCHITECTURE.md §Session config options).
+	{8, "session config options", `
+ALTER TABLE sessions ADD COLUMN config TEXT NOT NULL DEFAULT '';
+CREATE TABLE agent_config (
+	agent      TEXT PRIMARY KEY,
+	options    TEXT NOT NULL DEFAULT '',
+	model      TEXT NOT NULL DEFAULT '',
+	models     TEXT NOT NULL DEFAULT '',
+	updated_at INTEGER NOT NULL
+);
+`, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

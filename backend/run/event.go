@@ -259,6 +259,20 @@ type ModelUpdated struct {
 	// the choice is then stored on the session, so a fresh agent for its
 	// next run starts on it too. An agent's own report leaves it.
 	By string `json:"by,omitempty"`
+	// Defaults marks a new session's model and models as the agent
+	// reported them (ACP session/new's models): the journal remembers them
+	// per agent for the model picker before a session's first run
+	// (docs/ARCHITECTURE.md §Session config options).
+	Defaults bool `json:"defaults,omitempty"`
+}
+
+// AgentDefaults is what a new session of an agent last reported on this
+// machine: its settings, model and models (docs/ARCHITECTURE.md §Session
+// config options).
+type AgentDefaults struct {
+	Options []ConfigOption `json:"options"`
+	Model   string         `json:"model,omitempty"`
+	Models  []ModelOption  `json:"models"`
 }
 
 // ModelOption is one model an agent offers.
@@ -275,6 +289,15 @@ type ModelOption struct {
 // also reported as model.updated, so the model picker drives it.
 type ConfigUpdated struct {
 	Options []ConfigOption `json:"options"`
+	// Defaults marks the settings of a new session as the agent reported
+	// them (ACP session/new's answer), before any choice was applied: the
+	// journal remembers them per agent, so a session shows them before its
+	// first run (docs/ARCHITECTURE.md §Session config options).
+	Defaults bool `json:"defaults,omitempty"`
+	// Chosen are choices the session keeps for its next runs (option id →
+	// value): a person's choice, or "" to drop one the agent no longer
+	// offers. Never a model selector (the model is kept as the model).
+	Chosen map[string]string `json:"chosen,omitempty"`
 }
 
 // ConfigOption is one setting: a selector or a switch.

@@ -56,6 +56,9 @@ type SessionUpdate struct {
 	// Model is the model the session's next run starts on ("" = the
 	// agent's default).
 	Model *string `json:"model,omitempty"`
+	// Config merges choices into the session's kept settings (option id →
+	// value); a value "" forgets that choice (back to the agent's default).
+	Config map[string]string `json:"config,omitempty"`
 	// NativeSessionID is maintenance (the agent's resume id, set by the
 	// shim): it does not move updated_at and no client may set it.
 	NativeSessionID *string `json:"-"`

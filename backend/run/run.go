@@ -96,6 +96,11 @@ type Session struct {
 	// last run failed (issue 23.13). A follow-up cancelled before it
 	// started does not count. Never written through the session.
 	LastRunStatus Status `json:"last_run_status,omitempty"`
+	// Config holds the person's choices of the agent's session settings
+	// (option id → value: mode, thought level, switches) that the
+	// session's next runs start with (docs/ARCHITECTURE.md §Session config
+	// options). The model is Model.
+	Config map[string]string `json:"config,omitempty"`
 }
 
 // Role of a message author.

@@ -294,7 +294,8 @@ func (s *Service) Session(ctx context.Context, id string) (SessionDetail, error)
 	return d, nil
 }
 
-// UpdateSession renames or (un)archives a session.
+// UpdateSession renames or (un)archives a session, or sets the model
+// and settings its next runs start with.
 func (s *Service) UpdateSession(ctx context.Context, id string, p run.SessionUpdate) (run.Session, error) {
 	p.NativeSessionID = nil // the agent's resume id is the shim's to store, no client's
 	if p.Title != nil {
@@ -310,6 +311,9 @@ func (s *Service) UpdateSession(ctx context.Context, id string, p run.SessionUpd
 			return run.Session{}, badRequest("model must be a model name")
 		}
 		p.Model = &m
+	}
+	if err := checkConfigChoices(p.Config); err != nil { // sessionconfig.go
+		return run.Session{}, err
 	}
 	ses, err := s.store.UpdateSession(ctx, id, p)
 	if err == nil {

@@ -370,9 +370,10 @@ func (r *runner) recordResolution(ctx context.Context, id, answer string, isAppr
 }
 
 // setConfig sets one of the agent's session settings like setModel: the
-// agent first, then config.updated with the whole new set is recorded (and
-// model.updated by the user for a model selector, so the session keeps the
-// model as the model picker's choice would).
+// agent first, then config.updated with the whole new set and the choice
+// the session keeps is recorded (for a model selector model.updated by the
+// user instead, so the session keeps the model as the model picker's
+// choice would).
 func (r *runner) setConfig(ctx context.Context, id, value string) (run.ControlResult, error) {
 	r.modelMu.Lock()
 	defer r.modelMu.Unlock()
@@ -402,13 +403,21 @@ func (r *runner) setConfig(ctx context.Context, id, value string) (run.ControlRe
 	case err != nil:
 		return run.ControlResult{}, fmt.Errorf("set %s: %w", id, err)
 	}
+	// The person's choice is kept for the session's next runs (chosen);
+	// a model selector's as the session's model.
+	model := false
+	for _, o := range opts {
+		model = model || (o.ID == id && o.Category == "model")
+	}
+	cu := run.ConfigUpdated{Options: opts}
+	if !model {
+		cu.Chosen = map[string]string{id: value}
+	}
 	r.ctlMu.Lock()
 	defer r.ctlMu.Unlock()
-	ev, err := r.w.AppendSync(ctx, run.EventConfigUpdated, run.ConfigUpdated{Options: opts})
-	for _, o := range opts {
-		if err == nil && o.ID == id && o.Category == "model" {
-			_, err = r.w.AppendSync(ctx, run.EventModelUpdated, run.ModelUpdated{Model: value, By: "user"})
-		}
+	ev, err := r.w.AppendSync(ctx, run.EventConfigUpdated, cu)
+	if err == nil && model {
+		_, err = r.w.AppendSync(ctx, run.EventModelUpdated, run.ModelUpdated{Model: value, By: "user"})
 	}
 	if isRunTerminal(err) {
 		return result(run.ControlNotActive, "the run has already ended"), nil

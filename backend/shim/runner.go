@@ -310,7 +310,7 @@ func (r *runner) playTurn(ctx context.Context, conn adapter.Conn) outcome {
 	go func() {
 		tc <- conn.Turn(ctx, adapter.TurnRequest{
 			RunID: r.spec.RunID, Message: r.spec.Message,
-			Attachments: r.spec.Attachments, Model: r.spec.Model,
+			Attachments: r.spec.Attachments, Model: r.spec.Model, Settings: r.spec.SessionConfig,
 		}, emitter{r})
 	}()
 	var res adapter.TurnResult

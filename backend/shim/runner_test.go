@@ -2,7 +2,9 @@ package shim
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -405,11 +407,14 @@ func (c configConn) SetConfigOption(ctx context.Context, id, value string) ([]ru
 }
 
 // A setting is set through the agent first, then its new set is recorded
-// (and a model selector's choice as the person's model); a value it does
-// not offer is invalid; an agent without settings is unsupported.
+// with the choice the session keeps (a model selector's as the person's
+// model instead); a value it does not offer is invalid; an agent without
+// settings is unsupported. The session's kept choices reach the turn.
 func TestSetConfig(t *testing.T) {
 	block := make(chan struct{})
-	base := &fakeConn{turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {
+	settings := make(chan map[string]string, 1)
+	base := &fakeConn{turn: func(_ context.Context, req adapter.TurnRequest, _ adapter.Emitter) adapter.TurnResult {
+		settings <- req.Settings
 		<-block
 		return adapter.TurnResult{}
 	}}
@@ -425,19 +430,37 @@ func TestSetConfig(t *testing.T) {
 		}, nil
 	}}
 	a := &fakeAdapter{start: func(context.Context, adapter.StartRequest, adapter.Host) (adapter.Conn, error) { return c, nil }}
-	h := startHarness(t, a, nil)
-	waitUntil(t, "the agent", func() bool { h.r.mu.Lock(); defer h.r.mu.Unlock(); return h.r.conn != nil })
+	h := startHarnessWith(t, a, nil, func(s *control.Spec) { s.SessionConfig = map[string]string{"mode": "plan"} })
+	if got := <-settings; !reflect.DeepEqual(got, map[string]string{"mode": "plan"}) {
+		t.Fatalf("the turn's settings = %v", got)
+	}
 	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "high"}); !res.Accepted {
 		t.Fatalf("set effort: %+v", res)
 	}
 	if !h.j.has(run.EventConfigUpdated) || h.j.has(run.EventModelUpdated) {
 		t.Fatal("config.updated (and no model.updated) should be recorded")
 	}
+	chosen := func() []map[string]string {
+		var out []map[string]string
+		for _, ev := range h.j.all() {
+			var cu run.ConfigUpdated
+			if ev.Type == run.EventConfigUpdated && json.Unmarshal(ev.Payload, &cu) == nil {
+				out = append(out, cu.Chosen)
+			}
+		}
+		return out
+	}
+	if got := chosen(); len(got) != 1 || !reflect.DeepEqual(got[0], map[string]string{"effort": "high"}) {
+		t.Fatalf("kept choices recorded: %v", got)
+	}
 	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "effort", Value: "ludicrous"}); res.Status != run.ControlInvalid || !strings.Contains(res.Message, "ludicrous") {
 		t.Fatalf("a value not offered: %+v", res)
 	}
 	if res := h.control(control.Request{Op: control.OpConfig, ConfigID: "model", Value: "m2"}); !res.Accepted || !h.j.has(run.EventModelUpdated) {
 		t.Fatalf("model selector: %+v; model.updated recorded: %v", res, h.j.has(run.EventModelUpdated))
+	}
+	if got := chosen(); len(got) != 2 || got[1] != nil {
+		t.Fatalf("a model selector's choice is kept as the model, not as a setting: %v", got)
 	}
 	if fmt.Sprint(asked) != "[effort=high effort=ludicrous model=m2]" {
 		t.Fatalf("the agent was asked %v", asked)

@@ -209,6 +209,7 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	}
 	spec.Config, spec.Workspace, spec.Profile = cfg, proj.Workspace, ses.Profile
 	spec.NativeSessionID = ses.NativeSessionID
+	spec.SessionConfig = ses.Config // choices made up to now, a queued run's too
 	spec.CancelGraceMs = s.cfg.CancelGrace.Milliseconds()
 	spec.MaxOutputBytes = s.maxOutput(ctx)
 	spec.WarmIdleMs = s.cfg.WarmIdle.Milliseconds()

@@ -11,8 +11,9 @@ import (
 )
 
 var (
-	sectionRef = regexp.MustCompile(`ARCHITECTURE\.md[ ,]*§([^\n]*)`)
-	heading    = regexp.MustCompile(`(?m)^#{2,3} +(.+?) *$`)
+	sectionRef   = regexp.MustCompile(`ARCHITECTURE\.md[ ,]*§([^\n]*)`)
+	commentBreak = regexp.MustCompile(`\n[ \t]*(//|\*|#)[ \t]*`)
+	heading      = regexp.MustCompile(`(?m)^#{2,3} +(.+?) *$`)
 )
 
 // TestArchitectureReferencesExist: every "docs/ARCHITECTURE.md §Name" a
@@ -54,7 +55,10 @@ func TestArchitectureReferencesExist(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		for _, m := range sectionRef.FindAllStringSubmatch(string(b), -1) {
+		// A reference may run on into the comment's next line: read the
+		// comment lines as one text.
+		text := commentBreak.ReplaceAllString(string(b), " ")
+		for _, m := range sectionRef.FindAllStringSubmatch(text, -1) {
 			for _, ref := range strings.Split(m[1], "§") {
 				ref = strings.ReplaceAll(strings.TrimLeft(ref, " "), "`", "")
 				if ref == "" {

@@ -168,9 +168,24 @@ func (c *conn) onResult(method string, result json.RawMessage) {
 		return
 	}
 	var s wireSessionSettings
-	if json.Unmarshal(result, &s) == nil {
-		c.noteSettings(settingsEvents(s), true)
+	if json.Unmarshal(result, &s) != nil {
+		return
 	}
+	outs := settingsEvents(s)
+	for i, o := range outs {
+		// A new session's settings are the agent's defaults, remembered
+		// to show before a session's first run; a loaded one's are the
+		// session's own.
+		switch p := o.Payload.(type) {
+		case run.ConfigUpdated:
+			p.Defaults = method == "session/new"
+			outs[i].Payload = p
+		case run.ModelUpdated:
+			p.Defaults = method == "session/new"
+			outs[i].Payload = p
+		}
+	}
+	c.noteSettings(outs, true)
 }
 
 // modelOption is the id of the agent's model selector, "" when it has none.
@@ -237,6 +252,11 @@ func (c *conn) SetConfigOption(ctx context.Context, id, value string) ([]run.Con
 	if err := offered(*opt, value); err != nil {
 		return nil, err
 	}
+	if opt.Current == value { // already so: nothing to ask
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return append([]run.ConfigOption(nil), c.config...), nil
+	}
 	if id == legacyModeOption {
 		if err := c.rpc.call(ctx, "session/set_mode", map[string]string{"sessionId": c.sessionID, "modeId": value}, nil); err != nil {
 			return nil, fmt.Errorf("acp: set mode %q: %w", value, err)
@@ -247,6 +267,9 @@ func (c *conn) SetConfigOption(ctx context.Context, id, value string) ([]run.Con
 				c.config[i].Current = value
 			}
 		}
+		// The older modes' own event follows too (the inspector names the
+		// mode by it), replacing the one session/new queued.
+		c.keepPending(Out{run.EventModeUpdated, run.ModeUpdated{Mode: value}})
 		c.mu.Unlock()
 	} else if err := c.setConfigOption(ctx, id, value); err != nil {
 		return nil, err

@@ -94,3 +94,30 @@ func TestFollowSettings(t *testing.T) {
 		t.Fatal("updates are emitted by the mapper, not queued twice")
 	}
 }
+
+// A new session's settings are the agent's defaults (remembered per agent
+// to show before a session's first run: codex-acp's read-only mode); a
+// loaded session's are its own.
+func TestNewSessionSettingsAreDefaults(t *testing.T) {
+	answer := json.RawMessage(`{"sessionId":"s","modes":{"currentModeId":"read-only","availableModes":[{"id":"read-only","name":"Read Only"},{"id":"auto","name":"Default"},{"id":"full-access","name":"Full Access"}]},
+		"configOptions":[{"id":"model","name":"Model","category":"model","type":"select","currentValue":"gpt-5","options":[{"value":"gpt-5"}]}]}`)
+	for _, tt := range []struct {
+		method   string
+		defaults bool
+	}{{"session/new", true}, {"session/load", false}} {
+		c := &conn{}
+		c.onResult(tt.method, answer)
+		var cu *run.ConfigUpdated
+		for _, o := range c.pending {
+			if p, ok := o.Payload.(run.ConfigUpdated); ok {
+				cu = &p
+			}
+		}
+		if cu == nil || cu.Defaults != tt.defaults {
+			t.Fatalf("%s: config.updated %+v, want defaults %v", tt.method, cu, tt.defaults)
+		}
+		if mode := c.option(legacyModeOption); mode == nil || mode.Current != "read-only" || mode.Values[0].Name != "Read Only" {
+			t.Fatalf("%s: mode %+v", tt.method, mode)
+		}
+	}
+}

@@ -155,6 +155,7 @@ func (c *conn) Turn(ctx context.Context, req adapter.TurnRequest, emit adapter.E
 			c.log.Warn("acp: could not switch model for this turn", "model", req.Model, "err", err)
 		}
 	}
+	c.applyChoices(ctx, req.Settings) // choices.go
 	c.mu.Lock()
 	pending := c.pending
 	c.pending = nil
@@ -280,15 +281,32 @@ func (c *conn) onNotify(method string, params json.RawMessage) {
 }
 
 // keepPending records a between-turns state update, replacing an older one
-// of the same type (only the latest state matters). The caller holds c.mu.
+// of the same type (only the latest state matters) — except a new
+// session's settings, which the journal remembers as the agent's defaults
+// whatever is set after them (§Session config options). The caller holds
+// c.mu.
 func (c *conn) keepPending(o Out) {
 	for i, p := range c.pending {
+		if isDefaults(p) {
+			continue
+		}
 		if p.Type == o.Type {
 			c.pending = append(c.pending[:i], c.pending[i+1:]...)
 			break
 		}
 	}
 	c.pending = append(c.pending, o)
+}
+
+// isDefaults reports whether o is a new session's settings or models.
+func isDefaults(o Out) bool {
+	switch p := o.Payload.(type) {
+	case run.ConfigUpdated:
+		return p.Defaults
+	case run.ModelUpdated:
+		return p.Defaults
+	}
+	return false
 }
 
 // Cancel sends session/cancel and answers every pending prompt of the turn

@@ -6,8 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -720,5 +722,104 @@ func TestSetConfigOption(t *testing.T) {
 	opts, err = legacy.SetConfigOption(ctx, legacyModeOption, "plan")
 	if err != nil || current(opts) != "acp.modes=plan" {
 		t.Fatalf("set_mode: %v, %s", err, current(opts))
+	}
+}
+
+// The session's kept choices are applied on the next fresh agent before
+// the prompt (docs/ARCHITECTURE.md §Session config options): the new
+// session's defaults are reported first (the journal remembers them for
+// the agent; a kept model switched before them does not hide them), then
+// the set with the choices applied; a choice the agent
+// does not offer is dropped (chosen forgets it) with a notice, not an
+// error. The agent itself holds the choices: a later agent that loads the
+// session reports them, and not as defaults.
+func TestKeptChoicesApplyOnAFreshAgent(t *testing.T) {
+	h := newHarness(t)
+	h.env = append(h.env, "HERMESDESK_FAKEAGENT_CONFIG=options")
+	c := h.start("")
+	rec := newRecorder()
+	done := make(chan adapter.TurnResult, 1)
+	go func() {
+		done <- c.Turn(context.Background(), adapter.TurnRequest{RunID: "r1", Message: "hello", Model: "demo-large", Settings: map[string]string{
+			"mode": "plan", "allow_all": "true", "reasoning_effort": "ludicrous", "gone": "x",
+		}}, rec)
+	}()
+	if res := <-done; res.Err != nil {
+		t.Fatalf("turn: %v\n%s", res.Err, h.log.String())
+	}
+	var configs []run.ConfigUpdated
+	for _, e := range rec.all() {
+		if e.Type == run.EventConfigUpdated {
+			var cu run.ConfigUpdated
+			if err := json.Unmarshal(e.Payload, &cu); err != nil {
+				t.Fatal(err)
+			}
+			configs = append(configs, cu)
+		}
+	}
+	current := func(cu run.ConfigUpdated) string {
+		var s []string
+		for _, o := range cu.Options {
+			s = append(s, o.ID+"="+o.Current)
+		}
+		return strings.Join(s, " ")
+	}
+	if len(configs) != 2 || !configs[0].Defaults || configs[1].Defaults {
+		t.Fatalf("config.updated events: %+v", configs)
+	}
+	if got := current(configs[0]); got != "model=demo-small mode=build reasoning_effort=medium allow_all=false" {
+		t.Fatalf("defaults = %s", got)
+	}
+	if got := current(configs[1]); got != "model=demo-large mode=plan reasoning_effort=medium allow_all=true" {
+		t.Fatalf("applied = %s", got)
+	}
+	if want := map[string]string{"gone": "", "reasoning_effort": ""}; !reflect.DeepEqual(configs[1].Chosen, want) {
+		t.Fatalf("chosen = %v, want %v", configs[1].Chosen, want)
+	}
+	n := waitFor[run.Notice](t, rec, run.EventNotice)
+	if !strings.Contains(n.Message, `Reasoning effort "ludicrous"`) || !strings.Contains(n.Message, `the setting gone "x"`) {
+		t.Fatalf("notice = %q", n.Message)
+	}
+
+	later := h.start(c.NativeSessionID())
+	rec = newRecorder()
+	h.turn(later, "hello", rec)
+	cu := waitFor[run.ConfigUpdated](t, rec, run.EventConfigUpdated)
+	if got := current(cu); cu.Defaults || got != "model=demo-large mode=plan reasoning_effort=medium allow_all=true" {
+		t.Fatalf("loaded session: %s (defaults %v)", got, cu.Defaults)
+	}
+
+	// The older modes (session/set_mode): the mode's own event follows,
+	// after the one session/new reported.
+	legacy := newHarness(t)
+	lc := legacy.start("")
+	rec = newRecorder()
+	go func() {
+		done <- lc.Turn(context.Background(), adapter.TurnRequest{RunID: "r2", Message: "hello", Model: "demo-large", Settings: map[string]string{legacyModeOption: "plan"}}, rec)
+	}()
+	if res := <-done; res.Err != nil {
+		t.Fatalf("turn: %v", res.Err)
+	}
+	var modes []string
+	for _, e := range rec.all() {
+		var m run.ModeUpdated
+		if e.Type == run.EventModeUpdated && json.Unmarshal(e.Payload, &m) == nil {
+			modes = append(modes, m.Mode)
+		}
+	}
+	if len(modes) == 0 || modes[len(modes)-1] != "plan" {
+		t.Fatalf("mode.updated events: %v", modes)
+	}
+	// The older models too: the new session's are its defaults, not
+	// hidden by the session's model switched before the prompt.
+	var models []string
+	for _, e := range rec.all() {
+		var m run.ModelUpdated
+		if e.Type == run.EventModelUpdated && json.Unmarshal(e.Payload, &m) == nil {
+			models = append(models, fmt.Sprintf("%s/%d%s", m.Model, len(m.Available), map[bool]string{true: " (defaults)"}[m.Defaults]))
+		}
+	}
+	if got := strings.Join(models, ", "); got != "demo-small/2 (defaults), demo-large/0" {
+		t.Fatalf("model.updated events: %s", got)
 	}
 }

@@ -126,7 +126,8 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 	c.mu.Lock()
 	if sess.Models != nil && sess.Models.CurrentModelID != "" {
 		c.model = sess.Models.CurrentModelID
-		mu := run.ModelUpdated{Model: sess.Models.CurrentModelID}
+		// A new session's model and models are the agent's defaults.
+		mu := run.ModelUpdated{Model: sess.Models.CurrentModelID, Defaults: !loaded}
 		for _, m := range sess.Models.AvailableModels {
 			if m.ModelID != "" {
 				mu.Available = append(mu.Available, run.ModelOption{ID: m.ModelID, Name: m.Name, Description: m.Description})

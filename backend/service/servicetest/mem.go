@@ -202,6 +202,20 @@ func (m *Mem) UpdateSession(_ context.Context, id string, p run.SessionUpdate) (
 	if p.Model != nil {
 		s.Model = *p.Model
 	}
+	if len(p.Config) > 0 { // merged as the journal does; "" forgets
+		merged := map[string]string{}
+		for k, v := range s.Config {
+			merged[k] = v
+		}
+		for k, v := range p.Config {
+			if v == "" {
+				delete(merged, k)
+			} else {
+				merged[k] = v
+			}
+		}
+		s.Config = merged // a new map: earlier copies stay as they were
+	}
 	return *s, nil
 }
 

@@ -185,3 +185,8 @@ func maintain(j *journal.Store, log *slog.Logger) (stop func()) {
 	}()
 	return func() { cancel(); <-done }
 }
+
+// The journal remembers agents' settings for a new session, which the
+// service answers before a session's first run (docs/ARCHITECTURE.md
+// §Session config options).
+var _ service.AgentConfigReader = (*journal.Store)(nil)

@@ -87,6 +87,12 @@ type Spec struct {
 	NativeSessionID string         `json:"native_session_id,omitempty"`
 	DataDir         string         `json:"data_dir"`
 	DBPath          string         `json:"db_path"`
+
+	// SessionConfig is the session's kept choices of the agent's settings
+	// (option id → value), applied before the prompt (docs/ARCHITECTURE.md
+	// §Session config options).
+	SessionConfig map[string]string `json:"session_config,omitempty"`
+
 	// CancelGraceMs is the wait between SIGTERM and SIGKILL on cancel.
 	CancelGraceMs int64 `json:"cancel_grace_ms,omitempty"`
 	// WarmIdleMs is how long the shim stays warm after a run for the

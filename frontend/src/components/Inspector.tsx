@@ -7,7 +7,7 @@ import { formatDuration } from "./ToolCard";
 /** The run's mode by its name where the agent gave one (Copilot's ids are URLs). */
 export function modeName(view: Pick<RunView, "mode" | "config">): string {
   const o = view.config?.find((c) => c.category === "mode" && c.type === "select");
-  return o?.values.find((v) => v.id === view.mode)?.name || view.mode || "";
+  return o?.values?.find((v) => v.id === view.mode)?.name || view.mode || "";
 }
 
 function field(p: unknown, k: string): string {

@@ -22,8 +22,12 @@ export function latestModels(runs: Pick<RunStore, "view">, runIds: string[]): Mo
 }
 
 /** The picker's models: what the agent reported in a run wins over its server's list. */
-export function pickerModels(reported: ModelOption[], listed?: AgentModels): ModelOption[] {
-  return reported.length > 0 ? reported : (listed?.models ?? []);
+export function pickerModels(reported: ModelOption[], listed?: AgentModels, remembered: ModelOption[] = []): ModelOption[] {
+  if (reported.length > 0) return reported;
+  if (listed?.models.length) return listed.models;
+  // What a new session of the agent last reported on this machine
+  // (docs/ARCHITECTURE.md §Session config options).
+  return remembered;
 }
 
 /**

@@ -23,7 +23,7 @@ import { revealInvisible } from "../text/invisible";
 import { buildProductCommands, latestCommands } from "./slashCommands";
 import { ExportMenu, exportSaver } from "./ExportMenu";
 import { latestModels, ModelPicker, pickerModels, useAgentModels } from "./ModelPicker";
-import { latestConfig, SessionSettings } from "./SessionSettings";
+import { defaultModels, headerSettings, latestConfig, SessionSettings, useAgentConfig } from "./SessionSettings";
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
@@ -270,8 +270,16 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   const agentCommands = latestCommands(runs, attached.map((a) => a.id));
   const served = useAgentModels(t.api, agent, runs.bus);
   const reportedModels = latestModels(runs, attached.map((a) => a.id));
-  const settings = latestConfig(runs, attached.map((a) => a.id));
-  const agentModels = pickerModels(reportedModels, served.listed);
+  // Before the first run: the agent's settings (and models) for a new
+  // session as last reported on this machine (§Session config options).
+  const agentDefaults = useAgentConfig(t.api, agent, runs.bus);
+  // A queued run has no agent to ask yet: it starts with the session's
+  // kept choices, so they are set on the session as between runs.
+  const agentUp = active && status !== "queued";
+  const shownSettings = headerSettings(latestConfig(runs, attached.map((a) => a.id)), detail?.config ?? session.config, agentDefaults.options, agentUp);
+  const settings = shownSettings.options;
+  const defaultModel = defaultModels(agentDefaults);
+  const agentModels = pickerModels(reportedModels, served.listed, defaultModel.models);
   const productCommands = useMemo(
     () => buildProductCommands({ agent, active, stop: () => stopRef.current(), model: () => setModelOpen(true), newSession: () => newSessionRef.current?.() }),
     [agent, active],
@@ -501,7 +509,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             models={agentModels}
             note={reportedModels.length === 0 ? served.listed?.message : undefined}
             onRetry={served.retry}
-            current={active ? model : detail?.model || session.model || model}
+            current={active ? model : detail?.model || session.model || model || defaultModel.model}
             onPick={async (m) => {
               try {
                 if (active && latestId) return controlNote(await t.api.setModel(latestId, m));
@@ -516,13 +524,18 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           />}
           {!imported && <SessionSettings
             options={settings}
-            onSet={active && latestId ? async (id, value) => {
+            agentDefault={shownSettings.agentDefault}
+            onSet={async (id, value) => {
               try {
-                return controlNote(await t.api.setConfig(latestId, id, value));
+                if (agentUp && latestId) return controlNote(await t.api.setConfig(latestId, id, value));
+                // Between runs the session keeps the choice for its next run.
+                await t.api.updateSession(session.id, { config: { [id]: value } });
+                await load();
+                return undefined;
               } catch (e) {
                 return errText(e);
               }
-            } : undefined}
+            }}
           />}
           {imported ? (
             <>

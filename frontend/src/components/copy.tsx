@@ -1,5 +1,5 @@
 // Copy to the clipboard with a toast saying it worked (docs/ARCHITECTURE.md
-// §Frontend). Buttons are real buttons: reachable with Tab, pressed with
+// §Session view). Buttons are real buttons: reachable with Tab, pressed with
 // Enter or Space.
 import { Check, Copy } from "lucide-react";
 import { useEffect, useState, useSyncExternalStore } from "react";

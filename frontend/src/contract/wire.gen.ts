@@ -109,6 +109,7 @@ export interface Session {
   updated_at?: string;
   imported_from?: string;
   last_run_status?: RunStatus;
+  config?: Record<string, string>;
 }
 
 /** One entry of a session's transcript; an assistant message carries its run (and so its status) (Go: service.MessageView). */
@@ -138,6 +139,7 @@ export interface SessionDetail {
   updated_at?: string;
   imported_from?: string;
   last_run_status?: RunStatus;
+  config?: Record<string, string>;
   messages: Message[];
 }
 
@@ -262,6 +264,24 @@ export interface WarmAgent {
 
 /** One model an agent offers (Go: run.ModelOption). */
 export interface ModelOption {
+  id: string;
+  name?: string;
+  description?: string;
+}
+
+/** One of an agent's session settings: a selector or a switch (docs/ARCHITECTURE.md §Session config options) (Go: run.ConfigOption). */
+export interface ConfigOption {
+  id: string;
+  name: string;
+  description?: string;
+  category?: string;
+  type: string;
+  current: string;
+  values?: ConfigValue[];
+}
+
+/** One choice of a setting's selector (Go: run.ConfigValue). */
+export interface ConfigValue {
   id: string;
   name?: string;
   description?: string;

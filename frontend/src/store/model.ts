@@ -65,19 +65,9 @@ export interface ToolBlock extends BlockBase {
   /** Files this call changed, with their diffs. */
   changes?: FileTouch[];
 }
-/** One of an agent's session settings (backend/run/event.go ConfigOption). */
-export interface ConfigOption {
-  id: string;
-  name: string;
-  description?: string;
-  /** model, mode, thought_level or the agent's own word. */
-  category?: string;
-  /** "select" or "boolean". */
-  type: string;
-  /** The chosen value's id, or "true"/"false". */
-  current: string;
-  values: { id: string; name?: string; description?: string }[];
-}
+/** One of an agent's session settings: the generated contract's (backend/run/event.go ConfigOption). */
+import type { ConfigOption } from "../contract/wire.gen";
+export type { ConfigOption };
 
 export interface ApprovalBlock extends BlockBase {
   kind: "approval";

@@ -4,6 +4,7 @@
 import type {
   AgentDefinition,
   AgentInfo,
+  AgentConfig,
   AgentModels,
   AgentRegistry,
   ControlResult,
@@ -164,7 +165,8 @@ export class ApiClient {
   createSession(req: { project_id: string; title?: string; agent: string; model?: string; profile?: string }): Promise<Session> {
     return this.call("POST", "/api/sessions", req);
   }
-  updateSession(id: string, patch: { title?: string; archived?: boolean; model?: string }): Promise<Session> {
+  /** config merges the session's kept settings ("" forgets one). */
+  updateSession(id: string, patch: { title?: string; archived?: boolean; model?: string; config?: Record<string, string> }): Promise<Session> {
     return this.call("PATCH", `/api/sessions/${enc(id)}`, patch);
   }
   deleteSession(id: string): Promise<void> {
@@ -268,6 +270,9 @@ export class ApiClient {
   /** The agent's models from its server, as last asked; refresh asks again. */
   agentModels(agent: string, refresh = false): Promise<AgentModels> {
     return this.call("GET", `/api/agents/${encodeURIComponent(agent)}/models${refresh ? "?refresh=1" : ""}`);
+  }
+  agentConfig(agent: string): Promise<AgentConfig> {
+    return this.call("GET", `/api/agents/${encodeURIComponent(agent)}/config`);
   }
   /** The watch bus's state now (a snapshot message). */
   watchSnapshot(): Promise<WatchMessage> {

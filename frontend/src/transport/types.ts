@@ -3,6 +3,7 @@
 // re-exported here under the names the rest of the frontend imports; only shapes Go does not
 // describe there are written by hand below.
 
+import type { ConfigOption } from "../contract/wire.gen";
 import { TERMINAL_STATUS_LIST, type RunEvent } from "../contract/wire.gen";
 
 export type {
@@ -62,6 +63,19 @@ export interface EventsPage {
   events: RunEvent[];
   /** False when the server says nothing more is stored after this page. */
   more?: boolean;
+}
+
+/**
+ * The agent's settings for a new session as last reported on this machine,
+ * from GET /api/agents/{name}/config (docs/ARCHITECTURE.md §Session config
+ * options); empty when no session of it reported any yet.
+ */
+export interface AgentConfig {
+  agent: string;
+  options: ConfigOption[];
+  /** The model a new session starts on, and the models it offered (agents that report models apart from their settings). */
+  model?: string;
+  models?: { id: string; name?: string; description?: string }[];
 }
 
 /** The kinds of agent a person can add (docs/ARCHITECTURE.md §Agents are data). */
