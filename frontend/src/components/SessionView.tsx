@@ -5,6 +5,8 @@ import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
 import type { RunView } from "../store/model";
 import { ApiError } from "../transport/api";
+import { bannerError } from "./bannerError";
+import { ErrorBanner } from "./ErrorBanner";
 import type { Transport } from "../transport/transport";
 import type { ControlResult, Project, Session, SessionDetail } from "../transport/types";
 import { isTerminalStatus } from "../transport/types";
@@ -57,8 +59,9 @@ export function controlNote(r: ControlResult): string | undefined {
   }
 }
 
+/** A failure as the one sentence a card's note or a banner shows (bannerError.ts). */
 function errText(err: unknown): string {
-  return err instanceof Error ? err.message : "Something went wrong";
+  return bannerError(err).lead;
 }
 
 /** What Stop does to the follow-ups queued behind the run. */
@@ -117,7 +120,8 @@ export interface SessionViewProps {
 export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function SessionView(p, composerRef) {
   const { t, runs, session } = p;
   const [detail, setDetail] = useState<SessionDetail | null>(null);
-  const [err, setErr] = useState<string>();
+  // A plain note (string) or what was thrown, shown by ErrorBanner.
+  const [err, setErr] = useState<unknown>();
   const [modelOpen, setModelOpen] = useState(false);
   const attachSource = useMemo(() => attachSourceOf(t), [t]);
   const [editing, setEditing] = useState(false);
@@ -157,7 +161,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       setDetail(await t.api.getSession(session.id));
       setErr(undefined);
     } catch (e) {
-      setErr(errText(e));
+      setErr(e);
     }
   }, [t, session.id]);
 
@@ -319,7 +323,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       p.onChanged();
       return !note;
     } catch (e) {
-      setErr(errText(e));
+      setErr(e);
       return false;
     }
   };
@@ -411,7 +415,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
         p.onChanged();
         return false;
       }
-      setErr(e instanceof ApiError ? e.message : errText(e));
+      setErr(e);
       return false;
     }
   };
@@ -426,7 +430,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       if (note) setErr(note);
       else if (waiting > 0) setStopNote({ runId: latestId, text: `Stopping the run: ${queueNote(waiting)}.` });
     } catch (e) {
-      setErr(errText(e));
+      setErr(e);
     }
   };
 
@@ -540,11 +544,12 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             <PanelRight size={16} />
           </button>
         </header>
-        {err && (
-          <div className="banner" role="alert">
-            {err}
-            <button type="button" className="btn btn-ghost" onClick={() => setErr(undefined)}>Dismiss</button>
-          </div>
+        {err !== undefined && (
+          <ErrorBanner
+            err={err}
+            fixes={{ retry: () => void load(), settings: fixRef.current.settings, locate: fixRef.current.locate }}
+            onDismiss={() => setErr(undefined)}
+          />
         )}
         {info && (
           <div className="jump-note" role="status">
@@ -559,10 +564,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           </div>
         )}
         {(p.project?.folder_missing || folderGone) && p.project && p.folder && <FolderMissing project={p.project} actions={p.folder} />}
-        {latestId && runs.error(latestId) && (
-          <div className="banner" role="alert">Cannot follow this run: {runs.error(latestId)}</div>
+        {latestId && runs.error(latestId) !== undefined && (
+          <ErrorBanner err={runs.error(latestId)} doing="Cannot follow this run" fixes={{ retry: () => void runs.refollow(latestId) }} />
         )}
-        {detail === null && !err ? (
+        {detail === null && err === undefined ? (
           <div className="wait-line center" role="status">Loading the session…</div>
         ) : items.length === 0 ? (
           <div className="session-empty">

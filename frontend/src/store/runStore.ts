@@ -58,7 +58,7 @@ export class RunStore {
   private readonly shapes = new Map<string, { n: number; feed?: RunFeed; shape: number }>();
   /** Runs whose next flush changes their shape whatever their view says (a page in front, an error). */
   private readonly reshaped = new Set<string>();
-  private readonly errors = new Map<string, string>();
+  private readonly errors = new Map<string, unknown>();
   private readonly tail: number;
   private readonly page: number;
   private readonly schedule: (cb: () => void) => void;
@@ -83,8 +83,22 @@ export class RunStore {
     return this.feeds.get(runId)?.view;
   }
 
-  error(runId: string): string | undefined {
+  /** What stopped this run's reading or following (as thrown; ErrorBanner words it). */
+  error(runId: string): unknown {
     return this.errors.get(runId);
+  }
+
+  /**
+   * Reads and follows the run again after a failure (the banner's Retry):
+   * the feed keeps what it holds and resumes after its last seq.
+   */
+  refollow(runId: string): Promise<void> {
+    const a = this.attached.get(runId);
+    a?.stop?.();
+    this.attached.delete(runId);
+    this.errors.delete(runId);
+    this.markDirty(runId, true);
+    return this.attach(runId, { sessionId: this.feeds.get(runId)?.view.sessionId });
   }
 
   /** Changes on every flushed update of the run; a snapshot for React. */
@@ -272,7 +286,7 @@ export class RunStore {
   }
 
   private fail(runId: string, err: unknown): void {
-    this.errors.set(runId, err instanceof Error ? err.message : "Cannot read this run");
+    this.errors.set(runId, err ?? "Cannot read this run");
     this.markDirty(runId, true);
   }
 
