@@ -7,6 +7,7 @@ import type { RunView } from "../store/model";
 import { ApiError } from "../transport/api";
 import { bannerError } from "./bannerError";
 import { ErrorBanner } from "./ErrorBanner";
+import { revealRun } from "./revealed";
 import type { Transport } from "../transport/transport";
 import type { ControlResult, Project, Session, SessionDetail } from "../transport/types";
 import { isTerminalStatus } from "../transport/types";
@@ -185,8 +186,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   );
 
   const jump = useJump(runs, detail, p.target);
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
-  const reveal = useCallback((runId: string) => setRevealed((r) => (r.has(runId) ? r : new Set(r).add(runId))), []);
+  // The older turns followed, the last REVEAL_MAX scrolled to (revealed.ts).
+  const [revealedList, setRevealed] = useState<readonly string[]>([]);
+  const revealed = useMemo(() => new Set(revealedList), [revealedList]);
+  const reveal = useCallback((runId: string) => setRevealed((r) => revealRun(r, runId)), []);
   const attached = useMemo(() => {
     const ms = (detail?.messages ?? []).filter((m) => m.role === "assistant" && m.run_id);
     // Older turns are followed once they scroll into view (revealed), so

@@ -83,6 +83,11 @@ export class RunStore {
     return this.feeds.get(runId)?.view;
   }
 
+  /** How many runs are followed now (bounded by the session view; issue 23.20). */
+  get attachedCount(): number {
+    return this.attached.size;
+  }
+
   /** What stopped this run's reading or following (as thrown; ErrorBanner words it). */
   error(runId: string): unknown {
     return this.errors.get(runId);
@@ -126,7 +131,10 @@ export class RunStore {
     let s = this.listeners.get(runId);
     if (!s) this.listeners.set(runId, (s = new Set()));
     s.add(cb);
-    return () => s.delete(cb);
+    return () => {
+      s.delete(cb);
+      if (s.size === 0 && this.listeners.get(runId) === s) this.listeners.delete(runId);
+    };
   }
 
   /** Every flushed change of any run (sidebar markers, header state). */
@@ -183,6 +191,7 @@ export class RunStore {
       this.feeds.delete(id);
       this.versions.delete(id);
       this.shapes.delete(id);
+      this.errors.delete(id);
     }
   }
 
