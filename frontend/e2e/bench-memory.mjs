@@ -48,6 +48,7 @@ try {
     last = top;
   }
   await page.waitForTimeout(1000);
+  if (process.env.BENCH_SHOT) await page.screenshot({ path: process.env.BENCH_SHOT });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("HeapProfiler.enable");
   await cdp.send("HeapProfiler.collectGarbage");
