@@ -6,12 +6,15 @@
 // with the one before it on the same machine, the absolute figure depends
 // on the engine (WebKitGTK's is larger; scripts/bench-desktop.sh has it).
 //
-//   node e2e/bench-memory.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder [--runs 60]
+//   node e2e/bench-memory.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder [--runs 60] [--message '/scenario tool']
 import { arg, launch, pageApi } from "./harness.mjs";
 
 const url = arg("--url");
 const project = arg("--project");
 const n = Number(arg("--runs", "60"));
+// What each run is asked (the test kit's agent, set as agents.demo the way
+// scripts/test-e2e.sh does, has heavier scenarios such as /scenario flood).
+const message = arg("--message", "/scenario tool");
 if (!url || !project) {
   console.error("usage: node e2e/bench-memory.mjs --url LOGIN_URL --project DIR [--runs N]");
   process.exit(2);
@@ -29,7 +32,7 @@ try {
   // One run at a time, as a person would: each demo answer has a tool card,
   // a code block and a footer.
   for (let i = 0; i < n; i++) {
-    await call("POST", "/api/runs", { session_id: ses.id, message: `/scenario tool — turn ${i}`, client_request_id: `bench-${Date.now()}-${i}` });
+    await call("POST", "/api/runs", { session_id: ses.id, message: `${message} — turn ${i}`, client_request_id: `bench-${Date.now()}-${i}` });
     await waitIdle(120);
   }
   await page.reload({ waitUntil: "domcontentloaded" });

@@ -35,7 +35,7 @@ try {
   await call("POST", "/api/runs", { session_id: ses.id, message: "hello", client_request_id: `header-${Date.now()}` });
   await waitIdle();
   await page.reload({ waitUntil: "domcontentloaded" });
-  await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title, exact: true }).click();
+  await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title }).first().click();
   await page.locator(".main-head .badge").first().waitFor({ timeout: 10_000 });
 
   for (const [width, scheme] of [[720, "light"], [720, "dark"], [420, "light"], [420, "dark"]]) {
