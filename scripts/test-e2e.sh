@@ -37,6 +37,10 @@ echo "test-e2e: browser flow passed"
 mkdir -p "$work/header"
 (cd frontend && node e2e/header.mjs --url "$url" --project "$work/header")
 echo "test-e2e: header widths passed"
+# Ctrl+K on a match in the session already open lands on it (issue 23.8).
+mkdir -p "$work/jump"
+(cd frontend && node e2e/jump.mjs --url "$url" --project "$work/jump")
+echo "test-e2e: jump in the open session passed"
 # The first paint is in the saved theme, before the app's code runs.
 (cd frontend && node e2e/theme.mjs --url "$url")
 echo "test-e2e: theme before first paint passed"

@@ -3,7 +3,8 @@
 // "/scen…" while the agent, model and status chips kept their full width),
 // and the status badge, one short word, always shows whole (it was once
 // cut to "Complet"): the title is what gives way. Widths are measured, not
-// eyeballed; screenshots go to e2e/out/header-{720,420}-*.png.
+// eyeballed; screenshots go to e2e/out/header-{720,420}-*.png. Then the
+// Settings dialog at 420/720/1280 px fits the window (settings-*.png).
 //
 //   node e2e/header.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
 import { join } from "node:path";
@@ -34,7 +35,7 @@ try {
   await call("POST", "/api/runs", { session_id: ses.id, message: "hello", client_request_id: `header-${Date.now()}` });
   await waitIdle();
   await page.reload({ waitUntil: "domcontentloaded" });
-  await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title, exact: true }).click();
+  await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title }).first().click();
   await page.locator(".main-head .badge").first().waitFor({ timeout: 10_000 });
 
   for (const [width, scheme] of [[720, "light"], [720, "dark"], [420, "light"], [420, "dark"]]) {
@@ -61,8 +62,9 @@ try {
     }
     // The title is whole, or keeps at least half the header (up to 260 px),
     // as app.css promises: never a few characters next to full-width chips.
-    // (At 420 px the stylesheet lets it go down to 64 px.)
-    const floor = width >= 720 ? Math.min(m.head / 2, 260) - 2 : 64 - 2;
+    // At 420 px the session's setting chips make way (issue 23.15: the
+    // title was cut to "/scena…", 79 px): a few words, 120 px at least.
+    const floor = width >= 720 ? Math.min(m.head / 2, 260) - 2 : 120;
     const whole = m.title.full <= m.title.shown + 1;
     if (!whole && m.title.shown < floor) {
       const full = m.chips.filter((c) => c.full <= c.shown + 1 && c.shown > 0).map((c) => c.text);
@@ -75,6 +77,43 @@ try {
     if (m.chips.length === 0) problems.push(`${at}: no chips in the header to measure against`);
     // The agent chip names one agent: a word, never cut to "dem".
     for (const c of m.chips.filter((c) => c.agent && c.shown > 0 && c.shown + 1 < c.full)) problems.push(`${at}: the agent chip "${c.text}" is cut (${c.shown} of ${c.full} px)`);
+  }
+  // The Settings dialog at 420/720/1280 px, light and dark (issue 23.15: at
+  // 420 px it overflowed sideways): it fits the window, nothing in it
+  // reaches past its right edge, and it never scrolls sideways.
+  for (const [width, scheme] of [[420, "light"], [420, "dark"], [720, "light"], [720, "dark"], [1280, "light"], [1280, "dark"]]) {
+    const at = `Settings at ${width} px ${scheme}`;
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height: 800 });
+    await page.keyboard.press("Control+Comma");
+    const dialog = page.getByRole("dialog", { name: "Settings" });
+    await dialog.waitFor({ timeout: 10_000 });
+    // The agents list is read from the service: wait for it before measuring.
+    await dialog.getByText(/Retention|Keep history|Agents/i).first().waitFor({ timeout: 10_000 }).catch(() => {});
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(out, `settings-${width}-${scheme}.png`) });
+    const m = await page.evaluate(() => {
+      const d = document.querySelector(".dialog");
+      const r = d.getBoundingClientRect();
+      const body = d.querySelector(".dialog-body");
+      const past = [...d.querySelectorAll("*")]
+        .filter((el) => el.getBoundingClientRect().width > 0 && !el.closest("details:not([open]) > :not(summary)"))
+        .map((el) => ({ el, right: el.getBoundingClientRect().right }))
+        .filter((x) => x.right > r.right + 1)
+        .map((x) => `${x.el.tagName.toLowerCase()}.${[...x.el.classList].join(".")} "${(x.el.textContent ?? "").trim().slice(0, 30)}" +${Math.round(x.right - r.right)} px`);
+      return {
+        left: r.left, right: r.right, vw: window.innerWidth,
+        sideways: d.scrollWidth - d.clientWidth, bodySideways: body ? body.scrollWidth - body.clientWidth : 0,
+        page: document.documentElement.scrollWidth - window.innerWidth, past: past.slice(0, 5),
+      };
+    });
+    console.log(`${at}: dialog ${Math.round(m.left)}–${Math.round(m.right)} of ${m.vw} px, scrolls sideways ${m.sideways} px, elements past its edge ${m.past.length}`);
+    if (m.left < 0 || m.right > m.vw) problems.push(`${at}: the dialog (${Math.round(m.left)}–${Math.round(m.right)} px) does not fit the ${m.vw} px window`);
+    if (m.sideways > 1 || m.bodySideways > 1) problems.push(`${at}: the dialog scrolls sideways by ${Math.max(m.sideways, m.bodySideways)} px`);
+    if (m.page > 1) problems.push(`${at}: the page is ${m.page} px wider than the window`);
+    for (const x of m.past) problems.push(`${at}: ${x} past the dialog's right edge`);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached", timeout: 5_000 });
   }
   await ctx.close();
 } catch (e) {

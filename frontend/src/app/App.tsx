@@ -26,6 +26,7 @@ import { useBackend } from "./useBackend";
 import { usePersisted } from "./usePersisted";
 import { agentLabel } from "../settings/addAgent";
 import { useFocusReport } from "./useFocusReport";
+import { causeText } from "../components/bannerError";
 
 /** Wails event with the dropped files' paths (app/wails.go EventFilesDropped). */
 export const FILES_DROPPED = "files:dropped";
@@ -152,7 +153,7 @@ export function App({ transport: t }: { transport: Transport }) {
         setAdding(false);
         return undefined;
       } catch (e) {
-        return e instanceof Error ? e.message : "Could not add that folder";
+        return causeText(e);
       }
     },
     [t, b, setProjectId, setSessionId],
@@ -186,7 +187,7 @@ export function App({ transport: t }: { transport: Transport }) {
           await b.refresh();
           return undefined;
         } catch (e) {
-          return e instanceof Error ? e.message : "Could not use that folder.";
+          return causeText(e);
         }
       },
       remove: (proj) => setRemoving(proj),
@@ -212,7 +213,7 @@ export function App({ transport: t }: { transport: Transport }) {
           void b.refresh();
           return false;
         }
-        setNote(e instanceof Error ? e.message : "Could not start the session");
+        setNote(causeText(e));
         return false;
       }
     },
@@ -226,7 +227,7 @@ export function App({ transport: t }: { transport: Transport }) {
         b.putSession(u && typeof u === "object" && u.id ? u : { ...s, title });
         return undefined;
       } catch (e) {
-        return e instanceof Error ? e.message : "Could not rename the session";
+        return causeText(e);
       }
     },
     [t, b],
@@ -238,7 +239,7 @@ export function App({ transport: t }: { transport: Transport }) {
         const u = await t.api.updateSession(s.id, { archived });
         b.putSession(u && typeof u === "object" && u.id ? u : { ...s, archived });
       } catch (e) {
-        setNote(e instanceof Error ? e.message : "Could not change the session");
+        setNote(causeText(e));
       }
     },
     [t, b],
@@ -266,7 +267,7 @@ export function App({ transport: t }: { transport: Transport }) {
         void b.refresh();
         return undefined;
       } catch (e) {
-        return e instanceof Error ? e.message : "Could not rename the project";
+        return causeText(e);
       }
     },
     [t, b],
@@ -294,7 +295,7 @@ export function App({ transport: t }: { transport: Transport }) {
         const refused = rs.find((r) => !r.accepted && r.status !== "not-active");
         return refused ? refused.message || "The agent did not accept the stop." : undefined;
       } catch (e) {
-        return e instanceof Error ? e.message : "Could not stop the run";
+        return causeText(e);
       }
     },
     [t, b],

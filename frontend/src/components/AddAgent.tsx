@@ -7,11 +7,13 @@ import { ConfigError, shellJoin } from "../settings/agentConfig";
 import { KINDS, definitionOf, emptyAddForm, formFromOffer, type AddAgentForm } from "../settings/addAgent";
 import type { ApiClient } from "../transport/api";
 import type { AgentKind, AgentRegistry } from "../transport/types";
+import { causeText, errorMessage } from "./bannerError";
 
 export type AddAgentApi = Pick<ApiClient, "addAgent" | "agentRegistry">;
 
+/** A refusal's words; transport noise as its plain cause (bannerError.ts). */
 function errText(e: unknown): string {
-  return e instanceof Error ? e.message : "Something went wrong";
+  return causeText(e);
 }
 
 /** The field a backend refusal names ("env: …"), to mark it. */
@@ -59,7 +61,7 @@ export function AddAgent({ api, onAdded }: { api: AddAgentApi; onAdded(): Promis
     } catch (x) {
       const text = errText(x);
       // The environment is checked here first (parseEnv); the rest by the backend, which names the field.
-      setErr({ field: x instanceof ConfigError && x.field === "env" ? "env" : fieldOf(text), text: `Could not add the agent: ${text}` });
+      setErr({ field: x instanceof ConfigError && x.field === "env" ? "env" : fieldOf(errorMessage(x)), text: `Could not add the agent: ${text}` });
     } finally {
       setBusy(false);
     }

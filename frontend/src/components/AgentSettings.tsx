@@ -16,14 +16,16 @@ import type { ApiClient } from "../transport/api";
 import type { AgentInfo, Settings } from "../transport/types";
 import { AddAgent } from "./AddAgent";
 import { MAX_RUNS_KEY, RunLimitSetting } from "./RunLimitSetting";
+import { causeText } from "./bannerError";
 
 export type SettingsApi = Pick<ApiClient, "agents" | "getSettings" | "putSettings" | "addAgent" | "removeAgent" | "agentRegistry">;
 
 export const RETENTION_KEY = "retention_days";
 export const agentKey = (name: string) => `agents.${name}`;
 
+/** A refusal's words; transport noise as a plain cause (bannerError.ts). */
 function errText(e: unknown): string {
-  return e instanceof Error ? e.message : "Something went wrong";
+  return causeText(e);
 }
 
 function asConfig(v: unknown): AgentConfig | undefined {

@@ -8,6 +8,7 @@ import type { Project } from "../transport/types";
 import { Dialog } from "./Dialog";
 import { ActionMenu, type MenuAnchor } from "./SessionActions";
 import { revealInvisible } from "../text/invisible";
+import { causeText } from "./bannerError";
 
 export function ProjectMenu({ project, at, onRename, onRemove, onClose }: { project: Project; at: MenuAnchor; onRename(): void; onRemove(): void; onClose(): void }) {
   const run = (f: () => void) => () => {
@@ -32,7 +33,7 @@ export function removeProjectError(e: unknown): string {
     return `Cannot remove it yet: ${(e.message || "a session of this project has a running agent; stop it first").replace(/\.$/, "")}.`;
   }
   if (e instanceof ApiError && e.status === 404) return "This project no longer exists.";
-  return `Could not remove the project: ${e instanceof Error ? e.message : "unknown error"}`;
+  return `Could not remove the project: ${causeText(e)}`;
 }
 
 /** Asks before removing, saying plainly that files on disk stay. */

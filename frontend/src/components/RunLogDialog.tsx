@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import type { ApiClient } from "../transport/api";
 import { CopyButton } from "./copy";
 import { Dialog } from "./Dialog";
+import { causeText } from "./bannerError";
 
 type Api = Pick<ApiClient, "runLog">;
 
@@ -17,7 +18,7 @@ export function RunLogDialog({ api, runId, onClose }: { api: Api; runId: string;
     let live = true;
     api.runLog(runId).then(
       (r) => live && setLog(r.log),
-      (e: unknown) => live && setErr(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => live && setErr(causeText(e)),
     );
     return () => {
       live = false;

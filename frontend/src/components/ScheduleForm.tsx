@@ -3,6 +3,7 @@ import { browserZone, formatDue } from "../schedules/format";
 import type { MissedPolicy, Schedule, ScheduleInput, SchedulePreview, ScheduleTarget } from "../schedules/types";
 import type { AgentInfo, Project } from "../transport/types";
 import { Dialog } from "./Dialog";
+import { causeText } from "./bannerError";
 
 // Phrases that work (backend/schedule/phrase.go Examples says the same in its answers).
 const EXAMPLES = ["every weekday at 9:00", "every 2 hours", "every monday at 8:30", "in 10 minutes", "tomorrow at 9am"];
@@ -57,7 +58,7 @@ export function ScheduleForm({
     const timer = setTimeout(() => {
       api.previewSchedule(when, timezone).then(
         (p) => live && setPreview({ next: p.next }),
-        (e: unknown) => live && setPreview({ error: e instanceof Error ? e.message : "Cannot read that" }),
+        (e: unknown) => live && setPreview({ error: causeText(e) }),
       );
     }, 250);
     return () => {

@@ -10,6 +10,7 @@ import { Dialog } from "./Dialog";
 import { ScheduleForm } from "./ScheduleForm";
 import { agentLabel } from "../settings/addAgent";
 import { statusLook } from "./StatusBadge";
+import { causeText } from "./bannerError";
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "interrupted"]);
 
@@ -63,7 +64,7 @@ export function SchedulesView({
       setList(await t.api.listSchedules());
       setLoadErr(undefined);
     } catch (e) {
-      setLoadErr(e instanceof Error ? e.message : "Cannot list schedules");
+      setLoadErr(causeText(e));
     }
   }, [t]);
   const loadHistory = useCallback(async () => {
@@ -117,7 +118,7 @@ export function SchedulesView({
     try {
       await f();
     } catch (e) {
-      setNote(`${what}: ${e instanceof Error ? e.message : "failed"}`);
+      setNote(`${what}: ${causeText(e)}`);
     }
     await load();
     await loadHistory();
@@ -131,7 +132,7 @@ export function SchedulesView({
       await load();
       return undefined;
     } catch (e) {
-      return e instanceof Error ? e.message : "Could not save the schedule";
+      return causeText(e);
     }
   };
 

@@ -7,6 +7,7 @@ import { ApiError } from "../transport/api";
 import type { Session } from "../transport/types";
 import { Dialog } from "./Dialog";
 import { revealInvisible } from "../text/invisible";
+import { causeText } from "./bannerError";
 
 /** Titles stay readable and, at ≤ 3 UTF-8 bytes per UTF-16 unit, under the service's 512-byte limit. */
 export const MAX_TITLE = 120;
@@ -227,7 +228,7 @@ export function deleteError(e: unknown): { text: string; busy: boolean } {
     return { text: `Cannot delete it yet: ${why}.`, busy: true };
   }
   if (e instanceof ApiError && e.status === 404) return { text: "This session no longer exists.", busy: false };
-  return { text: `Could not delete the session: ${e instanceof Error ? e.message : "unknown error"}`, busy: false };
+  return { text: `Could not delete the session: ${causeText(e)}`, busy: false };
 }
 
 /** Asks before deleting; explains a refusal while an agent is running and offers to stop it. */

@@ -182,6 +182,22 @@ describe("SessionView", () => {
     expect(screen.getAllByText("Completed").length).toBeGreaterThan(0);
     expect(screen.queryByRole("button", { name: /Stop/ })).toBeNull();
   });
+
+  it("says a lost follow in plain words, folds the transport's, and Retry follows again (23.13)", async () => {
+    const { watchers } = setup(live.slice(0, 3));
+    await screen.findByText("Looking at it.");
+    await waitFor(() => expect(watchers).toHaveLength(1));
+    act(() => watchers[0]!.onError!(new TypeError("Failed to fetch"), true));
+    const banner = (await screen.findByText(/Cannot follow this run: the connection to Hermes Desk was lost/)).closest(".banner")!;
+    // The raw words only under Details, never in the sentence.
+    expect(banner.querySelector("p")!.textContent).not.toContain("Failed to fetch");
+    expect(banner.querySelector("details pre")!.textContent).toBe("Failed to fetch");
+    fireEvent.click(screen.getByRole("button", { name: "Retry" }));
+    await waitFor(() => expect(watchers).toHaveLength(2));
+    await waitFor(() => expect(screen.queryByText(/Cannot follow this run/)).toBeNull());
+    watchers[1]!.onEvents(evts(R, [["token.delta", { text: " Fixed." }]], 4));
+    expect(await screen.findByText("Looking at it. Fixed.")).toBeTruthy();
+  });
 });
 
 describe("the header's agent chip", () => {

@@ -5,6 +5,9 @@ import type { JumpTarget } from "../store/jump";
 import type { RunStore } from "../store/runStore";
 import type { RunView } from "../store/model";
 import { ApiError } from "../transport/api";
+import { bannerError } from "./bannerError";
+import { ErrorBanner } from "./ErrorBanner";
+import { revealRun } from "./revealed";
 import type { Transport } from "../transport/transport";
 import type { ControlResult, Project, Session, SessionDetail } from "../transport/types";
 import { isTerminalStatus } from "../transport/types";
@@ -57,8 +60,9 @@ export function controlNote(r: ControlResult): string | undefined {
   }
 }
 
+/** A failure as the one sentence a card's note or a banner shows (bannerError.ts). */
 function errText(err: unknown): string {
-  return err instanceof Error ? err.message : "Something went wrong";
+  return bannerError(err).lead;
 }
 
 /** What Stop does to the follow-ups queued behind the run. */
@@ -117,7 +121,8 @@ export interface SessionViewProps {
 export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function SessionView(p, composerRef) {
   const { t, runs, session } = p;
   const [detail, setDetail] = useState<SessionDetail | null>(null);
-  const [err, setErr] = useState<string>();
+  // A plain note (string) or what was thrown, shown by ErrorBanner.
+  const [err, setErr] = useState<unknown>();
   const [modelOpen, setModelOpen] = useState(false);
   const workspace = p.project?.workspace;
   const saveExport = useMemo(() => exportSaver(t), [t]);
@@ -158,7 +163,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       setDetail(await t.api.getSession(session.id));
       setErr(undefined);
     } catch (e) {
-      setErr(errText(e));
+      setErr(e);
     }
   }, [t, session.id]);
 
@@ -182,8 +187,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   );
 
   const jump = useJump(runs, detail, p.target);
-  const [revealed, setRevealed] = useState<ReadonlySet<string>>(() => new Set());
-  const reveal = useCallback((runId: string) => setRevealed((r) => (r.has(runId) ? r : new Set(r).add(runId))), []);
+  // The older turns followed, the last REVEAL_MAX scrolled to (revealed.ts).
+  const [revealedList, setRevealed] = useState<readonly string[]>([]);
+  const revealed = useMemo(() => new Set(revealedList), [revealedList]);
+  const reveal = useCallback((runId: string) => setRevealed((r) => revealRun(r, runId)), []);
   const attached = useMemo(() => {
     const ms = (detail?.messages ?? []).filter((m) => m.role === "assistant" && m.run_id);
     // Older turns are followed once they scroll into view (revealed), so
@@ -338,7 +345,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       p.onChanged();
       return !note;
     } catch (e) {
-      setErr(errText(e));
+      setErr(e);
       return false;
     }
   };
@@ -430,7 +437,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
         p.onChanged();
         return false;
       }
-      setErr(e instanceof ApiError ? e.message : errText(e));
+      setErr(e);
       return false;
     }
   };
@@ -445,7 +452,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
       if (note) setErr(note);
       else if (waiting > 0) setStopNote({ runId: latestId, text: `Stopping the run: ${queueNote(waiting)}.` });
     } catch (e) {
-      setErr(errText(e));
+      setErr(e);
     }
   };
 
@@ -572,11 +579,12 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             <PanelRight size={16} />
           </button>
         </header>
-        {err && (
-          <div className="banner" role="alert">
-            {err}
-            <button type="button" className="btn btn-ghost" onClick={() => setErr(undefined)}>Dismiss</button>
-          </div>
+        {err !== undefined && (
+          <ErrorBanner
+            err={err}
+            fixes={{ retry: () => void load(), settings: fixRef.current.settings, locate: fixRef.current.locate }}
+            onDismiss={() => setErr(undefined)}
+          />
         )}
         {info && (
           <div className="jump-note" role="status">
@@ -591,10 +599,10 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           </div>
         )}
         {(p.project?.folder_missing || folderGone) && p.project && p.folder && <FolderMissing project={p.project} actions={p.folder} />}
-        {latestId && runs.error(latestId) && (
-          <div className="banner" role="alert">Cannot follow this run: {runs.error(latestId)}</div>
+        {latestId && runs.error(latestId) !== undefined && (
+          <ErrorBanner err={runs.error(latestId)} doing="Cannot follow this run" fixes={{ retry: () => void runs.refollow(latestId) }} />
         )}
-        {detail === null && !err ? (
+        {detail === null && err === undefined ? (
           <div className="wait-line center" role="status">Loading the session…</div>
         ) : items.length === 0 ? (
           <div className="session-empty">

@@ -163,14 +163,25 @@ export function Transcript({
     edges.current = { first, last };
   });
 
+  // A search hit's row, kept in view until the person scrolls themselves
+  // (issue 23.8): turns above it that come in after the jump (older turns
+  // revealed, a page folded in) add rows above it, which once left the
+  // view at the wrong place or blank until a scroll.
+  const anchor = useRef<string | undefined>(undefined);
+  const release = () => (anchor.current = undefined);
+
   useLayoutEffect(() => {
-    if (atBottom.current && items.length > 0) list.current?.scrollToIndex(items.length - 1, { align: "end" });
+    const i = anchor.current ? items.findIndex((it) => it.key === anchor.current) : -1;
+    if (i >= 0) list.current?.scrollToIndex(i, { align: "center" });
+    else if (atBottom.current && items.length > 0) list.current?.scrollToIndex(items.length - 1, { align: "end" });
   }, [items]);
 
   // A width change (inspector opened, window resized) reflows every row:
   // whoever was at the bottom stays there.
   const count = useRef(0);
   count.current = items.length;
+  const itemsNow = useRef(items);
+  itemsNow.current = items;
   useEffect(() => {
     const el = root.current;
     if (!el || typeof ResizeObserver === "undefined") return;
@@ -178,7 +189,9 @@ export function Transcript({
     const ro = new ResizeObserver(() => {
       if (el.clientWidth === w) return;
       w = el.clientWidth;
-      if (atBottom.current && count.current > 0) list.current?.scrollToIndex(count.current - 1, { align: "end" });
+      const i = anchor.current ? itemsNow.current.findIndex((it) => it.key === anchor.current) : -1;
+      if (i >= 0) list.current?.scrollToIndex(i, { align: "center" });
+      else if (atBottom.current && count.current > 0) list.current?.scrollToIndex(count.current - 1, { align: "end" });
     });
     ro.observe(el);
     return () => ro.disconnect();
@@ -191,6 +204,7 @@ export function Transcript({
 
   useLayoutEffect(() => {
     if (!pin) return;
+    release();
     atBottom.current = true;
     setAway(false);
     if (items.length > 0) list.current?.scrollToIndex(items.length - 1, { align: "end" });
@@ -205,6 +219,7 @@ export function Transcript({
     if (i < 0) return;
     focused.current = focus.nonce;
     atBottom.current = false;
+    anchor.current = focus.key;
     list.current?.scrollToIndex(i, { align: "center" });
     setTarget(focus.key);
     setPulse(true);
@@ -233,6 +248,7 @@ export function Transcript({
   };
 
   const jump = () => {
+    release();
     atBottom.current = true;
     setAway(false);
     list.current?.scrollToIndex(items.length - 1, { align: "end", smooth: true });
@@ -253,8 +269,16 @@ export function Transcript({
         // A click (to select text, or just to read) focuses the pane, and some
         // engines then draw the keyboard ring around all of it: only the
         // keyboard shows the ring (styles: .transcript-list[data-pointer]).
-        onPointerDown={(e) => (e.currentTarget.dataset.pointer = "1")}
-        onKeyDown={(e) => delete e.currentTarget.dataset.pointer}
+        onPointerDown={(e) => {
+          release();
+          e.currentTarget.dataset.pointer = "1";
+        }}
+        onWheel={release}
+        onTouchStart={release}
+        onKeyDown={(e) => {
+          release();
+          delete e.currentTarget.dataset.pointer;
+        }}
         onBlur={(e) => delete e.currentTarget.dataset.pointer}
       >
         {(item) => (

@@ -58,7 +58,7 @@ export class RunStore {
   private readonly shapes = new Map<string, { n: number; feed?: RunFeed; shape: number }>();
   /** Runs whose next flush changes their shape whatever their view says (a page in front, an error). */
   private readonly reshaped = new Set<string>();
-  private readonly errors = new Map<string, string>();
+  private readonly errors = new Map<string, unknown>();
   private readonly tail: number;
   private readonly page: number;
   private readonly schedule: (cb: () => void) => void;
@@ -83,8 +83,27 @@ export class RunStore {
     return this.feeds.get(runId)?.view;
   }
 
-  error(runId: string): string | undefined {
+  /** How many runs are followed now (bounded by the session view; issue 23.20). */
+  get attachedCount(): number {
+    return this.attached.size;
+  }
+
+  /** What stopped this run's reading or following (as thrown; ErrorBanner words it). */
+  error(runId: string): unknown {
     return this.errors.get(runId);
+  }
+
+  /**
+   * Reads and follows the run again after a failure (the banner's Retry):
+   * the feed keeps what it holds and resumes after its last seq.
+   */
+  refollow(runId: string): Promise<void> {
+    const a = this.attached.get(runId);
+    a?.stop?.();
+    this.attached.delete(runId);
+    this.errors.delete(runId);
+    this.markDirty(runId, true);
+    return this.attach(runId, { sessionId: this.feeds.get(runId)?.view.sessionId });
   }
 
   /** Changes on every flushed update of the run; a snapshot for React. */
@@ -112,7 +131,10 @@ export class RunStore {
     let s = this.listeners.get(runId);
     if (!s) this.listeners.set(runId, (s = new Set()));
     s.add(cb);
-    return () => s.delete(cb);
+    return () => {
+      s.delete(cb);
+      if (s.size === 0 && this.listeners.get(runId) === s) this.listeners.delete(runId);
+    };
   }
 
   /** Every flushed change of any run (sidebar markers, header state). */
@@ -169,6 +191,7 @@ export class RunStore {
       this.feeds.delete(id);
       this.versions.delete(id);
       this.shapes.delete(id);
+      this.errors.delete(id);
     }
   }
 
@@ -272,7 +295,7 @@ export class RunStore {
   }
 
   private fail(runId: string, err: unknown): void {
-    this.errors.set(runId, err instanceof Error ? err.message : "Cannot read this run");
+    this.errors.set(runId, err ?? "Cannot read this run");
     this.markDirty(runId, true);
   }
 
