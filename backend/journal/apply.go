@@ -199,6 +199,9 @@ func (d *deriver) done(ctx context.Context, ev run.Event, at int64) error {
 	if err := advanceTurn(ctx, d.tx, d.rc.turnID, state, d.state.Status, p.Error, nowNanos()); err != nil {
 		return err
 	}
+	if err := d.doneUsage(ctx, ev, p); err != nil {
+		return err
+	}
 	d.turn = ""
 	if !d.maintenance {
 		return d.exec(ctx, `UPDATE sessions SET updated_at = ? WHERE id = ?`, nowNanos(), d.rc.sessionID)

@@ -188,6 +188,9 @@ ALTER TABLE sessions ADD COLUMN imported_from TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN import_digest TEXT NOT NULL DEFAULT '';
 CREATE INDEX sessions_by_import_digest ON sessions(import_digest) WHERE import_digest <> '';
 `, nil},
+	// Usage totals by day, project, agent and model, kept on commit
+	// (journal/usage.go; docs/ARCHITECTURE.md §Usage).
+	{8, "usage totals", usageDaysSQL, backfillUsageDays},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by
