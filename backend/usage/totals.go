@@ -169,4 +169,3 @@ func Summarize(days []Day, q Query) Report {
 	})
 	return r
 }
-
