@@ -1,6 +1,7 @@
 // The API client shared by both transports. Each transport supplies only a
 // raw `request` (HTTP fetch, or the Wails Desktop.Request binding) and a way
 // to follow a run live; every route of docs/ARCHITECTURE.md §API is spelled out once here.
+import type { UsageGroup, UsageReport } from "../usage/types";
 import type {
   AgentDefinition,
   AgentInfo,
@@ -221,6 +222,18 @@ export class ApiClient {
    */
   importBundle(path: string, projectId?: string): Promise<Session & { already_imported?: boolean }> {
     return this.call("POST", "/api/import", projectId ? { path, project_id: projectId } : { path });
+  }
+  /** Usage totals (docs/ARCHITECTURE.md §Usage); since is YYYY-MM-DD, the last 30 days without it. */
+  usage(group: UsageGroup, since?: string): Promise<UsageReport> {
+    const q = new URLSearchParams({ group });
+    if (since) q.set("since", since);
+    return this.call("GET", `/api/usage?${q.toString()}`);
+  }
+  /** The same table as a CSV file. */
+  usageCsv(group: UsageGroup, since?: string): Promise<ExportFile> {
+    const q = new URLSearchParams({ group, format: "csv" });
+    if (since) q.set("since", since);
+    return this.call("GET", `/api/usage?${q.toString()}`);
   }
   async search(q: string): Promise<SearchHit[]> {
     return list<SearchHit>(await this.call("GET", `/api/search?q=${enc(q)}`), "hits");
