@@ -323,6 +323,23 @@ type Usage struct {
 	// (ACP usage_update: used / size).
 	ContextTokens int64 `json:"context_tokens,omitempty"`
 	ContextWindow int64 `json:"context_window,omitempty"`
+	// Quota is a rate-limit window as the agent reported it (Codex
+	// account/rateLimits, Claude Code rate_limit_event), on a usage.updated
+	// of its own (docs/ARCHITECTURE.md §Usage).
+	Quota *Quota `json:"quota,omitempty"`
+}
+
+// Quota is one vendor's rate-limit window at the time of the event.
+type Quota struct {
+	Vendor string `json:"vendor"` // "codex", "claude"
+	// Window names it: "five_hour", "seven_day", "primary", "secondary"…
+	Window        string `json:"window"`
+	WindowMinutes int64  `json:"window_minutes,omitempty"`
+	// UsedPercent is nil when the agent gave no figure (Claude Code's
+	// event often says only allowed or rejected).
+	UsedPercent *float64 `json:"used_percent,omitempty"`
+	ResetsAt    int64    `json:"resets_at,omitempty"` // unix seconds
+	Limited     bool     `json:"limited,omitempty"`   // the limit is reached
 }
 
 // ErrorInfo is the payload of "error": a safe message for people.

@@ -86,7 +86,9 @@ type frame struct {
 	Event     json.RawMessage `json:"event"`
 	RequestID string          `json:"request_id"`
 	Request   json.RawMessage `json:"request"`
-	Response  json.RawMessage `json:"response"`
+	// RateLimitInfo rides on rate_limit_event.
+	RateLimitInfo json.RawMessage `json:"rate_limit_info"`
+	Response      json.RawMessage `json:"response"`
 	// result
 	IsError      bool                  `json:"is_error"`
 	Result       string                `json:"result"`
@@ -146,6 +148,10 @@ func (m *Mapper) Map(line []byte) (Mapped, error) {
 	case "system":
 		if f.Subtype == "init" && f.Model != "" {
 			out.Events = append(out.Events, Out{run.EventModelUpdated, run.ModelUpdated{Model: f.Model}})
+		}
+	case "rate_limit_event":
+		if o := quota(f.RateLimitInfo); o != nil {
+			out.Events = append(out.Events, *o)
 		}
 	case "stream_event":
 		out.Events = m.streamEvent(f.Event)

@@ -152,6 +152,7 @@ func (m *Mapper) notification(l rpcLine) (Mapped, error) {
 			Last          codexTokens `json:"last"`
 			ContextWindow int64       `json:"modelContextWindow"`
 		} `json:"tokenUsage"`
+		RateLimits *codexRateLimits `json:"rateLimits"`
 	}
 	if len(l.Params) > 0 {
 		if err := json.Unmarshal(l.Params, &p); err != nil {
@@ -189,6 +190,8 @@ func (m *Mapper) notification(l rpcLine) (Mapped, error) {
 				CachedTokens: u.Total.CachedInput, CacheWriteTokens: u.Total.CacheWrite, ReasoningTokens: u.Total.ReasoningOutput,
 				ContextTokens: u.Last.TotalTokens, ContextWindow: u.ContextWindow}
 		}
+	case "account/rateLimits/updated":
+		out.Events = append(out.Events, quotaEvents(p.RateLimits)...)
 	case "error":
 		var e struct {
 			Message string `json:"message"`
