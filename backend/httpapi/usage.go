@@ -24,3 +24,9 @@ func (h *Handler) usageTotals(w http.ResponseWriter, r *http.Request) {
 	res, err := h.svc.Usage(r.Context(), q.Get("group"), q.Get("since"))
 	reply(w, http.StatusOK, res, err)
 }
+
+// quota: GET /api/usage/quota, every vendor's latest known window.
+func (h *Handler) quota(w http.ResponseWriter, r *http.Request) {
+	lines, err := h.svc.Quota(r.Context())
+	reply(w, http.StatusOK, map[string]any{"quota": lines}, err)
+}

@@ -49,6 +49,12 @@ func TestUsageAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if r.agent == "codex" && r.u.Model == "gpt-5" {
+			used := 72.0
+			if _, err := w.AppendSync(ctx, run.EventUsageUpdated, run.Usage{Quota: &run.Quota{Vendor: "codex", Window: "5-hour", UsedPercent: &used}}); err != nil {
+				t.Fatal(err)
+			}
+		}
 		if _, err := w.AppendSync(ctx, run.EventDone, run.Done{Status: run.StatusCompleted, Usage: &r.u}); err != nil {
 			t.Fatal(err)
 		}
@@ -77,6 +83,11 @@ func TestUsageAPI(t *testing.T) {
 	if code != 200 || json.Unmarshal([]byte(body), &file) != nil || file.ContentType != "text/csv" ||
 		!strings.Contains(file.Content, "\ngpt-9,1,1,0,0,1,0,0.000000,1\n") || !strings.HasSuffix(file.Filename, ".csv") {
 		t.Fatalf("csv: %d %s", code, body)
+	}
+
+	code, body = e.do(t, "GET", "/api/usage/quota", "", nil)
+	if code != 200 || !strings.Contains(body, `"line":"Codex: 72 % of the 5-hour window"`) {
+		t.Fatalf("quota: %d %s", code, body)
 	}
 
 	for _, bad := range []string{"?group=week", "?since=last-week", "?format=xml"} {

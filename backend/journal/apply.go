@@ -104,6 +104,8 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 			text += "\n" + truncateIndex(p.Diff)
 		}
 		return d.index(ctx, "file", "", ev.Seq, text, at)
+	case run.EventUsageUpdated:
+		return d.quotaSeen(ctx, ev)
 	case run.EventDone:
 		return d.done(ctx, ev, at)
 	}

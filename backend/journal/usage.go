@@ -31,6 +31,15 @@ CREATE TABLE usage_days (
 	unpriced_runs      INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (day, project_id, agent, model)
 ) WITHOUT ROWID;
+-- The latest rate-limit window each vendor's agent reported (a
+-- usage.updated with a quota), replaced as newer ones commit.
+CREATE TABLE quota_latest (
+	vendor  TEXT NOT NULL,
+	window  TEXT NOT NULL,
+	quota   BLOB NOT NULL,
+	seen_at REAL NOT NULL,
+	PRIMARY KEY (vendor, window)
+) WITHOUT ROWID;
 `
 
 // addRunUsage adds one ended run to its day's row. at is the done event's
@@ -69,6 +78,48 @@ func (d *deriver) doneUsage(ctx context.Context, ev run.Event, p run.Done) error
 	}
 	return addRunUsage(ctx, d.tx, ev.CreatedAt, projectID, agent, model, p.Usage)
 }
+
+// quotaSeen keeps a reported window as its vendor's latest (an older
+// event committed late never replaces a newer one).
+func (d *deriver) quotaSeen(ctx context.Context, ev run.Event) error {
+	var u run.Usage
+	if json.Unmarshal(ev.Payload, &u) != nil || u.Quota == nil || u.Quota.Vendor == "" {
+		return nil
+	}
+	b, err := json.Marshal(u.Quota)
+	if err != nil {
+		return err
+	}
+	return d.exec(ctx, `INSERT INTO quota_latest (vendor, window, quota, seen_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (vendor, window) DO UPDATE SET quota = excluded.quota, seen_at = excluded.seen_at
+		WHERE excluded.seen_at >= quota_latest.seen_at`, u.Quota.Vendor, u.Quota.Window, b, ev.CreatedAt)
+}
+
+// QuotaLatest lists the latest window of every vendor (usage.QuotaSource).
+func (s *Store) QuotaLatest(ctx context.Context) ([]usage.Seen, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT quota, seen_at FROM quota_latest ORDER BY vendor, window`)
+	if err != nil {
+		return nil, s.wrap("read quota", err)
+	}
+	defer rows.Close()
+	var out []usage.Seen
+	for rows.Next() {
+		var b []byte
+		var at float64
+		if err := rows.Scan(&b, &at); err != nil {
+			return nil, s.wrap("read quota", err)
+		}
+		var q usage.Seen
+		if json.Unmarshal(b, &q.Quota) != nil {
+			continue
+		}
+		q.SeenAt = time.Unix(0, int64(at*1e9))
+		out = append(out, q)
+	}
+	return out, s.wrap("read quota", rows.Err())
+}
+
+var _ usage.QuotaSource = (*Store)(nil)
 
 // backfillUsageDays adds the runs that ended before the table existed.
 func backfillUsageDays(ctx context.Context, tx *sql.Tx) error {

@@ -76,3 +76,35 @@ func TestUsageDaysKeptOnCommit(t *testing.T) {
 		t.Fatalf("backfilled = %+v, %v", again, err)
 	}
 }
+
+// TestQuotaLatest: each vendor's window is the latest reported; usage
+// updates without a quota leave it alone.
+func TestQuotaLatest(t *testing.T) {
+	s := openTest(t, Options{})
+	f := newFixture(t, s)
+	ctx := ctxT(t)
+	w := f.writer(t, f.sub.Run.ID)
+	used := func(p float64) *float64 { return &p }
+	for _, u := range []run.Usage{
+		{Quota: &run.Quota{Vendor: "codex", Window: "5-hour", UsedPercent: used(40), ResetsAt: 100}},
+		{Quota: &run.Quota{Vendor: "codex", Window: "weekly", UsedPercent: used(5), ResetsAt: 900}},
+		{ContextTokens: 10, ContextWindow: 100},
+		{Quota: &run.Quota{Vendor: "codex", Window: "5-hour", UsedPercent: used(72), ResetsAt: 100}},
+		{Quota: &run.Quota{Vendor: "claude", Window: "five_hour", Limited: true, ResetsAt: 200}},
+	} {
+		if _, err := w.AppendSync(ctx, run.EventUsageUpdated, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.QuotaLatest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("latest = %+v", got)
+	}
+	if got[0].Vendor != "claude" || !got[0].Limited || got[1].Window != "5-hour" || *got[1].UsedPercent != 72 ||
+		got[2].Window != "weekly" || *got[2].UsedPercent != 5 || got[1].SeenAt.IsZero() {
+		t.Fatalf("latest = %+v %+v %+v", got[0], got[1], got[2])
+	}
+}

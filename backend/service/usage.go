@@ -37,3 +37,28 @@ func (s *Service) UsageCSV(ctx context.Context, group, since string) (Export, er
 	}
 	return Export{Filename: "usage-by-" + string(r.Group) + "-since-" + r.Since + ".csv", ContentType: "text/csv", Content: b.String()}, nil
 }
+
+// QuotaLine is a vendor's latest window with its sentence.
+type QuotaLine struct {
+	usage.Seen
+	Line string `json:"line"`
+}
+
+// Quota answers GET /api/usage/quota: every vendor's latest window as its
+// agent reported it, each with the line the tray and the Usage view show.
+func (s *Service) Quota(ctx context.Context) ([]QuotaLine, error) {
+	src, ok := s.store.(usage.QuotaSource)
+	if !ok {
+		return nil, &Error{Code: CodeUnavailable, Message: "quota figures are not available here"}
+	}
+	seen, err := src.QuotaLatest(ctx)
+	if err != nil {
+		return nil, s.classify(ctx, "quota", "quota", err)
+	}
+	now := time.Now()
+	out := make([]QuotaLine, 0, len(seen))
+	for _, q := range seen {
+		out = append(out, QuotaLine{Seen: q, Line: usage.QuotaLine(q, now)})
+	}
+	return out, nil
+}

@@ -62,6 +62,7 @@ try {
       const legend = [...document.querySelectorAll(".usage-chart .u-legend .u-series th")].map((e) => (e.textContent ?? "").trim());
       const rows = [...document.querySelectorAll(".usage-table tbody tr")].map((r) => (r.textContent ?? "").trim());
       const total = (document.querySelector(".usage-table tfoot") ?? {}).textContent ?? "";
+      const limits = (document.querySelector(".usage-quota") ?? {}).textContent ?? "";
       const axis = document.querySelector(".usage-chart .u-axis");
       return {
         view: v ? Math.round(v.getBoundingClientRect().width) : 0,
@@ -71,6 +72,7 @@ try {
         legend,
         rows,
         total,
+        limits,
         axisColor: axis ? getComputedStyle(axis).color : "",
         bg: getComputedStyle(document.body).backgroundColor,
       };
@@ -82,6 +84,7 @@ try {
     if (!m.legend.some((l) => l.includes("demo"))) problems.push(`${at}: the legend does not name the demo agent: ${m.legend.join(", ")}`);
     if (!m.rows.some((r) => r.startsWith("demo"))) problems.push(`${at}: the table has no demo row: ${m.rows.join(" | ")}`);
     if (!m.total.includes("Total")) problems.push(`${at}: the table has no total`);
+    if (!m.limits.includes("Limits")) problems.push(`${at}: no Limits section`);
   }
 
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);

@@ -1,7 +1,7 @@
 // The API client shared by both transports. Each transport supplies only a
 // raw `request` (HTTP fetch, or the Wails Desktop.Request binding) and a way
 // to follow a run live; every route of docs/ARCHITECTURE.md §API is spelled out once here.
-import type { UsageGroup, UsageReport } from "../usage/types";
+import type { QuotaLine, UsageGroup, UsageReport } from "../usage/types";
 import type {
   AgentDefinition,
   AgentInfo,
@@ -228,6 +228,10 @@ export class ApiClient {
     const q = new URLSearchParams({ group });
     if (since) q.set("since", since);
     return this.call("GET", `/api/usage?${q.toString()}`);
+  }
+  /** Every vendor's latest rate-limit window, as its agent reported it. */
+  async quota(): Promise<QuotaLine[]> {
+    return list<QuotaLine>(await this.call("GET", "/api/usage/quota"), "quota");
   }
   /** The same table as a CSV file. */
   usageCsv(group: UsageGroup, since?: string): Promise<ExportFile> {

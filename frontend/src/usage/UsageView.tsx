@@ -7,7 +7,7 @@ import { saveFile } from "../components/ExportMenu";
 import type { ApiClient } from "../transport/api";
 import { chartData } from "./chart";
 import { costSentence, money, n } from "./summary";
-import type { UsageGroup, UsageReport } from "./types";
+import type { QuotaLine, UsageGroup, UsageReport } from "./types";
 import { UsageChart } from "./UsageChart";
 
 const groups: [UsageGroup, string][] = [
@@ -23,13 +23,15 @@ export default function UsageView({ api }: { api: ApiClient }) {
   const [days, setDays] = useState<UsageReport>();
   const [table, setTable] = useState<UsageReport>();
   const [err, setErr] = useState<string>();
+  const [quota, setQuota] = useState<QuotaLine[]>();
 
   const load = useCallback(async () => {
     setErr(undefined);
     try {
-      const [d, t] = await Promise.all([api.usage("day"), group === "day" ? undefined : api.usage(group)]);
+      const [d, t, q] = await Promise.all([api.usage("day"), group === "day" ? undefined : api.usage(group), api.quota().catch(() => [])]);
       setDays(d);
       setTable(t ?? d);
+      setQuota(q);
     } catch (e) {
       setErr(e instanceof Error ? e.message : "The usage could not be read.");
     }
@@ -61,6 +63,20 @@ export default function UsageView({ api }: { api: ApiClient }) {
       </header>
       {err && <p className="control-note" role="alert">Cannot show usage: {err}</p>}
       {!days && !err && <p className="quiet" role="status">Loading usage…</p>}
+      {quota && (
+        <section className="usage-quota" aria-label="Limits">
+          <h2>Limits</h2>
+          {quota.length === 0 ? (
+            <p className="quiet">No agent has reported a limit yet (Codex and Claude Code report theirs as they work).</p>
+          ) : (
+            <ul>
+              {quota.map((q) => (
+                <li key={`${q.vendor}/${q.window}`} className={q.limited ? "tone-fail" : undefined}>{q.line}</li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
       {days && (
         <>
           <p className="quiet usage-intro">

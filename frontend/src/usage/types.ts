@@ -26,3 +26,16 @@ export interface UsageReport {
   rows: UsageRow[];
   total: UsageCounts;
 }
+
+/** GET /api/usage/quota: a vendor's latest window as its agent reported it. */
+export interface QuotaLine {
+  vendor: string;
+  window: string;
+  window_minutes?: number;
+  used_percent?: number;
+  resets_at?: number;
+  limited?: boolean;
+  seen_at: string;
+  /** "Codex: 72 % of the 5-hour window, resets 14:20" (as of … when stale). */
+  line: string;
+}
