@@ -46,6 +46,10 @@ echo "test-e2e: jump in the open session passed"
 echo "test-e2e: theme before first paint passed"
 (cd frontend && node e2e/schedules.mjs --url "$url" --project "$work/project")
 echo "test-e2e: schedules flow passed"
+# The Usage view's chart and table at 420 and 1280 px, light and dark.
+mkdir -p "$work/usage"
+(cd frontend && node e2e/usage.mjs --url "$url" --project "$work/usage")
+echo "test-e2e: usage view passed"
 
 # Workbench: diffs, the slash menu, export — in a git project with a tracked file.
 git init -q "$work/gitproj"

@@ -118,6 +118,8 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /api/runs/{id}/model", h.setModel)
 	m.HandleFunc("POST /api/runs/{id}/config", h.setConfig)
 	m.HandleFunc("GET /api/search", h.search)
+	m.HandleFunc("GET /api/usage", h.usageTotals)
+	m.HandleFunc("GET /api/usage/quota", h.quota)
 	m.HandleFunc("GET /api/settings", h.getSettings)
 	m.HandleFunc("PUT /api/settings", h.putSettings)
 	m.HandleFunc("PUT /api/client/focus", h.putFocus)

@@ -114,6 +114,8 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 			text += "\n" + truncateIndex(p.Diff)
 		}
 		return d.index(ctx, "file", "", ev.Seq, text, at)
+	case run.EventUsageUpdated:
+		return d.quotaSeen(ctx, ev)
 	case run.EventDone:
 		return d.done(ctx, ev, at)
 	}
@@ -207,6 +209,9 @@ func (d *deriver) done(ctx context.Context, ev run.Event, at int64) error {
 		state = run.TurnInterrupted
 	}
 	if err := advanceTurn(ctx, d.tx, d.rc.turnID, state, d.state.Status, p.Error, nowNanos()); err != nil {
+		return err
+	}
+	if err := d.doneUsage(ctx, ev, p); err != nil {
 		return err
 	}
 	d.turn = ""

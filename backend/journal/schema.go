@@ -202,6 +202,9 @@ CREATE TABLE agent_config (
 	updated_at INTEGER NOT NULL
 );
 `, nil},
+	// Usage totals by day, project, agent and model, kept on commit
+	// (journal/usage.go; docs/ARCHITECTURE.md §Usage).
+	{9, "usage totals", usageDaysSQL, backfillUsageDays},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

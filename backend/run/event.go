@@ -326,17 +326,43 @@ type TitleUpdated struct {
 	Title string `json:"title"`
 }
 
-// Usage counts tokens and cost.
+// Usage counts tokens and cost (docs/ARCHITECTURE.md §Usage).
+// InputTokens counts every prompt token, cache reads (CachedTokens) and
+// cache writes (CacheWriteTokens) included.
 type Usage struct {
-	InputTokens     int64   `json:"input_tokens,omitempty"`
-	OutputTokens    int64   `json:"output_tokens,omitempty"`
-	ReasoningTokens int64   `json:"reasoning_tokens,omitempty"`
-	CachedTokens    int64   `json:"cached_tokens,omitempty"`
-	CostUSD         float64 `json:"cost_usd,omitempty"`
+	InputTokens      int64   `json:"input_tokens,omitempty"`
+	OutputTokens     int64   `json:"output_tokens,omitempty"`
+	ReasoningTokens  int64   `json:"reasoning_tokens,omitempty"`
+	CachedTokens     int64   `json:"cached_tokens,omitempty"`
+	CacheWriteTokens int64   `json:"cache_write_tokens,omitempty"`
+	CostUSD          float64 `json:"cost_usd,omitempty"`
+	// CostSource says where CostUSD came from: "agent", or "prices
+	// YYYY-MM-DD" (the shipped price table's date); empty with no cost is
+	// "no price".
+	CostSource string `json:"cost_source,omitempty"`
+	// Model is the model the tokens were spent on, where the agent says.
+	Model string `json:"model,omitempty"`
 	// ContextTokens and ContextWindow say how full the model's context is
 	// (ACP usage_update: used / size).
 	ContextTokens int64 `json:"context_tokens,omitempty"`
 	ContextWindow int64 `json:"context_window,omitempty"`
+	// Quota is a rate-limit window as the agent reported it (Codex
+	// account/rateLimits, Claude Code rate_limit_event), on a usage.updated
+	// of its own (docs/ARCHITECTURE.md §Usage).
+	Quota *Quota `json:"quota,omitempty"`
+}
+
+// Quota is one vendor's rate-limit window at the time of the event.
+type Quota struct {
+	Vendor string `json:"vendor"` // "codex", "claude"
+	// Window names it: "five_hour", "seven_day", "primary", "secondary"…
+	Window        string `json:"window"`
+	WindowMinutes int64  `json:"window_minutes,omitempty"`
+	// UsedPercent is nil when the agent gave no figure (Claude Code's
+	// event often says only allowed or rejected).
+	UsedPercent *float64 `json:"used_percent,omitempty"`
+	ResetsAt    int64    `json:"resets_at,omitempty"` // unix seconds
+	Limited     bool     `json:"limited,omitempty"`   // the limit is reached
 }
 
 // ErrorInfo is the payload of "error": a safe message for people.

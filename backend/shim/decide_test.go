@@ -7,6 +7,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/usage"
 )
 
 func TestDecideOutcome(t *testing.T) {
@@ -39,6 +40,31 @@ func TestDecideOutcome(t *testing.T) {
 			o := decideOutcome(tc.res, tc.cancelled, tc.jerr, tail)
 			if o.status != tc.status || o.code != tc.code || o.message != tc.message || o.detail != tc.detail {
 				t.Errorf("got %s/%q/%q/%q, want %s/%q/%q/%q", o.status, o.code, o.message, o.detail, tc.status, tc.code, tc.message, tc.detail)
+			}
+		})
+	}
+}
+
+// TestOutcomeUsagePriced: the done event carries the run's cost — the
+// agent's own, or the shipped table's for a model it lists, or none.
+func TestOutcomeUsagePriced(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		usage  *run.Usage
+		source string
+	}{
+		{"no usage", nil, ""},
+		{"agent's cost", &run.Usage{Model: "claude-sonnet-4-5", InputTokens: 10, CostUSD: 0.5}, "agent"},
+		{"table's cost", &run.Usage{Model: "gpt-5-mini", InputTokens: 1000, OutputTokens: 100}, "prices " + usage.Prices.Date},
+		{"unknown model", &run.Usage{Model: "gpt-5.5", InputTokens: 1000}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o := decideOutcome(adapter.TurnResult{Usage: tc.usage}, false, nil, func() string { return "" })
+			if (o.usage == nil) != (tc.usage == nil) {
+				t.Fatalf("usage = %+v", o.usage)
+			}
+			if o.usage != nil && (o.usage.CostSource != tc.source || (tc.source != "") != (o.usage.CostUSD > 0)) {
+				t.Errorf("usage = %+v, want cost from %q", o.usage, tc.source)
 			}
 		})
 	}

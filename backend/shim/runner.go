@@ -18,6 +18,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/changes"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
+	"github.com/hermesdesk/hermesdesk/backend/usage"
 )
 
 // timings of the cancel ladder and of ending a run. The grace period
@@ -380,7 +381,9 @@ func (r *runner) turnOutcome(res adapter.TurnResult) outcome {
 // a cancel wins over the agent's own result, an agent error fails it with
 // the log's tail as detail, and anything else completed.
 func decideOutcome(res adapter.TurnResult, cancelled bool, journalErr error, logTail func() string) outcome {
-	o := outcome{exitCode: res.ExitCode, usage: res.Usage, stopReason: res.StopReason}
+	// Priced here, once, so the journal keeps the cost as the shipped
+	// table had it on the day (docs/ARCHITECTURE.md §Usage).
+	o := outcome{exitCode: res.ExitCode, usage: usage.Prices.Cost(res.Usage), stopReason: res.StopReason}
 	switch {
 	case journalErr != nil:
 		o.status, o.code = run.StatusFailed, run.ErrorJournal

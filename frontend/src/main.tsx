@@ -9,6 +9,7 @@ import "./styles/app.css";
 import "./styles/manage.css";
 import "./styles/workbench.css";
 import "./styles/attachments.css";
+import "./styles/usage.css";
 
 applyTheme(readTheme());
 // From the first script on, nothing dropped or clicked replaces the page;

@@ -184,7 +184,7 @@ func (m *Mapper) Update(raw json.RawMessage) []Out {
 	case "usage_update":
 		us := run.Usage{ContextTokens: u.Used, ContextWindow: u.Size}
 		if u.Cost != nil && strings.EqualFold(u.Cost.Currency, "USD") {
-			us.CostUSD = u.Cost.Amount
+			us.CostUSD, us.CostSource = u.Cost.Amount, "agent"
 		}
 		out = append(out, Out{run.EventUsageUpdated, us})
 	case "config_option_update":

@@ -144,7 +144,7 @@ tool.done {"tool_call_id":"t5","status":"cancelled"}
 commands.updated {"commands":[{"name":"memory","description":"Manage memory."}]}
 mode.updated {"mode":"plan"}
 title.updated {"title":"Fix the build"}
-usage.updated {"cost_usd":0.12,"context_tokens":1200,"context_window":200000}
+usage.updated {"cost_usd":0.12,"cost_source":"agent","context_tokens":1200,"context_window":200000}
 `,
 		},
 		{

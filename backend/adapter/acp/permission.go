@@ -105,10 +105,11 @@ func isReject(o wireOption) bool { return strings.HasPrefix(o.Kind, "reject") }
 type promptResult struct {
 	StopReason string `json:"stopReason"`
 	Usage      *struct {
-		InputTokens      int64  `json:"inputTokens"`
-		OutputTokens     int64  `json:"outputTokens"`
-		ThoughtTokens    *int64 `json:"thoughtTokens"`
-		CachedReadTokens *int64 `json:"cachedReadTokens"`
+		InputTokens       int64  `json:"inputTokens"`
+		OutputTokens      int64  `json:"outputTokens"`
+		ThoughtTokens     *int64 `json:"thoughtTokens"`
+		CachedReadTokens  *int64 `json:"cachedReadTokens"`
+		CachedWriteTokens *int64 `json:"cachedWriteTokens"`
 	} `json:"usage"`
 	Meta struct {
 		// Gemini CLI reports tokens here rather than in "usage".
@@ -131,6 +132,9 @@ func (r promptResult) usage() *run.Usage {
 		}
 		if r.Usage.CachedReadTokens != nil {
 			u.CachedTokens = *r.Usage.CachedReadTokens
+		}
+		if r.Usage.CachedWriteTokens != nil {
+			u.CacheWriteTokens = *r.Usage.CachedWriteTokens
 		}
 		return u
 	case r.Meta.Quota.TokenCount != nil:

@@ -63,6 +63,9 @@ type Mapper struct {
 	tools     map[string]json.RawMessage // tool_use id → input (for file.changed)
 	toolNames map[string]string
 	denied    map[string]bool
+	// context is the prompt size of the latest assistant message: how
+	// much of the model's context window the conversation fills now.
+	context int64
 }
 
 // NewMapper returns a mapper for a session in workspace.
@@ -83,18 +86,28 @@ type frame struct {
 	Event     json.RawMessage `json:"event"`
 	RequestID string          `json:"request_id"`
 	Request   json.RawMessage `json:"request"`
-	Response  json.RawMessage `json:"response"`
+	// RateLimitInfo rides on rate_limit_event.
+	RateLimitInfo json.RawMessage `json:"rate_limit_info"`
+	Response      json.RawMessage `json:"response"`
 	// result
-	IsError      bool            `json:"is_error"`
-	Result       string          `json:"result"`
-	StopReason   string          `json:"stop_reason"`
-	TotalCostUSD float64         `json:"total_cost_usd"`
-	Usage        *nativeUsage    `json:"usage"`
-	Denials      json.RawMessage `json:"permission_denials"`
-	Errors       []string        `json:"errors"`
+	IsError      bool                  `json:"is_error"`
+	Result       string                `json:"result"`
+	StopReason   string                `json:"stop_reason"`
+	TotalCostUSD float64               `json:"total_cost_usd"`
+	Usage        *nativeUsage          `json:"usage"`
+	ModelUsage   map[string]modelUsage `json:"modelUsage"`
+	Denials      json.RawMessage       `json:"permission_denials"`
+	Errors       []string              `json:"errors"`
 	// ToolUseResult rides on a user line beside its tool_result: for Write
 	// and Edit it carries the file's text before the change.
 	ToolUseResult json.RawMessage `json:"tool_use_result"`
+}
+
+// modelUsage is the result frame's per-model line (keyed by model id,
+// e.g. "claude-opus-4-8[1m]"): the one place the CLI names the context
+// window's size.
+type modelUsage struct {
+	ContextWindow int64 `json:"contextWindow"`
 }
 
 type nativeUsage struct {
@@ -120,6 +133,7 @@ type message struct {
 	ID      string          `json:"id"`
 	Model   string          `json:"model"`
 	Content json.RawMessage `json:"content"`
+	Usage   *nativeUsage    `json:"usage"`
 }
 
 // Map interprets one line. Unknown frame types map to nothing: the CLI adds
@@ -134,6 +148,10 @@ func (m *Mapper) Map(line []byte) (Mapped, error) {
 	case "system":
 		if f.Subtype == "init" && f.Model != "" {
 			out.Events = append(out.Events, Out{run.EventModelUpdated, run.ModelUpdated{Model: f.Model}})
+		}
+	case "rate_limit_event":
+		if o := quota(f.RateLimitInfo); o != nil {
+			out.Events = append(out.Events, *o)
 		}
 	case "stream_event":
 		out.Events = m.streamEvent(f.Event)
@@ -208,6 +226,9 @@ func (m *Mapper) assistant(raw json.RawMessage) []Out {
 	if json.Unmarshal(msg.Content, &blocks) != nil {
 		return nil
 	}
+	if u := msg.Usage; u != nil {
+		m.context = u.InputTokens + u.CacheRead + u.CacheCreation
+	}
 	streamed := msg.ID != "" && m.streamed[msg.ID]
 	var out []Out
 	for _, b := range blocks {
@@ -274,7 +295,11 @@ func (m *Mapper) result(f frame) *Result {
 	}
 	if u := f.Usage; u != nil {
 		r.Usage = &run.Usage{InputTokens: u.InputTokens + u.CacheCreation + u.CacheRead, OutputTokens: u.OutputTokens,
-			CachedTokens: u.CacheRead, CostUSD: f.TotalCostUSD}
+			CachedTokens: u.CacheRead, CacheWriteTokens: u.CacheCreation, CostUSD: f.TotalCostUSD, ContextTokens: m.context}
+		if f.TotalCostUSD > 0 {
+			r.Usage.CostSource = "agent"
+		}
+		r.Usage.Model, r.Usage.ContextWindow = mainModel(f.ModelUsage)
 	}
 	var denials []json.RawMessage
 	if json.Unmarshal(f.Denials, &denials) == nil {
@@ -484,4 +509,23 @@ func (m *Mapper) rel(p string) string {
 		return r
 	}
 	return p
+}
+
+// mainModel names the model of a result's modelUsage and its context
+// window. With several (a small model for titles beside the main one) the
+// one with the largest window is the conversation's; ties go to the first
+// name so the answer is stable. The "[1m]" tag Claude Code adds for the
+// long-context variant is dropped: prices and totals key on the model.
+func mainModel(byModel map[string]modelUsage) (string, int64) {
+	var name string
+	var window int64
+	for k, v := range byModel {
+		if name == "" || v.ContextWindow > window || (v.ContextWindow == window && k < name) {
+			name, window = k, v.ContextWindow
+		}
+	}
+	if i := strings.IndexByte(name, '['); i > 0 {
+		name = name[:i]
+	}
+	return name, window
 }

@@ -198,6 +198,9 @@ func (c *conn) open(ctx context.Context, req adapter.StartRequest) error {
 		return fmt.Errorf("codex: %s returned no thread id", method)
 	}
 	c.threadID = res.Thread.ID
+	c.mu.Lock()
+	c.startModel = res.Model
+	c.mu.Unlock()
 	c.listModels(ctx, res.Model)
 	return nil
 }

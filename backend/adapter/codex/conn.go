@@ -33,6 +33,9 @@ type conn struct {
 	approvals map[string]*ServerRequest
 	usage     *run.Usage // thread total so far
 	model     string     // set by SetModel, sent with every later turn/start
+	// startModel is the model thread/start or thread/resume answered
+	// with: the one turns run on until SetModel picks another.
+	startModel string
 	// startModels is model/list's answer at start, emitted by the first
 	// turn (a conn's events reach a run only through a turn).
 	startModels *run.ModelUpdated
@@ -222,8 +225,11 @@ func (c *conn) finish(t *turnState, end TurnEnd) adapter.TurnResult {
 	cancelled := t.cancelled
 	var usage *run.Usage
 	if c.usage != nil {
-		usage = &run.Usage{InputTokens: c.usage.InputTokens - t.before.InputTokens, OutputTokens: c.usage.OutputTokens - t.before.OutputTokens,
-			CachedTokens: c.usage.CachedTokens - t.before.CachedTokens, ReasoningTokens: c.usage.ReasoningTokens - t.before.ReasoningTokens}
+		usage = turnUsage(*c.usage, t.before)
+		usage.Model = c.model
+		if usage.Model == "" {
+			usage.Model = c.startModel
+		}
 	}
 	c.mu.Unlock()
 	res := adapter.TurnResult{StopReason: end.Status, Usage: usage}
@@ -305,4 +311,13 @@ func (c *conn) Close() error {
 	c.closeOnce.Do(func() { procio.Stop(c.proc, closeGrace) })
 	<-c.done
 	return nil
+}
+
+// turnUsage is one turn's share of the thread's running total: the
+// counters since the turn began, the context figures as they stand now.
+func turnUsage(total, before run.Usage) *run.Usage {
+	return &run.Usage{InputTokens: total.InputTokens - before.InputTokens, OutputTokens: total.OutputTokens - before.OutputTokens,
+		CachedTokens: total.CachedTokens - before.CachedTokens, CacheWriteTokens: total.CacheWriteTokens - before.CacheWriteTokens,
+		ReasoningTokens: total.ReasoningTokens - before.ReasoningTokens,
+		ContextTokens:   total.ContextTokens, ContextWindow: total.ContextWindow}
 }

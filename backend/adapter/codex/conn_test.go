@@ -91,6 +91,9 @@ func TestConnApprovalAndUsage(t *testing.T) {
 	if res.Err != nil || res.Usage == nil || res.Usage.InputTokens != 7 {
 		t.Fatalf("result %+v", res)
 	}
+	if res.Usage.Model != "gpt-5.5" { // thread/start's answer names it
+		t.Errorf("usage model %q", res.Usage.Model)
+	}
 	if decision != DecisionDecline {
 		t.Fatalf("decision sent %q", decision)
 	}

@@ -62,6 +62,17 @@ func NewMapper(workspace string) *Mapper {
 	return &Mapper{Workspace: workspace, deltas: map[string]bool{}}
 }
 
+// codexTokens is one of tokenUsage's counts; inputTokens includes the
+// cached and cache-write input (OpenAI's convention, and run.Usage's).
+type codexTokens struct {
+	TotalTokens     int64 `json:"totalTokens"`
+	InputTokens     int64 `json:"inputTokens"`
+	CachedInput     int64 `json:"cachedInputTokens"`
+	CacheWrite      int64 `json:"cacheWriteInputTokens"`
+	OutputTokens    int64 `json:"outputTokens"`
+	ReasoningOutput int64 `json:"reasoningOutputTokens"`
+}
+
 type rpcLine struct {
 	ID     json.RawMessage `json:"id"`
 	Method string          `json:"method"`
@@ -135,13 +146,13 @@ func (m *Mapper) notification(l rpcLine) (Mapped, error) {
 		Error      json.RawMessage `json:"error"`
 		WillRetry  bool            `json:"willRetry"`
 		TokenUsage *struct {
-			Total struct {
-				InputTokens     int64 `json:"inputTokens"`
-				CachedInput     int64 `json:"cachedInputTokens"`
-				OutputTokens    int64 `json:"outputTokens"`
-				ReasoningOutput int64 `json:"reasoningOutputTokens"`
-			} `json:"total"`
+			Total codexTokens `json:"total"`
+			// Last is the latest model call: its total is what the
+			// conversation fills of the context window now.
+			Last          codexTokens `json:"last"`
+			ContextWindow int64       `json:"modelContextWindow"`
 		} `json:"tokenUsage"`
+		RateLimits *codexRateLimits `json:"rateLimits"`
 	}
 	if len(l.Params) > 0 {
 		if err := json.Unmarshal(l.Params, &p); err != nil {
@@ -176,8 +187,11 @@ func (m *Mapper) notification(l rpcLine) (Mapped, error) {
 	case "thread/tokenUsage/updated":
 		if u := p.TokenUsage; u != nil {
 			out.Usage = &run.Usage{InputTokens: u.Total.InputTokens, OutputTokens: u.Total.OutputTokens,
-				CachedTokens: u.Total.CachedInput, ReasoningTokens: u.Total.ReasoningOutput}
+				CachedTokens: u.Total.CachedInput, CacheWriteTokens: u.Total.CacheWrite, ReasoningTokens: u.Total.ReasoningOutput,
+				ContextTokens: u.Last.TotalTokens, ContextWindow: u.ContextWindow}
 		}
+	case "account/rateLimits/updated":
+		out.Events = append(out.Events, quotaEvents(p.RateLimits)...)
 	case "error":
 		var e struct {
 			Message string `json:"message"`

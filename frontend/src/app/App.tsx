@@ -54,6 +54,7 @@ export function uniqueTitle(title: string, taken: string[]): string {
 // are on their way (docs/ARCHITECTURE.md §Window start-up).
 const loadSessionView = () => import("../components/SessionView");
 const SessionView = lazy(() => loadSessionView().then((m) => ({ default: m.SessionView })));
+const UsageView = lazy(() => import("../usage/UsageView"));
 
 const NARROW = "(max-width: 860px)";
 
@@ -87,6 +88,7 @@ export function App({ transport: t }: { transport: Transport }) {
   const [removing, setRemoving] = useState<Project>();
   const [jump, setJump] = useState<JumpTarget>();
   const [schedules, setSchedules] = useState(false);
+  const [usageOpen, setUsageOpen] = useState(false);
   const dialogOpen = dialog !== null || deleting !== undefined;
   const composer = useRef<SessionHandle>(null);
   // Below the breakpoint the sidebar is an overlay over the page, closed
@@ -125,6 +127,7 @@ export function App({ transport: t }: { transport: Transport }) {
       setSessionId(s.id);
       setAdding(false);
       setSchedules(false);
+      setUsageOpen(false);
       setDialog(null);
       // A text hit opens the transcript at the match; anything else at its tail.
       setJump(hit ? jumpTarget({ ...hit, session_id: s.id }) : undefined);
@@ -138,6 +141,7 @@ export function App({ transport: t }: { transport: Transport }) {
       setSessionId("");
       setAdding(false);
       setSchedules(false);
+      setUsageOpen(false);
       requestAnimationFrame(() => composer.current?.focus());
     },
     [setProjectId, setSessionId],
@@ -413,6 +417,12 @@ export function App({ transport: t }: { transport: Transport }) {
     main = <BackendOffline inWails={t.kind === "wails"} onRetry={() => void b.refresh()} />;
   } else if (b.conn === "unauthorized") {
     main = <Unauthorized />;
+  } else if (usageOpen && !adding) {
+    main = (
+      <Suspense fallback={null}>
+        <UsageView api={t.api} />
+      </Suspense>
+    );
   } else if (schedules && !adding) {
     main = (
       <SchedulesView
@@ -476,6 +486,7 @@ export function App({ transport: t }: { transport: Transport }) {
             setSessionId("");
             setAdding(false);
             setSchedules(false);
+            setUsageOpen(false);
           }}
           onSelectSession={(s) => {
             setOverlay(false);
@@ -501,8 +512,14 @@ export function App({ transport: t }: { transport: Transport }) {
           onSchedules={() => {
             setOverlay(false);
             setSchedules(true);
+            setUsageOpen(false);
           }}
           schedulesOpen={schedules}
+          onUsage={() => {
+            setOverlay(false);
+            setUsageOpen(true);
+          }}
+          usageOpen={usageOpen}
           onCollapse={() => (narrow ? setOverlay(false) : setCollapsed(true))}
           width={width}
           onWidth={(w) => setWidth(Math.max(200, Math.min(440, Math.round(w))))}

@@ -1,4 +1,5 @@
 import { Brain, ChevronRight, CircleCheck, Circle, CircleDashed, Info, TriangleAlert } from "lucide-react";
+import { usageBits } from "../usage/format";
 import { memo, useState } from "react";
 import type { Block, DoneBlock, PlanBlock, ReasoningBlock } from "../store/model";
 import { ApprovalCard } from "./ApprovalCard";
@@ -72,8 +73,7 @@ function Done({ block }: { block: DoneBlock }) {
   const u = block.usage;
   const bits = [
     formatDuration(block.durationMs),
-    u?.input_tokens || u?.output_tokens ? `${(u.input_tokens ?? 0).toLocaleString()} tokens in · ${(u.output_tokens ?? 0).toLocaleString()} out` : "",
-    u?.cost_usd ? `$${u.cost_usd.toFixed(4)}` : "",
+    ...usageBits(u),
   ].filter(Boolean);
   return (
     <div className={`done-line tone-${l.tone}`}>

@@ -1,4 +1,5 @@
 import { PanelRightClose } from "lucide-react";
+import { contextLabel, costLabel, costSource, tokenLine } from "../usage/format";
 import { ChangesView } from "./ChangesView";
 import type { RunView } from "../store/model";
 import { StatusBadge } from "./StatusBadge";
@@ -93,9 +94,12 @@ export function Inspector({ view, onClose, choices, selected, onSelect, agentNam
               {view.endedAt !== undefined && view.startedAt !== undefined && (
                 <><dt>Took</dt><dd>{formatDuration(Math.round((view.endedAt - view.startedAt) * 1000))}</dd></>
               )}
-              {view.usage && (
-                <><dt>Tokens</dt><dd className="mono">{view.usage.input_tokens ?? 0} tokens in · {view.usage.output_tokens ?? 0} out</dd></>
+              {tokenLine(view.usage) && (<><dt>Tokens</dt><dd className="mono">{tokenLine(view.usage)}</dd></>)}
+              {view.usage?.model && view.usage.model !== view.model && (<><dt>Priced as</dt><dd className="mono">{view.usage.model}</dd></>)}
+              {costLabel(view.usage) && (
+                <><dt>Cost</dt><dd>{costLabel(view.usage)}{costSource(view.usage) ? ` (${costSource(view.usage)})` : ""}</dd></>
               )}
+              {contextLabel(view.usage) && (<><dt>Context</dt><dd>{contextLabel(view.usage)}</dd></>)}
             </dl>
           </section>
           <section>

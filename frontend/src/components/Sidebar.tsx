@@ -1,4 +1,4 @@
-import { Archive, CalendarClock, ChevronDown, Ellipsis, Folder, FolderPlus, PanelLeftClose, Plus, Settings } from "lucide-react";
+import { Archive, BarChart3, CalendarClock, ChevronDown, Ellipsis, Folder, FolderPlus, PanelLeftClose, Plus, Settings } from "lucide-react";
 import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
 import type { Project, RunInfo, Session } from "../transport/types";
 import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
@@ -74,6 +74,9 @@ export interface SidebarProps {
   /** Opens the Schedules view. */
   onSchedules?(): void;
   schedulesOpen?: boolean;
+  /** Opens the Usage view. */
+  onUsage?(): void;
+  usageOpen?: boolean;
   onCollapse(): void;
   /** Drawn over the page (narrow windows) rather than beside it. */
   overlay?: boolean;
@@ -274,6 +277,11 @@ export function Sidebar(p: SidebarProps) {
         {p.onSchedules && (
           <button type="button" className={`side-btn${p.schedulesOpen ? " selected" : ""}`} onClick={p.onSchedules} aria-current={p.schedulesOpen ? "page" : undefined}>
             <CalendarClock size={16} aria-hidden /> Schedules
+          </button>
+        )}
+        {p.onUsage && (
+          <button type="button" className={`side-btn${p.usageOpen ? " selected" : ""}`} onClick={p.onUsage} aria-current={p.usageOpen ? "page" : undefined}>
+            <BarChart3 size={16} aria-hidden /> Usage
           </button>
         )}
         <button type="button" className="side-btn" onClick={p.onSettings}>

@@ -474,7 +474,13 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
       v.terminal = true;
       v.endedAt = ev.created_at;
       v.progress = undefined;
-      const u = usage(p.usage);
+      // The final count keeps the context figures an earlier usage.updated
+      // gave when it has none (ACP reports them only as updates).
+      const final = usage(p.usage);
+      const u = final && {
+        ...(v.usage?.context_tokens ? { context_tokens: v.usage.context_tokens, context_window: v.usage.context_window } : {}),
+        ...final,
+      };
       if (u) v.usage = u;
       // Tool cards still open when the run ended did not finish.
       for (const [k, i] of v.index) {

@@ -14,7 +14,13 @@ export interface Usage {
   output_tokens?: number;
   reasoning_tokens?: number;
   cached_tokens?: number;
+  cache_write_tokens?: number;
   cost_usd?: number;
+  /** "agent", or "prices YYYY-MM-DD" (the shipped table's date). */
+  cost_source?: string;
+  model?: string;
+  context_tokens?: number;
+  context_window?: number;
 }
 
 export interface PlanEntry {

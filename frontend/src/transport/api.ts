@@ -1,6 +1,7 @@
 // The API client shared by both transports. Each transport supplies only a
 // raw `request` (HTTP fetch, or the Wails Desktop.Request binding) and a way
 // to follow a run live; every route of docs/ARCHITECTURE.md §API is spelled out once here.
+import type { QuotaLine, UsageGroup, UsageReport } from "../usage/types";
 import type {
   AgentDefinition,
   AgentInfo,
@@ -237,6 +238,22 @@ export class ApiClient {
   /** Makes a session from an agent's own history an ordinary one, continued in that agent. */
   continueSession(id: string): Promise<Session> {
     return this.call("POST", `/api/sessions/${enc(id)}/continue`);
+  }
+  /** Usage totals (docs/ARCHITECTURE.md §Usage); since is YYYY-MM-DD, the last 30 days without it. */
+  usage(group: UsageGroup, since?: string): Promise<UsageReport> {
+    const q = new URLSearchParams({ group });
+    if (since) q.set("since", since);
+    return this.call("GET", `/api/usage?${q.toString()}`);
+  }
+  /** Every vendor's latest rate-limit window, as its agent reported it. */
+  async quota(): Promise<QuotaLine[]> {
+    return list<QuotaLine>(await this.call("GET", "/api/usage/quota"), "quota");
+  }
+  /** The same table as a CSV file. */
+  usageCsv(group: UsageGroup, since?: string): Promise<ExportFile> {
+    const q = new URLSearchParams({ group, format: "csv" });
+    if (since) q.set("since", since);
+    return this.call("GET", `/api/usage?${q.toString()}`);
   }
   async search(q: string): Promise<SearchHit[]> {
     return list<SearchHit>(await this.call("GET", `/api/search?q=${enc(q)}`), "hits");
