@@ -69,7 +69,7 @@ test-e2e: build
 	scripts/test-e2e.sh $(BIN)
 
 # Non-cgo packages must build for the other desktop OSes too. Add yours.
-CROSS_PKGS := ./app/autostart/... ./app/applog/... ./core/coreapi/... \
+CROSS_PKGS := ./platform/autostart/... ./platform/applog/... ./core/coreapi/... \
 	./backend/paths ./backend/version ./backend/run ./backend/adapter ./backend/schedule
 vet-cross:
 	GOOS=windows CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) $(CROSS_PKGS)

@@ -51,7 +51,7 @@ type acpCase struct {
 	// pending the named item (client-run terminals, rawOutput objects).
 	outputTODO string
 	// pickerTODO: the agent reports its models and modes only as session
-	// configOptions (DESIGN §13.1), which the header does not offer yet,
+	// configOptions (docs/ARCHITECTURE.md §Session config options), which the header does not offer yet,
 	// pending the named item; then a model picker and a mode are expected
 	// (observe must then also count the config-option event it adds).
 	pickerTODO string

@@ -1,7 +1,7 @@
 // The window never leaves the app: a dropped file, a link or window.open
 // must not replace the UI with another page (in the desktop app that page
-// would run next to the bound Go methods; see DESIGN.md §10 and
-// docs/ARCHITECTURE.md §Window). Links go out through openExternal.
+// would run next to the bound Go methods; see
+// docs/ARCHITECTURE.md §Window and §Security). Links go out through openExternal.
 
 /** The absolute paths in a files:attach or files:dropped event; anything else is ignored. */
 export function droppedPaths(payload: unknown): string[] {
