@@ -13,7 +13,7 @@ WINBIN  := build/bin/hermesdesk-window
 CORE_CFLAGS ?= -Os
 export GOFLAGS := -buildvcs=false
 
-.PHONY: run dev test deps deps-test frontend build build-windows test-go vet-cross test-frontend test-e2e test-desktop test-agents record-transcripts bench \
+.PHONY: run dev test deps deps-test frontend build build-windows test-go deadcode vet-cross test-frontend test-e2e test-desktop test-agents record-transcripts bench \
 	bench-desktop install uninstall package clean acp-registry
 
 ## run: install what is missing, build, start the app (the core, which starts the window)
@@ -57,9 +57,13 @@ build: frontend
 	$(GO) build -tags $(APPTAGS) -ldflags "$(LDFLAGS)" -o $(WINBIN) .
 
 # The real agent CLIs run once, in test-agents, not again here.
-test-go:
+test-go: deadcode
 	$(GO) vet -tags $(GOTAGS) ./...
 	HERMESDESK_AGENT_TESTS=skip $(GO) test -race -count=1 -timeout 20m -tags $(GOTAGS) ./...
+
+## deadcode: fail on functions neither program reaches (scripts/deadcode-allow.txt keeps, with reasons, what only tests or C reach)
+deadcode:
+	scripts/deadcode.sh
 
 test-frontend:
 	cd frontend && npm run lint && npm test

@@ -13,17 +13,16 @@ import (
 const agesEvery = time.Minute
 
 // Model owns a State and renders it for a tray: every change on the bus
-// and every autostart change produce a new View for onView, and while the
+// produces a new View for onView, and while the
 // menu lists runs a minute later too (their ages moved). An idle tray
 // arms no timer (docs/ARCHITECTURE.md §Idle). Safe for concurrent use.
 type Model struct {
 	onView func(View)
 	clock  clock.Clock
 
-	mu        sync.Mutex
-	st        *State
-	autostart bool
-	last      *View
+	mu   sync.Mutex
+	st   *State
+	last *View
 	// ages is the armed ages refresh, nil when none (no runs listed);
 	// closing agesStop ends its goroutine when the timer is stopped.
 	ages     clock.Timer
@@ -45,24 +44,6 @@ func (m *Model) Apply(msg run.WatchMessage) {
 	}
 }
 
-// SetAutostart records the state of the login entry on disk.
-func (m *Model) SetAutostart(on bool) {
-	m.mu.Lock()
-	m.autostart = on
-	m.mu.Unlock()
-	m.Refresh()
-}
-
-// Push records the login entry's state and sends the current view even if
-// it was sent before: a new tray helper has to be told everything.
-func (m *Model) Push(autostart bool) {
-	m.mu.Lock()
-	m.autostart = autostart
-	m.last = nil
-	m.mu.Unlock()
-	m.Refresh()
-}
-
 // Active returns the active runs, in menu order.
 func (m *Model) Active() []run.RunState {
 	m.mu.Lock()
@@ -70,11 +51,12 @@ func (m *Model) Active() []run.RunState {
 	return m.st.Runs()
 }
 
-// View renders the current view.
+// View renders the current view. The login entry's check mark is the
+// core's to set: it reads the entry on disk (core/traymodel.go).
 func (m *Model) View() View {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return Render(m.st.Runs(), Options{Now: m.clock.Now(), Autostart: m.autostart})
+	return Render(m.st.Runs(), Options{Now: m.clock.Now()})
 }
 
 // Refresh sends the current view to onView unless it is the one sent last,

@@ -272,13 +272,13 @@ func TestModelSendsOnlyChanges(t *testing.T) {
 	m.clock = testClock{fakeclock.New(t0)}
 	m.Refresh()
 	m.Refresh()
-	m.SetAutostart(false)
 	m.Apply(run.WatchMessage{Type: run.WatchSessionChanged})
 	if n != 1 {
 		t.Fatalf("views sent %d, want 1", n)
 	}
-	m.SetAutostart(true)
+	r := rs("a", run.StatusRunning, t0, nil)
+	m.Apply(run.WatchMessage{Type: run.WatchRunChanged, Run: &r})
 	if n != 2 {
-		t.Fatalf("autostart change not sent")
+		t.Fatalf("a new run's view not sent")
 	}
 }
