@@ -112,7 +112,7 @@ if [ "$wake" -gt 0 ]; then
   HERMESDESK_HOME="$data" "$bin" ask --agent demo --project "$work/project" hello >"$work/askcore.out" 2>&1 ||
     { cat "$work/askcore.out"; echo "bench-shim: the demo run on the core failed"; exit 1; }
   sock=$(find "${XDG_RUNTIME_DIR:-/nonexistent}/hermesdesk" "${TMPDIR:-/tmp}/hermesdesk-$(id -u)" \
-    -name core.sock -newer "$work/mark" 2>/dev/null | head -1)
+    -name core.sock -newer "$work/mark" 2>/dev/null | head -1 || true)
   [ -n "$sock" ] || { echo "bench-shim: the core's core.sock not found"; exit 1; }
   curl -sN --unix-socket "$sock" "http://hermesdesk/core/window?pid=$$&visible=1" >/dev/null &
   held+=($!)
