@@ -120,8 +120,9 @@ type WarmRetirer interface {
 // RecentEvents reads a run's events with seq > after: the supervisor
 // serves its runs' newest from its hubs' memory and the rest from the
 // journal, so a page pulled after a doorbell is served from the payloads
-// the shim already sent instead of read back (docs/ARCHITECTURE.md §Life
-// of one event); a runner without that memory reads the journal.
+// the shim already sent instead of read back
+// (docs/ARCHITECTURE.md §Life of one event); a runner without that memory
+// reads the journal.
 type RecentEvents interface {
 	Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error)
 }
