@@ -13,7 +13,7 @@ WINBIN  := build/bin/hermesdesk-window
 CORE_CFLAGS ?= -Os
 export GOFLAGS := -buildvcs=false
 
-.PHONY: run dev test deps deps-test frontend build build-windows test-go vet-cross test-frontend test-e2e test-desktop test-agents record-transcripts bench \
+.PHONY: run dev test deps deps-test frontend build build-windows test-go deadcode vet-cross test-frontend test-e2e test-desktop test-agents record-transcripts bench \
 	bench-desktop install uninstall package clean acp-registry contract
 
 ## run: install what is missing, build, start the app (the core, which starts the window)
@@ -63,9 +63,13 @@ build: frontend
 	$(GO) build -tags $(APPTAGS) -ldflags "$(LDFLAGS)" -o $(WINBIN) .
 
 # The real agent CLIs run once, in test-agents, not again here.
-test-go:
+test-go: deadcode
 	$(GO) vet -tags $(GOTAGS) ./...
 	HERMESDESK_AGENT_TESTS=skip $(GO) test -race -count=1 -timeout 20m -tags $(GOTAGS) ./...
+
+## deadcode: fail on functions neither program reaches (scripts/deadcode-allow.txt keeps, with reasons, what only tests or C reach)
+deadcode:
+	scripts/deadcode.sh
 
 test-frontend:
 	cd frontend && npm run lint && npm test
@@ -75,7 +79,7 @@ test-e2e: build
 	scripts/test-e2e.sh $(BIN)
 
 # Non-cgo packages must build for the other desktop OSes too. Add yours.
-CROSS_PKGS := ./app/autostart/... ./app/applog/... ./core/coreapi/... \
+CROSS_PKGS := ./platform/autostart/... ./platform/applog/... ./core/coreapi/... \
 	./backend/paths ./backend/version ./backend/run ./backend/adapter ./backend/schedule
 vet-cross:
 	GOOS=windows CGO_ENABLED=0 $(GO) vet -tags $(GOTAGS) $(CROSS_PKGS)

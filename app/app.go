@@ -26,12 +26,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/app/applog"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/version"
 	"github.com/hermesdesk/hermesdesk/core/coreapi"
+	"github.com/hermesdesk/hermesdesk/platform/applog"
 )
 
 // Assets are the files main embeds.

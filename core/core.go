@@ -26,9 +26,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/app/applog"
-	"github.com/hermesdesk/hermesdesk/app/autostart"
-	"github.com/hermesdesk/hermesdesk/app/sni"
 	"github.com/hermesdesk/hermesdesk/backend/apihost"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
@@ -37,6 +34,9 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/version"
 	"github.com/hermesdesk/hermesdesk/core/coreapi"
 	"github.com/hermesdesk/hermesdesk/core/tray"
+	"github.com/hermesdesk/hermesdesk/platform/applog"
+	"github.com/hermesdesk/hermesdesk/platform/autostart"
+	"github.com/hermesdesk/hermesdesk/platform/sni"
 )
 
 // Files of the core in the data dir's runtime dir.

@@ -235,16 +235,13 @@ func writeCommands(rw http.ResponseWriter, ctx context.Context, out <-chan corea
 	if out == nil {
 		return
 	}
-	keep := time.NewTicker(30 * time.Second)
-	defer keep.Stop()
+	// No keep-alive: core.sock is local, and a window that goes ends ctx
+	// (net/http reads the connection in the background), so an attached
+	// idle window wakes nothing here (docs/ARCHITECTURE.md §Idle).
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-keep.C:
-			if _, err := rw.Write([]byte("\n")); err != nil {
-				return
-			}
 		case c, ok := <-out:
 			if !ok {
 				return

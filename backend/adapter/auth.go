@@ -9,7 +9,7 @@ import (
 // session (ACP session/new answered -32000 "Authentication required"). Its
 // message is for people: each way the agent offers, in words, with the
 // exact command for a terminal one — never the protocol's JSON
-// (DESIGN §13.1 "Authentication", docs/ARCHITECTURE.md §Adapters).
+// (docs/ARCHITECTURE.md §Adapters).
 type AuthRequiredError struct {
 	Agent   string       // the agent's display name
 	Methods []AuthMethod // as the agent offered them

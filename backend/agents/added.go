@@ -12,8 +12,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
 )
 
-// Agents a person added (DESIGN §13.1,
-// docs/ARCHITECTURE.md §Agents are data) are the adapter of their kind under their own id and name, so every
+// Agents a person added (docs/ARCHITECTURE.md §Agents are data) are the adapter of their kind under their own id and name, so every
 // message an adapter words ("X is not installed", "X did not answer")
 // carries the person's name for it.
 

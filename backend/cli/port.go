@@ -73,7 +73,7 @@ func (e *Env) Import(args []string) int {
 			return exitFail
 		}
 		defer j.Close()
-		svc := service.New(j, nil, nil, service.Options{})
+		svc := service.NewCatalog(j, service.Options{})
 		if folder != "" {
 			p, err := svc.CreateProject(e.ctx(), service.CreateProjectRequest{Workspace: folder})
 			if err != nil {

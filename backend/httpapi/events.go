@@ -158,8 +158,15 @@ func (s *sse) final(code service.Code, msg, lastID string) {
 }
 
 // heartbeat keeps proxies and idle timers from closing a quiet stream;
-// a failed write ends the stream.
+// a failed write ends the stream. A trusted local peer (api.sock, the
+// app in-process) has no proxy or idle timer between it and us, and its
+// going ends the request's context (net/http reads the connection in the
+// background): its quiet stream wakes nothing (docs/ARCHITECTURE.md
+// §Idle).
 func (s *sse) heartbeat(ctx context.Context, every time.Duration, cancel context.CancelFunc) {
+	if trusted, _ := ctx.Value(trustedKey).(bool); trusted {
+		return
+	}
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {

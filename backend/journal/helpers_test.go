@@ -68,15 +68,6 @@ func ctxT(t testing.TB) context.Context {
 	return ctx
 }
 
-func mustJSON(t testing.TB, v any) json.RawMessage {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // checkGapless asserts a run's events are seq 1..n without holes.
 func checkGapless(t testing.TB, s *Store, runID string) []run.Event {
 	t.Helper()

@@ -11,7 +11,7 @@ import (
 )
 
 // InterruptRun ends a run whose worker is gone (the supervisor fenced its
-// shim, DESIGN §1): if the run has no done yet it appends a synthetic
+// shim, docs/ARCHITECTURE.md §Fencing): if the run has no done yet it appends a synthetic
 // `error` (reason, with detail such as the tail of the shim's log,
 // redacted) and `done{status: interrupted, error: reason}` in one
 // transaction, and closes the turn as interrupted. The assistant message

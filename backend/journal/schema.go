@@ -15,7 +15,7 @@ import (
 
 // migration is one forward-only schema step. Steps only add (tables,
 // columns, indexes): older shims may still be writing while a newer app
-// migrates (DESIGN §5).
+// migrates (docs/ARCHITECTURE.md §Durability).
 type migration struct {
 	version int
 	name    string

@@ -306,7 +306,7 @@ func newDriver(opts Options) *sqlite3.SQLiteDriver {
 		fmt.Sprintf("PRAGMA busy_timeout = %d", opts.BusyTimeout.Milliseconds()),
 		"PRAGMA journal_mode = WAL",
 		// FULL: with grouped commits it costs a few percent and a committed
-		// event survives power loss, not only a process crash (DESIGN §5).
+		// event survives power loss, not only a process crash (docs/ARCHITECTURE.md §Durability).
 		"PRAGMA synchronous = FULL",
 		"PRAGMA foreign_keys = ON",
 		// Checkpoints run on their own goroutine (checkpointLoop), not

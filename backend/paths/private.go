@@ -48,10 +48,6 @@ func checkParent(p string, uid int) error {
 	return nil
 }
 
-// CheckPrivate reports, with a plain message, whether p is a real
-// directory owned by this user that no one else can read or enter.
-func CheckPrivate(p string) error { return checkPrivate(p, os.Getuid()) }
-
 func checkPrivate(p string, uid int) error {
 	st, err := os.Lstat(p)
 	if err != nil {

@@ -107,9 +107,6 @@ func String(s string) string {
 	return s
 }
 
-// Contains reports whether String would change s.
-func Contains(s string) bool { return String(s) != s }
-
 func hint(key string) string {
 	for _, p := range keyPrefixes {
 		if strings.HasPrefix(key, p) {

@@ -3,39 +3,27 @@ package schedule
 import (
 	"os"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/clock"
 )
 
 // Clock is the scheduler's time: the real one in the product, a fake in
 // unit tests, the real one shifted by an offset in end-to-end tests that
 // cross process restarts.
-type Clock interface {
-	Now() time.Time
-	NewTimer(d time.Duration) Timer
-}
+type Clock = clock.Clock
 
 // Timer is a one-shot timer of a Clock.
-type Timer interface {
-	C() <-chan time.Time
-	Stop() bool
-}
+type Timer = clock.Timer
 
 // RealClock is time.Now and time.NewTimer.
-type RealClock struct{}
-
-func (RealClock) Now() time.Time                 { return time.Now() }
-func (RealClock) NewTimer(d time.Duration) Timer { return realTimer{time.NewTimer(d)} }
-
-type realTimer struct{ t *time.Timer }
-
-func (r realTimer) C() <-chan time.Time { return r.t.C }
-func (r realTimer) Stop() bool          { return r.t.Stop() }
+type RealClock = clock.Real
 
 // OffsetClock is the real clock shifted by Offset: "now" is Offset ahead
 // (or behind) while timers still run in real time.
 type OffsetClock struct{ Offset time.Duration }
 
 func (o OffsetClock) Now() time.Time                 { return time.Now().Add(o.Offset) }
-func (o OffsetClock) NewTimer(d time.Duration) Timer { return realTimer{time.NewTimer(d)} }
+func (o OffsetClock) NewTimer(d time.Duration) Timer { return clock.Real{}.NewTimer(d) }
 
 // ClockOffsetEnv shifts the scheduler's clock for end-to-end tests (a Go
 // duration, e.g. "3h"): a test can "sleep" the machine across due times

@@ -108,7 +108,7 @@ func TestRelativePhrases(t *testing.T) {
 			if !at.Equal(mustTime(t, c.at)) {
 				t.Errorf("at %s, want %s", at, c.at)
 			}
-			if w, err := Resolve(c.in, nil, "Europe/Berlin", phraseNow(t)); err != nil || !w.Once() {
+			if w, err := Resolve(c.in, nil, "Europe/Berlin", phraseNow(t)); err != nil || w.At == nil {
 				t.Errorf("Resolve: %+v %v", w, err)
 			}
 		})

@@ -211,6 +211,3 @@ func (w When) NextN(t time.Time, n int) []time.Time {
 	}
 	return out
 }
-
-// Once reports whether w is a one-off.
-func (w When) Once() bool { return w.At != nil }

@@ -150,8 +150,9 @@ func (s *Service) checkDefinitionSetting(key string, v json.RawMessage) error {
 	return nil
 }
 
-// checkNameFree refuses a name another agent is already shown by (DESIGN
-// §13.1: two agents called alike could not be told apart anywhere).
+// checkNameFree refuses a name another agent is already shown by: two
+// agents called alike could not be told apart anywhere
+// (docs/ARCHITECTURE.md §Agents are data).
 func (s *Service) checkNameFree(ctx context.Context, id, name string) error {
 	names, err := s.agents.DisplayNames(ctx)
 	if err != nil {

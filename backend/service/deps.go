@@ -61,8 +61,22 @@ type Guard interface {
 	Check() error
 }
 
-// Runner is what the service needs from the supervisor.
+// Runner is what the service needs from the supervisor: the run controls
+// and the capabilities below, each a named interface, so what the service
+// asks of its runner is read here rather than found in type assertions.
+// Every runner has all of them: the supervisor; servicetest.Mem in tests;
+// NewCatalog's, which refuses runs (catalog.go).
 type Runner interface {
+	RunControls
+	ForceCanceller
+	RunLogs
+	WarmRetirer
+	RecentEvents
+	EventTapper // declared beside the watch bus (watch.go)
+}
+
+// RunControls start runs and act on them.
+type RunControls interface {
 	// Start submits one user message (idempotent by ClientRequestID).
 	Start(ctx context.Context, req run.StartRequest) (run.StartResult, error)
 	Cancel(ctx context.Context, runID string) (run.ControlResult, error)
@@ -78,6 +92,38 @@ type Runner interface {
 	// channel is closed after the terminal event, when ctx ends, or when the
 	// watcher is dropped for falling behind.
 	Watch(ctx context.Context, runID string, after int64) (<-chan run.Event, error)
+}
+
+// ForceCanceller stops a run without the grace period a stubborn agent
+// gets ("Force stop"; docs/ARCHITECTURE.md §Cancel ladder). A runner
+// without agent processes to kill cancels as usual.
+type ForceCanceller interface {
+	ForceCancel(ctx context.Context, runID string) (run.ControlResult, error)
+}
+
+// RunLogs reads the end of a run's own log ("Open log" on an error); ""
+// from a runner that keeps none.
+type RunLogs interface {
+	RunLog(ctx context.Context, runID string) (string, error)
+}
+
+// WarmRetirer closes warm agents (docs/ARCHITECTURE.md §Warm agents):
+// every one of an agent whose settings changed, or the one kept for a
+// session whose project folder went. A runner without warm agents retires
+// none.
+type WarmRetirer interface {
+	RetireWarm(ctx context.Context, agent string) int
+	RetireWarmSession(ctx context.Context, sessionID string) bool
+}
+
+// RecentEvents reads a run's events with seq > after: the supervisor
+// serves its runs' newest from its hubs' memory and the rest from the
+// journal, so a page pulled after a doorbell is served from the payloads
+// the shim already sent instead of read back
+// (docs/ARCHITECTURE.md §Life of one event); a runner without that memory
+// reads the journal.
+type RecentEvents interface {
+	Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error)
 }
 
 // Agents is what the service needs from the agent registry.

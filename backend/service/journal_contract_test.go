@@ -21,7 +21,7 @@ func TestUpdateSessionDropsTheResumeID(t *testing.T) {
 		got = u
 		return run.Session{ID: id}, nil
 	}}
-	s := service.New(j, nil, nil, service.Options{})
+	s := service.NewCatalog(j, service.Options{})
 	title, nid := " Notes ", "native-1"
 	if _, err := s.UpdateSession(context.Background(), "ses_1", run.SessionUpdate{Title: &title, NativeSessionID: &nid}); err != nil {
 		t.Fatal(err)
@@ -59,7 +59,7 @@ func TestHealthAsksTheGuardBeforeThePing(t *testing.T) {
 				PingFunc:     func(context.Context) error { pinged = true; return c.ping },
 				ListRunsFunc: func(context.Context, run.RunFilter) ([]run.Run, error) { return nil, nil },
 			}
-			s := service.New(j, nil, nil, service.Options{Log: slog.New(slog.DiscardHandler), Guard: guardFunc(func() error { return c.guard })})
+			s := service.NewCatalog(j, service.Options{Log: slog.New(slog.DiscardHandler), Guard: guardFunc(func() error { return c.guard })})
 			h := s.Health(context.Background())
 			if h.OK != c.wantOK {
 				t.Errorf("OK = %v, want %v (database %q)", h.OK, c.wantOK, h.Database)

@@ -102,18 +102,11 @@ func (s *Service) PutSettings(ctx context.Context, in map[string]json.RawMessage
 	return s.Settings(ctx)
 }
 
-// warmRetirer is the supervisor's warm-agent side (optional: a Runner
-// without warm agents has nothing to retire).
-type warmRetirer interface {
-	RetireWarm(ctx context.Context, agent string) int
-}
-
 // retireWarm closes the warm agents of every agent whose settings ("agents.<name>")
 // changed: they were started with the old ones and would never serve a run
 // again. Saving a form unchanged keeps them. It reports whether any
 // agent's settings changed (its health must be checked again).
 func (s *Service) retireWarm(ctx context.Context, in, before map[string]json.RawMessage) (changed bool) {
-	wr, _ := s.runner.(warmRetirer)
 	for k, v := range in {
 		if sameJSON(v, before[k]) {
 			continue
@@ -121,9 +114,7 @@ func (s *Service) retireWarm(ctx context.Context, in, before map[string]json.Raw
 		if rest, ok := strings.CutPrefix(k, "agents."); ok {
 			if name, _, _ := strings.Cut(rest, "."); name != "" {
 				changed = true
-				if wr != nil {
-					wr.RetireWarm(ctx, name)
-				}
+				s.runner.RetireWarm(ctx, name)
 			}
 		}
 	}

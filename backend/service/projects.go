@@ -21,12 +21,6 @@ type ProjectPatch struct {
 	Workspace *string `json:"workspace,omitempty"`
 }
 
-// sessionWarmRetirer is the supervisor's per-session warm-agent side
-// (optional: a Runner without warm agents has nothing to retire).
-type sessionWarmRetirer interface {
-	RetireWarmSession(ctx context.Context, sessionID string) bool
-}
-
 // UpdateProject renames a project, or points it at the folder the person
 // located (its sessions and runs stay; the files are never touched).
 func (s *Service) UpdateProject(ctx context.Context, id string, p ProjectPatch) (run.Project, error) {
@@ -142,11 +136,7 @@ func (s *Service) flagMissing(ctx context.Context, ps []run.Project) {
 }
 
 func (s *Service) retireSessions(ctx context.Context, ses []run.Session) {
-	wr, ok := s.runner.(sessionWarmRetirer)
-	if !ok {
-		return
-	}
 	for _, x := range ses {
-		wr.RetireWarmSession(ctx, x.ID)
+		s.runner.RetireWarmSession(ctx, x.ID)
 	}
 }

@@ -92,15 +92,6 @@ type EventPage struct {
 	More bool `json:"more"`
 }
 
-// RecentEvents is implemented by a Runner that holds its runs' newest
-// events in memory (the supervisor's hubs) and reads the journal for the
-// rest: a page pulled after a doorbell is then served from the payloads
-// the shim already sent instead of read back from the journal
-// (docs/ARCHITECTURE.md §Life of one event).
-type RecentEvents interface {
-	Events(ctx context.Context, runID string, after int64, limit int) ([]run.Event, error)
-}
-
 // Events returns up to limit events with seq > after.
 func (s *Service) Events(ctx context.Context, runID string, after int64, limit int) (EventPage, error) {
 	if limit <= 0 {
@@ -108,11 +99,7 @@ func (s *Service) Events(ctx context.Context, runID string, after int64, limit i
 	}
 	limit = min(limit, MaxPage)
 	after = max(after, 0)
-	read := s.store.Events
-	if m, ok := s.runner.(RecentEvents); ok {
-		read = m.Events
-	}
-	evs, err := read(ctx, runID, after, limit)
+	evs, err := s.runner.Events(ctx, runID, after, limit)
 	if err != nil {
 		return EventPage{}, s.classify(ctx, "read events", "run", err)
 	}
@@ -145,25 +132,10 @@ func (s *Service) Cancel(ctx context.Context, runID string) (run.ControlResult, 
 	return s.control(ctx, "cancel", runID, func() (run.ControlResult, error) { return s.runner.Cancel(ctx, runID) })
 }
 
-// forceCanceller is a Runner that can stop a run without the grace period
-// a stubborn agent gets ("Force stop"; the supervisor).
-type forceCanceller interface {
-	ForceCancel(ctx context.Context, runID string) (run.ControlResult, error)
-}
-
 // ForceCancel stops a run at once, also one already cancelling. A Runner
 // without agent processes to kill cancels as usual.
 func (s *Service) ForceCancel(ctx context.Context, runID string) (run.ControlResult, error) {
-	fc, ok := s.runner.(forceCanceller)
-	if !ok {
-		return s.Cancel(ctx, runID)
-	}
-	return s.control(ctx, "cancel", runID, func() (run.ControlResult, error) { return fc.ForceCancel(ctx, runID) })
-}
-
-// runLogger is a Runner that keeps a log per run (the supervisor).
-type runLogger interface {
-	RunLog(ctx context.Context, runID string) (string, error)
+	return s.control(ctx, "cancel", runID, func() (run.ControlResult, error) { return s.runner.ForceCancel(ctx, runID) })
 }
 
 // RunLog is the end of a run's log ("Open log" on an error), secrets
@@ -172,11 +144,7 @@ func (s *Service) RunLog(ctx context.Context, runID string) (RunLogTail, error) 
 	if _, err := s.store.GetRun(ctx, runID); err != nil {
 		return RunLogTail{}, s.classify(ctx, "get run", "run", err)
 	}
-	rl, ok := s.runner.(runLogger)
-	if !ok {
-		return RunLogTail{RunID: runID}, nil
-	}
-	text, err := rl.RunLog(ctx, runID)
+	text, err := s.runner.RunLog(ctx, runID)
 	if err != nil {
 		return RunLogTail{}, s.classify(ctx, "read run log", "run", err)
 	}

@@ -100,9 +100,7 @@ func New(store Store, runner Runner, agents Agents, opts Options) *Service {
 	}
 	s.bus = newBus(s, opts.WatchBuffer)
 	s.health = newHealthCache(agents)
-	if t, ok := runner.(EventTapper); ok {
-		t.TapEvents(s.bus.tap)
-	}
+	runner.TapEvents(s.bus.tap)
 	return s
 }
 

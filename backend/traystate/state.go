@@ -70,12 +70,6 @@ func (s *State) Runs() []run.RunState {
 	return out
 }
 
-// Get returns one active run.
-func (s *State) Get(runID string) (run.RunState, bool) {
-	r, ok := s.runs[runID]
-	return r, ok
-}
-
 // NeedsYou reports whether a run waits for a person: an approval or a
 // question is pending.
 func NeedsYou(r run.RunState) bool {

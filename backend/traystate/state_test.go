@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/testkit/fakeclock"
 	"github.com/hermesdesk/hermesdesk/testkit/watchfake"
 )
 
@@ -216,11 +217,11 @@ func TestModelFollowsBusAcrossGoodbye(t *testing.T) {
 	bus := watchfake.New()
 	views := make(chan View, 64)
 	m := NewModel(func(v View) { views <- v })
-	m.now = func() time.Time { return t0 }
+	m.clock = testClock{fakeclock.New(t0)}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); m.Run(ctx, bus, nil) }()
+	go func() { defer wg.Done(); Follow(ctx, bus, nil, m.Apply) }()
 	defer func() { cancel(); wg.Wait() }()
 
 	next := func(want Icon, running int) {
@@ -268,16 +269,16 @@ func TestFollowRetriesAFailingWatch(t *testing.T) {
 func TestModelSendsOnlyChanges(t *testing.T) {
 	var n int
 	m := NewModel(func(View) { n++ })
-	m.now = func() time.Time { return t0 }
+	m.clock = testClock{fakeclock.New(t0)}
 	m.Refresh()
 	m.Refresh()
-	m.SetAutostart(false)
 	m.Apply(run.WatchMessage{Type: run.WatchSessionChanged})
 	if n != 1 {
 		t.Fatalf("views sent %d, want 1", n)
 	}
-	m.SetAutostart(true)
+	r := rs("a", run.StatusRunning, t0, nil)
+	m.Apply(run.WatchMessage{Type: run.WatchRunChanged, Run: &r})
 	if n != 2 {
-		t.Fatalf("autostart change not sent")
+		t.Fatalf("a new run's view not sent")
 	}
 }

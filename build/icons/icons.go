@@ -13,18 +13,6 @@ var (
 	trayNeedsYou []byte
 )
 
-// Tray returns the PNG for a tray state ("idle", "running", "needs-you");
-// an unknown state gets the idle icon.
-func Tray(state string) []byte {
-	switch state {
-	case "running":
-		return trayRunning
-	case "needs-you":
-		return trayNeedsYou
-	}
-	return trayIdle
-}
-
 // TrayByName is every tray icon by its state name, for the tray renderer.
 func TrayByName() map[string][]byte {
 	return map[string][]byte{"idle": trayIdle, "running": trayRunning, "needs-you": trayNeedsYou}

@@ -1,7 +1,7 @@
 // Package addedagent adds an ACP agent through the HTTP API — the test
 // kit's fake ACP agent under a name of its own — and runs a session with it
 // through the whole run engine (service, supervisor, a detached shim, the
-// ACP adapter, the journal): DESIGN §13.1 "An agent is data".
+// ACP adapter, the journal): docs/ARCHITECTURE.md §Agents are data.
 package addedagent
 
 import (

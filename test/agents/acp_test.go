@@ -51,7 +51,7 @@ type acpCase struct {
 	// that turn on resume).
 	history string
 	// settings: the agent reports its models and modes as session config
-	// options (DESIGN §13.1): the header must offer a model picker and a
+	// options (docs/ARCHITECTURE.md §Session config options): the header must offer a model picker and a
 	// mode by name.
 	settings bool
 }

@@ -11,14 +11,13 @@ import (
 // (the tray, in the core) may use.
 var guiModules = []string{"github.com/wailsapp/", "fyne.io/systray", "github.com/gotk3/", "webkit"}
 
-// TestHeadlessPackagesImportNoGUI: backend packages (and app's headless
-// helpers) must build and test on a machine without a display.
+// TestHeadlessPackagesImportNoGUI: backend packages and the platform
+// helpers (platform/) must build and test on a machine without a display.
 func TestHeadlessPackagesImportNoGUI(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go tool not on PATH")
 	}
-	pkgs := []string{"../../backend/...", "../../app/autostart/...", "../../app/applog/...",
-		"../../app/sni/...", "../../core/coreapi/..."}
+	pkgs := []string{"../../backend/...", "../../platform/...", "../../core/coreapi/..."}
 	// -e: a package another engineer is halfway through still lists.
 	args := append([]string{"list", "-e", "-deps", "-tags", "sqlite_fts5,webkit2_41",
 		"-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}"}, pkgs...)

@@ -77,6 +77,18 @@ func TestTestkitImportCheckFindsAPlantedImport(t *testing.T) {
 // testkitImports lists "file imports path" for every non-test .go file
 // outside testkit/ under root that imports the test kit.
 func testkitImports(root string) (bad []string, checked int, err error) {
+	return forbiddenImports(root, func(rel string) bool {
+		return strings.HasSuffix(rel, "_test.go") || strings.HasPrefix(rel, "testkit/") || strings.HasPrefix(rel, "backend/mock/")
+	}, func(path string) bool {
+		return path == module+"testkit" || strings.HasPrefix(path, module+"testkit/") || path == module+"backend/mock"
+	})
+}
+
+// forbiddenImports lists "file imports path" for every .go file under root
+// that exempt does not excuse and that imports a path forbidden names;
+// checked counts the files read. Every .go file is parsed, whatever its
+// build tags or GOOS.
+func forbiddenImports(root string, exempt func(rel string) bool, forbidden func(path string) bool) (bad []string, checked int, err error) {
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -85,12 +97,12 @@ func testkitImports(root string) (bad []string, checked int, err error) {
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
 			name := d.Name()
-			if rel == "testkit" || rel == "backend/mock" || name == "node_modules" || name == "testdata" || (strings.HasPrefix(name, ".") && rel != ".") {
+			if name == "node_modules" || name == "testdata" || (strings.HasPrefix(name, ".") && rel != ".") {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+		if !strings.HasSuffix(rel, ".go") || exempt(rel) {
 			return nil
 		}
 		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
@@ -100,7 +112,7 @@ func testkitImports(root string) (bad []string, checked int, err error) {
 		checked++
 		for _, s := range f.Imports {
 			path, _ := strconv.Unquote(s.Path.Value)
-			if path == module+"testkit" || strings.HasPrefix(path, module+"testkit/") || path == module+"backend/mock" {
+			if forbidden(path) {
 				bad = append(bad, rel+" imports "+path)
 			}
 		}

@@ -24,10 +24,6 @@ var tickerAllowed = map[string]string{
 	// An SSE comment every few seconds keeps proxies and idle timers from
 	// closing a quiet stream; it runs only while a client holds a stream.
 	"backend/httpapi/events.go sse.heartbeat": "SSE heartbeat",
-	// The window's command stream: a write every 30 s is how the core
-	// notices a window that went away without closing its connection; it
-	// runs only while a window is attached.
-	"core/window.go writeCommands": "window keepalive",
 	// When no inotify instance can be had (the user's limit used up by
 	// other programs), a data dir's going and a starting shim's bootstrap
 	// are looked for instead of announced: degraded, never silent.

@@ -97,6 +97,14 @@ func (c *Clock) Advance(d time.Duration) { c.Set(c.Now().Add(d)) }
 // code under test went to sleep).
 func (c *Clock) WaitArmed() { <-c.armed }
 
+// Pending is how many timers are armed and have neither fired nor been
+// stopped.
+func (c *Clock) Pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.timers)
+}
+
 // LastArmed is the duration of the most recent timer armed.
 func (c *Clock) LastArmed() time.Duration {
 	c.mu.Lock()

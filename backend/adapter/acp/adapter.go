@@ -70,9 +70,6 @@ func WithClarify() Option { return func(a *Adapter) { a.caps.Clarify = true } }
 // (ACP session/set_model).
 func WithModels() Option { return func(a *Adapter) { a.caps.Models = true } }
 
-// WithoutResume declares the agent cannot load earlier sessions.
-func WithoutResume() Option { return func(a *Adapter) { a.caps.Resume = false } }
-
 // WithEnv names the variables that carry Config.Home, BaseURL and APIKey to
 // the child (e.g. "HERMES_HOME", "", "").
 func WithEnv(home, baseURL, apiKey string) Option {

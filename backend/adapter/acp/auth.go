@@ -11,7 +11,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 )
 
-// Signing in (DESIGN §13.1 "Authentication"): an agent that answers
+// Signing in (docs/ARCHITECTURE.md §Adapters): an agent that answers
 // session/new with -32000 "Authentication required" is asked to sign in
 // through the protocol (`authenticate`) when it offers a method it handles
 // itself (an "agent" method); otherwise, or when that fails, the start

@@ -18,7 +18,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/version"
 )
 
-// Health by handshake (DESIGN §13.1, docs/ARCHITECTURE.md §Agent health):
+// Health by handshake (docs/ARCHITECTURE.md §Agent health):
 // an ACP agent is healthy when it answers the protocol's own `initialize`,
 // and its version is the one its answer's agentInfo gives. Many agents have
 // no `--version` (codex-acp), and some take seconds to start (vibe-acp

@@ -12,7 +12,7 @@ import (
 )
 
 // Health is the ACP handshake, bounded as callers bound it
-// (adapter.HealthTimeout): DESIGN §13.1. The slow start is the fake
+// (adapter.HealthTimeout): docs/ARCHITECTURE.md §Agent health. The slow start is the fake
 // agent's fakeagent.StartDelayEnv (not imported: it imports this package).
 func TestHealthByHandshake(t *testing.T) {
 	dir := t.TempDir()

@@ -131,11 +131,6 @@ func isText(mt string, head []byte) bool {
 	return len(head) > 0 && utf8.Valid(h)
 }
 
-// Summary is "name (kind, size)", for mentions and logs.
-func (f File) Summary() string {
-	return fmt.Sprintf("%s (%s, %s)", f.Name, f.MIME, HumanSize(f.Size))
-}
-
 // HumanSize is a short size for people: 512 B, 12 KiB, 3.4 MiB.
 func HumanSize(n int64) string {
 	switch {

@@ -1,5 +1,4 @@
-// Package agentdef is an agent a person added (DESIGN §13.1 "An agent is
-// data"): its id, name, kind, command, arguments and environment, how it is
+// Package agentdef is an agent a person added (docs/ARCHITECTURE.md §Agents are data): its id, name, kind, command, arguments and environment, how it is
 // checked, and how it is kept — as the setting "agents.<id>", the same
 // object that holds a built-in agent's overrides (adapter.Config), with the
 // kind and name that make it an agent of its own. One setting per agent, so

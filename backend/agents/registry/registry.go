@@ -1,7 +1,7 @@
 // Package registry is the ACP registry (agentclientprotocol/registry: one
 // agent.json per agent) as a dated snapshot shipped inside the app, and
 // what "Add agent" offers from it: each agent's launch command, how it is
-// installed, and whether it is installed here (DESIGN §13.1). The app never
+// installed, and whether it is installed here (docs/ARCHITECTURE.md §Agents are data). The app never
 // downloads anything: `make acp-registry` regenerates registry.json from a
 // fetched copy of the registry (gen/). See
 // docs/ARCHITECTURE.md §Agents are data.

@@ -200,6 +200,18 @@ func (m *Mem) Cancel(ctx context.Context, runID string) (run.ControlResult, erro
 	return notActive()
 }
 
+// ForceCancel cancels as Cancel does: Mem has no agent process to kill.
+func (m *Mem) ForceCancel(ctx context.Context, runID string) (run.ControlResult, error) {
+	return m.Cancel(ctx, runID)
+}
+
+// RunLog: Mem keeps no log per run.
+func (m *Mem) RunLog(context.Context, string) (string, error) { return "", nil }
+
+// RetireWarm and RetireWarmSession: Mem keeps no warm agents.
+func (m *Mem) RetireWarm(context.Context, string) int         { return 0 }
+func (m *Mem) RetireWarmSession(context.Context, string) bool { return false }
+
 func (m *Mem) Approve(ctx context.Context, runID, id, choice string) (run.ControlResult, error) {
 	if m.ApproveFn != nil {
 		return m.ApproveFn(ctx, runID, id, choice)

@@ -1,7 +1,7 @@
 // The window never leaves the app: a dropped file, a link or window.open
 // must not replace the UI with another page (in the desktop app that page
-// would run next to the bound Go methods; see DESIGN.md §10 and
-// docs/ARCHITECTURE.md §Window). Links go out through openExternal.
+// would run next to the bound Go methods; see
+// docs/ARCHITECTURE.md §Window and §Security). Links go out through openExternal.
 
 import { openAllowed } from "../components/external";
 

@@ -505,7 +505,7 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
       return;
     }
     default:
-      // An open list (DESIGN §4): a type this build does not know is shown
+      // An open list (docs/ARCHITECTURE.md §Events): a type this build does not know is shown
       // only in the raw timeline.
       return;
   }

@@ -102,16 +102,6 @@ func Version(ctx context.Context, env []string, path string, args ...string) (st
 	return v, nil
 }
 
-// VersionIn is the first version-looking token of s ("Hermes Agent
-// v0.19.0 (2026.7.20)" → "0.19.0"), or s itself when it has none: the
-// name is shown beside it already, the rest is noise.
-func VersionIn(s string) string {
-	if v := versionRE.FindString(s); v != "" {
-		return v
-	}
-	return s
-}
-
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
 	return s

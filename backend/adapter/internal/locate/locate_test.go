@@ -43,22 +43,6 @@ func TestFindPrefersConfiguredCommand(t *testing.T) {
 	}
 }
 
-func TestVersionIn(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"Hermes Agent v0.19.0 (2026.7.20)", "0.19.0"},
-		{"0.61.0", "0.61.0"},
-		{"hermesdesk demo-agent 0.1.0 (d305cc9)", "0.1.0"},
-		{"2.1.197 (Claude Code)", "2.1.197"},
-		{"goose 1.2.0-rc.1", "1.2.0-rc.1"},
-		{"my-agent dev build", "my-agent dev build"},
-		{"", ""},
-	} {
-		if got := VersionIn(tc.in); got != tc.want {
-			t.Errorf("VersionIn(%q) = %q; want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
 // A program planted in the current folder's .tools dir — even in a checkout
 // of this very project — is never found: started from someone else's
 // clone, the app must not run what it holds (health checks run --version).

@@ -76,14 +76,14 @@ func TestWriteAfterCloseAndBadArgs(t *testing.T) {
 	}
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, nil, 0o600)
-	if _, _, err := New(filepath.Join(file, "logs"), slog.LevelInfo, nil); err == nil {
+	if _, _, err := NewNamed(filepath.Join(file, "logs"), FileName, slog.LevelInfo, nil); err == nil {
 		t.Error("log dir under a file accepted")
 	}
 }
 
 func TestConcurrentWritersNeverInterleave(t *testing.T) {
 	dir := t.TempDir()
-	log, c, err := New(dir, slog.LevelInfo, nil)
+	log, c, err := NewNamed(dir, FileName, slog.LevelInfo, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,10 +91,3 @@ func quoteWindowsArg(a string) string {
 	b.WriteByte('"')
 	return b.String()
 }
-
-// nopKey lets Supported construct a Windows manager without a registry.
-type nopKey struct{}
-
-func (nopKey) Get(string) (string, error) { return "", ErrNotFound }
-func (nopKey) Set(string, string) error   { return nil }
-func (nopKey) Delete(string) error        { return nil }

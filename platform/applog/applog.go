@@ -116,15 +116,10 @@ func (l *File) Close() error {
 	return err
 }
 
-// New returns a logger writing text records to <dir>/hermesdesk.log and, when
-// echo is non-nil, to echo as well (stderr in a terminal).
-func New(dir string, level slog.Leveler, echo io.Writer) (*slog.Logger, io.Closer, error) {
-	return NewNamed(dir, FileName, level, echo)
-}
-
-// NewNamed is New with another file name: each process keeps its own log
-// (the core hermesdesk.log, the window window.log), so two processes never
-// rotate one file under each other.
+// NewNamed returns a logger writing text records to <dir>/<name> and, when
+// echo is non-nil, to echo as well (stderr in a terminal). Each process
+// keeps its own log (the core FileName, the window window.log), so two
+// processes never rotate one file under each other.
 func NewNamed(dir, name string, level slog.Leveler, echo io.Writer) (*slog.Logger, io.Closer, error) {
 	f, err := Open(filepath.Join(dir, name), DefaultMaxBytes, DefaultKeep)
 	if err != nil {

@@ -80,13 +80,6 @@ func NewFor(e Entry, env Env) (Manager, error) {
 	return nil, ErrUnsupported
 }
 
-// Supported reports whether goos has a backend.
-func Supported(goos string) bool {
-	_, err := NewFor(Entry{ID: "x", Exec: "/x"}, Env{GOOS: goos, Getenv: func(string) string { return "/h" },
-		HomeDir: func() (string, error) { return "/h", nil }, RunKey: nopKey{}})
-	return err == nil
-}
-
 func xdgConfigHome(env Env) (string, error) {
 	if v := env.Getenv("XDG_CONFIG_HOME"); v != "" && filepath.IsAbs(v) {
 		return v, nil
