@@ -20,8 +20,10 @@ dead() {
   local kind=$1 i=0
   shift
   for tags in "${builds[@]}"; do
-    $deadcode -f "$fmt" -tags "$tags" "$@" | sort -u >"$tmp/$kind.$i.dead"
-    go list -e -deps -tags "$tags" "$@" | grep "^$module" | sort -u >"$tmp/$kind.$i.pkgs"
+    # frontend/node_modules may hold Go packages of npm packages (flatted):
+    # they are not ours.
+    $deadcode -f "$fmt" -tags "$tags" "$@" | grep -v "^$module/frontend/node_modules/" | sort -u >"$tmp/$kind.$i.dead"
+    go list -e -deps -tags "$tags" "$@" | grep "^$module" | grep -v "^$module/frontend/node_modules/" | sort -u >"$tmp/$kind.$i.pkgs"
     i=$((i + 1))
   done
 }

@@ -20,9 +20,6 @@ const askUsage = `hermesdesk ask [--agent A] [--project DIR] [--session ID] [--j
 // preferredAgents is the default pick, in order, among healthy agents.
 var preferredAgents = []string{"hermes", "claude", "codex", "gemini"}
 
-// Ask is `hermesdesk ask`.
-func Ask(args []string) int { return Default().Ask(args) }
-
 // Ask starts a run in a project (the folder, default the working dir) and
 // streams it. Ctrl-C detaches (the run goes on); a second Ctrl-C within
 // DetachWindow cancels it.

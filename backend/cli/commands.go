@@ -15,7 +15,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hermesdesk/hermesdesk/app/autostart"
+	"github.com/hermesdesk/hermesdesk/platform/autostart"
 )
 
 // command is one subcommand a person can type.

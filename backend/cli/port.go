@@ -15,14 +15,6 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 )
 
-// Import is `hermesdesk import [--project ID|FOLDER] FILE`: a session
-// bundle becomes a read-only session of this data dir, in the Imported
-// place or the project the person names — never in one the bundle's own
-// folder picks (docs/ARCHITECTURE.md §Bundles). Through the running app
-// when there is one (the window shows it at once); otherwise straight into
-// the journal.
-func Import(args []string) int { return Default().Import(args) }
-
 func (e *Env) Import(args []string) int {
 	fs := newFlags("import", e, "hermesdesk import [--project ID|FOLDER] FILE")
 	project := fs.String("project", "", "file the session under this project (its id, or its folder) instead of Imported")
@@ -98,9 +90,6 @@ func (e *Env) Import(args []string) int {
 	fmt.Fprintf(e.Stdout, "Imported %q as session %s (read-only).\n", title, res.ID)
 	return exitOK
 }
-
-// Export is `hermesdesk export SESSION [--format markdown|bundle] [--run RUN] [-o FILE]`.
-func Export(args []string) int { return Default().Export(args) }
 
 func (e *Env) Export(args []string) int {
 	fs := newFlags("export", e, "hermesdesk export SESSION [--format markdown|bundle] [--run RUN] [-o FILE]")

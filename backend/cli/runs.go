@@ -13,9 +13,6 @@ import (
 
 const runsUsage = "hermesdesk runs ls [--active] [--limit N] | runs tail RUN [--after N] [--json] | runs cancel RUN"
 
-// Runs is `hermesdesk runs ls|tail|cancel`.
-func Runs(args []string) int { return Default().Runs(args) }
-
 // Runs runs the subcommand in e.
 func (e *Env) Runs(args []string) int {
 	if len(args) == 0 {

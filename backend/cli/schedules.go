@@ -16,9 +16,6 @@ import (
 
 const schedulesUsage = `hermesdesk schedules ls | add --when WHEN [--agent A] [--project DIR] [--name N] [--continue] [--skip-missed] [--paused] "prompt" | rm ID | pause ID | resume ID | run ID | history ID`
 
-// Schedules is `hermesdesk schedules …`.
-func Schedules(args []string) int { return Default().Schedules(args) }
-
 // Schedules runs the subcommand in e.
 func (e *Env) Schedules(args []string) int {
 	if len(args) == 0 {

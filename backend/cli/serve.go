@@ -23,9 +23,6 @@ import (
 
 const serveUsage = "hermesdesk serve [--addr 127.0.0.1:8765] [--allow-remote] [--host NAME]... [--frontend DIR]"
 
-// Serve is `hermesdesk serve`; frontend is the built web app (nil: none).
-func Serve(args []string, frontend fs.FS) int { return Default().Serve(args, frontend) }
-
 type hostList []string
 
 func (h *hostList) String() string     { return strings.Join(*h, ",") }
