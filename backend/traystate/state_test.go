@@ -2,7 +2,6 @@ package traystate
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -250,20 +249,7 @@ func TestModelFollowsBusAcrossGoodbye(t *testing.T) {
 	next(IconIdle, 0)
 }
 
-func TestFollowRetriesAFailingWatch(t *testing.T) {
-	bus := watchfake.New()
-	bus.Fail(errors.New("not yet"))
-	got := make(chan run.WatchMessage, 4)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); Follow(ctx, bus, nil, func(m run.WatchMessage) { got <- m }) }()
-	bus.Fail(nil)
-	if m := <-got; m.Type != run.WatchSnapshotType {
-		t.Fatalf("first message %q", m.Type)
-	}
-	cancel()
-	<-done
-}
+// Following the bus and reconnecting is watchbus.Follow's (its tests).
 
 func TestModelSendsOnlyChanges(t *testing.T) {
 	var n int
