@@ -198,6 +198,13 @@ func (s *Sub[T]) Next(ctx context.Context, spare []T) ([]T, error) {
 	}
 }
 
+// Queued is how many items wait in the subscription's queue.
+func (s *Sub[T]) Queued() int {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	return len(s.queue)
+}
+
 // Err is why the subscription ended (nil while subscribed).
 func (s *Sub[T]) Err() error {
 	s.h.mu.Lock()
