@@ -30,6 +30,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/version"
+	"github.com/hermesdesk/hermesdesk/backend/watchbus"
 	"github.com/hermesdesk/hermesdesk/core/coreapi"
 	"github.com/hermesdesk/hermesdesk/platform/applog"
 )
@@ -137,10 +138,7 @@ func (a *App) startup(ctx context.Context) {
 	a.dataDir, a.logFile, a.api = dir, closer, api
 	a.core = coreapi.NewClient(coreapi.SocketPath(dir))
 	a.mu.Unlock()
-	go api.Doorbells(ctx, func(runID string, seq int64) {
-		a.shell.ui.Emit("run:doorbell", map[string]any{"run_id": runID, "seq": seq})
-	})
-	go forwardBus(ctx, api, func(m run.WatchMessage) { a.shell.ui.Emit("watch", m) })
+	go followBus(ctx, api, a.shell.ui.Emit)
 	go a.attachLoop(ctx)
 	a.quitOnSignal(ctx)
 }
@@ -321,24 +319,21 @@ func (a *App) shutdown(context.Context) {
 
 var errNoWindow = errors.New("the window is not ready")
 
-// forwardBus hands the core's watch bus to the window as small "watch"
-// events (no event payloads), following it again after a goodbye, until
-// ctx ends (docs/ARCHITECTURE.md "The watch bus"). The window reads the
+// followBus holds the window process's one stream of the core's watch bus
+// (GET /api/watch?doorbells=1 over api.sock), following it again after a
+// goodbye, until ctx ends (docs/ARCHITECTURE.md §Life of one event). Its
+// doorbells, coalesced once by the core per watcher, become tiny
+// `run:doorbell` events (large payloads never cross the webview bridge);
+// every other message is a small `watch` event. The window reads the
 // snapshot itself through Request and drops what it already covers.
-func forwardBus(ctx context.Context, api *httpapi.Handler, emit func(run.WatchMessage)) {
-	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
-		if ch, err := api.Watch(ctx); err == nil {
-			for m := range ch {
-				emit(m)
-			}
-			backoff = 100 * time.Millisecond
-		}
-		select {
-		case <-ctx.Done():
+func followBus(ctx context.Context, api *httpapi.Handler, emit func(name string, data any)) {
+	watchbus.Follow(ctx, watchbus.SourceFunc(api.WatchWithDoorbells), func(m run.WatchMessage) {
+		if m.Type != run.WatchDoorbell {
+			emit("watch", m)
 			return
-		case <-time.After(backoff):
 		}
-		backoff = min(backoff*2, 5*time.Second)
-	}
+		if m.Run != nil {
+			emit("run:doorbell", map[string]any{"run_id": m.Run.RunID, "seq": m.Run.LastSeq})
+		}
+	}, watchbus.Options{})
 }

@@ -14,12 +14,12 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/notify"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
+	"github.com/hermesdesk/hermesdesk/backend/watchbus"
 )
 
 // Options configure Open.
@@ -188,28 +188,19 @@ func (h *Host) Supervising() bool {
 // (docs/ARCHITECTURE.md §The watch bus). Nothing polls.
 func (h *Host) followBus() {
 	defer h.wg.Done()
-	backoff := 100 * time.Millisecond
-	for h.ctx.Err() == nil {
-		ch, err := h.Handler().Watch(h.ctx)
-		if err == nil {
-			for m := range ch {
-				h.o.Watch(m)
-			}
-			backoff = 100 * time.Millisecond
-		}
+	// A source that asks for the current handler on every reconnect, so
+	// the follower reads this process's own bus once it took over.
+	src := watchbus.SourceFunc(func(ctx context.Context) (<-chan run.WatchMessage, error) {
+		return h.Handler().Watch(ctx)
+	})
+	watchbus.Follow(h.ctx, src, h.o.Watch, watchbus.Options{Log: h.o.Log, Ended: func(error) {
 		if !h.Supervising() {
 			select {
 			case h.kick <- struct{}{}:
 			default:
 			}
 		}
-		select {
-		case <-h.ctx.Done():
-			return
-		case <-time.After(backoff):
-		}
-		backoff = min(backoff*2, 5*time.Second)
-	}
+	}})
 }
 
 // Close stops serving; the runs go on in their shims and are re-adopted

@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
-	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -77,34 +75,4 @@ func (c *Client) Watch(ctx context.Context, doorbells bool) (<-chan run.WatchMes
 		}
 	}()
 	return out, nil
-}
-
-// Rings is a RingSource over the API's watch bus with doorbells: a proxy
-// (an app started while `serve` owns the data dir) gives the window its
-// doorbells without following any run's events. It reconnects after a
-// goodbye until ctx ends, backing off while nobody answers.
-func (c *Client) Rings(ctx context.Context, ring func(runID string, seq int64)) {
-	backoff := 100 * time.Millisecond
-	for ctx.Err() == nil {
-		ch, err := c.Watch(ctx, true)
-		if err == nil {
-			backoff = 100 * time.Millisecond
-			for m := range ch {
-				if m.Type == run.WatchDoorbell && m.Run != nil {
-					ring(m.Run.RunID, m.Run.LastSeq)
-				}
-			}
-			err = errors.New("goodbye") // reconnect after a short pause
-		}
-		var apiErr *APIError
-		if !errors.Is(err, ErrNotRunning) && !errors.As(err, &apiErr) && err.Error() != "goodbye" {
-			backoff = max(backoff, time.Second)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(backoff):
-		}
-		backoff = min(backoff*2, 5*time.Second)
-	}
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/watchbus"
 )
 
 // RingSource reports every committed event of every run, as (run, seq), to
@@ -14,11 +17,22 @@ type RingSource func(ctx context.Context, ring func(runID string, seq int64))
 const DoorbellWindow = 16 * time.Millisecond
 
 // Doorbells calls onRing with (run, latest seq) at most once per run per
-// DoorbellWindow until ctx ends, for the desktop app to emit as tiny
-// `run:doorbell` events; the frontend then pulls pages through Do. Large
-// event payloads never cross the webview bridge (they leak in WebKit).
-// onRing runs on one goroutine, in no particular run order.
+// DoorbellWindow until ctx ends; the frontend then pulls pages through Do.
+// Large event payloads never cross the webview bridge (they leak in
+// WebKit). onRing runs on one goroutine, in no particular run order.
+//
+// Doorbells are coalesced once, by the bus's owner, per watcher: a proxy
+// passes on the doorbells of the owner's /api/watch?doorbells=1 as they
+// come (docs/ARCHITECTURE.md §Life of one event).
 func (h *Handler) Doorbells(ctx context.Context, onRing func(runID string, seq int64)) {
+	if h.remote != nil {
+		watchbus.Follow(ctx, watchbus.SourceFunc(h.WatchWithDoorbells), func(m run.WatchMessage) {
+			if m.Type == run.WatchDoorbell && m.Run != nil {
+				onRing(m.Run.RunID, m.Run.LastSeq)
+			}
+		}, watchbus.Options{Log: h.log})
+		return
+	}
 	if h.cfg.Rings == nil {
 		<-ctx.Done()
 		return

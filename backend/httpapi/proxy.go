@@ -33,9 +33,6 @@ func NewProxy(socket string, cfg Config) *Handler {
 		cfg.Heartbeat = defaultHeartbeat
 	}
 	remote := NewLocalClient(socket)
-	if cfg.Rings == nil {
-		cfg.Rings = remote.Rings
-	}
 	h := &Handler{cfg: cfg, log: cfg.Log, mux: http.NewServeMux(), remote: remote}
 	if h.log == nil {
 		h.log = defaultLog()

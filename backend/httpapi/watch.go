@@ -119,3 +119,13 @@ func (h *Handler) Watch(ctx context.Context) (<-chan run.WatchMessage, error) {
 	}
 	return nil, &service.Error{Code: service.CodeUnavailable, Message: "nothing to watch"}
 }
+
+// WatchWithDoorbells is a proxy's one stream of the owner's bus with its
+// doorbells (GET /api/watch?doorbells=1, coalesced there per watcher): the
+// window process follows the core through it alone.
+func (h *Handler) WatchWithDoorbells(ctx context.Context) (<-chan run.WatchMessage, error) {
+	if h.remote == nil {
+		return nil, &service.Error{Code: service.CodeUnavailable, Message: "doorbells are followed through a proxy"}
+	}
+	return h.remote.Watch(ctx, true)
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/traystate"
+	"github.com/hermesdesk/hermesdesk/backend/watchbus"
 )
 
 // Sender shows notifications. Implementations: the D-Bus sender on Linux,
@@ -69,12 +70,12 @@ func (n *Notifier) Run(ctx context.Context, src traystate.Source) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		traystate.Follow(ctx, src, n.cfg.Log, func(m run.WatchMessage) {
+		watchbus.Follow(ctx, src, func(m run.WatchMessage) {
 			select {
 			case msgs <- m:
 			case <-ctx.Done():
 			}
-		})
+		}, watchbus.Options{Log: n.cfg.Log})
 	}()
 	defer func() { <-done }()
 	var timer *time.Timer

@@ -2,9 +2,9 @@ package service
 
 import (
 	"context"
-	"sync/atomic"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/fanout"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -53,10 +53,11 @@ type Emit func(ev run.Event, more bool) error
 // The one merge of journal catch-up and live tail is the Runner's Watch
 // (docs/ARCHITECTURE.md §Life of one event). It subscribes to the live
 // fan-out, reads the journal after the cursor, and dedups by seq. Follow
-// adds only the slow-reader policy: Watch's stream drains into a bounded
-// buffer, so a slow emit never blocks the fan-out; a watcher whose buffer
-// overflows lets go of its subscription and subscribes again from its
-// cursor (Watch then catches it up from the journal at its own pace); one
+// adds only the slow-reader policy, as a subscriber of the one fan-out
+// (backend/fanout) with its lag rule: Watch's stream drains into a
+// one-reader fan-out bounded by Buffer, so a slow emit never blocks the
+// Runner's; a watcher dropped for falling behind lets go of its
+// subscription and subscribes again from its cursor (Watch then catches it up from the journal at its own pace); one
 // that stays behind longer than LagTimeout gets a CodeTooSlow error and
 // resumes by reconnecting with its last seq. Following never affects the
 // run.
@@ -134,6 +135,11 @@ type follower struct {
 
 // round follows one Watch subscription from the cursor until the run ends
 // (done), the watcher falls behind (lagged), or the stream closes.
+//
+// The Runner's stream drains into a one-reader fan-out (backend/fanout)
+// bounded by Buffer, so a slow emit never holds up the Runner's fan-out:
+// the lag rule is the one fan-out's, a typed drop, after which the
+// follower subscribes again from its cursor.
 func (f *follower) round(ctx context.Context) (done, lagged bool, err error) {
 	wctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -141,17 +147,20 @@ func (f *follower) round(ctx context.Context) (done, lagged bool, err error) {
 	if err != nil {
 		return false, false, f.s.classify(ctx, "watch run", "run", err)
 	}
-	buf := make(chan run.Event, f.s.follow.Buffer)
-	var overflow atomic.Bool
+	fan := fanout.New(eventSeq, f.cur, f.s.follow.Buffer)
+	sub, _, _ := fan.Subscribe()
+	pumped := make(chan struct{})
 	go func() {
-		defer close(buf)
+		defer close(pumped)
+		defer fan.Close()
 		for ev := range up {
-			select {
-			case buf <- ev:
-			default:
-				overflow.Store(true)
+			// A repeat of a seq already passed on is dropped by the
+			// fan-out (a seq not newer than its last): the stream's order
+			// is checked below.
+			fan.Publish(ev)
+			if sub.Err() != nil { // fell behind: let go of the subscription
 				cancel()
-				for range up { // never leave the fan-out blocked on us
+				for range up { // never leave the Runner's fan-out blocked on us
 				}
 				return
 			}
@@ -160,30 +169,41 @@ func (f *follower) round(ctx context.Context) (done, lagged bool, err error) {
 	// Whatever ends this round, let the pump finish before returning.
 	defer func() {
 		cancel()
-		for range buf {
-		}
+		<-pumped
 	}()
-	for ev := range buf {
-		if ev.Seq != f.cur+1 {
-			// Watch promises seq order without gaps or repeats; a stream
-			// that breaks it is not passed on: subscribe again from the
-			// cursor (Watch's merge reads the journal after it).
-			f.s.log.Warn("follow: stream out of order; resubscribing", "run", f.runID, "cursor", f.cur, "seq", ev.Seq)
-			return false, true, nil
+	var batch []run.Event
+	for {
+		evs, end := sub.Next(ctx, batch)
+		if ctx.Err() != nil {
+			return false, false, nil
 		}
-		if err := f.emit(ev, len(buf) > 0); err != nil {
-			return false, false, err
+		for i, ev := range evs {
+			if ev.Seq != f.cur+1 {
+				// Watch promises seq order without gaps or repeats; a
+				// stream that breaks it is not passed on: subscribe again
+				// from the cursor (Watch's merge reads the journal after it).
+				f.s.log.Warn("follow: stream out of order; resubscribing", "run", f.runID, "cursor", f.cur, "seq", ev.Seq)
+				return false, true, nil
+			}
+			if err := f.emit(ev, i+1 < len(evs) || sub.Queued() > 0); err != nil {
+				return false, false, err
+			}
+			f.cur = ev.Seq
+			if ev.Terminal {
+				return true, false, nil
+			}
+			if !f.behindSince.IsZero() && time.Since(f.behindSince) > f.s.follow.LagTimeout {
+				return false, false, errTooSlow()
+			}
 		}
-		f.cur = ev.Seq
-		if ev.Terminal {
-			return true, false, nil
+		batch = evs
+		if end != nil {
+			return false, fanout.IsDropped(end), nil
 		}
-		if !f.behindSince.IsZero() && time.Since(f.behindSince) > f.s.follow.LagTimeout {
-			return false, false, errTooSlow()
-		}
-		if len(buf) == 0 && !overflow.Load() {
+		if sub.Queued() == 0 {
 			f.behindSince = time.Time{} // at the head again
 		}
 	}
-	return false, overflow.Load(), nil
 }
+
+func eventSeq(ev run.Event) int64 { return ev.Seq }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/fanout"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -40,32 +41,31 @@ type EventTapper interface {
 }
 
 type bus struct {
-	s      *Service
-	buffer int
+	s *Service
 
-	mu       sync.Mutex
-	seq      int64
-	loaded   bool
-	closed   bool
-	runs     map[string]*run.RunState // the active runs
-	ended    map[string]bool          // runs seen ending (never re-added from a stale read)
-	version  int64                    // sessions version
-	watchers map[*busWatcher]struct{}
-	rings    map[*ringer]struct{}
-}
-
-type busWatcher struct {
-	ch chan run.WatchMessage
+	mu      sync.Mutex
+	seq     int64
+	loaded  bool
+	closed  bool
+	runs    map[string]*run.RunState // the active runs
+	ended   map[string]bool          // runs seen ending (never re-added from a stale read)
+	version int64                    // sessions version
+	// fan is the watchers' fan-out (backend/fanout), published to under mu
+	// so that a snapshot and the messages after it never overlap or gap.
+	fan   *fanout.Hub[run.WatchMessage]
+	rings map[*ringer]struct{}
 }
 
 type ringer struct{ ring func(runID string, seq int64) }
 
 func newBus(s *Service, buffer int) *bus {
-	if buffer <= 1 {
+	if buffer <= 2 {
 		buffer = DefaultWatchBuffer
 	}
-	return &bus{s: s, buffer: buffer, runs: map[string]*run.RunState{}, ended: map[string]bool{},
-		watchers: map[*busWatcher]struct{}{}, rings: map[*ringer]struct{}{},
+	// Of a watcher's buffer, one message is the one its pump holds and one
+	// is the goodbye: the rest may wait in its queue.
+	return &bus{s: s, runs: map[string]*run.RunState{}, ended: map[string]bool{},
+		fan: fanout.New(messageSeq, 0, buffer-2), rings: map[*ringer]struct{}{},
 		// Starts from the clock so it differs across restarts; in ms so a
 		// JavaScript number holds it exactly (ns would exceed 2^53).
 		version: time.Now().UnixMilli()}
@@ -80,19 +80,62 @@ func (s *Service) Watch(ctx context.Context) (<-chan run.WatchMessage, error) {
 		return nil, err
 	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.closed {
+		b.mu.Unlock()
 		return nil, &Error{Code: CodeUnavailable, Message: "shutting down"}
 	}
-	w := &busWatcher{ch: make(chan run.WatchMessage, b.buffer)}
-	w.ch <- run.WatchMessage{Seq: b.seq, Type: run.WatchSnapshotType, Snapshot: b.snapshotLocked()}
-	b.watchers[w] = struct{}{}
-	context.AfterFunc(ctx, func() {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		b.dropLocked(w)
-	})
-	return w.ch, nil
+	snap := run.WatchMessage{Seq: b.seq, Type: run.WatchSnapshotType, Snapshot: b.snapshotLocked()}
+	sub, _, err := b.fan.Subscribe()
+	b.mu.Unlock()
+	if err != nil {
+		return nil, &Error{Code: CodeUnavailable, Message: "shutting down"}
+	}
+	out := make(chan run.WatchMessage)
+	go b.pump(ctx, sub, snap, out)
+	return out, nil
+}
+
+func messageSeq(m run.WatchMessage) int64 { return m.Seq }
+
+// pump hands one watcher its snapshot, then what the fan-out queued for
+// it, then a goodbye when it fell behind (lagging) or the bus closed
+// (shutdown); the channel closes after it, or when ctx ends.
+func (b *bus) pump(ctx context.Context, sub *fanout.Sub[run.WatchMessage], first run.WatchMessage, out chan<- run.WatchMessage) {
+	defer close(out)
+	defer sub.Cancel()
+	send := func(m run.WatchMessage) bool {
+		select {
+		case out <- m:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	if !send(first) {
+		return
+	}
+	var batch []run.WatchMessage
+	for {
+		msgs, end := sub.Next(ctx, batch)
+		for _, m := range msgs {
+			if !send(m) {
+				return
+			}
+		}
+		batch = msgs
+		if end == nil {
+			continue
+		}
+		reason := GoodbyeShutdown
+		switch {
+		case fanout.IsDropped(end):
+			reason = GoodbyeLagging
+		case end != fanout.ErrClosed:
+			return // ctx ended
+		}
+		send(run.WatchMessage{Seq: b.fan.Last(), Type: run.WatchGoodbye, Reason: reason})
+		return
+	}
 }
 
 // Snapshot returns the bus state now (GET /api/watch as one JSON page).
@@ -127,9 +170,7 @@ func (s *Service) CloseWatchers() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.closed = true
-	for w := range b.watchers {
-		b.goodbyeLocked(w, GoodbyeShutdown)
-	}
+	b.fan.Close()
 }
 
 func (b *bus) snapshotLocked() *run.WatchSnapshot {
@@ -158,35 +199,11 @@ func copyState(st *run.RunState) run.RunState {
 }
 
 // publishLocked sends m (with the next bus seq) to every watcher; one
-// whose buffer is full gets a goodbye in the slot kept for it.
+// that fell behind is dropped by the fan-out and its pump says goodbye.
 func (b *bus) publishLocked(m run.WatchMessage) {
 	b.seq++
 	m.Seq = b.seq
-	for w := range b.watchers {
-		if len(w.ch) >= cap(w.ch)-1 {
-			b.goodbyeLocked(w, GoodbyeLagging)
-			continue
-		}
-		w.ch <- m
-	}
-}
-
-func (b *bus) goodbyeLocked(w *busWatcher, reason string) {
-	if _, ok := b.watchers[w]; !ok {
-		return
-	}
-	select {
-	case w.ch <- run.WatchMessage{Seq: b.seq, Type: run.WatchGoodbye, Reason: reason}:
-	default: // cannot happen: a slot is always kept free for the goodbye
-	}
-	b.dropLocked(w)
-}
-
-func (b *bus) dropLocked(w *busWatcher) {
-	if _, ok := b.watchers[w]; ok {
-		delete(b.watchers, w)
-		close(w.ch)
-	}
+	b.fan.Publish(m)
 }
 
 func (b *bus) runChangedLocked(st *run.RunState) {

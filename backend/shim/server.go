@@ -210,7 +210,7 @@ func (s *server) stream(c net.Conn, req control.Request) {
 	var batch []run.Event
 	for {
 		select {
-		case <-sub.wake:
+		case <-sub.Ready():
 		case <-gone:
 			return
 		}

@@ -19,7 +19,7 @@ import (
 
 func TestHubDropsSlowSubscriber(t *testing.T) {
 	h := newHub(5)
-	h.buf = 2
+	h.setLimit(2)
 	fast, last, ok := h.add(0)
 	if !ok || last != 5 {
 		t.Fatalf("add = %v, %d", ok, last)
@@ -64,12 +64,9 @@ func TestHubDropsSlowSubscriber(t *testing.T) {
 // reader hands back is reused, one left large by a burst is let go.
 func TestHubQueueHoldsOnlyTheLag(t *testing.T) {
 	h := newHub(0)
-	s, _, _ := h.add(0)
-	if cap(s.queue) != 0 {
-		t.Fatalf("a new subscriber holds room for %d events", cap(s.queue))
-	}
+	s, _, _ := h.add(0) // holds no room up front: fanout's TestNewSubscriberHoldsNoRoom
 	h.publish([]run.Event{{Seq: 1}, {Seq: 2}})
-	<-s.wake
+	<-s.Ready()
 	batch, ended := h.take(s, nil)
 	if len(batch) != 2 || ended {
 		t.Fatalf("take = %v, %v", batch, ended)
@@ -98,7 +95,7 @@ func TestHubQueueHoldsOnlyTheLag(t *testing.T) {
 // drain takes everything queued for s.
 func drain(h *hub, s *subscriber) (seqs []int64, ended bool) {
 	select {
-	case <-s.wake:
+	case <-s.Ready():
 	default:
 	}
 	evs, ended := h.take(s, nil)

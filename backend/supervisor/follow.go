@@ -1,13 +1,16 @@
+// Observation (docs/ARCHITECTURE.md §Life of one event): the supervisor
+// tracks every run it launched or adopted and follows its shim's control
+// socket into the run's hub (hub.go); Watch (watch.go) merges journal and
+// live for observers.
+
 package supervisor
 
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"sync"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -76,35 +79,6 @@ func (s *Supervisor) lookup(runID string) *tracked {
 	return s.tracked[runID]
 }
 
-// adopt follows a live shim this supervisor did not start.
-func (s *Supervisor) adopt(r run.Run) {
-	t := s.track(r)
-	s.log.Info("adopting live shim", "run", r.ID)
-	if !s.go_(func() {
-		for {
-			boot, err := s.waitBootstrap(r.ID, 0, nil, nil)
-			if errors.Is(err, ErrClosed) {
-				return
-			}
-			if err == nil {
-				t.setBoot(boot)
-				s.follow(t)
-				s.capWarm()
-				return
-			}
-			// Held lock but no bootstrap in time: decide by the lock again.
-			// A live shim stays followed (its bootstrap may come late, or
-			// never on a full disk) so that its death is still noticed.
-			if !s.check(r.ID).keepFollowing() {
-				t.fail(err)
-				return
-			}
-		}
-	}) {
-		s.untrack(r.ID)
-	}
-}
-
 // follow feeds the run's hub from the shim's event stream until the run
 // ends, resubscribing after a drop and re-checking the shim whenever the
 // connection breaks.
@@ -159,158 +133,6 @@ func (s *Supervisor) stream(h *runHub, boot control.Bootstrap) error {
 	}
 }
 
-type verdict int
-
-const (
-	shimLive    verdict = iota // the lock is held: keep following
-	runEnded                   // the run has its terminal event
-	shimDead                   // fenced and closed as interrupted
-	notStarted                 // fenced, but no shim ever served it: schedule starts it
-	fenceFailed                // fenced, but the interruption could not be written: try again
-)
-
-// keepFollowing: the run still needs this supervisor (a live shim, or a
-// dead one whose run is not closed yet).
-func (v verdict) keepFollowing() bool { return v == shimLive || v == fenceFailed }
-
-// check decides a run's fate after its shim's connection dropped: ended
-// runs are let go, a held lock means a live shim, and a lock that can be
-// taken means the shim is dead — then, and only then, the run is closed as
-// interrupted and the agent's recorded process group killed.
-func (s *Supervisor) check(runID string) verdict {
-	ctx := context.WithoutCancel(s.ctx)
-	defer func() {
-		if s.lookup(runID) == nil {
-			s.schedule()
-		}
-	}()
-	var f checkFacts
-	if r, err := s.cfg.Store.GetRun(ctx, runID); err == nil && r.Terminal {
-		f.terminal = true
-	}
-	var lock *control.Lock
-	if !f.terminal {
-		var err error
-		lock, err = control.TryLock(s.lockPath(runID))
-		switch {
-		case errors.Is(err, control.ErrLocked):
-			f.lockHeld = true
-		case err != nil:
-			s.log.Error("fence run", "run", runID, "err", err)
-			f.lockErr = true
-		default:
-			defer lock.Unlock()
-			if r, err := s.cfg.Store.GetRun(ctx, runID); err == nil && !r.Terminal && r.Status == run.StatusQueued && r.LastSeq == 0 {
-				f.neverStarted = true
-			}
-		}
-	}
-	v := decideCheck(f)
-	if s.cfg.OnCheck != nil {
-		defer s.cfg.OnCheck(runID, v.keepFollowing())
-	}
-	switch v {
-	case runEnded:
-		s.publishFromJournal(runID)
-		s.untrack(runID)
-		return v
-	case shimLive:
-		return v
-	case notStarted:
-		s.log.Warn("run never started; scheduling it again", "run", runID)
-		s.untrack(runID)
-		return v
-	}
-	if !s.fenced(ctx, runID) {
-		return fenceFailed // stays tracked; the follower checks again
-	}
-	s.untrack(runID)
-	return shimDead
-}
-
-// fenced closes a run whose lock the caller holds and whose shim is gone;
-// false when its interruption could not be written (busy or full
-// journal), so the caller must try again.
-func (s *Supervisor) fenced(ctx context.Context, runID string) bool {
-	r, err := s.cfg.Store.GetRun(ctx, runID)
-	if err == nil && r.Terminal {
-		s.publishFromJournal(runID)
-		return true // it finished just before its shim went away
-	}
-	if b, err := control.ReadBootstrap(s.cfg.DataDir, runID); err == nil {
-		killAgentGroup(b.AgentPid)
-	}
-	reason := s.deathReason(runID)
-	written, err := s.cfg.Store.InterruptRunAfter(ctx, runID, reason, control.TailFile(s.logPath(runID), 2048), s.announced(runID))
-	if err != nil {
-		s.log.Error("interrupt dead run", "run", runID, "err", err)
-		return false
-	}
-	if written {
-		s.log.Warn("run interrupted: its shim is gone", "run", runID, "reason", reason)
-	}
-	s.removeSpec(runID)
-	s.causes.Delete(runID)
-	s.publishFromJournal(runID)
-	return true
-}
-
-// deathReason says why a dead shim's run ends: the reason the shim left
-// (its journal failed, the disk filled), else a condition of the data
-// folder seen now or at an earlier attempt to close the run (a full disk
-// fails that attempt too), else that the process ended unexpectedly.
-func (s *Supervisor) deathReason(runID string) string {
-	if n, err := control.ReadExitNote(s.cfg.DataDir, runID); err == nil && n.Message != "" {
-		return n.Message
-	}
-	if err := s.dataDirProblem(); err != nil {
-		if msg, ok := datadir.Message(err); ok {
-			why := "The run was stopped because " + msg + "."
-			s.causes.Store(runID, why)
-			return why
-		}
-	}
-	if why, ok := s.causes.Load(runID); ok {
-		return why.(string)
-	}
-	return "The run's process ended unexpectedly, so the run was interrupted."
-}
-
-// announced is the highest seq of runID published to observers: a client
-// may hold it, so nothing written later may reuse it (a damaged WAL can
-// lose commits that were already shown).
-func (s *Supervisor) announced(runID string) int64 {
-	s.mu.Lock()
-	h := s.hubs[runID]
-	s.mu.Unlock()
-	if h == nil {
-		return 0
-	}
-	return h.last()
-}
-
-// interrupt fences and interrupts a run no shim ever served.
-func (s *Supervisor) interrupt(runID, reason, detail string) {
-	lock, err := control.TryLock(s.lockPath(runID))
-	if err != nil {
-		return // a shim owns it after all, or the fs failed: leave it
-	}
-	defer lock.Unlock()
-	if _, err := s.cfg.Store.InterruptRunAfter(context.WithoutCancel(s.ctx), runID, reason, detail, s.announced(runID)); err != nil {
-		s.log.Error("interrupt run", "run", runID, "err", err)
-	} else {
-		s.removeSpec(runID)
-	}
-	s.publishFromJournal(runID)
-}
-
-// removeSpec deletes the spec of a run that has ended (control.RemoveSpec).
-func (s *Supervisor) removeSpec(runID string) {
-	if err := control.RemoveSpec(s.cfg.DataDir, runID); err != nil {
-		s.log.Warn("the ended run's spec stays", "run", runID, "err", err)
-	}
-}
-
 // publishFromJournal pushes events the supervisor itself wrote (or that a
 // shim committed while nobody streamed) to the run's observers and to the
 // event tap. A run nobody follows or watches — a queued run cancelled
@@ -334,48 +156,4 @@ func (s *Supervisor) publishFromJournal(runID string) {
 			return
 		}
 	}
-}
-
-// Recover re-adopts every run that outlived the previous supervisor: a
-// live shim (its lock held) is followed again; a dead one is fenced and
-// closed as interrupted, once; queued runs are started as slots allow.
-func (s *Supervisor) Recover(ctx context.Context) error {
-	s.removeEndedSpecs(ctx)
-	runs, err := s.cfg.Store.ActiveRuns(ctx)
-	if err != nil {
-		return err
-	}
-	s.schedMu.Lock()
-	for _, r := range runs {
-		if s.lookup(r.ID) != nil {
-			continue
-		}
-		locked, err := control.IsLocked(s.lockPath(r.ID))
-		if err != nil {
-			s.log.Error("recover: lock", "run", r.ID, "err", err)
-			continue
-		}
-		if locked {
-			s.adopt(r)
-			continue
-		}
-		if r.Status == run.StatusQueued && !fileExists(filepath.Join(s.runDir(r.ID), control.BootstrapFile)) {
-			continue // never got a shim: schedule starts it (or interrupts it without a spec)
-		}
-		lock, err := control.TryLock(s.lockPath(r.ID))
-		if err != nil {
-			continue // taken meanwhile: the next check sees it
-		}
-		ok := s.fenced(ctx, r.ID)
-		lock.Unlock()
-		if !ok {
-			s.adopt(r) // its follower fences it again until it is closed
-		}
-	}
-	s.schedMu.Unlock()
-	s.schedule()
-	// A lower cap than the previous supervisor's, or shims gone warm
-	// while none was running.
-	s.go_(s.capWarm)
-	return nil
 }

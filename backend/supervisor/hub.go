@@ -3,6 +3,7 @@ package supervisor
 import (
 	"sync"
 
+	"github.com/hermesdesk/hermesdesk/backend/fanout"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -19,14 +20,15 @@ const (
 	recentMaxBytes = 4 << 20
 )
 
-// runHub fans one run's live events out to its observers, from memory.
-// Events arrive from the shim's subscription (and from the journal after
-// supervisor-side writes), deduplicated by seq.
+// runHub fans one run's live events out to its observers, from memory,
+// through the one fan-out (backend/fanout). Events arrive from the shim's
+// subscription (and from the journal after supervisor-side writes),
+// deduplicated by seq.
 type runHub struct {
-	mu       sync.Mutex
-	lastSeq  int64
-	watchers map[*watcher]struct{}
-	refs     int
+	mu      sync.Mutex
+	lastSeq int64
+	fan     *fanout.Hub[run.Event] // made on first use: the zero runHub works
+	refs    int
 	// tap reports every new event to the supervisor's event tap (the watch
 	// bus), under mu so that it sees each run's events in seq order.
 	tap func(run.Event)
@@ -36,9 +38,18 @@ type runHub struct {
 	recentBytes int
 }
 
-type watcher struct {
-	ch      chan run.Event
-	dropped bool // fell behind; ch was closed
+// watcher is one observer's subscription; it ends with *fanout.Dropped
+// when the observer fell behind (Watch then catches up from the journal).
+type watcher = fanout.Sub[run.Event]
+
+func eventSeq(ev run.Event) int64 { return ev.Seq }
+
+// fanLocked is the hub's fan-out (h.mu held).
+func (h *runHub) fanLocked() *fanout.Hub[run.Event] {
+	if h.fan == nil {
+		h.fan = fanout.New(eventSeq, h.lastSeq, watcherBuffer)
+	}
+	return h.fan
 }
 
 // publish delivers ev to every watcher unless it is not newer than what
@@ -54,14 +65,8 @@ func (h *runHub) publish(ev run.Event) bool {
 	if h.tap != nil {
 		h.tap(ev)
 	}
-	for w := range h.watchers {
-		select {
-		case w.ch <- ev:
-		default:
-			w.dropped = true
-			delete(h.watchers, w)
-			close(w.ch)
-		}
+	if h.fan != nil {
+		h.fan.Publish(ev)
 	}
 	return true
 }
@@ -111,38 +116,22 @@ func (h *runHub) last() int64 {
 	return h.lastSeq
 }
 
+// add subscribes an observer to the events published from now on.
 func (h *runHub) add() *watcher {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	w := &watcher{ch: make(chan run.Event, watcherBuffer)}
-	if h.watchers == nil {
-		h.watchers = map[*watcher]struct{}{}
-	}
-	h.watchers[w] = struct{}{}
+	w, _, _ := h.fanLocked().Subscribe() // the hub's fan-out is never closed, only emptied
 	return w
 }
 
-func (h *runHub) remove(w *watcher) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, ok := h.watchers[w]; ok {
-		delete(h.watchers, w)
-		close(w.ch)
-	}
-}
+func (h *runHub) remove(w *watcher) { w.Cancel() }
 
-func (h *runHub) isDropped(w *watcher) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return w.dropped
-}
-
+// closeAll ends every observer's subscription (the supervisor closing).
 func (h *runHub) closeAll() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for w := range h.watchers {
-		delete(h.watchers, w)
-		close(w.ch)
+	if h.fan != nil {
+		h.fan.EndAll()
 	}
 }
 

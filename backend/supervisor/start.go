@@ -1,16 +1,21 @@
+// Launching (docs/ARCHITECTURE.md §Processes): Start queues a run, the
+// scheduler (schedule.go) picks it, and launch hands it to a warm agent
+// (warm.go) or starts a fresh shim and waits for its bootstrap.
+
 package supervisor
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 
 	"github.com/hermesdesk/hermesdesk/backend/dirwatch"
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -86,65 +91,6 @@ func (s *Supervisor) storeErr(what, id string, err error) error {
 		return fmt.Errorf("%w: %w", ErrConflict, err)
 	}
 	return err
-}
-
-func (s *Supervisor) runDir(runID string) string { return control.RunDir(s.cfg.DataDir, runID) }
-func (s *Supervisor) specPath(runID string) string {
-	return filepath.Join(s.runDir(runID), control.SpecFile)
-}
-func (s *Supervisor) lockPath(runID string) string {
-	return filepath.Join(s.runDir(runID), control.LockFile)
-}
-func (s *Supervisor) logPath(runID string) string {
-	return filepath.Join(s.runDir(runID), control.LogFile)
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
-}
-
-// schedule starts queued runs while slots are free: at most one active run
-// per session, at most maxConcurrent running overall, oldest first.
-func (s *Supervisor) schedule() {
-	if s.isClosed() {
-		return
-	}
-	s.schedMu.Lock()
-	defer s.schedMu.Unlock()
-	if err := s.dataDirProblem(); err != nil {
-		s.log.Warn("queued runs wait", "err", err)
-		return
-	}
-	ctx := s.ctx
-	runs, err := s.cfg.Store.ActiveRuns(ctx)
-	if err != nil {
-		s.log.Error("schedule: list active runs", "err", err)
-		return
-	}
-	f := queueFacts{runs: runs, tracked: map[string]bool{}, specs: map[string]bool{},
-		preparing: s.preparing.Load() > 0, max: s.maxConcurrent(ctx)}
-	for _, r := range runs {
-		if s.lookup(r.ID) != nil {
-			f.tracked[r.ID] = true
-		} else if r.Status == run.StatusQueued && fileExists(s.specPath(r.ID)) {
-			f.specs[r.ID] = true
-		}
-	}
-	// No lock probe here: a free lock can look held for a moment (a child
-	// forked while this process had the lock file open shares the lock
-	// until it execs), and a queued run taken for an owned one was waited
-	// for and then fenced without ever starting. Shims that outlived the
-	// previous supervisor were adopted by Recover; one that takes the lock
-	// only now wins the race with the shim launched here, which then
-	// follows it (waitBootstrap).
-	p := planQueue(f)
-	for _, id := range p.lost {
-		s.interrupt(id, "The run's start request was lost before it could start.", "")
-	}
-	for _, r := range p.launch {
-		s.launch(r)
-	}
 }
 
 // launch starts r's shim in the background and follows it.
@@ -358,4 +304,17 @@ func (s *Supervisor) endWithoutShim(ctx context.Context, runID string, st run.St
 	s.removeSpec(runID)
 	s.publishFromJournal(runID)
 	return ev, true
+}
+
+func (s *Supervisor) maxOutput(ctx context.Context) int64 {
+	v, ok, err := s.cfg.Store.Setting(ctx, SettingMaxOutput)
+	if err != nil || !ok {
+		return 0
+	}
+	var mb float64
+	if err := json.Unmarshal(v, &mb); err != nil || mb <= 0 {
+		s.log.Warn("ignoring an invalid setting", "key", SettingMaxOutput, "value", string(v))
+		return 0
+	}
+	return int64(mb * (1 << 20))
 }

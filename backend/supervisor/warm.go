@@ -98,21 +98,6 @@ func (s *Supervisor) maxWarm(ctx context.Context) int {
 // beyond it stay queued (docs/ARCHITECTURE.md §Scheduling).
 const SettingMaxConcurrent = "max_concurrent_runs"
 
-// maxConcurrent is the running-runs cap now: the setting if it is a valid
-// number, else the configured one.
-func (s *Supervisor) maxConcurrent(ctx context.Context) int {
-	v, ok, err := s.cfg.Store.Setting(ctx, SettingMaxConcurrent)
-	if err != nil || !ok || isNull(v) {
-		return s.cfg.MaxConcurrent
-	}
-	var n int
-	if err := json.Unmarshal(v, &n); err != nil || n < 1 {
-		s.log.Warn("ignoring an invalid setting", "key", SettingMaxConcurrent, "value", string(v))
-		return s.cfg.MaxConcurrent
-	}
-	return n
-}
-
 // isNull: a setting saved as null was cleared (the default applies).
 func isNull(v json.RawMessage) bool { return string(bytes.TrimSpace(v)) == "null" }
 
@@ -167,19 +152,6 @@ func (s *Supervisor) WarmAgents() []run.WarmAgent {
 // number; default control.DefaultMaxOutput): beyond it the shim keeps the
 // head and the answer's tail and says what was cut.
 const SettingMaxOutput = "max_run_output_mb"
-
-func (s *Supervisor) maxOutput(ctx context.Context) int64 {
-	v, ok, err := s.cfg.Store.Setting(ctx, SettingMaxOutput)
-	if err != nil || !ok {
-		return 0
-	}
-	var mb float64
-	if err := json.Unmarshal(v, &mb); err != nil || mb <= 0 {
-		s.log.Warn("ignoring an invalid setting", "key", SettingMaxOutput, "value", string(v))
-		return 0
-	}
-	return int64(mb * (1 << 20))
-}
 
 // RetireWarmSession asks the session's warm shim, if any, to close its
 // agent and exit (its project's folder is gone, or the session is being

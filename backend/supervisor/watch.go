@@ -3,6 +3,7 @@ package supervisor
 import (
 	"context"
 
+	"github.com/hermesdesk/hermesdesk/backend/fanout"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -92,22 +93,10 @@ func (s *Supervisor) watch(ctx context.Context, runID string, cursor int64, h *r
 	// Nothing polls: every active run of the data dir is followed by this
 	// supervisor (launched or adopted), so its events reach the hub; a run
 	// not active yet gets this same hub when it is launched.
+	var batch []run.Event
 	for {
-		select {
-		case <-ctx.Done():
-			return
-		case ev, ok := <-w.ch:
-			if !ok {
-				if !h.isDropped(w) {
-					return // the supervisor closed
-				}
-				// Fell behind: re-register, then catch up from the journal.
-				w = h.add()
-				if catchUp(0) {
-					return
-				}
-				continue
-			}
+		evs, end := w.Next(ctx, batch)
+		for _, ev := range evs {
 			if ev.Seq <= cursor {
 				continue // already sent from the journal
 			}
@@ -127,6 +116,19 @@ func (s *Supervisor) watch(ctx context.Context, runID string, cursor int64, h *r
 			if !send(ev) || ev.Terminal {
 				return
 			}
+		}
+		batch = evs
+		switch {
+		case end == nil:
+		case fanout.IsDropped(end):
+			// Fell behind: re-register, then catch up from the journal.
+			w = h.add()
+			batch = nil
+			if catchUp(0) {
+				return
+			}
+		default:
+			return // the supervisor closed, or ctx ended
 		}
 	}
 }

@@ -2,13 +2,13 @@ package traystate
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/watchbus"
 	"github.com/hermesdesk/hermesdesk/testkit/fakeclock"
 	"github.com/hermesdesk/hermesdesk/testkit/watchfake"
 )
@@ -221,7 +221,7 @@ func TestModelFollowsBusAcrossGoodbye(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
-	go func() { defer wg.Done(); Follow(ctx, bus, nil, m.Apply) }()
+	go func() { defer wg.Done(); watchbus.Follow(ctx, bus, m.Apply, watchbus.Options{}) }()
 	defer func() { cancel(); wg.Wait() }()
 
 	next := func(want Icon, running int) {
@@ -251,20 +251,7 @@ func TestModelFollowsBusAcrossGoodbye(t *testing.T) {
 	next(IconIdle, 0)
 }
 
-func TestFollowRetriesAFailingWatch(t *testing.T) {
-	bus := watchfake.New()
-	bus.Fail(errors.New("not yet"))
-	got := make(chan run.WatchMessage, 4)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); Follow(ctx, bus, nil, func(m run.WatchMessage) { got <- m }) }()
-	bus.Fail(nil)
-	if m := <-got; m.Type != run.WatchSnapshotType {
-		t.Fatalf("first message %q", m.Type)
-	}
-	cancel()
-	<-done
-}
+// Following the bus and reconnecting is watchbus.Follow's (its tests).
 
 func TestModelSendsOnlyChanges(t *testing.T) {
 	var n int
