@@ -53,7 +53,7 @@ func (e *Env) History(args []string) int {
 			return exitFail
 		}
 		defer j.Close()
-		svc := service.New(j, nil, nil, service.Options{})
+		svc := service.NewCatalog(j, service.Options{})
 		if pos[0] == "ls" {
 			srcs, err = svc.HistorySources(e.ctx())
 		} else {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -167,7 +168,10 @@ func (h *historyMirrors) problem(source, msg string) {
 	if h.problems == nil {
 		h.problems = map[string][]string{}
 	}
-	p := append(h.problems[source], msg)
+	// The same problem found again (the mirror and an import both read a
+	// file) is said once; it moves to the newest place.
+	p := slices.DeleteFunc(slices.Clone(h.problems[source]), func(q string) bool { return q == msg })
+	p = append(p, msg)
 	if len(p) > maxProblems {
 		p = p[len(p)-maxProblems:]
 	}
