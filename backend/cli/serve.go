@@ -160,13 +160,10 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	if !loopback {
 		fmt.Fprintf(e.Stderr, "WARNING: listening on %s, beyond this machine. Anyone who can reach it and has the token can run agents as you. There is no TLS: use it only on a network you trust.\n", ln.Addr())
 	}
-	fmt.Fprintf(e.Stdout, "Hermes Desk is serving %s\n\n  Open: %s\n\nThe link logs a browser in; keep it private. Press Ctrl-C to stop (running agents go on).\n", dataDir, url)
-	if e.Ready != nil {
-		e.Ready(url)
-	}
 	// Deleting serve.token revokes the token: a new one is made and only
-	// it is accepted from then on.
-	go httpapi.WatchToken(ctx, dataDir, token, func(tok string) {
+	// it is accepted from then on. The watch is in place before the link
+	// is printed, so a deletion right after it is not missed.
+	httpapi.WatchToken(ctx, dataDir, token, func(tok string) {
 		api.SetToken(tok)
 		if tok == "" {
 			fmt.Fprintf(e.Stderr, "The token file %s is damaged; no token is accepted until it is deleted.\n", filepath.Join(dataDir, httpapi.TokenFile))
@@ -174,6 +171,10 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 		}
 		fmt.Fprintf(e.Stdout, "\nThe token changed (serve.token was deleted or replaced); the old one no longer works.\n\n  Open: http://%s/?token=%s\n\n", displayAddr(ln.Addr()), tok)
 	}, log)
+	fmt.Fprintf(e.Stdout, "Hermes Desk is serving %s\n\n  Open: %s\n\nThe link logs a browser in; keep it private. Press Ctrl-C to stop (running agents go on).\n", dataDir, url)
+	if e.Ready != nil {
+		e.Ready(url)
+	}
 	if err := httpapi.ServeTCP(ctx, ln, api); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		e.errorf("server: %v", err)
 		return exitFail

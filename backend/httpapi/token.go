@@ -85,24 +85,38 @@ const tokenSettle = 100 * time.Millisecond
 // mode). The data dir is watched, not polled: an idle serve sleeps
 // (§Idle). Without a watch (none to be had) the token stays as it is until
 // serve restarts, and the log says so.
+//
+// The watch is in place when WatchToken returns (it follows the file in a
+// goroutine of its own), so a change made after serve printed its link is
+// never missed; a change made before it is seen at once.
 func WatchToken(ctx context.Context, dataDir, current string, changed func(string), log *slog.Logger) {
-	path := filepath.Join(dataDir, TokenFile)
 	entries, unwatch, err := dirwatch.Changes(dataDir)
 	if err != nil {
 		log.Warn("httpapi: cannot watch the token file; deleting it takes effect when serve restarts", "err", err)
 		return
 	}
-	defer unwatch()
 	gone, ungone, err := dirwatch.Gone(dataDir)
 	if err != nil {
 		log.Warn("httpapi: cannot watch the data dir", "err", err)
-	} else {
-		defer ungone()
+		ungone = func() {}
 	}
+	go func() {
+		defer unwatch()
+		defer ungone()
+		followToken(ctx, dataDir, current, changed, log, entries, gone)
+	}()
+}
+
+func followToken(ctx context.Context, dataDir, current string, changed func(string), log *slog.Logger, entries, gone <-chan struct{}) {
+	path := filepath.Join(dataDir, TokenFile)
 	// A change is looked at once the data dir has been quiet for
 	// tokenSettle: deleting the whole data dir removes the token file
 	// first, and that must not make a new one inside a folder going away.
-	var settle <-chan time.Time
+	// The first look is at once: the file may have changed between
+	// reading the token and setting the watch.
+	first := make(chan time.Time, 1)
+	first <- time.Time{}
+	var settle <-chan time.Time = first
 	for {
 		select {
 		case <-ctx.Done():

@@ -21,11 +21,7 @@ func TestWatchTokenFollowsTheFile(t *testing.T) {
 	got := make(chan string, 4)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		WatchToken(ctx, dir, tok, func(s string) { got <- s }, slog.New(slog.DiscardHandler))
-	}()
+	WatchToken(ctx, dir, tok, func(s string) { got <- s }, slog.New(slog.DiscardHandler))
 	next := func(what string) string {
 		t.Helper()
 		select {
@@ -36,26 +32,13 @@ func TestWatchTokenFollowsTheFile(t *testing.T) {
 			return ""
 		}
 	}
-	// The watch may start after the first deletion below: put the same
-	// token back (no change) and delete it again until one is seen.
+	// The watch is in place when WatchToken returns: one deletion is seen.
 	path := filepath.Join(dir, TokenFile)
-	for {
-		if _, err := os.Stat(path); err != nil {
-			tmp := filepath.Join(dir, ".put-back")
-			os.WriteFile(tmp, []byte(tok+"\n"), 0o600)
-			os.Rename(tmp, path)
-		}
-		os.Remove(path)
-		select {
-		case s := <-got:
-			if s == tok || s == "" {
-				t.Fatalf("deleting the file gave %q", s)
-			}
-			tok = s
-		case <-time.After(300 * time.Millisecond):
-			continue
-		}
-		break
+	os.Remove(path)
+	if s := next("deleting the file"); s == tok || s == "" {
+		t.Fatalf("deleting the file gave %q", s)
+	} else {
+		tok = s
 	}
 	b, _ := os.ReadFile(path)
 	if strings.TrimSpace(string(b)) != tok {
@@ -72,5 +55,4 @@ func TestWatchTokenFollowsTheFile(t *testing.T) {
 	if s := next("deleting the data dir"); s != "" {
 		t.Fatalf("data dir gone: got %q, want no token", s)
 	}
-	<-done
 }
