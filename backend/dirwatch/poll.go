@@ -17,10 +17,36 @@ const (
 
 // pollGone closes gone once dir no longer exists, looking every interval.
 func pollGone(dir string, every time.Duration) (<-chan struct{}, func(), error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, nil, err
-	}
 	gone := make(chan struct{})
+	stop, err := look(dir, every, func() bool {
+		if exists(dir) {
+			return true
+		}
+		close(gone)
+		return false
+	})
+	return gone, stop, err
+}
+
+// pollChanges signals every interval: the waiter re-reads what it waits for.
+func pollChanges(dir string, every time.Duration) (<-chan struct{}, func(), error) {
+	changed := make(chan struct{}, 1)
+	stop, err := look(dir, every, func() bool {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+		return true
+	})
+	return changed, stop, err
+}
+
+// look calls on every interval until it returns false or stop is called;
+// dir must exist to begin with.
+func look(dir string, every time.Duration, on func() bool) (func(), error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, err
+	}
 	quit := make(chan struct{})
 	var once sync.Once
 	go func() {
@@ -31,38 +57,11 @@ func pollGone(dir string, every time.Duration) (<-chan struct{}, func(), error) 
 			case <-quit:
 				return
 			case <-t.C:
-				if !exists(dir) {
-					close(gone)
+				if !on() {
 					return
 				}
 			}
 		}
 	}()
-	return gone, func() { once.Do(func() { close(quit) }) }, nil
-}
-
-// pollChanges signals every interval: the waiter re-reads what it waits for.
-func pollChanges(dir string, every time.Duration) (<-chan struct{}, func(), error) {
-	if _, err := os.Stat(dir); err != nil {
-		return nil, nil, err
-	}
-	changed := make(chan struct{}, 1)
-	quit := make(chan struct{})
-	var once sync.Once
-	go func() {
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-quit:
-				return
-			case <-t.C:
-				select {
-				case changed <- struct{}{}:
-				default:
-				}
-			}
-		}
-	}()
-	return changed, func() { once.Do(func() { close(quit) }) }, nil
+	return func() { once.Do(func() { close(quit) }) }, nil
 }

@@ -4,7 +4,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,20 +20,7 @@ const module = "github.com/hermesdesk/hermesdesk/"
 // .go file is read, whatever its build tags or GOOS, so a file the
 // current build leaves out cannot hide an import.
 func TestProductImportsNoTestkit(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad, checked, err := testkitImports(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked == 0 {
-		t.Fatal("no Go files found to check")
-	}
-	for _, b := range bad {
-		t.Errorf("%s: product code must not use the test kit", b)
-	}
+	requireImportRule(t, testkitImports, "product code must not use the test kit")
 }
 
 // TestTestkitImportCheckFindsAPlantedImport makes sure the rule above can
@@ -42,15 +28,7 @@ func TestProductImportsNoTestkit(t *testing.T) {
 // file under testkit/ is not.
 func TestTestkitImportCheckFindsAPlantedImport(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, src string) {
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, src string) { writeTreeFile(t, root, rel, src) }
 	imp := "import _ \"" + module + "testkit/fakeagent\"\n"
 	write("backend/x/x.go", "package x\n"+imp)
 	write("backend/x/x_windows.go", "//go:build windows\n\npackage x\n"+imp)

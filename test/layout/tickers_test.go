@@ -18,17 +18,13 @@ import (
 // reason; a ticker that merely polls for a change should wait on the event
 // instead.
 var tickerAllowed = map[string]string{
-	// The tray menu's ages ("2 min ago") change with the clock alone; once a
-	// minute is the resolution they are shown at.
-	"backend/traystate/follow.go Model.Run": "tray ages",
 	// An SSE comment every few seconds keeps proxies and idle timers from
 	// closing a quiet stream; it runs only while a client holds a stream.
 	"backend/httpapi/events.go sse.heartbeat": "SSE heartbeat",
 	// When no inotify instance can be had (the user's limit used up by
 	// other programs), a data dir's going and a starting shim's bootstrap
 	// are looked for instead of announced: degraded, never silent.
-	"backend/dirwatch/poll.go pollGone":    "dirwatch without inotify",
-	"backend/dirwatch/poll.go pollChanges": "dirwatch without inotify",
+	"backend/dirwatch/poll.go look": "dirwatch without inotify",
 }
 
 // tickerExempt are folders that are not product code.

@@ -1,8 +1,6 @@
 package layout
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -22,20 +20,7 @@ func windowImports(root string) (bad []string, checked int, err error) {
 
 // TestOnlyTheWindowImportsApp: see windowImports.
 func TestOnlyTheWindowImportsApp(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bad, checked, err := windowImports(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if checked == 0 {
-		t.Fatal("no Go files found to check")
-	}
-	for _, b := range bad {
-		t.Errorf("%s: only the window (app/, main_window.go) may import app/; move what both programs need to platform/", b)
-	}
+	requireImportRule(t, windowImports, "only the window (app/, main_window.go) may import app/; move what both programs need to platform/")
 }
 
 // TestWindowImportCheckFindsAPlantedImport makes sure the rule above can
@@ -43,15 +28,7 @@ func TestOnlyTheWindowImportsApp(t *testing.T) {
 // reported; app/ itself, main_window.go and a look-alike path are not.
 func TestWindowImportCheckFindsAPlantedImport(t *testing.T) {
 	root := t.TempDir()
-	write := func(rel, src string) {
-		p := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, src string) { writeTreeFile(t, root, rel, src) }
 	write("main_window.go", "package main\nimport _ \""+module+"app\"\n")
 	write("app/x/x.go", "package x\nimport _ \""+module+"app\"\n")
 	write("core/core.go", "package core\nimport _ \""+module+"app/applog\"\n")
