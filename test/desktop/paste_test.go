@@ -100,7 +100,7 @@ func TestPasteImageAttaches(t *testing.T) {
 			case run.RoleUser:
 				user = m
 			case run.RoleAssistant:
-				if m.RunStatus.Terminal() {
+				if m.Run != nil && m.Run.Status.Terminal() {
 					answer = m
 				}
 			}

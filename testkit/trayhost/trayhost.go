@@ -7,6 +7,7 @@ package trayhost
 import (
 	"errors"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/sessionbus"
 	"sync"
 	"time"
 
@@ -47,23 +48,11 @@ type Host struct {
 // New connects to the bus at address (a dbus-daemon --print-address value,
 // or "" for the session bus) and takes the watcher name.
 func New(address string) (*Host, error) {
-	var conn *dbus.Conn
-	var err error
-	if address == "" {
-		conn, err = dbus.SessionBusPrivate()
-	} else {
-		conn, err = dbus.Dial(address)
-	}
+	// The one way this project dials a session bus: never autolaunched
+	// (backend/sessionbus).
+	conn, err := sessionbus.Connect(address)
 	if err != nil {
-		return nil, fmt.Errorf("trayhost: dial: %w", err)
-	}
-	if err := conn.Auth(nil); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("trayhost: auth: %w", err)
-	}
-	if err := conn.Hello(); err != nil {
-		conn.Close()
-		return nil, fmt.Errorf("trayhost: hello: %w", err)
+		return nil, fmt.Errorf("trayhost: %w", err)
 	}
 	h := &Host{conn: conn, sig: make(chan *dbus.Signal, 16), changed: make(chan struct{})}
 	if err := h.export(); err != nil {
