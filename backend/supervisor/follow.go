@@ -124,6 +124,14 @@ func (s *Supervisor) stream(h *runHub, boot control.Bootstrap) error {
 	stop := context.AfterFunc(s.ctx, func() { sub.Close() })
 	defer stop()
 	defer sub.Close()
+	// The shim streams what it commits after sub.LastSeq; what it
+	// committed before (a fast agent asks for approval before the
+	// supervisor has subscribed) is read from the journal first, or the
+	// watch bus would not learn of it until the next commit — never, for
+	// a run that waits for a person.
+	if sub.LastSeq > h.last() {
+		s.publishJournal(h, boot.RunID)
+	}
 	for {
 		ev, err := sub.Next()
 		if err != nil {
@@ -143,6 +151,11 @@ func (s *Supervisor) stream(h *runHub, boot control.Bootstrap) error {
 func (s *Supervisor) publishFromJournal(runID string) {
 	h := s.hub(runID, true)
 	defer s.releaseHub(runID)
+	s.publishJournal(h, runID)
+}
+
+// publishJournal publishes runID's journaled events after h's last seq.
+func (s *Supervisor) publishJournal(h *runHub, runID string) {
 	ctx := context.WithoutCancel(s.ctx)
 	for {
 		evs, err := s.cfg.Store.Events(ctx, runID, h.last(), eventPage)

@@ -110,6 +110,16 @@ func (h *runHub) since(after int64, limit int) (evs []run.Event, ok bool) {
 	return append([]run.Event(nil), h.recent[from:to]...), true
 }
 
+// skipTo moves a hub that has published nothing past seq: events up to
+// it are read from the journal by whoever needs them.
+func (h *runHub) skipTo(seq int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.lastSeq == 0 && h.fan == nil {
+		h.lastSeq = seq
+	}
+}
+
 func (h *runHub) last() int64 {
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -17,6 +17,10 @@ import (
 // adopt follows a live shim this supervisor did not start.
 func (s *Supervisor) adopt(r run.Run) {
 	t := s.track(r)
+	// What the journal held when the run was read is the bus's and the
+	// watchers' to read there: the stream's catch-up starts after it, not
+	// at the run's first event.
+	s.hub(r.ID, false).skipTo(r.LastSeq)
 	s.log.Info("adopting live shim", "run", r.ID)
 	if !s.go_(func() {
 		for {

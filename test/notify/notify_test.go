@@ -160,11 +160,14 @@ func approvalNote(srv *notifyserver.Server, t *testing.T) notifyserver.Notificat
 // TestApproveFromNotification: a run awaiting approval raises a
 // notification with the agent's own options; "Allow once" on it resumes the
 // run, which completes; the journal has one approval.resolved, by the
-// notification.
+// notification. The notifier follows the bus before the run starts, as in
+// the app: the demo agent asks before the supervisor has subscribed to its
+// shim, and the bus learns of the request from the journal (it used to
+// hear nothing until the next commit, which never came).
 func TestApproveFromNotification(t *testing.T) {
 	e := newEnv(t)
-	runID, _ := e.start("approval", "Tidy the files")
 	srv := e.notifier()
+	runID, _ := e.start("approval", "Tidy the files")
 	n := approvalNote(srv, t)
 	approvalID, _, _ := notify.ChoiceOf(n.Actions[1][0])
 	allow := notify.ChoiceAction(approvalID, "allow-once")
