@@ -9,10 +9,10 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/testkit/shimbuild"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binDir = dir
-	shimBin, err = buildShimHost(dir)
+	shimBin, err = shimbuild.Build(dir, false)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "cannot build the shim host; end-to-end tests will skip:", err)
 		shimBin = ""
@@ -47,23 +47,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// buildShimHost builds the `shim` + `demo-agent` dispatcher the run
-// engine's tests use (testkit/shimhost): the full app needs the frontend
-// bundle and Wails, and its demo agent lacks the test scenarios.
-func buildShimHost(dir string) (string, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		return "", err
-	}
-	bin := filepath.Join(dir, "hermesdesk")
-	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5,webkit2_41", "-o", bin, "./testkit/shimhost")
-	cmd.Dir = strings.TrimSpace(string(out))
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("%v: %s", err, msg)
-	}
-	return bin, nil
 }
 
 // server is `hermesdesk serve` running in-process on a fresh data dir.

@@ -5,8 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/testkit/shimbuild"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,7 +26,6 @@ import (
 // testBin is the hermesdesk binary the shims run from (built in TestMain).
 var testBin string
 
-const goTags = "sqlite_fts5,webkit2_41"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
@@ -37,7 +36,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	testBin, err = buildBinary(dir)
+	testBin, err = shimbuild.Build(dir, raceEnabled) // shimhost can profile shims: SHIMHOST_CPUPROFILE=<dir>
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.RemoveAll(dir)
@@ -46,29 +45,6 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-// buildBinary builds testkit/shimhost: the app's `shim` subcommand, and
-// `demo-agent` with the test kit's scenarios (crash, hang, flood…) that the
-// shipped demo agent does not carry.
-func buildBinary(dir string) (string, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		return "", fmt.Errorf("find module root: %w", err)
-	}
-	root := strings.TrimSpace(string(out))
-	bin := filepath.Join(dir, "hermesdesk")
-	args := []string{"build", "-tags", goTags, "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	// shimhost can write CPU profiles of shims: SHIMHOST_CPUPROFILE=<dir>.
-	cmd := exec.Command("go", append(args, "./testkit/shimhost")...)
-	cmd.Dir = root
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build shimhost: %v\n%s", err, msg)
-	}
-	return bin, nil
 }
 
 // env is one test's data dir, journal, project, session and supervisor.

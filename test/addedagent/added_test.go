@@ -8,13 +8,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,32 +24,14 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 	"github.com/hermesdesk/hermesdesk/testkit/fakeagent"
 	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
+	"github.com/hermesdesk/hermesdesk/testkit/shimbuild"
 )
 
 var testBin string
 
 const token = "test-token"
 
-// TestMain builds shimhost: `shim` with the app's own code and
-// `demo-agent` as the test kit's fake ACP agent.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "hd-added-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	testBin = filepath.Join(dir, "hermesdesk")
-	root, _ := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5,webkit2_41", "-o", testBin, "./testkit/shimhost")
-	cmd.Dir = strings.TrimSpace(string(root))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build shimhost: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { shimbuild.Main(m, &testBin) }
 
 type env struct {
 	t     *testing.T

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,30 +24,12 @@ import (
 	"github.com/hermesdesk/hermesdesk/testkit/fakeagent"
 	"github.com/hermesdesk/hermesdesk/testkit/notifyserver"
 	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
+	"github.com/hermesdesk/hermesdesk/testkit/shimbuild"
 )
 
 var testBin string
 
-// TestMain builds shimhost: it runs `shim` and `demo-agent` with the
-// app's own code, without the frontend bundle the app binary embeds.
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "hd-notify-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	testBin = filepath.Join(dir, "hermesdesk")
-	root, _ := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	cmd := exec.Command("go", "build", "-tags", "sqlite_fts5,webkit2_41", "-o", testBin, "./testkit/shimhost")
-	cmd.Dir = strings.TrimSpace(string(root))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build shimhost: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { shimbuild.Main(m, &testBin) }
 
 type env struct {
 	t       *testing.T
