@@ -3,11 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
-	"os"
-	"path/filepath"
-	"sync"
+	"github.com/hermesdesk/hermesdesk/testkit/watchfake"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
@@ -19,40 +15,11 @@ import (
 // and the bus's other messages are `watch` events (docs/ARCHITECTURE.md
 // §Life of one event).
 func TestFollowBusHoldsOneStreamWithDoorbells(t *testing.T) {
-	dir, err := os.MkdirTemp("", "hdbus")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "api.sock")
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var streams []string
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/watch" {
-			http.NotFound(w, r)
-			return
-		}
-		mu.Lock()
-		streams = append(streams, r.URL.RawQuery)
-		mu.Unlock()
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, m := range []string{
-			`{"seq":7,"type":"snapshot","snapshot":{"runs":[],"sessions_version":1}}`,
-			`{"seq":7,"type":"doorbell","run":{"run_id":"r1","last_seq":3}}`,
-			`{"seq":7,"type":"doorbell","run":{"run_id":"r1","last_seq":4}}`,
-			`{"seq":8,"type":"session.changed","session":{"kind":"updated","session_id":"s1","sessions_version":2}}`,
-		} {
-			fmt.Fprintf(w, "data: %s\n\n", m)
-		}
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	})}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	sock, queries := watchfake.Socket(t,
+		`{"seq":7,"type":"snapshot","snapshot":{"runs":[],"sessions_version":1}}`,
+		`{"seq":7,"type":"doorbell","run":{"run_id":"r1","last_seq":3}}`,
+		`{"seq":7,"type":"doorbell","run":{"run_id":"r1","last_seq":4}}`,
+		`{"seq":8,"type":"session.changed","session":{"kind":"updated","session_id":"s1","sessions_version":2}}`)
 
 	type emitted struct {
 		name string
@@ -81,9 +48,7 @@ func TestFollowBusHoldsOneStreamWithDoorbells(t *testing.T) {
 	if fmt.Sprint(seen) != want {
 		t.Fatalf("emitted %v\nwant    %s", seen, want)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(streams) != 1 || streams[0] != "doorbells=1" {
-		t.Fatalf("the window opened %d watch streams (%q), want one with doorbells", len(streams), streams)
+	if q := <-queries; q != "doorbells=1" || len(queries) != 0 {
+		t.Fatalf("the window opened %d more watch streams after one with %q, want one with doorbells", len(queries), q)
 	}
 }

@@ -3,10 +3,7 @@ package httpapi_test
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
-	"os"
-	"path/filepath"
+	"github.com/hermesdesk/hermesdesk/testkit/watchfake"
 	"testing"
 	"time"
 
@@ -18,33 +15,10 @@ import (
 // comes, even three of one run within one frame (docs/ARCHITECTURE.md
 // §Life of one event).
 func TestProxyDoorbellsAreNotCoalescedAgain(t *testing.T) {
-	dir, err := os.MkdirTemp("", "hdring")
-	if err != nil {
-		t.Fatal(err)
+	bell := func(seq int) string {
+		return fmt.Sprintf(`{"seq":1,"type":"doorbell","run":{"run_id":"r1","last_seq":%d}}`, seq)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, httpapi.SocketName)
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	queries := make(chan string, 8)
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/api/watch" {
-			http.NotFound(w, r)
-			return
-		}
-		queries <- r.URL.RawQuery
-		w.Header().Set("Content-Type", "text/event-stream")
-		fmt.Fprint(w, "data: {\"seq\":1,\"type\":\"snapshot\",\"snapshot\":{\"runs\":[]}}\n\n")
-		for seq := 3; seq <= 5; seq++ {
-			fmt.Fprintf(w, "data: {\"seq\":1,\"type\":\"doorbell\",\"run\":{\"run_id\":\"r1\",\"last_seq\":%d}}\n\n", seq)
-		}
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
-	})}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
+	sock, queries := watchfake.Socket(t, `{"seq":1,"type":"snapshot","snapshot":{"runs":[]}}`, bell(3), bell(4), bell(5))
 
 	proxy := httpapi.NewProxy(sock, httpapi.Config{Log: quiet})
 	rings := make(chan string, 8)
