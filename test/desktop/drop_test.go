@@ -175,6 +175,7 @@ fetch("` + srv.URL + `/ran").catch(()=>{}); new Image().src = "` + srv.URL + `/i
 		t.Fatalf("probe got %q", got)
 	}
 	d.expect("drag-end", 10*time.Second)
+	d.stop() // one dnd-source at a time: a drag from an old one is heard by nobody
 
 	app := e.geometry(id)
 	for _, f := range []string{text, page, link} {
@@ -183,6 +184,7 @@ fetch("` + srv.URL + `/ran").catch(()=>{}); new Image().src = "` + srv.URL + `/i
 		// On the transcript area, where a person drops files.
 		e.drag(from, image.Pt(app.Min.X+app.Dx()*2/3, app.Min.Y+app.Dy()/2))
 		d.expect("drag-", 15*time.Second) // drag-end or drag-failed: the drop is over
+		d.stop()
 		// Give a navigation, had one started, time to paint and to run.
 		time.Sleep(2 * time.Second)
 		img := e.screenshot()

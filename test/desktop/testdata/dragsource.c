@@ -40,6 +40,16 @@ static void on_received(GtkWidget *w, GdkDragContext *c, gint x, gint y, GtkSele
     gtk_drag_finish(c, TRUE, FALSE, t);
 }
 
+static int unmapped; /* windows not yet on screen: "ready" waits for them */
+
+static gboolean on_map(GtkWidget *w, GdkEvent *e, gpointer u) {
+    if (--unmapped == 0) {
+        printf("ready\n");
+        fflush(stdout);
+    }
+    return FALSE;
+}
+
 static GtkWidget *window(const char *title, const char *text, int x, int y) {
     GtkWidget *win = gtk_window_new(GTK_WINDOW_TOPLEVEL);
     gtk_window_set_title(GTK_WINDOW(win), title);
@@ -49,6 +59,8 @@ static GtkWidget *window(const char *title, const char *text, int x, int y) {
     gtk_container_add(GTK_CONTAINER(box), gtk_label_new(text));
     gtk_container_add(GTK_CONTAINER(win), box);
     g_signal_connect(win, "destroy", G_CALLBACK(gtk_main_quit), NULL);
+    g_signal_connect(win, "map-event", G_CALLBACK(on_map), NULL);
+    unmapped++;
     return box;
 }
 
@@ -78,8 +90,6 @@ int main(int argc, char **argv) {
         g_signal_connect(dst, "drag-data-received", G_CALLBACK(on_received), NULL);
         gtk_widget_show_all(gtk_widget_get_toplevel(dst));
     }
-    printf("ready\n");
-    fflush(stdout);
     gtk_main();
     return 0;
 }
