@@ -149,3 +149,37 @@ func FuzzChooseSetupCodex(f *testing.F) {
 		}
 	})
 }
+
+func TestExcludeAddition(t *testing.T) {
+	add := "# Hermes Desk's worktrees (docs: Workspaces)\n/.worktrees/\n"
+	for _, tc := range []struct{ in, want string }{
+		{"", add},
+		{"*.log\n", add},
+		{"*.log", "\n" + add},
+		{"# mine\n/.worktrees/\n", ""},
+		{".worktrees\n", ""},
+		{"  .worktrees/  \n", ""},
+		{"/.worktrees-old/\n", add},
+	} {
+		if got := excludeAddition(tc.in); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRecover(t *testing.T) {
+	for _, tc := range []struct {
+		h    HalfMade
+		want Recovery
+	}{
+		{HalfMade{State: StateClaimed}, RollBack},
+		{HalfMade{State: StateClaimed, Listed: true}, Finish},
+		{HalfMade{State: StateClaimed, Listed: true, Initializing: true}, RollBack},
+		{HalfMade{State: StateCreated, Listed: true}, Finish},
+		{HalfMade{State: StateCreated}, RollBack},
+	} {
+		if got := Recover(tc.h); got != tc.want {
+			t.Errorf("%+v: got %v, want %v", tc.h, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,351 @@
+package workspaces
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// Store is the journal the workspaces are kept in.
+type Store interface {
+	GetProject(ctx context.Context, id string) (run.Project, error)
+	CreateWorkspace(ctx context.Context, w run.Workspace) (run.Workspace, error)
+	GetWorkspace(ctx context.Context, id string) (run.Workspace, error)
+	ListWorkspaces(ctx context.Context, projectID string) ([]run.Workspace, error)
+	UpdateWorkspace(ctx context.Context, w run.Workspace) (run.Workspace, error)
+	WorkspaceRunLive(ctx context.Context, workspaceID string) (bool, error)
+}
+
+// DefaultRetention is how long an archived snapshot is kept.
+const DefaultRetention = 30 * 24 * time.Hour
+
+// Manager makes, checks, archives, restores and prunes workspaces
+// (docs/ARCHITECTURE.md §Workspaces). One operation runs at a time: they
+// are rare and each is a few git commands.
+type Manager struct {
+	store Store
+	git   Git
+	log   *slog.Logger
+	mu    sync.Mutex
+
+	// Changed, when set, hears every workspace written (the watch bus).
+	Changed func(run.Workspace)
+	// Retention: archives older than it are pruned (0: DefaultRetention).
+	Retention time.Duration
+	// Setup, when set, runs after a worktree is ready (copy the
+	// .worktreeinclude files, run the setup script).
+	Setup func(ctx context.Context, w run.Workspace, top string) run.Workspace
+
+	// step, in tests, is called after each creation step ("claimed",
+	// "added", "created", "locked"): the kill -9 test stops there.
+	step func(string)
+}
+
+// New returns a Manager over store and git (nil: RealGit).
+func New(store Store, git Git, log *slog.Logger) *Manager {
+	if git == nil {
+		git = RealGit()
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Manager{store: store, git: git, log: log}
+}
+
+func (m *Manager) at(step string) {
+	if m.step != nil {
+		m.step(step)
+	}
+}
+
+func (m *Manager) save(ctx context.Context, w run.Workspace) (run.Workspace, error) {
+	w, err := m.store.UpdateWorkspace(ctx, w)
+	if err != nil {
+		return w, fmt.Errorf("the workspace could not be recorded: %w", err)
+	}
+	if m.Changed != nil {
+		m.Changed(w)
+	}
+	return w, nil
+}
+
+// Create makes a worktree workspace of project projectID from base ("" =
+// the checkout's current branch): claimed in the journal first, then
+// `git worktree add -b`, then `git worktree lock`. Refusals say why and
+// leave nothing behind.
+func (m *Manager) Create(ctx context.Context, projectID, base string) (run.Workspace, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	proj, err := m.store.GetProject(ctx, projectID)
+	if err != nil {
+		return run.Workspace{}, err
+	}
+	repo, err := m.git.Inspect(ctx, proj.Workspace, base)
+	if err != nil {
+		return run.Workspace{}, fmt.Errorf("the project's repository could not be read: %w", err)
+	}
+	if err := CanCreate(repo.Facts); err != nil {
+		return run.Workspace{}, err
+	}
+	id := NewID()
+	names, err := NamesFor(repo.Top, id)
+	if err != nil {
+		return run.Workspace{}, err
+	}
+	if err := ensureExcluded(repo.CommonDir); err != nil {
+		return run.Workspace{}, err
+	}
+	w, err := m.store.CreateWorkspace(ctx, run.Workspace{ID: id, ProjectID: projectID, Kind: KindWorktree, State: StateClaimed,
+		Path: names.Path, Branch: names.Branch, Base: repo.Base, BaseCommit: repo.BaseCommit})
+	if err != nil {
+		return run.Workspace{}, fmt.Errorf("the workspace could not be recorded: %w", err)
+	}
+	m.at(StateClaimed)
+	w, err = m.finish(ctx, w, repo.Top)
+	if err != nil {
+		m.log.Warn("workspace creation failed; rolling back", "workspace", id, "err", err)
+		if rb, rerr := m.rollBack(context.WithoutCancel(ctx), w, repo.Top, "Creation failed: "+err.Error()); rerr == nil {
+			w = rb
+		}
+		return w, fmt.Errorf("the worktree could not be made: %w", err)
+	}
+	if m.Setup != nil {
+		w = m.Setup(ctx, w, repo.Top)
+	}
+	return w, nil
+}
+
+// finish takes a claimed or created workspace to ready. Each step is
+// idempotent: a worktree already listed is not added again.
+func (m *Manager) finish(ctx context.Context, w run.Workspace, top string) (run.Workspace, error) {
+	if w.State == StateClaimed {
+		wt, err := m.find(ctx, top, w.Path)
+		if err != nil {
+			return w, err
+		}
+		if wt == nil {
+			// From the recorded commit, not the branch name: a retry makes
+			// the same worktree whatever the base branch did since.
+			if err := m.git.AddWorktree(ctx, top, w.Path, w.Branch, w.BaseCommit); err != nil {
+				return w, err
+			}
+		}
+		m.at("added")
+		w.State = StateCreated
+		if w, err = m.save(ctx, w); err != nil {
+			return w, err
+		}
+		m.at(StateCreated)
+	}
+	wt, err := m.find(ctx, top, w.Path)
+	if err != nil {
+		return w, err
+	}
+	if wt == nil {
+		return w, fmt.Errorf("git does not list the new worktree at %s", w.Path)
+	}
+	if !wt.Locked {
+		if err := m.git.Lock(ctx, top, w.Path, LockReason(w.ID)); err != nil {
+			return w, err
+		}
+	}
+	m.at("locked")
+	w.State = StateReady
+	return m.save(ctx, w)
+}
+
+// find returns git's entry for the worktree at path, nil when git lists
+// none there.
+func (m *Manager) find(ctx context.Context, top, path string) (*gitcmd.Worktree, error) {
+	wts, err := m.git.Worktrees(ctx, top)
+	if err != nil {
+		return nil, fmt.Errorf("the repository's worktrees could not be listed: %w", err)
+	}
+	for i := range wts {
+		if samePath(wts[i].Path, path) {
+			return &wts[i], nil
+		}
+	}
+	return nil, nil
+}
+
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	ra, errA := filepath.EvalSymlinks(a)
+	rb, errB := filepath.EvalSymlinks(b)
+	return errA == nil && errB == nil && ra == rb
+}
+
+// rollBack removes what a creation made: the worktree (git's own
+// "initializing" lock lifted first), the branch when it still points at
+// the base commit (nothing was committed on it), and an empty folder left
+// at the path. The workspace ends failed with a note that says so.
+func (m *Manager) rollBack(ctx context.Context, w run.Workspace, top, why string) (run.Workspace, error) {
+	var errs []error
+	wt, err := m.find(ctx, top, w.Path)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if wt != nil {
+		if wt.Locked && (wt.LockReason == gitInitializing || wt.LockReason == LockReason(w.ID)) {
+			if err := m.git.Unlock(ctx, top, w.Path); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		if err := m.git.RemoveWorktree(ctx, top, w.Path); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := m.git.Prune(ctx, top); err != nil {
+		errs = append(errs, err)
+	}
+	note := why + " Rolled back: nothing was left behind."
+	names, _ := NamesFor(top, w.ID)
+	if c, err := m.git.ResolveRef(ctx, top, names.Ref); err != nil {
+		errs = append(errs, err)
+	} else if c != "" {
+		if c == w.BaseCommit {
+			if err := m.git.DeleteRef(ctx, top, names.Ref, c); err != nil {
+				errs = append(errs, err)
+			}
+		} else {
+			note = why + " Rolled back; the branch " + w.Branch + " holds commits and was kept."
+		}
+	}
+	// Only an empty folder goes: anything in it is left for the person.
+	if err := os.Remove(w.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		note += " A folder was left at " + w.Path + "."
+	}
+	if len(errs) > 0 {
+		note = why + " Rolling back did not finish: " + errors.Join(errs...).Error()
+	}
+	w.State, w.Note = StateFailed, note
+	m.log.Info("workspace rolled back", "workspace", w.ID, "note", note)
+	return m.save(ctx, w)
+}
+
+// RecoverAll finishes or rolls back every workspace whose creation did
+// not end, and notices worktrees changed outside the app. It runs once at
+// start; what it did is in each workspace's note and in the log.
+func (m *Manager) RecoverAll(ctx context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	all, err := m.store.ListWorkspaces(ctx, "")
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, w := range all {
+		if w.Kind != KindWorktree {
+			continue
+		}
+		switch w.State {
+		case StateClaimed, StateCreated:
+			if _, err := m.recoverOne(ctx, w); err != nil {
+				errs = append(errs, fmt.Errorf("workspace %s: %w", w.ID, err))
+			}
+		case StateReady:
+			if _, err := m.check(ctx, w); err != nil {
+				errs = append(errs, fmt.Errorf("workspace %s: %w", w.ID, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (m *Manager) recoverOne(ctx context.Context, w run.Workspace) (run.Workspace, error) {
+	top, err := m.top(ctx, w)
+	if err != nil {
+		return w, err
+	}
+	wt, err := m.find(ctx, top, w.Path)
+	if err != nil {
+		return w, err
+	}
+	h := HalfMade{State: w.State, Listed: wt != nil, Initializing: wt != nil && wt.Locked && wt.LockReason == gitInitializing}
+	if Recover(h) == Finish {
+		w, err = m.finish(ctx, w, top)
+		if err != nil {
+			return m.rollBack(ctx, w, top, "Hermes Desk stopped while making this worktree and could not finish it ("+err.Error()+").")
+		}
+		w.Note = "Hermes Desk stopped while making this worktree; it was finished at the next start."
+		m.log.Info("workspace finished after a crash", "workspace", w.ID)
+		return m.save(ctx, w)
+	}
+	return m.rollBack(ctx, w, top, "Hermes Desk stopped while making this worktree.")
+}
+
+// top is the main checkout of w's project.
+func (m *Manager) top(ctx context.Context, w run.Workspace) (string, error) {
+	proj, err := m.store.GetProject(ctx, w.ProjectID)
+	if err != nil {
+		return "", err
+	}
+	repo, err := m.git.Inspect(ctx, proj.Workspace, "HEAD")
+	if err != nil {
+		return "", err
+	}
+	if repo.Top == "" {
+		return "", fmt.Errorf("the project's folder %s is no longer a git repository: %w", proj.Workspace, ErrRefused)
+	}
+	return repo.Top, nil
+}
+
+// Check notices a ready worktree deleted, moved or re-locked outside the
+// app and says so in its note (state gone when its folder is missing). It
+// runs at start and when a session in it is opened.
+func (m *Manager) Check(ctx context.Context, id string) (run.Workspace, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	w, err := m.store.GetWorkspace(ctx, id)
+	if err != nil {
+		return w, err
+	}
+	if w.Kind != KindWorktree || w.State != StateReady {
+		return w, nil
+	}
+	return m.check(ctx, w)
+}
+
+func (m *Manager) check(ctx context.Context, w run.Workspace) (run.Workspace, error) {
+	top, err := m.top(ctx, w)
+	if err != nil {
+		return w, err
+	}
+	wt, err := m.find(ctx, top, w.Path)
+	if err != nil {
+		return w, err
+	}
+	note, state := "", w.State
+	_, statErr := os.Stat(w.Path)
+	switch {
+	case statErr != nil && errors.Is(statErr, os.ErrNotExist):
+		note, state = "The worktree's folder "+w.Path+" is gone: it was deleted or moved outside Hermes Desk. The branch "+w.Branch+" is kept.", StateGone
+	case wt == nil:
+		note, state = "Git no longer lists "+w.Path+" as a worktree: it was removed or moved outside Hermes Desk.", StateGone
+	case !wt.Locked:
+		note = "The worktree was unlocked outside Hermes Desk."
+	case wt.LockReason != LockReason(w.ID):
+		note = fmt.Sprintf("The worktree was locked again outside Hermes Desk (%q): archiving it is refused until that lock is lifted.", wt.LockReason)
+	}
+	if note == "" || note == w.Note && state == w.State {
+		return w, nil
+	}
+	m.log.Info("workspace changed outside the app", "workspace", w.ID, "note", note)
+	w.Note, w.State = note, state
+	return m.save(ctx, w)
+}
+
+// ErrNotWorktree: the operation is for a worktree workspace.
+var ErrNotWorktree = fmt.Errorf("%w: not a worktree workspace", errdefs.ErrInvalid)
