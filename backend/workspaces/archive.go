@@ -55,7 +55,7 @@ func (m *Manager) Archive(ctx context.Context, id string) (run.Workspace, error)
 	if err != nil {
 		return w, err
 	}
-	f := TreeFacts{Main: samePath(w.Path, top), RunLive: live, Listed: wt != nil}
+	f := TreeFacts{Main: samePath(w.Path, top), RunLive: live, Listed: wt != nil, SetupRunning: w.SetupStatus == SetupRunning}
 	if wt != nil {
 		f.Locked, f.LockReason = wt.Locked, wt.LockReason
 	}

@@ -1,7 +1,10 @@
 package workspaces
 
 import (
+	"reflect"
+
 	"errors"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"strings"
 	"testing"
 
@@ -84,6 +87,7 @@ func TestCanArchive(t *testing.T) {
 		{"ours, idle", ours, ""},
 		{"main checkout", with(func(f *TreeFacts) { f.Main = true }), "main checkout"},
 		{"run live", with(func(f *TreeFacts) { f.RunLive = true }), "run is still working"},
+		{"setup running", with(func(f *TreeFacts) { f.SetupRunning = true }), "setup script is still running"},
 		{"not a worktree", with(func(f *TreeFacts) { f.Listed = false }), "does not list"},
 		{"someone else's lock", with(func(f *TreeFacts) { f.LockReason = "mine, hands off" }), "someone else"},
 		{"another workspace's lock", with(func(f *TreeFacts) { f.LockReason = "hermesdesk wsp_other" }), "someone else"},
@@ -181,5 +185,40 @@ func TestRecover(t *testing.T) {
 		if got := Recover(tc.h); got != tc.want {
 			t.Errorf("%+v: got %v, want %v", tc.h, got, tc.want)
 		}
+	}
+}
+
+func TestPickPorts(t *testing.T) {
+	all := func(int) bool { return true }
+	for _, tc := range []struct {
+		name string
+		used []int
+		busy []int
+		want int
+	}{
+		{"first", nil, nil, 100},
+		{"skips used", []int{100, 110}, nil, 120},
+		{"skips a block with one busy port", nil, []int{109}, 110},
+		{"none left", []int{100, 110}, []int{125}, 0},
+	} {
+		busy := map[int]bool{}
+		for _, p := range tc.busy {
+			busy[p] = true
+		}
+		free := func(p int) bool { return all(p) && !busy[p] }
+		if got := pickPorts(tc.used, 100, 130, free); got != tc.want {
+			t.Errorf("%s: got %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestEnv(t *testing.T) {
+	w := run.Workspace{ID: "wsp_ab1", Kind: KindWorktree, Path: "/r/.worktrees/ab1", Base: "main", Port: 41010}
+	want := []string{"HERMESDESK_WORKSPACE_PATH=/r/.worktrees/ab1", "HERMESDESK_WORKSPACE_NAME=ab1", "HERMESDESK_BASE_BRANCH=main", "HERMESDESK_PORT=41010"}
+	if got := Env(w); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q", got)
+	}
+	if got := Env(run.Workspace{Kind: KindCheckout}); got != nil {
+		t.Fatalf("checkout got %q", got)
 	}
 }

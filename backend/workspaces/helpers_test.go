@@ -124,3 +124,11 @@ func tree(t testing.TB, dir string) map[string]string {
 	}
 	return out
 }
+
+// newManager is New for a test; its setup steps are waited for before
+// the test's folders go.
+func newManager(t testing.TB, st Store) *Manager {
+	m := New(st, nil, nil)
+	t.Cleanup(m.Wait)
+	return m
+}

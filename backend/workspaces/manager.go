@@ -41,9 +41,10 @@ type Manager struct {
 	Changed func(run.Workspace)
 	// Retention: archives older than it are pruned (0: DefaultRetention).
 	Retention time.Duration
-	// Setup, when set, runs after a worktree is ready (copy the
-	// .worktreeinclude files, run the setup script).
-	Setup func(ctx context.Context, w run.Workspace, top string) run.Workspace
+	// NoSetup skips the setup step after creation (tests of creation alone).
+	NoSetup bool
+	// setups are the setup steps running (Wait waits for them).
+	setups sync.WaitGroup
 
 	// step, in tests, is called after each creation step ("claimed",
 	// "added", "created", "locked"): the kill -9 test stops there.
@@ -104,8 +105,12 @@ func (m *Manager) Create(ctx context.Context, projectID, base string) (run.Works
 	if err := ensureExcluded(repo.CommonDir); err != nil {
 		return run.Workspace{}, err
 	}
+	port, err := m.freePorts(ctx)
+	if err != nil {
+		return run.Workspace{}, err
+	}
 	w, err := m.store.CreateWorkspace(ctx, run.Workspace{ID: id, ProjectID: projectID, Kind: KindWorktree, State: StateClaimed,
-		Path: names.Path, Branch: names.Branch, Base: repo.Base, BaseCommit: repo.BaseCommit})
+		Path: names.Path, Branch: names.Branch, Base: repo.Base, BaseCommit: repo.BaseCommit, Port: port})
 	if err != nil {
 		return run.Workspace{}, fmt.Errorf("the workspace could not be recorded: %w", err)
 	}
@@ -118,10 +123,35 @@ func (m *Manager) Create(ctx context.Context, projectID, base string) (run.Works
 		}
 		return w, fmt.Errorf("the worktree could not be made: %w", err)
 	}
-	if m.Setup != nil {
-		w = m.Setup(ctx, w, repo.Top)
+	if !m.NoSetup {
+		// The setup step runs on its own: a long npm install does not hold
+		// up the request, and the workspace is usable meanwhile.
+		m.setups.Add(1)
+		go func() {
+			defer m.setups.Done()
+			m.RunSetup(context.WithoutCancel(ctx), w, repo.Top)
+		}()
 	}
 	return w, nil
+}
+
+// Wait waits for the setup steps started so far.
+func (m *Manager) Wait() { m.setups.Wait() }
+
+// freePorts picks the workspace's block of ports: one no other workspace
+// holds and nothing listens on now.
+func (m *Manager) freePorts(ctx context.Context) (int, error) {
+	all, err := m.store.ListWorkspaces(ctx, "")
+	if err != nil {
+		return 0, err
+	}
+	var used []int
+	for _, w := range all {
+		if w.Port > 0 && w.State != StateFailed && w.State != StateGone {
+			used = append(used, w.Port)
+		}
+	}
+	return pickPorts(used, portLow, portHigh, portFree), nil
 }
 
 // finish takes a claimed or created workspace to ready. Each step is
@@ -256,6 +286,14 @@ func (m *Manager) RecoverAll(ctx context.Context) error {
 				errs = append(errs, fmt.Errorf("workspace %s: %w", w.ID, err))
 			}
 		case StateReady:
+			if w.SetupStatus == SetupRunning {
+				w.SetupStatus = SetupFailed
+				w.SetupOutput += "\n(Hermes Desk stopped while the setup script ran.)\n"
+				w.Note = "Hermes Desk stopped while the setup script ran; it did not finish. The worktree is usable."
+				if w, err = m.save(ctx, w); err != nil {
+					errs = append(errs, err)
+				}
+			}
 			if _, err := m.check(ctx, w); err != nil {
 				errs = append(errs, fmt.Errorf("workspace %s: %w", w.ID, err))
 			}

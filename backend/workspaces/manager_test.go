@@ -16,7 +16,7 @@ func TestCreateArchiveRestoreRoundTrip(t *testing.T) {
 	repo := newRepo(t)
 	st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), repo)
 	write(t, repo, ".git/info/exclude", "# mine\n*.swp", 0o644)
-	m := New(st, nil, nil)
+	m := newManager(t, st)
 
 	w, err := m.Create(ctx, p.ID, "")
 	if err != nil {
@@ -116,7 +116,7 @@ func TestCreateRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), tc.dir)
-			_, err := New(st, nil, nil).Create(ctx, p.ID, tc.base)
+			_, err := newManager(t, st).Create(ctx, p.ID, tc.base)
 			if !IsRefused(err) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want a refusal saying %q", err, tc.want)
 			}
@@ -130,7 +130,7 @@ func TestCreateRefusals(t *testing.T) {
 	}
 	// A detached checkout with a base chosen is fine.
 	st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), detached)
-	if _, err := New(st, nil, nil).Create(ctx, p.ID, "main"); err != nil {
+	if _, err := newManager(t, st).Create(ctx, p.ID, "main"); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -140,7 +140,7 @@ func TestArchiveRefusals(t *testing.T) {
 	repo := newRepo(t)
 	js, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), repo)
 	st := &liveStore{Store: js}
-	m := New(st, nil, nil)
+	m := newManager(t, st)
 	w, err := m.Create(ctx, p.ID, "")
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestCheckNoticesChangesOutsideTheApp(t *testing.T) {
 	ctx := context.Background()
 	repo := newRepo(t)
 	st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), repo)
-	m := New(st, nil, nil)
+	m := newManager(t, st)
 	a, _ := m.Create(ctx, p.ID, "")
 	b, _ := m.Create(ctx, p.ID, "")
 	git(t, repo, "worktree", "unlock", a.Path)
@@ -202,7 +202,7 @@ func TestPruneDropsOnlyOldArchives(t *testing.T) {
 	ctx := context.Background()
 	repo := newRepo(t)
 	st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), repo)
-	m := New(st, nil, nil)
+	m := newManager(t, st)
 	old, _ := m.Create(ctx, p.ID, "")
 	recent, _ := m.Create(ctx, p.ID, "")
 	live, _ := m.Create(ctx, p.ID, "")

@@ -57,6 +57,8 @@ type TreeFacts struct {
 	LockReason string
 	// RunLive: a run of a session in the workspace has not ended.
 	RunLive bool
+	// SetupRunning: its setup script is still running.
+	SetupRunning bool
 }
 
 // CanArchive says why workspace id's worktree may not be archived, or nil.
@@ -69,6 +71,8 @@ func CanArchive(id string, f TreeFacts) error {
 		return refused("this is the project's main checkout; only worktrees Hermes Desk made can be archived")
 	case f.RunLive:
 		return refused("a run is still working in this workspace; stop it or wait for it to end")
+	case f.SetupRunning:
+		return refused("the workspace's setup script is still running; wait for it to end")
 	case !f.Listed:
 		return refused("git does not list this folder as a worktree of the repository, so Hermes Desk did not make it (or it was moved); nothing was touched")
 	case f.Locked && f.LockReason != LockReason(id):
