@@ -23,6 +23,7 @@ type Store interface {
 	ListWorkspaces(ctx context.Context, projectID string) ([]run.Workspace, error)
 	UpdateWorkspace(ctx context.Context, w run.Workspace) (run.Workspace, error)
 	WorkspaceRunLive(ctx context.Context, workspaceID string) (bool, error)
+	SessionWorkspace(ctx context.Context, sessionID string) (string, error)
 }
 
 // DefaultRetention is how long an archived snapshot is kept.
@@ -387,3 +388,33 @@ func (m *Manager) check(ctx context.Context, w run.Workspace) (run.Workspace, er
 
 // ErrNotWorktree: the operation is for a worktree workspace.
 var ErrNotWorktree = fmt.Errorf("%w: not a worktree workspace", errdefs.ErrInvalid)
+
+// ForSession is where a session's runs work and the environment they get
+// (supervisor.Config.Workspace): "" for a session in the project's
+// checkout. A worktree that is not ready (archived, gone, half made) is
+// refused with what happened to it, rather than the run silently working
+// in the checkout.
+func (m *Manager) ForSession(ctx context.Context, ses run.Session) (string, []string, error) {
+	id, err := m.store.SessionWorkspace(ctx, ses.ID)
+	if err != nil || id == "" {
+		return "", nil, err
+	}
+	w, err := m.Check(ctx, id)
+	if err != nil {
+		return "", nil, err
+	}
+	if w.Kind != KindWorktree {
+		return w.Path, nil, nil
+	}
+	if w.State != StateReady {
+		msg := fmt.Sprintf("the session's worktree is %s", w.State)
+		if w.Note != "" {
+			msg += ": " + w.Note
+		}
+		if w.State == StateArchived {
+			msg += " Restore it to run here."
+		}
+		return "", nil, refused(msg)
+	}
+	return w.Path, Env(w), nil
+}
