@@ -24,6 +24,7 @@ type Store interface {
 	UpdateWorkspace(ctx context.Context, w run.Workspace) (run.Workspace, error)
 	WorkspaceRunLive(ctx context.Context, workspaceID string) (bool, error)
 	SessionWorkspace(ctx context.Context, sessionID string) (string, error)
+	SetSessionWorkspace(ctx context.Context, sessionID, workspaceID string) error
 }
 
 // DefaultRetention is how long an archived snapshot is kept.

@@ -236,3 +236,30 @@ func TestPruneDropsOnlyOldArchives(t *testing.T) {
 		t.Fatalf("live worktree touched: %v", err)
 	}
 }
+
+func TestDetail(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), repo)
+	m := newManager(t, st)
+	w, err := m.Create(ctx, p.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Wait()
+	write(t, w.Path, "new.txt", "12345", 0o644)
+	write(t, w.Path, "a.txt", "changed\n", 0o644)
+	git(t, w.Path, "add", "a.txt")
+	git(t, w.Path, "commit", "-q", "-m", "on the branch")
+	write(t, repo, "main.txt", "main moves\n", 0o644)
+	git(t, repo, "add", "main.txt")
+	git(t, repo, "commit", "-q", "-m", "main 1")
+	git(t, repo, "commit", "-q", "--allow-empty", "-m", "main 2")
+	d, err := m.Detail(ctx, w.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Changed != 1 || d.Ahead != 1 || d.Behind != 2 || d.SizeBytes < 5 || d.Branch != w.Branch {
+		t.Fatalf("%+v", d)
+	}
+}

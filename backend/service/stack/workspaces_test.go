@@ -1,0 +1,96 @@
+package stack
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
+)
+
+func gitInit(t *testing.T, dir string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "first"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+}
+
+// A session asked for in a worktree gets one, said on the watch bus;
+// archive and restore go through the service; a project that is not a git
+// repository is refused with the reason and no session is made.
+func TestSessionInAWorktree(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := st.Service
+	repo := t.TempDir()
+	gitInit(t, repo)
+	p, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	bus, err := svc.Watch(wctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ses, err := svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo", Workspace: "worktree"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ses.WorkspaceID == "" {
+		t.Fatal("the session has no workspace")
+	}
+	for m := range bus {
+		if m.Type == run.WatchWorkspaceChanged && m.Workspace.ID == ses.WorkspaceID && m.Workspace.State == "ready" {
+			break
+		}
+	}
+	d, err := svc.Workspace(ctx, ses.WorkspaceID)
+	if err != nil || d.Branch == "" || !strings.HasPrefix(d.Path, repo) || d.Base != "main" {
+		t.Fatalf("%+v %v", d, err)
+	}
+	if got, _ := svc.Session(ctx, ses.ID); got.WorkspaceID != ses.WorkspaceID {
+		t.Fatalf("session reads back in %q", got.WorkspaceID)
+	}
+	list, err := svc.Workspaces(ctx, p.ID)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%+v %v", list, err)
+	}
+	if w, err := svc.ArchiveWorkspace(ctx, ses.WorkspaceID); err != nil || w.State != "archived" {
+		t.Fatalf("archive: %+v %v", w, err)
+	}
+	if w, err := svc.RestoreWorkspace(ctx, ses.WorkspaceID); err != nil || w.State != "ready" {
+		t.Fatalf("restore: %+v %v", w, err)
+	}
+
+	plain, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: plain.ID, Agent: "demo", Workspace: "worktree"})
+	var se *service.Error
+	if !errors.As(err, &se) || se.Code != service.CodeConflict || !strings.Contains(se.Message, "not a git repository") {
+		t.Fatalf("got %v", err)
+	}
+	if ss, _ := svc.Sessions(ctx, plain.ID); len(ss) != 0 {
+		t.Fatalf("a session was made: %+v", ss)
+	}
+	_, err = svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo", Workspace: "elsewhere"})
+	if !errors.As(err, &se) || se.Code != service.CodeBadRequest {
+		t.Fatalf("got %v", err)
+	}
+}
