@@ -202,12 +202,27 @@ func (m *Manager) find(ctx context.Context, top, path string) (*gitcmd.Worktree,
 	if err != nil {
 		return nil, fmt.Errorf("the repository's worktrees could not be listed: %w", err)
 	}
+	return findIn(wts, path), nil
+}
+
+// findIn finds path in wts: by its name first, then through symlinks (a
+// repository opened through a linked folder).
+func findIn(wts []gitcmd.Worktree, path string) *gitcmd.Worktree {
 	for i := range wts {
-		if samePath(wts[i].Path, path) {
-			return &wts[i], nil
+		if filepath.Clean(wts[i].Path) == filepath.Clean(path) {
+			return &wts[i]
 		}
 	}
-	return nil, nil
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil
+	}
+	for i := range wts {
+		if r, err := filepath.EvalSymlinks(wts[i].Path); err == nil && r == real {
+			return &wts[i]
+		}
+	}
+	return nil
 }
 
 func samePath(a, b string) bool {
@@ -278,6 +293,14 @@ func (m *Manager) RecoverAll(ctx context.Context) error {
 		return err
 	}
 	var errs []error
+	// One look at each project's repository serves all its ready
+	// worktrees: start-up stays quick with many workspaces known.
+	type look struct {
+		top string
+		wts []gitcmd.Worktree
+		err error
+	}
+	looks := map[string]*look{}
 	for _, w := range all {
 		if w.Kind != KindWorktree {
 			continue
@@ -296,7 +319,19 @@ func (m *Manager) RecoverAll(ctx context.Context) error {
 					errs = append(errs, err)
 				}
 			}
-			if _, err := m.check(ctx, w); err != nil {
+			l := looks[w.ProjectID]
+			if l == nil {
+				l = &look{}
+				if l.top, l.err = m.top(ctx, w); l.err == nil {
+					l.wts, l.err = m.git.Worktrees(ctx, l.top)
+				}
+				looks[w.ProjectID] = l
+			}
+			if l.err != nil {
+				errs = append(errs, fmt.Errorf("workspace %s: %w", w.ID, l.err))
+				continue
+			}
+			if _, err := m.checkIn(ctx, w, l.wts); err != nil {
 				errs = append(errs, fmt.Errorf("workspace %s: %w", w.ID, err))
 			}
 		}
@@ -363,10 +398,16 @@ func (m *Manager) check(ctx context.Context, w run.Workspace) (run.Workspace, er
 	if err != nil {
 		return w, err
 	}
-	wt, err := m.find(ctx, top, w.Path)
+	wts, err := m.git.Worktrees(ctx, top)
 	if err != nil {
-		return w, err
+		return w, fmt.Errorf("the repository's worktrees could not be listed: %w", err)
 	}
+	return m.checkIn(ctx, w, wts)
+}
+
+// checkIn is check against the repository's worktree list wts.
+func (m *Manager) checkIn(ctx context.Context, w run.Workspace, wts []gitcmd.Worktree) (run.Workspace, error) {
+	wt := findIn(wts, w.Path)
 	note, state := "", w.State
 	_, statErr := os.Stat(w.Path)
 	switch {
