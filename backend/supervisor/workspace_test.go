@@ -3,6 +3,7 @@ package supervisor_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,5 +84,22 @@ func TestSessionsInWorktreesRunApart(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(p.Workspace, "hello.txt")); err == nil {
 		t.Error("a run wrote into the main checkout")
+	}
+
+	// The agent's shells get the workspace's variables.
+	id := e.start(sessions[1].ID, "/scenario workspace-env").RunID
+	if r := e.waitTerminal(id); r.Status != run.StatusCompleted {
+		t.Fatalf("env run: %s %s", r.Status, r.Error)
+	}
+	var said string
+	for _, ev := range e.events(id) {
+		if ev.Type == run.EventToolDone {
+			said += string(ev.Payload)
+		}
+	}
+	name := strings.TrimPrefix(wss[1].ID, "wsp_")
+	want := fmt.Sprintf("path=%s name=%s base=main port=%d", wss[1].Path, name, wss[1].Port)
+	if wss[1].Port == 0 || !strings.Contains(said, want) {
+		t.Fatalf("the terminal said %s\nwant %q", said, want)
 	}
 }
