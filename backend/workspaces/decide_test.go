@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"errors"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"strings"
 	"testing"
@@ -220,5 +221,29 @@ func TestEnv(t *testing.T) {
 	}
 	if got := Env(run.Workspace{Kind: KindCheckout}); got != nil {
 		t.Fatalf("checkout got %q", got)
+	}
+}
+
+func TestOutsideChange(t *testing.T) {
+	w := run.Workspace{ID: "wsp_a", Path: "/r/.worktrees/a", Branch: "hermesdesk/a", State: StateReady}
+	ours := &gitcmd.Worktree{Path: w.Path, Locked: true, LockReason: "hermesdesk wsp_a"}
+	for _, tc := range []struct {
+		name      string
+		wt        *gitcmd.Worktree
+		gone      bool
+		note      string
+		wantState string
+	}{
+		{"as made", ours, false, "", StateReady},
+		{"folder gone", nil, true, "is gone", StateGone},
+		{"folder gone, git still lists it", ours, true, "is gone", StateGone},
+		{"not listed", nil, false, "no longer lists", StateGone},
+		{"unlocked", &gitcmd.Worktree{Path: w.Path}, false, "unlocked outside", StateReady},
+		{"locked by someone", &gitcmd.Worktree{Path: w.Path, Locked: true, LockReason: "mine"}, false, `locked again outside Hermes Desk ("mine")`, StateReady},
+	} {
+		note, state := outsideChange(w, tc.wt, tc.gone)
+		if state != tc.wantState || (tc.note == "") != (note == "") || !strings.Contains(note, tc.note) {
+			t.Errorf("%s: %q %s", tc.name, note, state)
+		}
 	}
 }

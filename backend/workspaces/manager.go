@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"github.com/hermesdesk/hermesdesk/backend/gitcmd"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -379,10 +378,11 @@ func (m *Manager) top(ctx context.Context, w run.Workspace) (string, error) {
 
 // Check notices a ready worktree deleted, moved or re-locked outside the
 // app and says so in its note (state gone when its folder is missing). It
-// runs at start and when a session in it is opened.
+// runs when a session in it is opened and before each of its runs. Git is
+// asked without the manager's lock (a long creation elsewhere does not hold
+// up opening a session); the note is written under it, and only while the
+// workspace is still ready.
 func (m *Manager) Check(ctx context.Context, id string) (run.Workspace, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	w, err := m.store.GetWorkspace(ctx, id)
 	if err != nil {
 		return w, err
@@ -390,10 +390,6 @@ func (m *Manager) Check(ctx context.Context, id string) (run.Workspace, error) {
 	if w.Kind != KindWorktree || w.State != StateReady {
 		return w, nil
 	}
-	return m.check(ctx, w)
-}
-
-func (m *Manager) check(ctx context.Context, w run.Workspace) (run.Workspace, error) {
 	top, err := m.top(ctx, w)
 	if err != nil {
 		return w, err
@@ -402,34 +398,56 @@ func (m *Manager) check(ctx context.Context, w run.Workspace) (run.Workspace, er
 	if err != nil {
 		return w, fmt.Errorf("the repository's worktrees could not be listed: %w", err)
 	}
-	return m.checkIn(ctx, w, wts)
-}
-
-// checkIn is check against the repository's worktree list wts.
-func (m *Manager) checkIn(ctx context.Context, w run.Workspace, wts []gitcmd.Worktree) (run.Workspace, error) {
-	wt := findIn(wts, w.Path)
-	note, state := "", w.State
-	_, statErr := os.Stat(w.Path)
-	switch {
-	case statErr != nil && errors.Is(statErr, os.ErrNotExist):
-		note, state = "The worktree's folder "+w.Path+" is gone: it was deleted or moved outside Hermes Desk. The branch "+w.Branch+" is kept.", StateGone
-	case wt == nil:
-		note, state = "Git no longer lists "+w.Path+" as a worktree: it was removed or moved outside Hermes Desk.", StateGone
-	case !wt.Locked:
-		note = "The worktree was unlocked outside Hermes Desk."
-	case wt.LockReason != LockReason(w.ID):
-		note = fmt.Sprintf("The worktree was locked again outside Hermes Desk (%q): archiving it is refused until that lock is lifted.", wt.LockReason)
-	}
+	note, state := outsideChange(w, findIn(wts, w.Path), folderGone(w.Path))
 	if note == "" || note == w.Note && state == w.State {
 		return w, nil
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	cur, err := m.store.GetWorkspace(ctx, id)
+	if err != nil || cur.State != StateReady {
+		return cur, err
+	}
+	return m.noteOutsideChange(ctx, cur, note, state)
+}
+
+// checkIn is Check against the repository's worktree list wts, with the
+// manager's lock held (start-up).
+func (m *Manager) checkIn(ctx context.Context, w run.Workspace, wts []gitcmd.Worktree) (run.Workspace, error) {
+	note, state := outsideChange(w, findIn(wts, w.Path), folderGone(w.Path))
+	if note == "" || note == w.Note && state == w.State {
+		return w, nil
+	}
+	return m.noteOutsideChange(ctx, w, note, state)
+}
+
+func (m *Manager) noteOutsideChange(ctx context.Context, w run.Workspace, note, state string) (run.Workspace, error) {
 	m.log.Info("workspace changed outside the app", "workspace", w.ID, "note", note)
 	w.Note, w.State = note, state
 	return m.save(ctx, w)
 }
 
-// ErrNotWorktree: the operation is for a worktree workspace.
-var ErrNotWorktree = fmt.Errorf("%w: not a worktree workspace", errdefs.ErrInvalid)
+func folderGone(path string) bool {
+	_, err := os.Stat(path)
+	return errors.Is(err, os.ErrNotExist)
+}
+
+// outsideChange says, in words, what happened to a ready worktree outside
+// the app, given git's entry for it (nil: not listed) and whether its
+// folder is gone; "" when nothing did.
+func outsideChange(w run.Workspace, wt *gitcmd.Worktree, gone bool) (note, state string) {
+	switch {
+	case gone:
+		return "The worktree's folder " + w.Path + " is gone: it was deleted or moved outside Hermes Desk. The branch " + w.Branch + " is kept.", StateGone
+	case wt == nil:
+		return "Git no longer lists " + w.Path + " as a worktree: it was removed or moved outside Hermes Desk.", StateGone
+	case !wt.Locked:
+		return "The worktree was unlocked outside Hermes Desk.", w.State
+	case wt.LockReason != LockReason(w.ID):
+		return fmt.Sprintf("The worktree was locked again outside Hermes Desk (%q): archiving it is refused until that lock is lifted.", wt.LockReason), w.State
+	}
+	return "", w.State
+}
 
 // ForSession is where a session's runs work and the environment they get
 // (supervisor.Config.Workspace): "" for a session in the project's
