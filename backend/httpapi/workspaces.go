@@ -37,3 +37,12 @@ func (h *Handler) restoreWorkspace(w http.ResponseWriter, r *http.Request) {
 	ws, err := h.svc.RestoreWorkspace(r.Context(), r.PathValue("id"))
 	reply(w, http.StatusOK, ws, err)
 }
+
+func (h *Handler) moveSession(w http.ResponseWriter, r *http.Request) {
+	var req service.SessionWorkspaceRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	s, err := h.svc.MoveSession(r.Context(), r.PathValue("id"), req)
+	reply(w, http.StatusOK, s, err)
+}

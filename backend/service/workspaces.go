@@ -162,3 +162,43 @@ func (s *Service) checkSessionWorkspace(ctx context.Context, ses run.Session) {
 		s.log.Info("service: the session's workspace could not be checked", "session", ses.ID, "err", err)
 	}
 }
+
+// SessionWorkspaceRequest is POST /api/sessions/{id}/workspace: where a
+// session that has not run yet works from now on — a new worktree
+// (workspace "worktree", from Base), an existing workspace of its project
+// (WorkspaceID), or the checkout (workspace "checkout").
+type SessionWorkspaceRequest struct {
+	Workspace   string `json:"workspace,omitempty"`
+	Base        string `json:"base,omitempty"`
+	WorkspaceID string `json:"workspace_id,omitempty"`
+}
+
+// MoveSession puts a session that has not run yet in another workspace
+// (DESIGN §13.2: "a session can be moved to a new worktree before its
+// first run"). Once an agent has worked somewhere its conversation is
+// about those files, so a session with runs is refused.
+func (s *Service) MoveSession(ctx context.Context, id string, req SessionWorkspaceRequest) (run.Session, error) {
+	if s.ws == nil {
+		return run.Session{}, errNoWorkspaces
+	}
+	ses, err := s.store.GetSession(ctx, id)
+	if err != nil {
+		return run.Session{}, s.classify(ctx, "get session", "session", err)
+	}
+	if ses.LastRunStatus != "" {
+		return run.Session{}, &Error{Code: CodeConflict, Message: "this session has already run in its workspace; start a new session to work elsewhere"}
+	}
+	if req.Workspace == "" && req.WorkspaceID == "" {
+		return run.Session{}, badRequest("say where: workspace \"checkout\" or \"worktree\", or a workspace_id")
+	}
+	wsID, err := s.sessionWorkspace(ctx, CreateSessionRequest{ProjectID: ses.ProjectID, Workspace: req.Workspace, Base: req.Base, WorkspaceID: req.WorkspaceID})
+	if err != nil {
+		return run.Session{}, err
+	}
+	if err := s.ws.Assign(ctx, ses.ID, wsID); err != nil {
+		return run.Session{}, s.wsError(ctx, "move session", err)
+	}
+	ses.WorkspaceID = wsID
+	s.sessionChanged(run.SessionUpdated, ses.ID, ses.ProjectID)
+	return ses, nil
+}

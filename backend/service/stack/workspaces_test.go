@@ -77,12 +77,36 @@ func TestSessionInAWorktree(t *testing.T) {
 		t.Fatalf("restore: %+v %v", w, err)
 	}
 
+	// A session that has not run moves to a new worktree, then back to
+	// the checkout; one that has run is refused.
+	fresh, err := svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo"})
+	if err != nil || fresh.WorkspaceID != "" {
+		t.Fatalf("%+v %v", fresh, err)
+	}
+	moved, err := svc.MoveSession(ctx, fresh.ID, service.SessionWorkspaceRequest{Workspace: "worktree"})
+	if err != nil || moved.WorkspaceID == "" || moved.WorkspaceID == ses.WorkspaceID {
+		t.Fatalf("move to a worktree: %+v %v", moved, err)
+	}
+	if back, err := svc.MoveSession(ctx, fresh.ID, service.SessionWorkspaceRequest{Workspace: "checkout"}); err != nil || back.WorkspaceID != "" {
+		t.Fatalf("move back: %+v %v", back, err)
+	}
+	if got, _ := svc.Session(ctx, fresh.ID); got.WorkspaceID != "" {
+		t.Fatalf("reads back in %q", got.WorkspaceID)
+	}
+	if _, err := st.Journal.DB().ExecContext(ctx, `INSERT INTO runs (id, project_id, session_id, turn_id, user_message_id, assistant_message_id, status, terminal, created_at)
+		VALUES ('run_x', ?, ?, 't', 'u', 'a', 'completed', 1, 1)`, p.ID, fresh.ID); err != nil {
+		t.Fatal(err)
+	}
+	var se *service.Error
+	if _, err := svc.MoveSession(ctx, fresh.ID, service.SessionWorkspaceRequest{Workspace: "worktree"}); !errors.As(err, &se) || se.Code != service.CodeConflict || !strings.Contains(se.Message, "already run") {
+		t.Fatalf("a session that ran moved: %v", err)
+	}
+
 	plain, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: plain.ID, Agent: "demo", Workspace: "worktree"})
-	var se *service.Error
 	if !errors.As(err, &se) || se.Code != service.CodeConflict || !strings.Contains(se.Message, "not a git repository") {
 		t.Fatalf("got %v", err)
 	}
