@@ -41,7 +41,7 @@ var errNoWorkspaces = &Error{Code: CodeUnavailable, Message: "workspaces are not
 func (s *Service) wsError(ctx context.Context, op string, err error) error {
 	if workspaces.IsRefused(err) {
 		s.log.Info("service: "+op+" refused", "err", err)
-		return &Error{Code: CodeConflict, Message: err.Error(), Err: err}
+		return &Error{Code: CodeConflict, Message: workspaces.Reason(err), Err: err}
 	}
 	return s.classify(ctx, op, "workspace", err)
 }

@@ -93,3 +93,13 @@ func refused(msg string) error { return refusal{msg} }
 
 // IsRefused reports a refusal (the message says why).
 func IsRefused(err error) bool { return errors.Is(err, ErrRefused) }
+
+// Reason is the sentence of the refusal in err's chain, for people, without
+// what wrapped it; err's own text when no refusal of this package is in it.
+func Reason(err error) string {
+	var r refusal
+	if errors.As(err, &r) {
+		return r.msg
+	}
+	return err.Error()
+}
