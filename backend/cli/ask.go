@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -15,7 +14,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
 
-const askUsage = `hermesdesk ask [--agent A] [--project DIR] [--session ID] [--json] "message"`
+const askUsage = `hermesdesk ask [--agent A] [--project DIR] [--session ID] [--worktree [--base BRANCH]] [--json] "message"`
 
 // preferredAgents is the default pick, in order, among healthy agents.
 var preferredAgents = []string{"hermes", "claude", "codex", "gemini"}
@@ -29,10 +28,17 @@ func (e *Env) Ask(args []string) int {
 	project := fs.String("project", "", "project folder (default: the current directory)")
 	sessionID := fs.String("session", "", "continue this session instead of starting a new one")
 	raw := fs.Bool("json", false, "print each event as one JSON line")
+	worktree := fs.Bool("worktree", false, "work in a new git worktree of the project (its own branch), not in the checkout")
+	base := fs.String("base", "", "with --worktree: the branch to start from (default: the checkout's current branch)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return exitUsage
 	}
+	if (*base != "" && !*worktree) || (*worktree && *sessionID != "") {
+		e.errorf("--base goes with --worktree, and --worktree makes a new session (not with --session)")
+		return exitUsage
+	}
+	ws := workspaceChoice{worktree: *worktree, base: *base}
 	msg := strings.TrimSpace(strings.Join(pos, " "))
 	if msg == "" {
 		fs.Usage()
@@ -43,7 +49,7 @@ func (e *Env) Ask(args []string) int {
 		return code
 	}
 	ctx := e.ctx()
-	ses, code := e.askSession(ctx, c, *sessionID, *project, *agent, msg)
+	ses, code := e.askSession(ctx, c, *sessionID, *project, *agent, msg, ws)
 	if code != exitOK {
 		return code
 	}
@@ -56,9 +62,16 @@ func (e *Env) Ask(args []string) int {
 	return e.streamAsk(c, res.RunID, *raw)
 }
 
+// workspaceChoice is where a new session works: the checkout, or a new
+// worktree from base (docs/ARCHITECTURE.md §Workspaces).
+type workspaceChoice struct {
+	worktree bool
+	base     string
+}
+
 // askSession returns the session to ask in: the given one, or a new one
 // in the project of dir (created, or reused by folder).
-func (e *Env) askSession(ctx context.Context, c *httpapi.Client, sessionID, dir, agent, msg string) (run.Session, int) {
+func (e *Env) askSession(ctx context.Context, c *httpapi.Client, sessionID, dir, agent, msg string, ws workspaceChoice) (run.Session, int) {
 	var ses run.Session
 	if sessionID != "" {
 		if err := c.Call(ctx, "GET", "/api/sessions/"+url.PathEscape(sessionID), nil, &ses); err != nil {
@@ -66,22 +79,9 @@ func (e *Env) askSession(ctx context.Context, c *httpapi.Client, sessionID, dir,
 		}
 		return ses, exitOK
 	}
-	if dir == "" {
-		wd, err := e.getwd()
-		if err != nil {
-			e.errorf("cannot tell the current directory: %v", err)
-			return ses, exitFail
-		}
-		dir = wd
-	}
-	dir, err := filepath.Abs(dir)
-	if err != nil {
-		e.errorf("bad project folder: %v", err)
-		return ses, exitFail
-	}
-	var p run.Project
-	if err := c.Call(ctx, "POST", "/api/projects", service.CreateProjectRequest{Workspace: dir}, &p); err != nil {
-		return ses, e.apiFail(err)
+	p, code := e.projectFor(ctx, c, dir)
+	if code != exitOK {
+		return ses, code
 	}
 	if agent == "" {
 		var code int
@@ -90,8 +90,17 @@ func (e *Env) askSession(ctx context.Context, c *httpapi.Client, sessionID, dir,
 		}
 	}
 	req := service.CreateSessionRequest{ProjectID: p.ID, Agent: agent, Title: title(msg)}
+	if ws.worktree {
+		req.Workspace, req.Base = "worktree", ws.base
+	}
 	if err := c.Call(ctx, "POST", "/api/sessions", req, &ses); err != nil {
 		return ses, e.apiFail(err)
+	}
+	if ses.WorkspaceID != "" {
+		var w run.Workspace
+		if err := c.Call(ctx, "GET", "/api/workspaces/"+url.PathEscape(ses.WorkspaceID), nil, &w); err == nil {
+			fmt.Fprintf(e.Stderr, "Working in the worktree %s on branch %s (from %s).\n", termSafe(w.Path), termSafe(w.Branch), termSafe(w.Base))
+		}
 	}
 	return ses, exitOK
 }

@@ -34,6 +34,7 @@ var commands = []command{
 	{"schedules", "list, add, pause, resume, run or remove scheduled prompts", func(e *Env, a []string, _ fs.FS) int { return e.Schedules(a) }},
 	{"export", "write a session as Markdown or as a bundle for import", func(e *Env, a []string, _ fs.FS) int { return e.Export(a) }},
 	{"import", "bring a session bundle into this data folder", func(e *Env, a []string, _ fs.FS) int { return e.Import(a) }},
+	{"workspaces", "list, archive or restore a project's worktrees (ls, archive, restore)", func(e *Env, a []string, _ fs.FS) int { return e.Workspaces(a) }},
 	{"history", "list or import the agents' own histories (ls, import [--mirror] SOURCE)", func(e *Env, a []string, _ fs.FS) int { return e.History(a) }},
 	{"serve", "serve the app to a browser (and supervise runs without the window)", func(e *Env, a []string, f fs.FS) int { return e.Serve(a, f) }},
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
+	"github.com/hermesdesk/hermesdesk/backend/workspaces"
 )
 
 // WirePath is the generated TypeScript, from the repository's root.
@@ -72,6 +73,8 @@ func wire() []byte {
 	w.name(run.SessionChange{}, "SessionChange")
 	w.name(run.WatchSnapshot{}, "WatchSnapshot")
 	w.name(run.WatchMessage{}, "WatchMessage")
+	w.name(run.Workspace{}, "Workspace")
+	w.name(workspaces.Detail{}, "WorkspaceDetail")
 	w.name(run.WarmAgent{}, "WarmAgent")
 	w.name(run.ModelOption{}, "ModelOption")
 	w.name(run.ConfigOption{}, "ConfigOption")
@@ -106,6 +109,8 @@ func wire() []byte {
 	w.iface(run.SessionChange{}, "The payload of session.changed")
 	w.iface(run.WatchSnapshot{}, "The first watch message's state")
 	w.iface(run.WatchMessage{}, "One message on the watch bus (docs/ARCHITECTURE.md §The watch bus)")
+	w.iface(run.Workspace{}, "Where a session's agent works: the checkout or a worktree the app made (docs/ARCHITECTURE.md §Workspaces)")
+	w.iface(workspaces.Detail{}, "GET /api/workspaces/{id}: the workspace, its changed files, ahead/behind its base, size on disk")
 	w.iface(run.WarmAgent{}, "An agent kept warm for its session's next run (GET /api/health?deep=1)")
 	w.iface(run.ModelOption{}, "One model an agent offers")
 	w.iface(run.ConfigOption{}, "One of an agent's session settings: a selector or a switch (docs/ARCHITECTURE.md §Session config options)")

@@ -95,7 +95,7 @@ func (s *Store) CreateSession(ctx context.Context, ses run.Session) (run.Session
 	return s.GetSession(ctx, ses.ID)
 }
 
-const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at, imported_from, config,
+const sessionCols = `id, project_id, title, agent, model, profile, archived, native_session_id, created_at, updated_at, imported_from, config, workspace_id,
 	COALESCE((SELECT r.status FROM runs r WHERE r.session_id = sessions.id
 		AND NOT (r.status = 'cancelled' AND r.started_at IS NULL)
 		ORDER BY r.created_at DESC, r.id DESC LIMIT 1), '')`
@@ -105,7 +105,7 @@ func scanSession(sc interface{ Scan(...any) error }) (run.Session, error) {
 	var c, u int64
 	var config string
 	err := sc.Scan(&ses.ID, &ses.ProjectID, &ses.Title, &ses.Agent, &ses.Model, &ses.Profile, &ses.Archived,
-		&ses.NativeSessionID, &c, &u, &ses.ImportedFrom, &config, &ses.LastRunStatus)
+		&ses.NativeSessionID, &c, &u, &ses.ImportedFrom, &config, &ses.WorkspaceID, &ses.LastRunStatus)
 	ses.CreatedAt, ses.UpdatedAt = fromNanos(c), fromNanos(u)
 	if config != "" && config != "{}" {
 		// Written only through configPatch; a damaged value reads as no

@@ -205,6 +205,9 @@ CREATE TABLE agent_config (
 	// Usage totals by day, project, agent and model, kept on commit
 	// (journal/usage.go; docs/ARCHITECTURE.md §Usage).
 	{9, "usage totals", usageDaysSQL, backfillUsageDays},
+	// Workspaces: a session's checkout or a worktree the app made
+	// (journal/workspaces.go; docs/ARCHITECTURE.md §Workspaces).
+	{10, "workspaces", workspacesSQL, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

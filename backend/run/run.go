@@ -91,6 +91,10 @@ type Session struct {
 	// ImportedFrom is set on a session brought in from a bundle (what it
 	// was exported from); such a session is read-only.
 	ImportedFrom string `json:"imported_from,omitempty"`
+	// WorkspaceID is the workspace the session works in ("": the
+	// project's checkout; docs/ARCHITECTURE.md §Workspaces). Never
+	// written through the session: journal.SetSessionWorkspace.
+	WorkspaceID string `json:"workspace_id,omitempty"`
 	// LastRunStatus is the status of the session's newest run ("" when it
 	// has none), read with the session: the sidebar marks a session whose
 	// last run failed (issue 23.13). A follow-up cancelled before it

@@ -31,6 +31,10 @@ const (
 	// deleted, or the scheduler recorded a firing (fired, skipped,
 	// missed): its next and last run moved. A client re-reads the list.
 	WatchSchedulesChanged WatchType = "schedules.changed"
+	// WatchWorkspaceChanged: a workspace was made, finished, set up,
+	// archived, restored, or found changed outside the app
+	// (docs/ARCHITECTURE.md §Workspaces). Workspace is set.
+	WatchWorkspaceChanged WatchType = "workspace.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"
@@ -51,7 +55,9 @@ type WatchMessage struct {
 	Snapshot *WatchSnapshot `json:"snapshot,omitempty"`
 	Run      *RunState      `json:"run,omitempty"`
 	Session  *SessionChange `json:"session,omitempty"`
-	Reason   string         `json:"reason,omitempty"`
+	// Workspace is set on workspace.changed.
+	Workspace *Workspace `json:"workspace,omitempty"`
+	Reason    string     `json:"reason,omitempty"`
 }
 
 // WatchSnapshot is the state a watcher starts from.

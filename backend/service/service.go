@@ -76,6 +76,9 @@ type Service struct {
 	uploadsKeep  time.Duration
 	space        uploadSpace // uploadspace.go
 
+	// ws makes and keeps workspaces (SetWorkspaces; workspaces.go).
+	ws WorkspaceManager
+
 	// missingRetired: projects whose folder was found gone and whose warm
 	// agents were retired (projects.go), so that each is retired once.
 	missingRetired sync.Map
@@ -179,6 +182,13 @@ type CreateSessionRequest struct {
 	Agent     string `json:"agent"`
 	Model     string `json:"model,omitempty"`
 	Profile   string `json:"profile,omitempty"`
+	// Workspace is "checkout" (the default) or "worktree": a new git
+	// worktree of the project, from Base ("" = the checkout's branch).
+	// WorkspaceID instead names an existing workspace of the project
+	// (docs/ARCHITECTURE.md §Workspaces).
+	Workspace   string `json:"workspace,omitempty"`
+	Base        string `json:"base,omitempty"`
+	WorkspaceID string `json:"workspace_id,omitempty"`
 }
 
 // CreateSession opens a conversation with a known agent in a project.
@@ -201,11 +211,18 @@ func (s *Service) CreateSession(ctx context.Context, req CreateSessionRequest) (
 	if err := s.checkRunnableProject(ctx, req.ProjectID); err != nil {
 		return run.Session{}, err
 	}
+	wsID, err := s.sessionWorkspace(ctx, req)
+	if err != nil {
+		return run.Session{}, err
+	}
 	ses, err := s.store.CreateSession(ctx, run.Session{
 		ProjectID: req.ProjectID, Title: strings.TrimSpace(req.Title),
 		Agent: req.Agent, Model: req.Model, Profile: req.Profile,
 	})
 	if err == nil {
+		if err := s.assignWorkspace(ctx, &ses, wsID); err != nil {
+			return run.Session{}, err
+		}
 		s.sessionChanged(run.SessionCreated, ses.ID, ses.ProjectID)
 	}
 	return ses, s.classify(ctx, "create session", "session", err)
@@ -273,6 +290,7 @@ func (s *Service) Session(ctx context.Context, id string) (SessionDetail, error)
 	if err != nil {
 		return SessionDetail{}, s.classify(ctx, "get session", "session", err)
 	}
+	s.checkSessionWorkspace(ctx, ses)
 	msgs, err := s.store.Messages(ctx, id)
 	if err != nil {
 		return SessionDetail{}, s.classify(ctx, "list messages", "session", err)

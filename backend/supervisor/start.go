@@ -146,14 +146,29 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	if err != nil {
 		return control.Bootstrap{}, fmt.Errorf("%w: project: %w", errShimStart, err)
 	}
-	if st, err := os.Stat(proj.Workspace); err != nil || !st.IsDir() {
-		return control.Bootstrap{}, fmt.Errorf("%w: %s: %v", errFolderMissing, proj.Workspace, err)
+	dir, wsEnv := proj.Workspace, []string(nil)
+	if s.cfg.Workspace != nil {
+		// A session in a worktree runs there, so its diff is its own
+		// (docs/ARCHITECTURE.md §Workspaces).
+		d, env, err := s.cfg.Workspace(ctx, ses)
+		if err != nil {
+			return control.Bootstrap{}, fmt.Errorf("%w: %w", errShimStart, err)
+		}
+		if d != "" {
+			dir, wsEnv = d, env
+		}
+	}
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return control.Bootstrap{}, fmt.Errorf("%w: %s: %v", errFolderMissing, dir, err)
 	}
 	cfg, err := s.cfg.AgentConfig(ctx, spec.Agent)
 	if err != nil {
 		return control.Bootstrap{}, fmt.Errorf("%w: agent settings: %w", errShimStart, err)
 	}
-	spec.Config, spec.Workspace, spec.Profile = cfg, proj.Workspace, ses.Profile
+	if len(wsEnv) > 0 {
+		cfg.Env = append(append([]string(nil), cfg.Env...), wsEnv...)
+	}
+	spec.Config, spec.Workspace, spec.Profile = cfg, dir, ses.Profile
 	spec.NativeSessionID = ses.NativeSessionID
 	spec.SessionConfig = ses.Config // choices made up to now, a queued run's too
 	spec.CancelGraceMs = s.cfg.CancelGrace.Milliseconds()

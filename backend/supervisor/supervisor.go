@@ -88,6 +88,11 @@ type Config struct {
 	MaxWarm int
 	// Env is the shims' environment; nil inherits this process's.
 	Env []string
+	// Workspace, when set, gives the folder a session's runs work in and
+	// the environment they get on top of the agent's (its worktree and
+	// HERMESDESK_WORKSPACE_*; docs/ARCHITECTURE.md §Workspaces). dir ""
+	// is the project's folder.
+	Workspace func(ctx context.Context, ses run.Session) (dir string, env []string, err error)
 	// DataDirCheck, when set, is asked before a run is accepted or
 	// launched; while it fails (the data folder deleted, the database
 	// read-only, the disk full) new runs are refused with its error and

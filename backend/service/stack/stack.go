@@ -5,6 +5,7 @@ package stack
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -19,6 +20,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/schedule"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
+	"github.com/hermesdesk/hermesdesk/backend/workspaces"
 )
 
 // DBFile is the journal's file name in the data dir.
@@ -59,6 +61,7 @@ type Stack struct {
 	stopMaintenance func()
 	guard           *datadir.Guard
 	log             *slog.Logger
+	workspaces      *workspaces.Manager
 }
 
 // UploadsDir is the data dir's folder of files sent through
@@ -92,9 +95,16 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 		j.Close()
 		return nil, err
 	}
+	// The workspaces (docs/ARCHITECTURE.md §Workspaces): half-made ones
+	// are finished or rolled back, and changes outside the app noticed,
+	// before any run starts in one.
+	wsm := workspaces.New(j, nil, o.Log.With("component", "workspaces"))
+	if err := wsm.RecoverAll(ctx); err != nil {
+		o.Log.Warn("stack: workspaces recovery", "err", err)
+	}
 	sup, err := supervisor.New(supervisor.Config{
 		DataDir: o.DataDir, DBPath: dbPath, Store: j, Executable: o.Executable, Log: o.Log,
-		WarmIdle: o.WarmIdle, DataDirCheck: guard,
+		WarmIdle: o.WarmIdle, DataDirCheck: guard, Workspace: wsm.ForSession,
 		AgentConfig: func(ctx context.Context, agent string) (adapterConfig, error) {
 			return agents.Resolve(ctx, agent, j.Setting)
 		},
@@ -118,9 +128,12 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	sch := schedule.New(schedule.Config{Store: j, Starter: firer{svc: svc, j: j}, Clock: o.Clock,
 		Log: o.Log.With("component", "scheduler")})
 	svc.SetSchedules(j, sch)
+	wsm.Changed = svc.WorkspaceChanged
+	svc.SetWorkspaces(wsm)
 	sch.Start(ctx)
-	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log}
-	st.stopMaintenance = maintain(j, o.Log)
+	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log,
+		workspaces: wsm}
+	st.stopMaintenance = maintain(j, wsm, o.Log)
 	return st, nil
 }
 
@@ -162,7 +175,7 @@ const maintenanceEvery = 6 * time.Hour
 // maintain applies the retention setting (off unless "retention_days" is
 // set) soon after start and then periodically, off the start-up path. It
 // returns a function that stops it and waits for a pass in flight.
-func maintain(j *journal.Store, log *slog.Logger) (stop func()) {
+func maintain(j *journal.Store, wsm *workspaces.Manager, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -180,6 +193,7 @@ func maintain(j *journal.Store, log *slog.Logger) (stop func()) {
 			} else if st != (journal.CompactStats{}) {
 				log.Info("retention compacted old runs", "stats", st)
 			}
+			pruneArchives(ctx, j, wsm, log)
 			t.Reset(maintenanceEvery)
 		}
 	}()
@@ -190,3 +204,24 @@ func maintain(j *journal.Store, log *slog.Logger) (stop func()) {
 // service answers before a session's first run (docs/ARCHITECTURE.md
 // §Session config options).
 var _ service.AgentConfigReader = (*journal.Store)(nil)
+
+// SettingArchiveDays is how many days an archived workspace's snapshot is
+// kept (default 30; docs/ARCHITECTURE.md §Workspaces).
+const SettingArchiveDays = "workspaces.archive_days"
+
+// pruneArchives drops the archived workspaces' snapshots older than the
+// setting; never a live worktree.
+func pruneArchives(ctx context.Context, j *journal.Store, wsm *workspaces.Manager, log *slog.Logger) {
+	wsm.Retention = 0
+	if raw, ok, err := j.Setting(ctx, SettingArchiveDays); err == nil && ok {
+		var days int
+		if json.Unmarshal(raw, &days) == nil && days > 0 {
+			wsm.Retention = time.Duration(days) * 24 * time.Hour
+		}
+	}
+	if n, err := wsm.Prune(ctx, time.Now()); err != nil {
+		log.Warn("workspaces: pruning archives", "err", err)
+	} else if n > 0 {
+		log.Info("workspaces: pruned old archives", "count", n)
+	}
+}

@@ -8,7 +8,7 @@ export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_c
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
 
 /** A watch bus message's type (run.WatchType). */
-export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "goodbye" | "doorbell";
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell";
 
 /** What a pending prompt asks for (run.PendingKind). */
 export type PendingKind = "approval" | "clarify";
@@ -32,7 +32,7 @@ export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaitin
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
 
 /** Every watch bus message type. */
-export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "goodbye", "doorbell"];
+export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell"];
 
 /** The codes of a run whose agent never started (run.StartFailureCodes). */
 export const START_FAILURE_CODES: readonly RunErrorCode[] = ["agent_not_installed", "agent_start", "agent_unknown"];
@@ -108,6 +108,7 @@ export interface Session {
   created_at?: string;
   updated_at?: string;
   imported_from?: string;
+  workspace_id?: string;
   last_run_status?: RunStatus;
   config?: Record<string, string>;
 }
@@ -138,6 +139,7 @@ export interface SessionDetail {
   created_at?: string;
   updated_at?: string;
   imported_from?: string;
+  workspace_id?: string;
   last_run_status?: RunStatus;
   config?: Record<string, string>;
   messages: Message[];
@@ -248,7 +250,52 @@ export interface WatchMessage {
   snapshot?: WatchSnapshot;
   run?: RunState;
   session?: SessionChange;
+  workspace?: Workspace;
   reason?: string;
+}
+
+/** Where a session's agent works: the checkout or a worktree the app made (docs/ARCHITECTURE.md §Workspaces) (Go: run.Workspace). */
+export interface Workspace {
+  id: string;
+  project_id: string;
+  kind: string;
+  state: string;
+  path: string;
+  branch?: string;
+  base?: string;
+  base_commit?: string;
+  port?: number;
+  setup_source?: string;
+  setup_status?: string;
+  setup_output?: string;
+  note?: string;
+  created_at: string;
+  updated_at: string;
+  archived_at?: string;
+}
+
+/** GET /api/workspaces/{id}: the workspace, its changed files, ahead/behind its base, size on disk (Go: workspaces.Detail). */
+export interface WorkspaceDetail {
+  id: string;
+  project_id: string;
+  kind: string;
+  state: string;
+  path: string;
+  branch?: string;
+  base?: string;
+  base_commit?: string;
+  port?: number;
+  setup_source?: string;
+  setup_status?: string;
+  setup_output?: string;
+  note?: string;
+  created_at: string;
+  updated_at: string;
+  archived_at?: string;
+  changed: number;
+  ahead: number;
+  behind: number;
+  size_bytes: number;
 }
 
 /** An agent kept warm for its session's next run (GET /api/health?deep=1) (Go: run.WarmAgent). */

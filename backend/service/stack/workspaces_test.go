@@ -1,0 +1,120 @@
+package stack
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
+)
+
+func gitInit(t *testing.T, dir string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "first"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+}
+
+// A session asked for in a worktree gets one, said on the watch bus;
+// archive and restore go through the service; a project that is not a git
+// repository is refused with the reason and no session is made.
+func TestSessionInAWorktree(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, Options{DataDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := st.Service
+	repo := t.TempDir()
+	gitInit(t, repo)
+	p, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	bus, err := svc.Watch(wctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ses, err := svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo", Workspace: "worktree"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ses.WorkspaceID == "" {
+		t.Fatal("the session has no workspace")
+	}
+	for m := range bus {
+		if m.Type == run.WatchWorkspaceChanged && m.Workspace.ID == ses.WorkspaceID && m.Workspace.State == "ready" {
+			break
+		}
+	}
+	d, err := svc.Workspace(ctx, ses.WorkspaceID)
+	if err != nil || d.Branch == "" || !strings.HasPrefix(d.Path, repo) || d.Base != "main" {
+		t.Fatalf("%+v %v", d, err)
+	}
+	if got, _ := svc.Session(ctx, ses.ID); got.WorkspaceID != ses.WorkspaceID {
+		t.Fatalf("session reads back in %q", got.WorkspaceID)
+	}
+	list, err := svc.Workspaces(ctx, p.ID)
+	if err != nil || len(list) != 1 {
+		t.Fatalf("%+v %v", list, err)
+	}
+	if w, err := svc.ArchiveWorkspace(ctx, ses.WorkspaceID); err != nil || w.State != "archived" {
+		t.Fatalf("archive: %+v %v", w, err)
+	}
+	if w, err := svc.RestoreWorkspace(ctx, ses.WorkspaceID); err != nil || w.State != "ready" {
+		t.Fatalf("restore: %+v %v", w, err)
+	}
+
+	// A session that has not run moves to a new worktree, then back to
+	// the checkout; one that has run is refused.
+	fresh, err := svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo"})
+	if err != nil || fresh.WorkspaceID != "" {
+		t.Fatalf("%+v %v", fresh, err)
+	}
+	moved, err := svc.MoveSession(ctx, fresh.ID, service.SessionWorkspaceRequest{Workspace: "worktree"})
+	if err != nil || moved.WorkspaceID == "" || moved.WorkspaceID == ses.WorkspaceID {
+		t.Fatalf("move to a worktree: %+v %v", moved, err)
+	}
+	if back, err := svc.MoveSession(ctx, fresh.ID, service.SessionWorkspaceRequest{Workspace: "checkout"}); err != nil || back.WorkspaceID != "" {
+		t.Fatalf("move back: %+v %v", back, err)
+	}
+	if got, _ := svc.Session(ctx, fresh.ID); got.WorkspaceID != "" {
+		t.Fatalf("reads back in %q", got.WorkspaceID)
+	}
+	if _, err := st.Journal.DB().ExecContext(ctx, `INSERT INTO runs (id, project_id, session_id, turn_id, user_message_id, assistant_message_id, status, terminal, created_at)
+		VALUES ('run_x', ?, ?, 't', 'u', 'a', 'completed', 1, 1)`, p.ID, fresh.ID); err != nil {
+		t.Fatal(err)
+	}
+	var se *service.Error
+	if _, err := svc.MoveSession(ctx, fresh.ID, service.SessionWorkspaceRequest{Workspace: "worktree"}); !errors.As(err, &se) || se.Code != service.CodeConflict || !strings.Contains(se.Message, "already run") {
+		t.Fatalf("a session that ran moved: %v", err)
+	}
+
+	plain, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: plain.ID, Agent: "demo", Workspace: "worktree"})
+	if !errors.As(err, &se) || se.Code != service.CodeConflict || !strings.Contains(se.Message, "not a git repository") {
+		t.Fatalf("got %v", err)
+	}
+	if ss, _ := svc.Sessions(ctx, plain.ID); len(ss) != 0 {
+		t.Fatalf("a session was made: %+v", ss)
+	}
+	_, err = svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo", Workspace: "elsewhere"})
+	if !errors.As(err, &se) || se.Code != service.CodeBadRequest {
+		t.Fatalf("got %v", err)
+	}
+}
