@@ -64,8 +64,12 @@ type Store struct {
 	unknownTypes atomic.Uint64
 	// walBytes approximates what this process added to the WAL since its
 	// last checkpoint; walWritten wakes checkpointLoop after a commit.
-	walBytes   atomic.Int64
-	walWritten chan struct{}
+	walBytes atomic.Int64
+	// checkpointMu keeps this process's checkpoints one at a time: SQLite
+	// answers a TRUNCATE that meets a running PASSIVE one with "busy" at
+	// once, without waiting (a flaky test showed it).
+	checkpointMu sync.Mutex
+	walWritten   chan struct{}
 	// checkpointed is called after each passive checkpoint, and
 	// checkpointWait replaces checkpointEvery when set (tests).
 	checkpointed   atomic.Pointer[func()]
@@ -198,6 +202,8 @@ func (s *Store) checkpointPassive() {
 	}
 	s.walBytes.Add(-n)
 	var busy, logPages, done int
+	s.checkpointMu.Lock()
+	defer s.checkpointMu.Unlock()
 	err := s.db.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &logPages, &done)
 	if err != nil && !s.closed.Load() {
 		s.opts.Log.Debug("journal: checkpoint", "err", err)
@@ -216,6 +222,8 @@ func (s *Store) Checkpoint(ctx context.Context) error {
 		return ErrClosed
 	}
 	var busy, logPages, done int
+	s.checkpointMu.Lock()
+	defer s.checkpointMu.Unlock()
 	if err := s.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logPages, &done); err != nil {
 		return s.wrap("checkpoint", err)
 	}
