@@ -10,7 +10,8 @@ import (
 )
 
 // agentNames are the names people know the agents by, for the source badge.
-var agentNames = map[string]string{"claude": "Claude Code", "codex": "Codex"}
+var agentNames = map[string]string{"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code",
+	"opencode": "OpenCode", "hermes": "Hermes Agent"}
 
 // SourceLabel says where a session came from, as the session's
 // imported_from shows it: "Claude Code 2.1.197: /home/me/.claude/…".
