@@ -44,3 +44,16 @@ func FuzzCodexLine(f *testing.F) {
 		}
 	})
 }
+
+func FuzzGeminiLine(f *testing.F) {
+	seedLines(f, "testdata/gemini/tmp/*/chats/*.jsonl")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = parseGeminiLine(b)
+		if _, err := (Gemini{}).Parse(bytes.NewReader(append(b, '\n')), "f.jsonl"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := (Gemini{}).Parse(bytes.NewReader(b), "f.json"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
