@@ -209,7 +209,7 @@ func (g Gemini) Parse(r io.Reader, file string) (*Session, error) {
 	s.Workspace = geminiWorkspace(file)
 	s.touch(parseTime(log.meta.StartTime))
 	var t turns
-	answered := false
+	pending := false // the last turn waits for the agent: no answer yet, or tool results the model has not answered
 	for _, m := range log.msgs {
 		at := parseTime(m.Timestamp)
 		s.touch(at)
@@ -223,21 +223,22 @@ func (g Gemini) Parse(r io.Reader, file string) (*Session, error) {
 				s.Title = titleOf(text)
 			}
 			t.start(at, m.ID, text)
-			answered = false
+			pending = true
 		case "gemini":
 			if m.Model != "" {
 				s.Model = m.Model
 			}
 			geminiAnswer(&t, m)
-			answered = true
+			pending = len(m.ToolCalls) > 0
 		case "error":
 			text, _ := geminiText(m.Content)
 			t.add(run.EventNotice, run.Notice{Message: "Gemini CLI: " + text})
 		}
 	}
-	// The last turn is open until an answer came (the CLI writes the user's
-	// message first).
-	s.Open = len(t.list) > 0 && !answered
+	// The last turn is open until an answer without tool calls came. (The
+	// file has no turn-end mark: a text written before a tool call that is
+	// still waiting for approval reads as an answer.)
+	s.Open = len(t.list) > 0 && pending
 	t.end()
 	s.Turns = t.list
 	return s, nil

@@ -58,3 +58,19 @@ func firstLineOf(s string) string {
 	}
 	return s
 }
+
+// treePath is the conversation of a tree of records (Claude Code, Qwen
+// Code): from leaf back through parent to the root, oldest first. A
+// damaged file may hold a cycle; it ends the walk.
+func treePath(leaf int, parent func(i int) (int, bool)) []int {
+	var rev []int
+	seen := map[int]bool{}
+	for i, ok := leaf, true; ok && !seen[i]; i, ok = parent(i) {
+		seen[i] = true
+		rev = append(rev, i)
+	}
+	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
+		rev[a], rev[b] = rev[b], rev[a]
+	}
+	return rev
+}
