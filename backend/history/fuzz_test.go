@@ -57,3 +57,13 @@ func FuzzGeminiLine(f *testing.F) {
 		}
 	})
 }
+
+func FuzzQwenLine(f *testing.F) {
+	seedLines(f, "testdata/qwen/projects/*/chats/*.jsonl")
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = parseQwenLine(b)
+		if _, err := (Qwen{}).Parse(bytes.NewReader(append(b, '\n')), "f"); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -43,7 +43,7 @@ type Format interface {
 }
 
 // Formats lists every format this build reads.
-func Formats() []Format { return []Format{Claude{}, Codex{}, Gemini{}} }
+func Formats() []Format { return []Format{Claude{}, Codex{}, Gemini{}, Qwen{}} }
 
 // Origin says where an imported session came from, so it can be traced back
 // and continued in its own agent under its own id.
