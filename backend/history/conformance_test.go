@@ -3,6 +3,7 @@ package history_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -79,8 +80,13 @@ func TestConformance(t *testing.T) {
 					t.Fatalf("Discover(missing) = %v, %v", files, err)
 				}
 			})
+			_, isDB := f.(history.Database)
+			onDisk := file // the session's file (a database format's ref names a row in it)
+			if isDB {
+				onDisk, _, _ = strings.Cut(file, "#")
+			}
 			t.Run("unrelated files are not sessions", func(t *testing.T) {
-				junk := filepath.Join(filepath.Dir(file), "notes.txt")
+				junk := filepath.Join(filepath.Dir(onDisk), "notes.txt")
 				if err := os.WriteFile(junk, []byte("hi\n"), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -89,7 +95,7 @@ func TestConformance(t *testing.T) {
 			})
 
 			// Read-only: a file the app may not write is still read.
-			if err := os.Chmod(file, 0o444); err != nil {
+			if err := os.Chmod(onDisk, 0o444); err != nil {
 				t.Fatal(err)
 			}
 			s, err := history.Read(f, file)
@@ -156,6 +162,21 @@ func TestConformance(t *testing.T) {
 				}
 			})
 
+			if isDB {
+				t.Run("the database is only read", func(t *testing.T) {
+					b, _ := os.ReadFile(onDisk)
+					if _, err := history.Read(f, file); err != nil {
+						t.Fatal(err)
+					}
+					if after, _ := os.ReadFile(onDisk); !bytes.Equal(b, after) {
+						t.Fatal("reading changed the database")
+					}
+					if _, err := history.Read(f, onDisk+"#nope"); !errors.Is(err, history.ErrNotSession) {
+						t.Fatalf("an unknown session: %v", err)
+					}
+				})
+				return // the line checks below are for line formats
+			}
 			orig, _ := os.ReadFile(file)
 			t.Run("a half-written last line waits for its end", func(t *testing.T) {
 				p := filepath.Join(t.TempDir(), filepath.Base(file))

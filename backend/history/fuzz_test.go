@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // seedLines adds every line of the recorded files as a seed.
@@ -64,6 +65,21 @@ func FuzzQwenLine(f *testing.F) {
 		_, _ = parseQwenLine(b)
 		if _, err := (Qwen{}).Parse(bytes.NewReader(append(b, '\n')), "f"); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+func FuzzOpenCodePart(f *testing.F) {
+	for _, s := range []string{`{"type":"text","text":"hi"}`, `{"type":"tool","tool":"bash","callID":"c","state":{"status":"completed","input":{"command":"ls"},"output":"x"}}`,
+		`{"type":"step-finish","tokens":{"input":1,"output":2,"cache":{"read":3}}}`, `{"type":"reasoning","text":"r"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, err := parseOpenCodePart(b)
+		if err == nil {
+			var tn turns
+			tn.start(time.Time{}, "u", "x")
+			openCodePartEvents(&tn, p)
 		}
 	})
 }

@@ -43,7 +43,7 @@ type Format interface {
 }
 
 // Formats lists every format this build reads.
-func Formats() []Format { return []Format{Claude{}, Codex{}, Gemini{}, Qwen{}} }
+func Formats() []Format { return []Format{Claude{}, Codex{}, Gemini{}, Qwen{}, OpenCode{}} }
 
 // Origin says where an imported session came from, so it can be traced back
 // and continued in its own agent under its own id.
@@ -105,8 +105,12 @@ func (s *Session) Stored(modTime, now time.Time) []Turn {
 	return s.Turns
 }
 
-// Read opens path read-only (never locked or written) and parses it.
+// Read opens path read-only (never locked or written) and parses it; a
+// database format's path is a ref (Database).
 func Read(f Format, path string) (*Session, error) {
+	if db, ok := f.(Database); ok {
+		return db.ReadRef(path)
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open %s history %s: %w", f.Agent(), path, err)

@@ -45,7 +45,14 @@ func Watch(f Format, root string, on func(Format, string), log *slog.Logger) (*M
 	m := &Mirror{f: f, root: root, on: on, log: log, w: w, dirty: map[string]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	dir := f.WatchDir(root)
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+	if _, isDB := f.(Database); isDB {
+		// One database file: its folder alone (not the agent's other
+		// folders below it) tells of every write to it and its WAL.
+		if err := w.Add(dir); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("watch %s: %w", dir, err)
+		}
+	} else if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		// Not made yet (the agent never ran here): watch for it.
 		if err := w.Add(root); err != nil {
 			w.Close()
@@ -99,6 +106,20 @@ func (m *Mirror) mark(p string) {
 	}
 }
 
+// markAll marks every conversation of a database format: a write to the
+// file does not say which one changed (reading an unchanged one again
+// stores nothing).
+func (m *Mirror) markAll() {
+	refs, err := m.f.Discover(m.root)
+	if err != nil {
+		m.log.Warn("history mirror: cannot list the sessions", "agent", m.f.Agent(), "err", err)
+		return
+	}
+	for _, r := range refs {
+		m.mark(r)
+	}
+}
+
 func (m *Mirror) events() {
 	defer m.wg.Done()
 	watchDir := m.f.WatchDir(m.root)
@@ -110,6 +131,12 @@ func (m *Mirror) events() {
 			}
 			if !ev.Has(fsnotify.Write) && !ev.Has(fsnotify.Create) {
 				continue // Remove, Rename, Chmod: the imported copy stays as it is
+			}
+			if _, isDB := m.f.(Database); isDB {
+				if m.f.Match(m.root, ev.Name) {
+					m.markAll()
+				}
+				continue
 			}
 			if ev.Has(fsnotify.Create) {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {
