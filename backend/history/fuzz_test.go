@@ -83,3 +83,12 @@ func FuzzOpenCodePart(f *testing.F) {
 		}
 	})
 }
+
+func FuzzHermesToolCalls(f *testing.F) {
+	f.Add([]byte(`[{"id": "call_tool_0", "call_id": "call_tool_0", "type": "function", "function": {"name": "terminal", "arguments": "{\"command\":\"ls\"}"}}]`))
+	f.Add([]byte(`{"output": "hello", "exit_code": 0, "error": null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = parseHermesToolCalls(b)
+		_ = hermesToolDone("c", string(b))
+	})
+}

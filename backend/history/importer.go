@@ -71,7 +71,7 @@ func ImportFile(ctx context.Context, st Store, f Format, path string, now time.T
 		return out, err
 	}
 	ses, err = st.ImportSession(ctx, b, bundle.ImportOptions{Source: SourceLabel(s.Origin), ProjectID: projectID,
-		Digest: Digest(s.Origin), NativeSessionID: s.Origin.NativeID})
+		Digest: Digest(s.Origin), NativeSessionID: s.Origin.resumeID()})
 	if err != nil {
 		return out, fmt.Errorf("import %s: %w", path, err)
 	}
@@ -100,4 +100,12 @@ func projectFor(ctx context.Context, st Store, workspace string) (string, error)
 		return "", fmt.Errorf("make a project for %s: %w", workspace, err)
 	}
 	return p.ID, nil
+}
+
+// resumeID is the id the agent resumes the conversation by.
+func (o Origin) resumeID() string {
+	if o.ResumeID != "" {
+		return o.ResumeID
+	}
+	return o.NativeID
 }
