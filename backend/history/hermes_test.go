@@ -1,8 +1,11 @@
 package history_test
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/history"
 )
@@ -31,5 +34,20 @@ func TestHermesChain(t *testing.T) {
 	}
 	if !strings.HasSuffix(ref, "#"+s.Origin.NativeID) || s.Origin.ResumeID != "next" {
 		t.Fatalf("origin %+v", s.Origin)
+	}
+	if files, _ := f.Discover(filepath.Dir(strings.SplitN(ref, "#", 2)[0])); len(files) != 1 {
+		t.Fatalf("conversations %v, want the chain as one (no subagent, no continuation)", files)
+	}
+
+	// Continue resumes the newest session of the chain (session/load).
+	ctx := context.Background()
+	j := openJournal(t)
+	im, err := history.ImportFile(ctx, j, f, ref, time.Now())
+	if err != nil || im.Session.NativeSessionID != "next" {
+		t.Fatalf("imported %+v %v", im.Session, err)
+	}
+	ses, err := j.ContinueImported(ctx, im.Session.ID)
+	if err != nil || ses.NativeSessionID != "next" || ses.Agent != "hermes" {
+		t.Fatalf("continued %+v %v", ses, err)
 	}
 }

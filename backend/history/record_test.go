@@ -19,6 +19,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/adapter/claude"
 	"github.com/hermesdesk/hermesdesk/backend/adapter/codex"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/history"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel/agenttest"
@@ -201,6 +202,33 @@ func record(t *testing.T, tc recording) {
 			}
 		}
 		t.Logf("recorded %s", dst)
+	}
+	checkResumable(t, tc, out, sid)
+}
+
+// checkResumable: the recorded conversation reads with the id its agent
+// loaded it by, so Continue resumes it in the agent (docs/ARCHITECTURE.md
+// §History). Gemini CLI 0.61.0 names its chat file differently from its
+// ACP session and cannot load it in a new process (sameProcess).
+func checkResumable(t *testing.T, tc recording, root, sid string) {
+	f, ok := history.FormatOf(tc.agent)
+	if !ok || tc.sameProcess {
+		return
+	}
+	files, err := f.Discover(root)
+	if err != nil || len(files) != 1 {
+		t.Fatalf("recorded sessions %v %v", files, err)
+	}
+	s, err := history.Read(f, files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := s.Origin.ResumeID
+	if id == "" {
+		id = s.Origin.NativeID
+	}
+	if id != sid {
+		t.Fatalf("the file reads as session %q; the agent resumed %q", id, sid)
 	}
 }
 
