@@ -115,6 +115,11 @@ func TestConformance(t *testing.T) {
 					t.Fatalf("session %q %q %q %v %v", s.Workspace, s.Title, s.Model, s.Started, s.Updated)
 				}
 			})
+			t.Run("the offer knows the id without reading it all", func(t *testing.T) {
+				if got := history.NativeIDOf(f, file); got != s.Origin.NativeID {
+					t.Fatalf("NativeIDOf = %q, Parse found %q", got, s.Origin.NativeID)
+				}
+			})
 			t.Run("turns are runs", func(t *testing.T) { checkTurns(t, s) })
 			t.Run("the resumed turn is in the same session", func(t *testing.T) {
 				if len(s.Turns) != 3 {
