@@ -245,12 +245,7 @@ func (g Gemini) Parse(r io.Reader, file string) (*Session, error) {
 }
 
 func geminiAnswer(t *turns, m geminiRecord) {
-	var thoughts []string
-	for _, th := range m.Thoughts {
-		thoughts = append(thoughts, strings.TrimSpace(th.Subject+" "+th.Description))
-	}
-	if len(thoughts) > 0 {
-		all := strings.Join(thoughts, " ")
+	if all := geminiThoughts(m); all != "" {
 		t.add(run.EventReasoningDelta, run.TextDelta{Text: all})
 		t.add(run.EventReasoningDone, run.TextDone{Text: all})
 	}
@@ -273,6 +268,26 @@ func geminiAnswer(t *turns, m geminiRecord) {
 		t.addUsage(run.Usage{InputTokens: m.Tokens.Input, OutputTokens: m.Tokens.Output, ReasoningTokens: m.Tokens.Thoughts,
 			CachedTokens: m.Tokens.Cached})
 	}
+}
+
+// geminiThoughts is an answer's thoughts as one text: a thought with a
+// subject starts a paragraph ("**Subject** description", as the CLI shows
+// it); one without (a streamed fragment) goes on the same line.
+func geminiThoughts(m geminiRecord) string {
+	var b strings.Builder
+	for _, th := range m.Thoughts {
+		part := strings.TrimSpace(th.Description)
+		if th.Subject != "" {
+			part = strings.TrimSpace("**" + th.Subject + "** " + part)
+			if b.Len() > 0 {
+				b.WriteString("\n\n")
+			}
+		} else if b.Len() > 0 && part != "" {
+			b.WriteString(" ")
+		}
+		b.WriteString(part)
+	}
+	return b.String()
 }
 
 // geminiText is a message's text: a string or a list of parts; typed is
