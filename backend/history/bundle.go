@@ -38,7 +38,7 @@ func ToBundle(s *Session) (bundle.Bundle, error) {
 	m := bundle.Manifest{
 		Project: bundle.Project{Workspace: s.Workspace},
 		Session: run.Session{ID: "history-" + s.Origin.NativeID, Title: s.Title, Agent: s.Origin.Agent, Model: s.Model,
-			CreatedAt: s.Started, UpdatedAt: s.Updated},
+			NativeSessionID: s.Origin.resumeID(), CreatedAt: s.Started, UpdatedAt: s.Updated},
 	}
 	b := bundle.Bundle{Events: map[string][]run.Event{}}
 	for i, tn := range s.Turns {
