@@ -180,6 +180,7 @@ func record(t *testing.T, tc recording) {
 		t.Fatalf("no history files under %s", filepath.Join(home, tc.home))
 	}
 	replace := strings.NewReplacer(root+"/work", "/work", root+"/home", "/home", root, "/tmp", srv.URL, "http://127.0.0.1:PORT",
+		strings.TrimPrefix(root, "/")+"/work", "work", // OpenCode's path relative to its project root "/"
 		strings.ReplaceAll(root+"/work", "/", "-"), "-work")
 	out := filepath.Join("testdata", tc.agent)
 	_ = os.RemoveAll(out)
