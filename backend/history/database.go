@@ -22,6 +22,9 @@ import (
 type Database interface {
 	Format
 	ReadRef(ref string) (*Session, error)
+	// Versions is every conversation's ref with a version that moves when
+	// the conversation does (the mirror reads only those that moved).
+	Versions(root string) (map[string]string, error)
 }
 
 // errNotAFile: a database format has no single-file reading.
@@ -101,6 +104,34 @@ func discoverDB(agent, file, query string) ([]string, error) {
 		return nil, fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
 	}
 	return out, nil
+}
+
+// versionsDB runs query (id, version) on the database file; a missing file
+// has none.
+func versionsDB(agent, file, query string) (map[string]string, error) {
+	out := map[string]string{}
+	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+		return out, nil
+	}
+	db, err := openReadOnly(agent, file)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	rows, err := db.Query(query)
+	if err != nil {
+		return nil, fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var v sql.NullString
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
+		}
+		out[refOf(file, id)] = v.String
+	}
+	return out, rows.Err()
 }
 
 // matchDB: path is the database file or its WAL.

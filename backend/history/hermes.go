@@ -44,6 +44,19 @@ func (h Hermes) Discover(root string) ([]string, error) {
 	return discoverDB("Hermes Agent", h.file(root), hermesListable)
 }
 
+// Versions: a conversation moves with its chain's newest message and
+// newest continuation (a compression, a rewind changes a message's active
+// flag: counted too).
+func (h Hermes) Versions(root string) (map[string]string, error) {
+	return versionsDB("Hermes Agent", h.file(root), `WITH RECURSIVE listed(id) AS (`+hermesListable+`),
+		chain(root, id) AS (SELECT id, id FROM listed
+			UNION SELECT chain.root, c.id FROM chain JOIN sessions p ON p.id = chain.id JOIN sessions c ON c.parent_session_id = p.id
+			WHERE p.end_reason = 'compression')
+		SELECT chain.root, group_concat(chain.id) || ':' || COALESCE((SELECT max(m.id) || ':' || sum(m.active) FROM messages m
+			WHERE m.session_id IN (SELECT id FROM chain c2 WHERE c2.root = chain.root)), '')
+		FROM chain GROUP BY chain.root`)
+}
+
 func (Hermes) WatchDir(root string) string { return root }
 
 func (h Hermes) Match(root, path string) bool { return matchDB(h.file(root), path) }

@@ -34,6 +34,13 @@ func (o OpenCode) Discover(root string) ([]string, error) {
 	return discoverDB("OpenCode", o.file(root), `SELECT id FROM session WHERE parent_id IS NULL ORDER BY time_created, id`)
 }
 
+// Versions: a conversation moves with its session row and its parts.
+func (o OpenCode) Versions(root string) (map[string]string, error) {
+	return versionsDB("OpenCode", o.file(root), `SELECT s.id, s.time_updated || ':' ||
+		COALESCE((SELECT max(p.time_updated) || ':' || count(*) FROM part p WHERE p.session_id = s.id), '')
+		FROM session s WHERE s.parent_id IS NULL`)
+}
+
 func (OpenCode) WatchDir(root string) string { return root }
 
 func (o OpenCode) Match(root, path string) bool { return matchDB(o.file(root), path) }
