@@ -209,12 +209,12 @@ func record(t *testing.T, tc recording) {
 
 // checkResumable: the recorded conversation reads with the id its agent
 // loaded it by, so Continue resumes it in the agent (docs/ARCHITECTURE.md
-// §History). Gemini CLI 0.61.0 answers session/load in a new process with
+// §History). (Gemini CLI 0.61.0 answers session/load in a new process with
 // "No previous sessions found for this project" although its chat is there
-// under the same id (sameProcess).
+// under this same id: sameProcess.)
 func checkResumable(t *testing.T, tc recording, root, sid string) {
 	f, ok := history.FormatOf(tc.agent)
-	if !ok || tc.sameProcess {
+	if !ok {
 		return
 	}
 	files, err := f.Discover(root)
