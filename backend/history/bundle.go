@@ -10,7 +10,8 @@ import (
 )
 
 // agentNames are the names people know the agents by, for the source badge.
-var agentNames = map[string]string{"claude": "Claude Code", "codex": "Codex"}
+var agentNames = map[string]string{"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code",
+	"opencode": "OpenCode", "hermes": "Hermes Agent"}
 
 // SourceLabel says where a session came from, as the session's
 // imported_from shows it: "Claude Code 2.1.197: /home/me/.claude/…".
@@ -37,7 +38,7 @@ func ToBundle(s *Session) (bundle.Bundle, error) {
 	m := bundle.Manifest{
 		Project: bundle.Project{Workspace: s.Workspace},
 		Session: run.Session{ID: "history-" + s.Origin.NativeID, Title: s.Title, Agent: s.Origin.Agent, Model: s.Model,
-			CreatedAt: s.Started, UpdatedAt: s.Updated},
+			NativeSessionID: s.Origin.resumeID(), CreatedAt: s.Started, UpdatedAt: s.Updated},
 	}
 	b := bundle.Bundle{Events: map[string][]run.Event{}}
 	for i, tn := range s.Turns {

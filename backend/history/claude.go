@@ -188,22 +188,19 @@ func claudePath(lines []claudeLine, byID map[string]int) []claudeLine {
 	if leaf < 0 {
 		return nil
 	}
-	var rev []claudeLine
-	seen := map[int]bool{}
-	for i, ok := leaf, true; ok && !seen[i]; {
-		seen[i] = true // a damaged file may hold a cycle
-		l := lines[i]
-		rev = append(rev, l)
-		parent := l.ParentUUID
+	idx := treePath(leaf, func(i int) (int, bool) {
+		parent := lines[i].ParentUUID
 		if parent == "" {
-			parent = l.LogicalParent
+			parent = lines[i].LogicalParent
 		}
-		i, ok = byID[parent]
+		j, ok := byID[parent]
+		return j, ok
+	})
+	out := make([]claudeLine, len(idx))
+	for k, i := range idx {
+		out[k] = lines[i]
 	}
-	for a, b := 0, len(rev)-1; a < b; a, b = a+1, b-1 {
-		rev[a], rev[b] = rev[b], rev[a]
-	}
-	return rev
+	return out
 }
 
 // claudeUserText is the text a person typed: a plain string or text and

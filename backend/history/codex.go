@@ -236,8 +236,8 @@ func codexItemEvents(s *Session, t *turns, at time.Time, it codexItem, n int) {
 		if json.Unmarshal([]byte(it.Arguments), &parsed) == nil {
 			input = parsed
 		}
-		t.add(run.EventToolStarted, run.ToolStarted{ToolCallID: it.CallID, Name: it.Name, Title: codexTitle(it.Name, parsed),
-			Kind: codexKind(it.Name), Input: input})
+		t.add(run.EventToolStarted, run.ToolStarted{ToolCallID: it.CallID, Name: it.Name, Title: toolTitle(it.Name, parsed),
+			Kind: toolKind(it.Name), Input: input})
 	case "local_shell_call":
 		var a struct {
 			Command []string `json:"command"`
@@ -249,7 +249,7 @@ func codexItemEvents(s *Session, t *turns, at time.Time, it codexItem, n int) {
 		var input string
 		_ = json.Unmarshal(it.Input, &input)
 		t.add(run.EventToolStarted, run.ToolStarted{ToolCallID: it.CallID, Name: it.Name, Title: it.Name,
-			Kind: codexKind(it.Name), Input: map[string]any{"input": input}})
+			Kind: toolKind(it.Name), Input: map[string]any{"input": input}})
 	case "function_call_output", "custom_tool_call_output":
 		t.add(run.EventToolDone, codexToolDone(it.CallID, it.Output))
 	case "web_search_call":
@@ -308,50 +308,4 @@ func codexToolDone(id string, raw json.RawMessage) run.ToolDone {
 	}
 	d.Output = text
 	return d
-}
-
-func codexKind(name string) string {
-	switch name {
-	case "exec_command", "shell", "container.exec", "local_shell", "write_stdin", "unified_exec":
-		return "execute"
-	case "apply_patch":
-		return "edit"
-	case "read_file", "view_image", "list_dir":
-		return "read"
-	case "grep_files":
-		return "search"
-	case "update_plan":
-		return "think"
-	}
-	return "other"
-}
-
-func codexTitle(name string, in map[string]any) string {
-	for _, k := range []string{"cmd", "command", "path", "file_path", "query"} {
-		switch v := in[k].(type) {
-		case string:
-			if v != "" {
-				return name + ": " + firstLineOf(v)
-			}
-		case []any:
-			var parts []string
-			for _, p := range v {
-				if s, ok := p.(string); ok {
-					parts = append(parts, s)
-				}
-			}
-			if len(parts) > 0 {
-				return name + ": " + firstLineOf(strings.Join(parts, " "))
-			}
-		}
-	}
-	return name
-}
-
-func firstLineOf(s string) string {
-	s, _, _ = strings.Cut(s, "\n")
-	if r := []rune(s); len(r) > 120 {
-		s = string(r[:120]) + "…"
-	}
-	return s
 }

@@ -43,7 +43,7 @@ type Format interface {
 }
 
 // Formats lists every format this build reads.
-func Formats() []Format { return []Format{Claude{}, Codex{}} }
+func Formats() []Format { return []Format{Claude{}, Codex{}, Gemini{}, Qwen{}, OpenCode{}, Hermes{}} }
 
 // Origin says where an imported session came from, so it can be traced back
 // and continued in its own agent under its own id.
@@ -52,6 +52,11 @@ type Origin struct {
 	Version  string `json:"version,omitempty"` // the CLI version that wrote the file
 	File     string `json:"file"`
 	NativeID string `json:"native_id"` // the agent's own session id (claude --resume ID)
+	// ResumeID, when set, is the id the agent resumes the conversation by,
+	// when that is not NativeID (Hermes Agent goes on in a new session
+	// after compressing one; NativeID stays the first, so the conversation
+	// keeps its digest).
+	ResumeID string `json:"resume_id,omitempty"`
 }
 
 // Event is one journal event, as a live run would have written it.
@@ -105,8 +110,12 @@ func (s *Session) Stored(modTime, now time.Time) []Turn {
 	return s.Turns
 }
 
-// Read opens path read-only (never locked or written) and parses it.
+// Read opens path read-only (never locked or written) and parses it; a
+// database format's path is a ref (Database).
 func Read(f Format, path string) (*Session, error) {
+	if db, ok := f.(Database); ok {
+		return db.ReadRef(path)
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open %s history %s: %w", f.Agent(), path, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -41,7 +40,7 @@ type Imported struct {
 // number of turns stored, so reading the file again adds nothing, and an
 // open last turn waits until the agent ends it (Session.Stored).
 func ImportFile(ctx context.Context, st Store, f Format, path string, now time.Time) (Imported, error) {
-	fi, err := os.Stat(path)
+	changed, err := modTime(path)
 	if err != nil {
 		return Imported{File: path}, fmt.Errorf("open %s history %s: %w", f.Agent(), path, err)
 	}
@@ -51,7 +50,7 @@ func ImportFile(ctx context.Context, st Store, f Format, path string, now time.T
 	}
 	out := Imported{File: path, Skipped: s.Skipped}
 	stored := *s
-	stored.Turns = s.Stored(fi.ModTime(), now)
+	stored.Turns = s.Stored(changed, now)
 	if len(stored.Turns) == 0 {
 		return out, fmt.Errorf("%s holds no finished conversation yet: %w", path, ErrNotSession)
 	}
@@ -72,7 +71,7 @@ func ImportFile(ctx context.Context, st Store, f Format, path string, now time.T
 		return out, err
 	}
 	ses, err = st.ImportSession(ctx, b, bundle.ImportOptions{Source: SourceLabel(s.Origin), ProjectID: projectID,
-		Digest: Digest(s.Origin), NativeSessionID: s.Origin.NativeID})
+		Digest: Digest(s.Origin), NativeSessionID: s.Origin.resumeID()})
 	if err != nil {
 		return out, fmt.Errorf("import %s: %w", path, err)
 	}
@@ -101,4 +100,12 @@ func projectFor(ctx context.Context, st Store, workspace string) (string, error)
 		return "", fmt.Errorf("make a project for %s: %w", workspace, err)
 	}
 	return p.ID, nil
+}
+
+// resumeID is the id the agent resumes the conversation by.
+func (o Origin) resumeID() string {
+	if o.ResumeID != "" {
+		return o.ResumeID
+	}
+	return o.NativeID
 }

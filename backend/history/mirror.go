@@ -24,6 +24,10 @@ type Mirror struct {
 	log  *slog.Logger
 	w    *fsnotify.Watcher
 
+	// versions: a database format's conversations as last seen (touched
+	// by the events goroutine only).
+	versions map[string]string
+
 	mu    sync.Mutex
 	dirty map[string]bool
 	wake  chan struct{}
@@ -45,7 +49,17 @@ func Watch(f Format, root string, on func(Format, string), log *slog.Logger) (*M
 	m := &Mirror{f: f, root: root, on: on, log: log, w: w, dirty: map[string]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{})}
 	dir := f.WatchDir(root)
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+	if db, isDB := f.(Database); isDB {
+		// One database file: its folder alone (not the agent's other
+		// folders below it) tells of every write to it and its WAL.
+		if err := w.Add(dir); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("watch %s: %w", dir, err)
+		}
+		if m.versions, err = db.Versions(root); err != nil {
+			m.log.Warn("history mirror: cannot list the sessions", "agent", f.Agent(), "err", err)
+		}
+	} else if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 		// Not made yet (the agent never ran here): watch for it.
 		if err := w.Add(root); err != nil {
 			w.Close()
@@ -99,6 +113,25 @@ func (m *Mirror) mark(p string) {
 	}
 }
 
+// markChanged marks the conversations of a database format whose version
+// moved since the mirror last looked: a write to the file does not say
+// which one changed, and reading them all on every write of a busy agent
+// would be wasteful.
+func (m *Mirror) markChanged() {
+	db := m.f.(Database)
+	now, err := db.Versions(m.root)
+	if err != nil {
+		m.log.Warn("history mirror: cannot list the sessions", "agent", m.f.Agent(), "err", err)
+		return
+	}
+	for ref, v := range now {
+		if m.versions[ref] != v {
+			m.mark(ref)
+		}
+	}
+	m.versions = now
+}
+
 func (m *Mirror) events() {
 	defer m.wg.Done()
 	watchDir := m.f.WatchDir(m.root)
@@ -110,6 +143,12 @@ func (m *Mirror) events() {
 			}
 			if !ev.Has(fsnotify.Write) && !ev.Has(fsnotify.Create) {
 				continue // Remove, Rename, Chmod: the imported copy stays as it is
+			}
+			if _, isDB := m.f.(Database); isDB {
+				if m.f.Match(m.root, ev.Name) {
+					m.markChanged()
+				}
+				continue
 			}
 			if ev.Has(fsnotify.Create) {
 				if st, err := os.Stat(ev.Name); err == nil && st.IsDir() {

@@ -42,8 +42,8 @@ func FindOne(f Format, getenv func(string) string, home string) (Source, bool) {
 	}
 	src.Sessions = len(files)
 	for _, p := range files {
-		if st, err := os.Stat(p); err == nil && st.ModTime().After(src.LastUpdate) {
-			src.LastUpdate = st.ModTime().UTC()
+		if t, err := modTime(p); err == nil && t.After(src.LastUpdate) {
+			src.LastUpdate = t.UTC()
 		}
 	}
 	return src, true

@@ -109,6 +109,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /api/sessions/{id}/export", h.exportSession)
 	m.HandleFunc("POST /api/import", h.importBundle)
 	m.HandleFunc("GET /api/history/sources", h.historySources)
+	m.HandleFunc("GET /api/history/offer", h.historyOffer)
 	m.HandleFunc("POST /api/history/import", h.importHistory)
 	m.HandleFunc("POST /api/sessions/{id}/continue", h.continueSession)
 	m.HandleFunc("POST /api/uploads", h.upload)

@@ -13,6 +13,11 @@ func (h *Handler) historySources(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, srcs, err)
 }
 
+func (h *Handler) historyOffer(w http.ResponseWriter, r *http.Request) {
+	offers, err := h.svc.HistoryOffers(r.Context())
+	reply(w, http.StatusOK, offers, err)
+}
+
 func (h *Handler) importHistory(w http.ResponseWriter, r *http.Request) {
 	var body service.HistoryImportRequest
 	if !decode(w, r, &body) {

@@ -350,6 +350,13 @@ func (s *Store) AppendImported(ctx context.Context, digest string, b bundle.Bund
 	if _, err := tx.ExecContext(ctx, `UPDATE sessions SET updated_at = max(updated_at, ?) WHERE id = ?`, updated, sessionID); err != nil {
 		return run.Session{}, 0, s.wrap("append import: session", err)
 	}
+	// The agent may go on under a new id (Hermes Agent after compressing
+	// the conversation): Continue resumes the newest.
+	if n := m.Session.NativeSessionID; n != "" {
+		if _, err := tx.ExecContext(ctx, `UPDATE sessions SET native_session_id = ? WHERE id = ?`, n, sessionID); err != nil {
+			return run.Session{}, 0, s.wrap("append import: session id", err)
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return run.Session{}, 0, s.wrap("append import: commit", err)
 	}

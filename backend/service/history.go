@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 
 // HistorySources lists the agents' own histories found on this machine
 // (docs/ARCHITECTURE.md §History). The agents' roots follow their own
-// environment variables (CLAUDE_CONFIG_DIR, CODEX_HOME) as the agents do.
+// environment variables (CLAUDE_CONFIG_DIR, CODEX_HOME, GEMINI_CLI_HOME,
+// QWEN_HOME, XDG_DATA_HOME, HERMES_HOME) as the agents do.
 func (s *Service) HistorySources(ctx context.Context) ([]history.Source, error) {
 	home, _ := os.UserHomeDir()
 	out := history.Find(os.Getenv, home)
@@ -89,7 +91,11 @@ type HistoryPorter interface {
 func (s *Service) ImportHistory(ctx context.Context, req HistoryImportRequest) (HistoryImportResult, error) {
 	f, ok := history.FormatOf(req.Source)
 	if !ok {
-		return HistoryImportResult{}, badRequest("%q is not a history source this app reads (claude or codex)", req.Source)
+		var ids []string
+		for _, f := range history.Formats() {
+			ids = append(ids, f.Agent())
+		}
+		return HistoryImportResult{}, badRequest("%q is not a history source this app reads (%s)", req.Source, strings.Join(ids, ", "))
 	}
 	p, ok := s.store.(HistoryPorter)
 	if !ok {

@@ -55,12 +55,15 @@ func TestHistoryThroughTheService(t *testing.T) {
 	}
 	t.Setenv("CODEX_HOME", home)
 	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(home, "no-claude"))
+	for _, env := range []string{"GEMINI_CLI_HOME", "QWEN_HOME", "XDG_DATA_HOME", "HERMES_HOME"} {
+		t.Setenv(env, filepath.Join(home, "none")) // none of the person's own histories
+	}
 
 	srcs, err := s.HistorySources(ctx)
 	if err != nil || len(srcs) != 1 || srcs[0].ID != "codex" || srcs[0].Sessions != 1 || srcs[0].Mirror {
 		t.Fatalf("sources %+v %v", srcs, err)
 	}
-	if _, err := s.ImportHistory(ctx, service.HistoryImportRequest{Source: "gemini"}); service.CodeOf(err) != service.CodeBadRequest {
+	if _, err := s.ImportHistory(ctx, service.HistoryImportRequest{Source: "cursor"}); service.CodeOf(err) != service.CodeBadRequest {
 		t.Fatalf("unknown source: %v", err)
 	}
 
