@@ -6,9 +6,9 @@
 // (useDesktopEvents).
 import { PanelLeftOpen } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { Toaster } from "../components/copy";
-import { Reconnecting } from "../components/Reconnecting";
-import type { SessionHandle } from "../components/SessionView";
+import { Toaster } from "../components/common/copy";
+import { Reconnecting } from "../components/common/Reconnecting";
+import type { SessionHandle } from "../components/session/SessionView";
 import { RunStore } from "../store/runStore";
 import type { Transport } from "../transport/transport";
 import type { Project, Session } from "../transport/types";

@@ -1,10 +1,10 @@
 import { lazy, Suspense, useMemo, type RefObject } from "react";
-import { attachSourceOf } from "../components/Attachments";
-import { BackendOffline, PickProject, Unauthorized } from "../components/EmptyStates";
-import type { FolderActions } from "../components/FolderMissing";
-import { NewSession } from "../components/NewSession";
-import { SchedulesView } from "../components/Schedules";
-import type { SessionHandle } from "../components/SessionView";
+import { attachSourceOf } from "../components/composer/Attachments";
+import { BackendOffline, PickProject, Unauthorized } from "../components/common/EmptyStates";
+import type { FolderActions } from "../components/common/FolderMissing";
+import { NewSession } from "../components/composer/NewSession";
+import { SchedulesView } from "../components/schedules/Schedules";
+import type { SessionHandle } from "../components/session/SessionView";
 import type { RunStore } from "../store/runStore";
 import { agentLabel } from "../settings/addAgent";
 import type { Transport } from "../transport/transport";
@@ -17,7 +17,7 @@ import type { Navigation } from "./useNavigation";
 // inspector) is its own chunk: the shell's first paint does not wait for it
 // to be parsed. App starts loading it once mounted, while the first lists
 // are on their way (docs/ARCHITECTURE.md §Window start-up).
-export const loadSessionView = () => import("../components/SessionView");
+export const loadSessionView = () => import("../components/session/SessionView");
 const SessionView = lazy(() => loadSessionView().then((m) => ({ default: m.SessionView })));
 const UsageView = lazy(() => import("../usage/UsageView"));
 

@@ -1,6 +1,6 @@
-import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/Dialogs";
-import { RemoveProjectDialog } from "../components/ProjectActions";
-import { DeleteSessionDialog } from "../components/SessionActions";
+import { AboutDialog, QuickSwitch, SettingsDialog, ShortcutSheet } from "../components/settings/Dialogs";
+import { RemoveProjectDialog } from "../components/sidebar/ProjectActions";
+import { DeleteSessionDialog } from "../components/sidebar/SessionActions";
 import type { RunStore } from "../store/runStore";
 import { agentLabel } from "../settings/addAgent";
 import type { Transport } from "../transport/transport";

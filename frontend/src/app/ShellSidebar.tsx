@@ -1,4 +1,4 @@
-import { Sidebar } from "../components/Sidebar";
+import { Sidebar } from "../components/sidebar/Sidebar";
 import type { Project, Session } from "../transport/types";
 import type { Backend } from "./useBackend";
 import type { Layout } from "./useLayout";

@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from "react";
-import type { SessionHandle } from "../components/SessionView";
+import type { SessionHandle } from "../components/session/SessionView";
 import type { Transport } from "../transport/transport";
 import type { Session } from "../transport/types";
 import { launchFolder } from "../transport/wails";
@@ -36,7 +36,7 @@ export function useDesktopEvents(
   useEffect(
     () =>
       installGuards(window, (names, target) => {
-        // The message box attaches what is dropped on it (components/Attachments.tsx).
+        // The message box attaches what is dropped on it (components/composer/Attachments.tsx).
         if (t.kind !== "wails" && !(target instanceof Element && target.closest(".composer-box")))
           note(`To attach ${names.join(", ")}, drop ${names.length > 1 ? "them" : "it"} on the message box of a session.`);
       }),

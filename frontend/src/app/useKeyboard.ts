@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from "react";
-import type { SessionHandle } from "../components/SessionView";
+import type { SessionHandle } from "../components/session/SessionView";
 import type { Layout } from "./useLayout";
 import type { DialogName } from "./useNavigation";
 

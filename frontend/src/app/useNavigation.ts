@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type RefObject } from "react";
-import type { SessionHandle } from "../components/SessionView";
+import type { SessionHandle } from "../components/session/SessionView";
 import { jumpTarget, type JumpTarget } from "../store/jump";
 import type { SearchHit, Session } from "../transport/types";
 import type { Backend } from "./useBackend";

@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from "react";
-import { causeText } from "../components/bannerError";
-import type { FolderActions } from "../components/FolderMissing";
+import { causeText } from "../components/common/bannerError";
+import type { FolderActions } from "../components/common/FolderMissing";
 import { basename } from "../store/ids";
 import type { Transport } from "../transport/transport";
 import type { Project } from "../transport/types";

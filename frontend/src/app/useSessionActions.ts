@@ -1,7 +1,7 @@
 import { useCallback, type RefObject } from "react";
-import { baseName } from "../components/Attachments";
-import { causeText } from "../components/bannerError";
-import type { SessionHandle } from "../components/SessionView";
+import { baseName } from "../components/composer/Attachments";
+import { causeText } from "../components/common/bannerError";
+import type { SessionHandle } from "../components/session/SessionView";
 import { requestId } from "../store/ids";
 import { ApiError } from "../transport/api";
 import type { Transport } from "../transport/transport";
