@@ -85,6 +85,25 @@ describe("schedules view", () => {
     expect(f.calls.filter((c) => c === "GET /api/schedules")).toHaveLength(2);
   }, 20_000);
 
+  it("reads the list again when a firing's run ends, as the watch bus says (run.changed)", async () => {
+    const f = fake();
+    const running: Firing = { ...done, id: 3, run_id: "run_3", status: "running" };
+    f.state.list = [{ ...sched, last_firing: running }];
+    const listeners = new Set<BusListener>();
+    const bus = { subscribe: (cb: BusListener) => (listeners.add(cb), () => listeners.delete(cb)) };
+    render(<SchedulesView t={f.t} bus={bus} projects={projects} agents={agents} onOpenSession={() => {}} />);
+    await screen.findByText("Standup notes");
+    const lists = () => f.calls.filter((c) => c === "GET /api/schedules").length;
+    await waitFor(() => expect(listeners.size).toBe(2));
+    const run = (run_id: string, status: string) => ({ run_id, session_id: "ses_1", agent: "claude", status, last_seq: 9, created_at: "" }) as never;
+    act(() => listeners.forEach((cb) => cb({ seq: 1, type: "run.changed", run: run("run_3", "awaiting_approval") })));
+    act(() => listeners.forEach((cb) => cb({ seq: 2, type: "run.changed", run: run("run_other", "completed") })));
+    expect(lists()).toBe(1);
+    f.state.list = [{ ...sched, last_firing: done }];
+    act(() => listeners.forEach((cb) => cb({ seq: 3, type: "run.changed", run: run("run_3", "completed") })));
+    await waitFor(() => expect(lists()).toBe(2));
+  }, 20_000);
+
   it("asks before deleting", async () => {
     const f = fake();
     render(<SchedulesView t={f.t} projects={projects} agents={agents} onOpenSession={() => {}} />);

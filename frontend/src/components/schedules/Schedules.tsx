@@ -90,8 +90,8 @@ export function SchedulesView({
     [bus, load, loadHistory],
   );
 
-  // A firing whose run is still going: follow that run on the ordinary
-  // live path and reload when it ends (no polling).
+  // A firing whose run is still going: the watch bus says when it ends
+  // (run.changed), and the list and history are read again (no polling).
   const live = useMemo(() => {
     const ids = new Set<string>();
     for (const s of list ?? []) if (s.last_firing?.run_id && !TERMINAL.has(s.last_firing.status)) ids.add(s.last_firing.run_id);
@@ -99,19 +99,15 @@ export function SchedulesView({
     return [...ids].sort().join(",");
   }, [list, history]);
   useEffect(() => {
-    if (!live) return;
-    const stops = live.split(",").map((runId) =>
-      t.watchRun(runId, 0, {
-        onEvents: (evs) => {
-          if (evs.some((e) => e.terminal || e.type === "done")) {
-            void load();
-            void loadHistory();
-          }
-        },
-      }),
-    );
-    return () => stops.forEach((s) => s());
-  }, [t, live, load, loadHistory]);
+    if (!live || !bus) return;
+    const ids = new Set(live.split(","));
+    return bus.subscribe((m) => {
+      if (m.type === "run.changed" && m.run && ids.has(m.run.run_id) && TERMINAL.has(m.run.status)) {
+        void load();
+        void loadHistory();
+      }
+    });
+  }, [bus, live, load, loadHistory]);
 
   const act = async (what: string, f: () => Promise<unknown>) => {
     setNote(undefined);
