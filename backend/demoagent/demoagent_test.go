@@ -31,7 +31,7 @@ func TestBuiltInScenariosAreTheUserFacingOnes(t *testing.T) {
 // The slash menu (frontend) offers exactly the scenarios the shipped demo
 // agent plays: none it lacks, none left out.
 func TestSlashMenuOffersTheBuiltInScenarios(t *testing.T) {
-	src, err := os.ReadFile("../../frontend/src/components/slashCommands.ts")
+	src, err := os.ReadFile("../../frontend/src/components/composer/slashCommands.ts")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ type WarmAgent struct {
 // people, the lead sentence first (details in ErrorInfo.Detail): the window
 // shows it as written, parsing nothing. The other codes (agent, codex,
 // agent_start, start) carry the agent's or the system's own words, which
-// the window orders itself (components/plainError.ts).
+// the window orders itself (components/common/plainError.ts).
 var SentenceCodes = []ErrorCode{
 	ErrorAgentUnknown, ErrorAgentNotInstalled, ErrorAuthRequired, ErrorJournal, ErrorInterrupted, ErrorShimStopped,
 }

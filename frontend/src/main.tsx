@@ -4,12 +4,16 @@ import { App } from "./app/App";
 import { installGuards } from "./app/guard";
 import { applyTheme, readTheme } from "./app/theme";
 import { createTransport } from "./transport";
+// Global tokens and layout first, then styles kept beside their feature;
+// imported here, in this order, so the cascade is the same in every chunk
+// (docs/ARCHITECTURE.md §Window).
 import "./styles/tokens.css";
 import "./styles/app.css";
+import "./components/common/folderMissing.css";
 import "./styles/manage.css";
 import "./styles/workbench.css";
-import "./styles/attachments.css";
-import "./styles/usage.css";
+import "./components/composer/attachments.css";
+import "./usage/usage.css";
 
 applyTheme(readTheme());
 // From the first script on, nothing dropped or clicked replaces the page;

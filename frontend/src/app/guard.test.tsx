@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ApiClient, type RawResponse } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import { App, FILES_ATTACH, FILES_DROPPED } from "./App";
-import { openExternal } from "../components/external";
+import { openExternal } from "../components/common/external";
 import { droppedPaths, dropText, installGuards } from "./guard";
 
 describe("dropText", () => {

@@ -3,7 +3,7 @@
 // would run next to the bound Go methods; see
 // docs/ARCHITECTURE.md §Window and §Security). Links go out through openExternal.
 
-import { openAllowed } from "../components/external";
+import { openAllowed } from "../components/common/external";
 
 /** The absolute paths in a files:attach or files:dropped event; anything else is ignored. */
 export function droppedPaths(payload: unknown): string[] {

@@ -1,7 +1,7 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { NewSession } from "../components/NewSession";
+import { NewSession } from "../components/composer/NewSession";
 import { uniqueTitle } from "./App";
 
 const project = { id: "p1", name: "proj", workspace: "/w" };

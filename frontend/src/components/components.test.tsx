@@ -2,12 +2,12 @@ import { act, fireEvent, render, screen, waitFor } from "@testing-library/react"
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { ApprovalBlock, ToolBlock } from "../store/model";
-import { ApprovalCard } from "./ApprovalCard";
-import { ClarifyCard } from "./ClarifyCard";
-import { Composer } from "./Composer";
-import { BackendOffline, NoAgent, PickProject, realAgents } from "./EmptyStates";
-import { groupByDay, sessionMarker } from "./Sidebar";
-import { shortArg, ToolCard } from "./ToolCard";
+import { ApprovalCard } from "./session/ApprovalCard";
+import { ClarifyCard } from "./session/ClarifyCard";
+import { Composer } from "./composer/Composer";
+import { BackendOffline, NoAgent, PickProject, realAgents } from "./common/EmptyStates";
+import { groupByDay, sessionMarker } from "./sidebar/Sidebar";
+import { shortArg, ToolCard } from "./session/ToolCard";
 
 const approval: ApprovalBlock = {
   kind: "approval",

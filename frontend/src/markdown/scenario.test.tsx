@@ -5,8 +5,8 @@ import { render } from "@testing-library/react";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BlockView } from "../components/BlockView";
-import { ToolCard } from "../components/ToolCard";
+import { BlockView } from "../components/session/BlockView";
+import { ToolCard } from "../components/session/ToolCard";
 import { renderMarkdown } from "./render";
 
 const file = resolve(__dirname, "../../../testkit/fakeagent/scenarios/hostile.json");

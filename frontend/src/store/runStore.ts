@@ -1,7 +1,10 @@
 // Attaches to runs (docs/ARCHITECTURE.md §The watch bus): read journal pages after the cursor, then
 // follow live; keeps one feed per run and tells the UI at most once per
 // animation frame that something changed, so streaming does not re-render
-// faster than the screen paints.
+// faster than the screen paints. It is the webview's one merger and pager:
+// a transport that streams (HTTP: SSE) hands it events, one that only rings
+// (the desktop window's doorbells) has it read the pages itself.
+import { ApiError } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { RunEvent } from "../transport/types";
 import { WatchBus } from "./bus";
@@ -43,6 +46,8 @@ interface Attachment {
   stop?: () => void;
   filling: boolean;
   refill: boolean;
+  /** The highest seq a doorbell said the journal holds: pages are read until then. */
+  wanted: number;
 }
 
 export class RunStore {
@@ -152,7 +157,7 @@ export class RunStore {
   attach(runId: string, hint: { sessionId?: string; lastSeq?: number } = {}): Promise<void> {
     const cur = this.attached.get(runId);
     if (cur) return cur.ready;
-    const a: Attachment = { ready: Promise.resolve(), filling: false, refill: false };
+    const a: Attachment = { ready: Promise.resolve(), filling: false, refill: false, wanted: 0 };
     this.attached.set(runId, a);
     a.ready = this.open(runId, a, hint);
     return a.ready;
@@ -165,6 +170,10 @@ export class RunStore {
       feed = new RunFeed(runId, hint.sessionId, base);
       this.feeds.set(runId, feed);
     }
+    // A ringing transport is listened to before the first read: a doorbell
+    // rung meanwhile raises what that read pages to, and none is lost.
+    const rings = !!this.transport.ringRun;
+    if (rings) a.stop = this.transport.ringRun!(runId, (seq) => this.ring(runId, a, seq));
     try {
       await this.fill(runId);
     } catch (err) {
@@ -172,13 +181,42 @@ export class RunStore {
     }
     if (this.attached.get(runId) !== a) return; // detached meanwhile
     const f = this.feeds.get(runId);
-    if (!f || f.view.terminal) return;
-    a.stop = this.transport.watchRun(runId, f.lastSeq, {
+    if (!f || f.view.terminal) return this.unring(a);
+    if (rings) return;
+    a.stop = this.transport.watchRun?.(runId, f.lastSeq, {
       onEvents: (evs) => this.live(runId, evs),
       onError: (err, final) => {
         if (final) this.fail(runId, err);
       },
     });
+  }
+
+  /**
+   * A doorbell: the journal holds this run's events through seq. One page
+   * read at a time (fill's single flight); a burst of doorbells while it
+   * runs only raises what it pages to, so it costs one read, not one each.
+   */
+  private ring(runId: string, a: Attachment, seq: number): void {
+    const f = this.feeds.get(runId);
+    if (this.attached.get(runId) !== a || !f) return;
+    if (seq > a.wanted) a.wanted = seq;
+    if (seq <= f.lastSeq || a.filling) return; // held already, or the read under way pages to it
+    void this.fill(runId).then(
+      () => this.feeds.get(runId)?.view.terminal && this.unring(a),
+      (err) => {
+        // A run that is gone stays failed; anything else is tried again at the next doorbell.
+        if (!(err instanceof ApiError && err.status === 404)) return;
+        this.fail(runId, err);
+        this.unring(a);
+      },
+    );
+  }
+
+  /** Stops listening to a ringing transport for a run that ended. */
+  private unring(a: Attachment): void {
+    if (!this.transport.ringRun) return;
+    a.stop?.();
+    a.stop = undefined;
   }
 
   detach(runId: string): void {
@@ -266,7 +304,11 @@ export class RunStore {
     if (r.gap) void this.fill(runId).catch((err) => this.fail(runId, err));
   }
 
-  /** Reads journal pages after the cursor until caught up (single flight). */
+  /**
+   * Reads journal pages after the cursor until caught up (single flight):
+   * while a page is full, or a doorbell said the journal holds more, and
+   * the last page brought something new.
+   */
   private async fill(runId: string): Promise<void> {
     const a = this.attached.get(runId);
     if (a?.filling) {
@@ -286,7 +328,7 @@ export class RunStore {
           const r = cur.ingest(p.events, true);
           if (r.applied > 0) this.markDirty(runId);
           const full = p.more ?? p.events.length >= this.page;
-          if (r.applied === 0 || !full) break;
+          if (r.applied === 0 || (!full && cur.lastSeq >= (a?.wanted ?? 0))) break;
         }
       } while (a?.refill);
     } finally {

@@ -2,10 +2,10 @@
 // each hidden character shows as a <U+XXXX> badge, never as itself.
 import { fireEvent, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { ApprovalCard } from "../components/ApprovalCard";
-import { BlockView } from "../components/BlockView";
-import { ClarifyCard } from "../components/ClarifyCard";
-import { ToolCard } from "../components/ToolCard";
+import { ApprovalCard } from "../components/session/ApprovalCard";
+import { BlockView } from "../components/session/BlockView";
+import { ClarifyCard } from "../components/session/ClarifyCard";
+import { ToolCard } from "../components/session/ToolCard";
 import { renderMarkdown } from "../markdown/render";
 import type { ApprovalBlock, Block, ClarifyBlock, ToolBlock } from "../store/model";
 

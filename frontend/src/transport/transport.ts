@@ -1,5 +1,6 @@
 // The one interface the UI talks to. Two implementations: Wails (bound
 // Desktop.Request + doorbell events) and HTTP (fetch + SSE), chosen at runtime.
+// A transport fetches pages and streams; merging and paging are RunStore's.
 import type { ApiClient } from "./api";
 import type { DesktopInfo, ExportFile, RunEvent, Upload, WatchMessage } from "./types";
 
@@ -63,10 +64,19 @@ export interface Transport {
   readonly kind: "wails" | "http";
   readonly api: ApiClient;
   /**
-   * Follows a run live from the cursor `after` until its terminal event,
-   * reconnecting on its own. Returns a function that stops watching.
+   * Streams a run's events from the cursor `after` until its terminal
+   * event, reconnecting on its own (HTTP: SSE). Returns a function that
+   * stops watching. Absent where the transport only rings (ringRun).
    */
-  watchRun(runId: string, after: number, h: WatchHandlers): () => void;
+  watchRun?(runId: string, after: number, h: WatchHandlers): () => void;
+  /**
+   * Rings when the journal holds a run's events through seq (the desktop
+   * window's doorbells; Infinity when a doorbell names no seq). The
+   * transport reads nothing itself: store/runStore.ts, the one merger and
+   * pager, reads the pages after its cursor (docs/ARCHITECTURE.md §Life of
+   * one event). Returns a function that stops ringing.
+   */
+  ringRun?(runId: string, ring: (seq: number) => void): () => void;
   /**
    * Follows the watch bus (GET /api/watch): what changed anywhere — runs
    * started by any client, status, pending prompts, sessions, agents.

@@ -1,56 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { BackendUnavailableError } from "./api";
 import { createTransport, inWails } from "./index";
-import type { RunEvent } from "./types";
+import { fakeWindow } from "./testWindow";
 import { DOORBELL, WailsTransport, launchFolder } from "./wails";
 
 const R = "run_w";
-function env(seq: number, type = "token.delta"): RunEvent {
-  return { event_id: `${R}:${seq}`, seq, run_id: R, session_id: "s", type, created_at: seq, terminal: type === "done", payload: {} };
-}
-
-/** A fake Wails window: Desktop.Request over an in-memory journal, and a runtime event bus. */
-function fakeWindow(journal: RunEvent[] = []) {
-  const listeners = new Map<string, Set<(...a: unknown[]) => void>>();
-  const requests: string[] = [];
-  const win = {
-    location: { protocol: "wails:", hostname: "wails" },
-    go: {
-      app: {
-        Desktop: {
-          async Request(method: string, path: string, body: string) {
-            requests.push(`${method} ${path}${body ? ` ${body}` : ""}`);
-            const m = /^\/api\/runs\/([^/]+)\/events\?after=(\d+)(?:&limit=(\d+))?$/.exec(path);
-            if (m) {
-              const after = Number(m[2]);
-              const limit = Number(m[3] ?? 1000);
-              const evs = journal.filter((e) => e.seq > after).slice(0, limit);
-              return { status: 200, body: JSON.stringify({ events: evs }) };
-            }
-            if (path === "/api/projects") return { status: 200, body: JSON.stringify([{ id: "p1", name: "x", workspace: "/x" }]) };
-            return { status: 404, body: JSON.stringify({ error: { code: "not_found", message: "No such thing" } }) };
-          },
-          Info: async () => ({ name: "Hermes Desk", version: "0.1.0", commit: "abc", data_dir: "/d", platform: "linux", tray_available: true, autostart_supported: true }),
-          GetAutostart: async () => true,
-          SetAutostart: async (on: boolean) => on,
-          PickFolder: async () => "/home/me/proj",
-        },
-      },
-    },
-    runtime: {
-      EventsOn(name: string, cb: (...a: unknown[]) => void) {
-        let s = listeners.get(name);
-        if (!s) listeners.set(name, (s = new Set()));
-        s.add(cb);
-        return () => s.delete(cb);
-      },
-    },
-  };
-  const emit = (name: string, ...data: unknown[]) => listeners.get(name)?.forEach((cb) => cb(...data));
-  return { win, journal, requests, emit, listeners };
-}
-
-const flush = () => new Promise((r) => setTimeout(r, 0));
 
 describe("WailsTransport", () => {
   it("is chosen when window.go.app.Desktop exists and routes requests through Request", async () => {
@@ -102,59 +56,19 @@ describe("WailsTransport", () => {
     await expect(new WailsTransport({ win: fakeWindow().win }).desktop.setTheme?.("light")).resolves.toBeUndefined();
   });
 
-  it("catches up on watch, then pulls a page on each doorbell until done", async () => {
-    const fw = fakeWindow([env(1), env(2)]);
+  it("rings with each doorbell's seq for that run only, and stops ringing when asked", () => {
+    const fw = fakeWindow();
     const t = new WailsTransport({ win: fw.win });
-    const got: number[] = [];
-    const stop = t.watchRun(R, 0, { onEvents: (evs) => got.push(...evs.map((e) => e.seq)) });
-    await flush();
-    expect(got).toEqual([1, 2]);
-
-    fw.journal.push(env(3), env(4));
+    const rung: number[] = [];
+    const stop = t.ringRun(R, (seq) => rung.push(seq));
     fw.emit(DOORBELL, { run_id: R, seq: 4 });
     fw.emit(DOORBELL, { run_id: "other", seq: 9 });
-    await flush();
-    expect(got).toEqual([1, 2, 3, 4]);
-
-    // A doorbell for something already seen costs no request.
-    const before = fw.requests.length;
-    fw.emit(DOORBELL, { run_id: R, seq: 3 });
-    await flush();
-    expect(fw.requests.length).toBe(before);
-
-    fw.journal.push(env(5, "done"));
-    fw.emit(DOORBELL, { run_id: R, seq: 5 });
-    await flush();
-    expect(got).toEqual([1, 2, 3, 4, 5]);
-    // Done: the watcher left; further doorbells do nothing.
+    fw.emit(DOORBELL, [{ run_id: R, seq: 5 }, { run_id: R }]);
+    stop();
     fw.emit(DOORBELL, { run_id: R, seq: 6 });
-    await flush();
-    expect(got).toEqual([1, 2, 3, 4, 5]);
-    stop();
-  });
-
-  it("pages through a backlog larger than one page", async () => {
-    const fw = fakeWindow(Array.from({ length: 1234 }, (_, i) => env(i + 1)));
-    const t = new WailsTransport({ win: fw.win });
-    const got: number[] = [];
-    t.watchRun(R, 0, { onEvents: (evs) => got.push(...evs.map((e) => e.seq)) });
-    for (let i = 0; i < 10; i++) await flush();
-    expect(got.length).toBe(1234);
-    expect(got[1233]).toBe(1234);
-    expect(fw.requests.filter((r) => r.includes("/events")).length).toBe(3);
-  });
-
-  it("stop() unsubscribes the doorbell", async () => {
-    const fw = fakeWindow([env(1)]);
-    const t = new WailsTransport({ win: fw.win });
-    const got: number[] = [];
-    const stop = t.watchRun(R, 0, { onEvents: (evs) => got.push(...evs.map((e) => e.seq)) });
-    await flush();
-    stop();
-    fw.journal.push(env(2));
-    fw.emit(DOORBELL, { run_id: R, seq: 2 });
-    await flush();
-    expect(got).toEqual([1]);
+    expect(rung).toEqual([4, 5, Infinity]);
+    // Ringing reads nothing: the pages are RunStore's to read.
+    expect(fw.requests).toEqual([]);
   });
 
   it("forwards autostart:changed and app:second-instance", () => {

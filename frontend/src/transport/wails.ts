@@ -4,14 +4,13 @@
 // events (large Wails event payloads leak memory in WebKit, docs/ARCHITECTURE.md §The watch bus);
 // on a doorbell the watcher pulls the next pages through Request.
 import { ApiClient, ApiError, BackendUnavailableError, parseJSON, type RawResponse } from "./api";
-import type { BusHandlers, DesktopBridge, Transport, WatchHandlers } from "./transport";
+import type { BusHandlers, DesktopBridge, Transport } from "./transport";
 import type { DesktopInfo, Upload, WatchMessage } from "./types";
 import { onWailsEvent, wailsDesktop, wailsRuntime, type WailsDesktop } from "./wailsRuntime";
 
 export const DOORBELL = "run:doorbell";
 /** The window's copy of the watch bus: one small WatchMessage per event. */
 export const WATCH = "watch";
-const PAGE = 500;
 
 interface Doorbell {
   run_id: string;
@@ -35,16 +34,11 @@ export interface WailsOptions {
   win?: unknown;
 }
 
-interface Watcher {
-  wanted: number;
-  ring(seq: number): void;
-}
-
 export class WailsTransport implements Transport {
   readonly kind = "wails" as const;
   readonly api: ApiClient;
   readonly desktop: DesktopBridge;
-  private readonly watchers = new Map<string, Set<Watcher>>();
+  private readonly rings = new Map<string, Set<(seq: number) => void>>();
   private offDoorbell: (() => void) | null = null;
   private readonly win: unknown;
 
@@ -89,71 +83,26 @@ export class WailsTransport implements Transport {
     this.offDoorbell = onWailsEvent(
       DOORBELL,
       (...data) => {
-        for (const d of doorbells(data)) this.watchers.get(d.run_id)?.forEach((w) => w.ring(d.seq));
+        for (const d of doorbells(data)) this.rings.get(d.run_id)?.forEach((ring) => ring(d.seq));
       },
       this.win,
     );
   }
 
-  watchRun(runId: string, after: number, h: WatchHandlers): () => void {
+  /**
+   * Rings with the seq each doorbell of this run carries (Infinity when it
+   * carries none). It reads nothing: RunStore pages after its cursor.
+   */
+  ringRun(runId: string, ring: (seq: number) => void): () => void {
     this.ensureDoorbell();
-    let cursor = after;
-    let stopped = false;
-    let pulling = false;
-
-    const stop = () => {
-      stopped = true;
-      const set = this.watchers.get(runId);
-      set?.delete(w);
-      if (set && set.size === 0) this.watchers.delete(runId);
+    let set = this.rings.get(runId);
+    if (!set) this.rings.set(runId, (set = new Set()));
+    set.add(ring);
+    return () => {
+      const cur = this.rings.get(runId);
+      cur?.delete(ring);
+      if (cur && cur.size === 0) this.rings.delete(runId);
     };
-
-    // Single flight: while a pull runs, further doorbells only raise
-    // `wanted`; the loop keeps paging until it has reached it.
-    const pull = async () => {
-      if (pulling || stopped) return;
-      pulling = true;
-      try {
-        for (;;) {
-          const page = await this.api.eventsPage(runId, cursor, PAGE);
-          if (stopped) return;
-          const fresh = page.events.filter((e) => e.seq > cursor);
-          if (fresh.length > 0) {
-            cursor = fresh[fresh.length - 1]!.seq;
-            h.onEvents(fresh);
-            if (fresh.some((e) => e.terminal || e.type === "done")) {
-              stop();
-              return;
-            }
-          }
-          const full = page.more ?? page.events.length >= PAGE;
-          if (!full && cursor >= w.wanted) return;
-          if (fresh.length === 0) return; // nothing stored yet past the cursor
-        }
-      } catch (err) {
-        if (!stopped) h.onError?.(err, err instanceof ApiError && err.status === 404);
-        if (err instanceof ApiError && err.status === 404) stop();
-      } finally {
-        pulling = false;
-      }
-      if (!stopped && cursor < w.wanted) void pull();
-    };
-
-    const w: Watcher = {
-      wanted: after,
-      ring(seq: number) {
-        if (seq > w.wanted) w.wanted = seq;
-        if (seq > cursor) void pull();
-      },
-    };
-    let set = this.watchers.get(runId);
-    if (!set) this.watchers.set(runId, (set = new Set()));
-    set.add(w);
-
-    // Catch up once now: a doorbell rung before we subscribed is not lost.
-    // Nothing polls after that: every committed event rings.
-    void pull();
-    return stop;
   }
 
   /**
@@ -230,11 +179,6 @@ export class WailsTransport implements Transport {
       if (retry) clearTimeout(retry);
       off?.();
     };
-  }
-
-  /** Subscribes to doorbells of every run (for sidebar markers). */
-  onAnyDoorbell(cb: (runId: string, seq: number) => void): () => void {
-    return onWailsEvent(DOORBELL, (...data) => doorbells(data).forEach((d) => cb(d.run_id, d.seq)), this.win);
   }
 }
 

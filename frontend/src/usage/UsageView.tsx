@@ -3,7 +3,7 @@
 // (docs/ARCHITECTURE.md §Usage).
 import { BarChart3, Download, RefreshCw } from "lucide-react";
 import { useCallback, useEffect, useMemo, useState } from "react";
-import { saveFile } from "../components/ExportMenu";
+import { saveFile } from "../components/session/ExportMenu";
 import type { ApiClient } from "../transport/api";
 import { chartData } from "./chart";
 import { costSentence, money, n } from "./summary";

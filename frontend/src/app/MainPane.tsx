@@ -1,0 +1,99 @@
+import { lazy, Suspense, useMemo, type RefObject } from "react";
+import { attachSourceOf } from "../components/composer/Attachments";
+import { BackendOffline, PickProject, Unauthorized } from "../components/common/EmptyStates";
+import type { FolderActions } from "../components/common/FolderMissing";
+import { NewSession } from "../components/composer/NewSession";
+import { SchedulesView } from "../components/schedules/Schedules";
+import type { SessionHandle } from "../components/session/SessionView";
+import type { RunStore } from "../store/runStore";
+import { agentLabel } from "../settings/addAgent";
+import type { Transport } from "../transport/transport";
+import type { Session } from "../transport/types";
+import type { Backend } from "./useBackend";
+import type { Layout } from "./useLayout";
+import type { Navigation } from "./useNavigation";
+
+// The session view (transcript, Markdown and highlighting, diffs, the
+// inspector) is its own chunk: the shell's first paint does not wait for it
+// to be parsed. App starts loading it once mounted, while the first lists
+// are on their way (docs/ARCHITECTURE.md §Window start-up).
+export const loadSessionView = () => import("../components/session/SessionView");
+const SessionView = lazy(() => loadSessionView().then((m) => ({ default: m.SessionView })));
+const UsageView = lazy(() => import("../usage/UsageView"));
+
+export interface MainPaneProps {
+  t: Transport;
+  runs: RunStore;
+  b: Backend;
+  nav: Navigation;
+  layout: Layout;
+  composer: RefObject<SessionHandle | null>;
+  folder: FolderActions;
+  markSeen(id: string): void;
+  pickFolder(): Promise<void>;
+  addProjectPath(path: string): Promise<string | undefined>;
+  startSession(agent: string, text: string, attachments?: string[]): Promise<boolean>;
+  renameSession(s: Session, title: string): Promise<string | undefined>;
+}
+
+/** The page beside the sidebar: the connection's state, or what the person opened. */
+export function MainPane(p: MainPaneProps) {
+  const { t, runs, b, nav, composer, folder } = p;
+  const { project, session, adding } = nav;
+  const workspace = project?.workspace;
+  const attachSource = useMemo(() => attachSourceOf(t, undefined, workspace), [t, workspace]);
+  if (b.conn === "connecting") return <div className="wait-line center" role="status">Connecting to Hermes Desk…</div>;
+  if (b.conn === "offline") return <BackendOffline inWails={t.kind === "wails"} onRetry={() => void b.refresh()} />;
+  if (b.conn === "unauthorized") return <Unauthorized />;
+  if (nav.usageOpen && !adding) {
+    return (
+      <Suspense fallback={null}>
+        <UsageView api={t.api} />
+      </Suspense>
+    );
+  }
+  if (nav.schedules && !adding) {
+    return (
+      <SchedulesView
+        t={t}
+        bus={runs.bus}
+        projects={b.projects}
+        agents={b.agents ?? []}
+        defaultProject={nav.projectId}
+        onOpenSession={(sid, pid) => {
+          nav.openScheduledSession(sid, pid);
+          void b.refresh();
+        }}
+      />
+    );
+  }
+  if (adding || b.projects.length === 0) return <PickProject canPickFolder={!!t.desktop && !adding} onPick={() => void p.pickFolder()} onAddPath={p.addProjectPath} />;
+  if (session) {
+    return (
+      <Suspense fallback={null}>
+        <SessionView
+          key={session.id}
+          ref={composer}
+          t={t}
+          runs={runs}
+          session={session}
+          project={project}
+          inspectorOpen={p.layout.inspector}
+          onInspector={p.layout.setInspector}
+          onChanged={() => void b.refresh()}
+          onSeen={p.markSeen}
+          onRename={(title) => p.renameSession(session, title)}
+          onNewSession={() => nav.newSession(project?.id ?? session.project_id)}
+          folder={folder}
+          onOpenSettings={() => nav.setDialog("settings")}
+          target={nav.jump?.sessionId === session.id ? nav.jump : undefined}
+          agentName={(id) => agentLabel(b.agents, id)}
+        />
+      </Suspense>
+    );
+  }
+  if (project) {
+    return <NewSession ref={composer} project={project} agents={b.agents} onStart={p.startSession} attach={attachSource} folder={folder} takeKeyboard={t.kind === "wails"} onRecheck={() => void b.refresh()} hasSessions={Object.values(b.sessions).some((l) => l.length > 0)} />;
+  }
+  return null;
+}
