@@ -22,6 +22,10 @@ const (
 	StatusAwaitingClarify  Status = "awaiting_clarify"
 	StatusCancelling       Status = "cancelling"
 	StatusPaused           Status = "paused" // only where an agent itself reports it
+	// StatusParked: the run hit its vendor's rate limit and waits for the
+	// quota to reset; no process serves it until the core resumes it
+	// (docs/ARCHITECTURE.md §Usage, parked runs).
+	StatusParked Status = "parked"
 
 	StatusCompleted   Status = "completed"
 	StatusFailed      Status = "failed"
@@ -42,7 +46,7 @@ func (s Status) Terminal() bool {
 func (s Status) Valid() bool {
 	switch s {
 	case StatusQueued, StatusRunning, StatusAwaitingApproval, StatusAwaitingClarify,
-		StatusCancelling, StatusPaused:
+		StatusCancelling, StatusPaused, StatusParked:
 		return true
 	}
 	return s.Terminal()
@@ -158,6 +162,10 @@ type Run struct {
 	Terminal           bool   `json:"terminal"`
 	PendingApprovalID  string `json:"pending_approval_id,omitempty"`
 	PendingClarifyID   string `json:"pending_clarify_id,omitempty"`
+	// ResumesAt is when a parked run resumes by itself (RFC 3339);
+	// ParkAttempts counts the times the run parked (kept once it ends).
+	ResumesAt    string `json:"resumes_at,omitempty"`
+	ParkAttempts int    `json:"park_attempts,omitempty"`
 	ExitCode           *int   `json:"exit_code,omitempty"`
 	Error              string `json:"error,omitempty"`
 	// ActiveControls names the controls that make sense now

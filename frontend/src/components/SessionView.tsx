@@ -30,6 +30,7 @@ import { defaultModels, headerSettings, latestConfig, SessionSettings, useAgentC
 import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
+import { parkedText } from "../usage/parked";
 import { FolderMissing, type FolderActions } from "./FolderMissing";
 
 /**
@@ -86,6 +87,8 @@ export function waitText(v: RunView | undefined, status: string, agent: string, 
       return stoppingText(agent, forceLeft);
     case "paused":
       return `${agent} paused`;
+    case "parked":
+      return parkedText(v?.resumesAt);
   }
   if (v?.progress?.message) return v.progress.message;
   const last = v?.blocks[v.blocks.length - 1];

@@ -2,7 +2,7 @@
 // types that send it; DO NOT EDIT. docs/ARCHITECTURE.md §API "The contract".
 
 /** A run's lifecycle state (run.Status). */
-export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_clarify" | "cancelling" | "paused" | "completed" | "failed" | "cancelled" | "interrupted";
+export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_clarify" | "cancelling" | "paused" | "parked" | "completed" | "failed" | "cancelled" | "interrupted";
 
 /** The outcome of a control (run.ControlStatus). */
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
@@ -26,7 +26,7 @@ export type RunErrorCode = "agent_unknown" | "agent_not_installed" | "agent_star
 export type ApiErrorCode = "bad_request" | "not_found" | "conflict" | "too_large" | "unavailable" | "internal" | "unauthorized" | "forbidden" | "too_slow" | "folder_missing";
 
 /** Every run status, active ones first. */
-export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaiting_approval", "awaiting_clarify", "cancelling", "paused", "completed", "failed", "cancelled", "interrupted"];
+export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaiting_approval", "awaiting_clarify", "cancelling", "paused", "parked", "completed", "failed", "cancelled", "interrupted"];
 
 /** The statuses that end a run (run.Status.Terminal). */
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
@@ -158,6 +158,8 @@ export interface RunInfo {
   terminal: boolean;
   pending_approval_id?: string;
   pending_clarify_id?: string;
+  resumes_at?: string;
+  park_attempts?: number;
   exit_code?: number;
   error?: string;
   active_controls?: string[];
