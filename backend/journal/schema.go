@@ -205,6 +205,12 @@ CREATE TABLE agent_config (
 	// Usage totals by day, project, agent and model, kept on commit
 	// (journal/usage.go; docs/ARCHITECTURE.md §Usage).
 	{9, "usage totals", usageDaysSQL, backfillUsageDays},
+	// A parked run's resume time and how often it parked (run.State;
+	// docs/ARCHITECTURE.md §Usage, parked runs).
+	{10, "parked runs", `
+ALTER TABLE runs ADD COLUMN resumes_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN park_attempts INTEGER NOT NULL DEFAULT 0;
+`, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

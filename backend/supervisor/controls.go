@@ -87,9 +87,14 @@ func (s *Supervisor) control(ctx context.Context, runID string, req control.Requ
 	}
 	t := s.lookup(runID)
 	if t == nil {
-		if r.Status == run.StatusQueued {
+		// A parked run has no shim either (docs/ARCHITECTURE.md §Usage,
+		// parked runs): giving up on it is a cancel like a queued run's.
+		if r.Status == run.StatusQueued || r.Status == run.StatusParked {
 			if req.Op == control.OpCancel {
 				return s.cancelQueued(ctx, r, req.Force)
+			}
+			if r.Status == run.StatusParked {
+				return notActive("the run is waiting for its quota to reset"), nil
 			}
 			return notActive("the run has not started yet"), nil
 		}
