@@ -567,8 +567,13 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 // the core starts it again at the reset (docs/ARCHITECTURE.md §Usage,
 // parked runs). What the agent said stays in the log.
 func (r *runner) parkRun(ctx context.Context, o outcome) {
+	// RFC 3339 keeps whole seconds: rounded up, never resumed early.
+	at := o.park.ResumesAt
+	if t := at.Truncate(time.Second); !t.Equal(at) {
+		at = t.Add(time.Second)
+	}
 	st := run.StatusChanged{Status: run.StatusParked, Detail: o.park.Detail,
-		ResumesAt: o.park.ResumesAt.UTC().Format(time.RFC3339), Attempt: r.parkAttempts + 1}
+		ResumesAt: at.UTC().Format(time.RFC3339), Attempt: r.parkAttempts + 1}
 	if _, err := r.w.AppendSync(context.WithoutCancel(ctx), run.EventStatus, st); err != nil {
 		// Not parked after all: the run has no end, and main closes it as
 		// interrupted with this note.
