@@ -205,6 +205,9 @@ func (m *Mem) ForceCancel(ctx context.Context, runID string) (run.ControlResult,
 	return m.Cancel(ctx, runID)
 }
 
+// Resume: Mem parks no runs.
+func (m *Mem) Resume(context.Context, string) (run.ControlResult, error) { return notActive() }
+
 // RunLog: Mem keeps no log per run.
 func (m *Mem) RunLog(context.Context, string) (string, error) { return "", nil }
 
