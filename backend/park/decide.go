@@ -12,7 +12,7 @@ import (
 
 // SettingEnabled turns parking off when set to false: a rate-limited run
 // then fails, as it did before parking existed.
-const SettingEnabled = "runs.park_on_rate_limit"
+const SettingEnabled = "park_rate_limited_runs"
 
 // MaxBackoff caps the wait when the agent named no reset time.
 const MaxBackoff = 30 * time.Minute

@@ -154,6 +154,11 @@ func TestRunLabel(t *testing.T) {
 		{"by its name", run.RunState{Agent: "my-acp", AgentName: "My ACP Agent", Status: run.StatusRunning, CreatedAt: t0}, "Untitled session — My ACP Agent — running — just now"},
 		{"control characters", run.RunState{SessionTitle: "a\nb\u202ec\x1b", Agent: "x", Status: run.StatusCancelling, CreatedAt: t0}, "a b c — x — stopping — just now"},
 		{"long title", run.RunState{SessionTitle: long, Agent: "x", Status: run.StatusRunning}, strings.TrimSpace(long[:39]) + "… — x — running"},
+		{"parked", run.RunState{SessionTitle: "t", Agent: "claude", Status: run.StatusParked,
+			ResumesAt: time.Date(2026, 3, 1, 15, 0, 0, 0, time.Local).UTC().Format(time.RFC3339), CreatedAt: t0},
+			"t — claude — Waiting for quota — resumes at 15:00 — just now"},
+		{"parked, no time known", run.RunState{SessionTitle: "t", Agent: "claude", Status: run.StatusParked, CreatedAt: t0},
+			"t — claude — Waiting for quota — just now"},
 		{"question", run.RunState{SessionTitle: "t", Agent: "x", Status: run.StatusAwaitingClarify, Pending: &run.PendingPrompt{Kind: run.PendingClarify}, CreatedAt: t0.Add(-49 * time.Hour)}, "t — x — has a question — 2 d"},
 	}
 	for _, tc := range tests {

@@ -196,9 +196,18 @@ func StatusWords(r run.RunState) string {
 		return "stopping"
 	case run.StatusPaused:
 		return "paused"
+	case run.StatusParked:
+		if at, err := time.Parse(time.RFC3339, r.ResumesAt); err == nil {
+			return "Waiting for quota — " + ResumesAt(at)
+		}
+		return "Waiting for quota"
 	}
 	return string(r.Status)
 }
+
+// ResumesAt says when a parked run resumes: "resumes at 15:00" in the
+// local zone (docs/ARCHITECTURE.md §Usage, parked runs).
+func ResumesAt(at time.Time) string { return "resumes at " + at.Local().Format("15:04") }
 
 // since is when a run began: its start, or its creation while queued.
 func since(r run.RunState) time.Time {

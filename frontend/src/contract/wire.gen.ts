@@ -226,6 +226,7 @@ export interface RunState {
   started_at?: string;
   ended_at?: string;
   pending?: PendingPrompt;
+  resumes_at?: string;
   error?: string;
 }
 
