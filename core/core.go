@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -187,6 +188,9 @@ type Core struct {
 	mu        sync.Mutex
 	running   int
 	trayModel *traystate.Model // traymodel.go
+	// quotaBusy and quotaAgain: a read of the quota lines for the tray
+	// runs, and another was asked for meanwhile (traymodel.go).
+	quotaBusy, quotaAgain atomic.Bool
 	view      *traystate.View  // the model's last view, nil before the first
 	trayAvail bool
 	quitOnce  sync.Once

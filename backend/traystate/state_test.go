@@ -129,6 +129,25 @@ func TestRenderMenu(t *testing.T) {
 	}
 }
 
+// Each vendor's quota line sits under the runs, as a line to read (no
+// action), whether runs are listed or not (docs/ARCHITECTURE.md §Usage).
+func TestRenderQuotaLines(t *testing.T) {
+	q := []string{"Codex: 72 % of the 5-hour window, resets 14:20", "Claude: 5-hour limit reached, resets 15:00", " \n"}
+	idle := Render(nil, Options{Now: t0, Quota: q})
+	want := []string{q[0], q[1], "---", LabelNewSession, LabelOpen, LabelAutostart, "---", LabelQuit}
+	if got := labels(idle.Items); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("idle menu\n got %q\nwant %q", got, want)
+	}
+	if idle.Items[0].Action != ActionNone || idle.Items[0].Children != nil {
+		t.Errorf("a quota line is not clickable: %+v", idle.Items[0])
+	}
+	busy := Render([]run.RunState{rs("a", run.StatusRunning, t0, nil)}, Options{Now: t0, Quota: q[:1]})
+	want = []string{"Fix a — demo — running — just now", "---", q[0], "---", LabelNewSession, LabelOpen, LabelAutostart, "---", LabelQuit}
+	if got := labels(busy.Items); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("menu with a run\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestRenderCapsRuns(t *testing.T) {
 	var runs []run.RunState
 	for i := range MaxRunItems + 3 {
@@ -272,5 +291,21 @@ func TestModelSendsOnlyChanges(t *testing.T) {
 	m.Apply(run.WatchMessage{Type: run.WatchRunChanged, Run: &r})
 	if n != 2 {
 		t.Fatalf("a new run's view not sent")
+	}
+}
+
+func TestModelSetQuota(t *testing.T) {
+	var last View
+	n := 0
+	m := NewModel(func(v View) { last, n = v, n+1 })
+	m.clock = testClock{fakeclock.New(t0)}
+	m.Refresh()
+	m.SetQuota([]string{"Claude: 5-hour limit reached, resets 15:00"})
+	if n != 2 || last.Items[0].Label != "Claude: 5-hour limit reached, resets 15:00" {
+		t.Fatalf("after SetQuota: %d views, %q", n, labels(last.Items))
+	}
+	m.SetQuota([]string{"Claude: 5-hour limit reached, resets 15:00"})
+	if n != 2 {
+		t.Fatalf("the same lines sent a view again")
 	}
 }

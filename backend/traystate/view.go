@@ -80,6 +80,9 @@ const maxTitle = 40
 type Options struct {
 	Now       time.Time
 	Autostart bool
+	// Quota is each vendor's latest quota line (usage.QuotaLine), shown
+	// under the runs (docs/ARCHITECTURE.md §Usage).
+	Quota []string
 }
 
 // Render computes the view of the given runs (as ordered by State.Runs).
@@ -114,6 +117,14 @@ func Render(runs []run.RunState, o Options) View {
 	if len(runs) > 0 {
 		v.Items = append(v.Items, Item{Separator: true})
 	}
+	for _, line := range o.Quota {
+		if line = Truncate(Clean(line), maxQuotaLine); line != "" {
+			v.Items = append(v.Items, Item{Label: line})
+		}
+	}
+	if len(v.Items) > 0 && !v.Items[len(v.Items)-1].Separator {
+		v.Items = append(v.Items, Item{Separator: true})
+	}
 	v.Items = append(v.Items,
 		Item{Label: LabelNewSession, Tooltip: "Open the window on a new session", Action: ActionNewSession},
 		Item{Label: LabelOpen, Tooltip: "Show the Hermes Desk window", Action: ActionOpen},
@@ -123,6 +134,9 @@ func Render(runs []run.RunState, o Options) View {
 	)
 	return v
 }
+
+// maxQuotaLine bounds a quota line in the menu.
+const maxQuotaLine = 80
 
 // QuitItem is a plain Quit with no active runs; with some, a submenu that
 // makes the person choose what happens to them — never a silent orphan
