@@ -185,12 +185,13 @@ type Core struct {
 	detector *sni.Detector
 	am       autostart.Manager // nil where unsupported
 
-	mu        sync.Mutex
-	running   int
-	trayModel *traystate.Model // traymodel.go
 	// quotaBusy and quotaAgain: a read of the quota lines for the tray
 	// runs, and another was asked for meanwhile (traymodel.go).
 	quotaBusy, quotaAgain atomic.Bool
+
+	mu        sync.Mutex
+	running   int
+	trayModel *traystate.Model // traymodel.go
 	view      *traystate.View  // the model's last view, nil before the first
 	trayAvail bool
 	quitOnce  sync.Once

@@ -41,7 +41,9 @@ type Settings struct {
 }
 
 // DefaultSettings is what a fresh data dir notifies.
-func DefaultSettings() Settings { return Settings{NeedsYou: true, Finished: true, Failed: true, Quota: true} }
+func DefaultSettings() Settings {
+	return Settings{NeedsYou: true, Finished: true, Failed: true, Quota: true}
+}
 
 // ParseSettings reads the switches from the settings map; a missing or
 // malformed value keeps its default.

@@ -162,10 +162,6 @@ type Run struct {
 	Terminal           bool   `json:"terminal"`
 	PendingApprovalID  string `json:"pending_approval_id,omitempty"`
 	PendingClarifyID   string `json:"pending_clarify_id,omitempty"`
-	// ResumesAt is when a parked run resumes by itself (RFC 3339);
-	// ParkAttempts counts the times the run parked (kept once it ends).
-	ResumesAt    string `json:"resumes_at,omitempty"`
-	ParkAttempts int    `json:"park_attempts,omitempty"`
 	ExitCode           *int   `json:"exit_code,omitempty"`
 	Error              string `json:"error,omitempty"`
 	// ActiveControls names the controls that make sense now
@@ -174,6 +170,11 @@ type Run struct {
 	CreatedAt      time.Time  `json:"created_at"`
 	StartedAt      *time.Time `json:"started_at,omitempty"`
 	EndedAt        *time.Time `json:"ended_at,omitempty"`
+
+	// ResumesAt is when a parked run resumes by itself (RFC 3339);
+	// ParkAttempts counts the times the run parked (kept once it ends).
+	ResumesAt    string `json:"resumes_at,omitempty"`
+	ParkAttempts int    `json:"park_attempts,omitempty"`
 }
 
 // StartRequest asks for a new run: one user message in a session.

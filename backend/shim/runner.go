@@ -124,7 +124,7 @@ type runner struct {
 	// resumed: the run parked on its vendor's rate limit before and this
 	// shim continues it (its message is already in the transcript);
 	// parkAttempts is how many times it parked. limit is the latest rate
-	// limit the agent reported during this turn, parked whether this run
+	// limit the agent reported during this turn; parked: whether this run
 	// ended parked (docs/ARCHITECTURE.md §Usage, parked runs).
 	resumed      bool
 	parkAttempts int
