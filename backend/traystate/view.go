@@ -88,18 +88,26 @@ type Options struct {
 // Render computes the view of the given runs (as ordered by State.Runs).
 func Render(runs []run.RunState, o Options) View {
 	v := View{Icon: IconIdle, Running: len(runs)}
+	parked := 0
 	for _, r := range runs {
 		if NeedsYou(r) {
 			v.NeedsYou++
+		}
+		if r.Status == run.StatusParked {
+			parked++
 		}
 	}
 	switch {
 	case v.NeedsYou > 0:
 		v.Icon = IconNeedsYou
-	case v.Running > 0:
+	case v.Running > parked:
 		v.Icon = IconRunning
 	}
 	v.Tooltip = Tooltip(v.Running, v.NeedsYou)
+	if parked > 0 && parked == v.Running {
+		// Nothing works until a quota resets: no running badge.
+		v.Tooltip = fmt.Sprintf("%s — %s for quota", AppName, plural(parked, "run waits", "runs wait"))
+	}
 
 	for i, r := range runs {
 		if i == MaxRunItems {
