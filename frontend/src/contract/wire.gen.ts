@@ -158,14 +158,14 @@ export interface RunInfo {
   terminal: boolean;
   pending_approval_id?: string;
   pending_clarify_id?: string;
-  resumes_at?: string;
-  park_attempts?: number;
   exit_code?: number;
   error?: string;
   active_controls?: string[];
   created_at?: string;
   started_at?: string;
   ended_at?: string;
+  resumes_at?: string;
+  park_attempts?: number;
 }
 
 /** POST /api/runs (Go: run.StartRequest). */
