@@ -31,6 +31,7 @@ import { stoppingText, useForceCountdown } from "./stopping";
 import { queueWait } from "./queueWait";
 import { RunLogDialog } from "./RunLogDialog";
 import { parkedText } from "../usage/parked";
+import { ResumeNow } from "../usage/ResumeNow";
 import { FolderMissing, type FolderActions } from "./FolderMissing";
 
 /**
@@ -561,6 +562,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             status !== "idle" && <StatusBadge status={status} />
           )}
           <span className="spacer" />
+          {active && status === "parked" && latestId && <ResumeNow runId={latestId} resume={(id) => t.api.resume(id)} onProblem={setErr} />}
           {active && status === "cancelling" ? (
             <button type="button" className="btn btn-danger btn-stop" onClick={() => void stop(true)} title="Stop the agent at once, without waiting for it to finish up">
               <Square size={14} aria-hidden /> Force stop
