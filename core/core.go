@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -183,6 +184,10 @@ type Core struct {
 	tray     *tray.Tray
 	detector *sni.Detector
 	am       autostart.Manager // nil where unsupported
+
+	// quotaBusy and quotaAgain: a read of the quota lines for the tray
+	// runs, and another was asked for meanwhile (traymodel.go).
+	quotaBusy, quotaAgain atomic.Bool
 
 	mu        sync.Mutex
 	running   int

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"net/url"
 	"strings"
 	"time"
@@ -27,8 +28,64 @@ func (k *Core) model() *traystate.Model {
 	return k.trayModel
 }
 
-// onWatch folds a watch bus message into the tray.
-func (k *Core) onWatch(m run.WatchMessage) { k.model().Apply(m) }
+// onWatch folds a watch bus message into the tray. A run that changed
+// status (it started, ended, parked) may have brought new quota figures:
+// the vendors' lines are read again (docs/ARCHITECTURE.md §Usage).
+func (k *Core) onWatch(m run.WatchMessage) {
+	k.model().Apply(m)
+	if m.Type == run.WatchSnapshotType || m.Type == run.WatchRunChanged {
+		k.refreshQuota()
+	}
+}
+
+// quotaTimeout bounds reading the quota lines (one journal read).
+const quotaTimeout = 10 * time.Second
+
+// refreshQuota reads every vendor's quota line through the API and puts
+// them in the tray, off the watch bus's goroutine; a change while one read
+// runs is read again after it, once.
+func (k *Core) refreshQuota() {
+	k.quotaAgain.Store(true)
+	if !k.quotaBusy.CompareAndSwap(false, true) {
+		return // the running read reads again
+	}
+	go func() {
+		for {
+			for k.quotaAgain.Swap(false) {
+				k.readQuota()
+			}
+			k.quotaBusy.Store(false)
+			// One asked between the last read and letting go: read on.
+			if !k.quotaAgain.Load() || !k.quotaBusy.CompareAndSwap(false, true) {
+				return
+			}
+		}
+	}()
+}
+
+func (k *Core) readQuota() {
+	ctx, cancel := context.WithTimeout(context.Background(), quotaTimeout)
+	defer cancel()
+	h := k.api(ctx)
+	if h == nil {
+		return
+	}
+	status, body := h.DoContext(ctx, "GET", "/api/usage/quota", "")
+	var res struct {
+		Quota []struct {
+			Line string `json:"line"`
+		} `json:"quota"`
+	}
+	if status != 200 || json.Unmarshal([]byte(body), &res) != nil {
+		k.log.Info("tray: quota lines not read", "status", status)
+		return
+	}
+	lines := make([]string, 0, len(res.Quota))
+	for _, q := range res.Quota {
+		lines = append(lines, q.Line)
+	}
+	k.model().SetQuota(lines)
+}
 
 func (k *Core) setView(v traystate.View) {
 	k.mu.Lock()

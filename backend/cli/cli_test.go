@@ -190,6 +190,27 @@ func TestRunsCancel(t *testing.T) {
 	}
 }
 
+func TestRunsResume(t *testing.T) {
+	f := newFixture(t)
+	f.mem.AddRun("r1")
+	var got string
+	f.mem.ResumeFn = func(_ context.Context, id string) (run.ControlResult, error) {
+		got = id
+		return run.ControlResult{Accepted: true, Status: run.ControlAccepted}, nil
+	}
+	if code := f.env.Runs([]string{"resume", "r1"}); code != 0 || got != "r1" || f.stdout.String() != "Resuming r1.\n" {
+		t.Fatalf("resume: %d %q %q", code, got, f.stdout.String())
+	}
+	f.mem.ResumeFn = nil
+	f.stdout.b.Reset()
+	if code := f.env.Runs([]string{"resume", "r1"}); code != 0 || !strings.HasPrefix(f.stdout.String(), "r1 is not waiting for quota") {
+		t.Fatalf("resume not-active: %d %q", code, f.stdout.String())
+	}
+	if code := f.env.Runs([]string{"resume", "nope"}); code != exitFail || !strings.Contains(f.stderr.String(), "run not found") {
+		t.Fatalf("resume unknown: %d %q", code, f.stderr.String())
+	}
+}
+
 // answer plays an agent: it waits for the run ask starts and answers it.
 func (f *fixture) answer(t *testing.T, text string, status run.Status) string {
 	t.Helper()

@@ -11,7 +11,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
-const runsUsage = "hermesdesk runs ls [--active] [--limit N] | runs tail RUN [--after N] [--json] | runs cancel RUN"
+const runsUsage = "hermesdesk runs ls [--active] [--limit N] | runs tail RUN [--after N] [--json] | runs cancel RUN | runs resume RUN"
 
 // Runs runs the subcommand in e.
 func (e *Env) Runs(args []string) int {
@@ -26,6 +26,8 @@ func (e *Env) Runs(args []string) int {
 		return e.runsTail(args[1:])
 	case "cancel", "stop":
 		return e.runsCancel(args[1:])
+	case "resume":
+		return e.runsResume(args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprintln(e.Stdout, "usage: "+runsUsage)
 		return exitOK
@@ -137,24 +139,48 @@ func (e *Env) runsCancel(args []string) int {
 	return e.cancelRun(c, pos[0])
 }
 
+// runsResume starts a run that waits for its quota now, not at the reset
+// (docs/ARCHITECTURE.md §Usage, parked runs).
+func (e *Env) runsResume(args []string) int {
+	fs := newFlags("runs resume", e, "hermesdesk runs resume RUN")
+	pos, err := parse(fs, args)
+	if err != nil || len(pos) != 1 {
+		if err == nil {
+			fs.Usage()
+		}
+		return exitUsage
+	}
+	c, code := e.connect()
+	if c == nil {
+		return code
+	}
+	return e.runControl(c, pos[0], "resume", "Resuming", "is not waiting for quota")
+}
+
 type caller interface {
 	Call(ctx context.Context, method, path string, in, out any) error
 }
 
 func (e *Env) cancelRun(c caller, runID string) int {
+	return e.runControl(c, runID, "cancel", "Cancelling", "is not running")
+}
+
+// runControl posts the control op on runID and says how it went: doing
+// when accepted, "RUN notActive" when there was nothing to do.
+func (e *Env) runControl(c caller, runID, op, doing, notActive string) int {
 	var res run.ControlResult
-	if err := c.Call(e.ctx(), "POST", "/api/runs/"+url.PathEscape(runID)+"/cancel", nil, &res); err != nil {
+	if err := c.Call(e.ctx(), "POST", "/api/runs/"+url.PathEscape(runID)+"/"+op, nil, &res); err != nil {
 		return e.apiFail(err)
 	}
 	switch res.Status {
 	case run.ControlAccepted:
-		fmt.Fprintln(e.Stdout, "Cancelling "+runID+".")
+		fmt.Fprintln(e.Stdout, doing+" "+runID+".")
 		return exitOK
 	case run.ControlNotActive:
-		fmt.Fprintln(e.Stdout, runID+" is not running"+suffix(res.Message)+".")
+		fmt.Fprintln(e.Stdout, runID+" "+notActive+suffix(res.Message)+".")
 		return exitOK
 	}
-	e.errorf("cannot cancel %s: %s%s", runID, res.Status, suffix(res.Message))
+	e.errorf("cannot %s %s: %s%s", op, runID, res.Status, suffix(res.Message))
 	return exitFail
 }
 

@@ -61,6 +61,24 @@ func (p *player) play(ctx context.Context, name, attachments string) (acpsdk.Pro
 	return acpsdk.PromptResponse{StopReason: acpsdk.StopReasonEndTurn, Usage: p.usage}, nil
 }
 
+// rateLimit fails the prompt as an OpenAI-compatible server's 429 reads
+// through an ACP agent, with the wait left, until the session's window
+// (opened by the first prompt that got here) has passed.
+func (p *player) rateLimit(s *RateLimitStep) error {
+	now := time.Now()
+	p.a.mu.Lock()
+	if p.sess.LimitedUntil == 0 {
+		p.sess.LimitedUntil = now.Add(time.Duration(s.ResetAfterMs) * time.Millisecond).UnixMilli()
+	}
+	until := time.UnixMilli(p.sess.LimitedUntil)
+	p.a.mu.Unlock()
+	if !now.Before(until) {
+		return nil
+	}
+	return &acpsdk.RequestError{Code: -32603,
+		Message: fmt.Sprintf("429 Too Many Requests: rate limit reached (retry-after: %.3fs)", until.Sub(now).Seconds())}
+}
+
 func (p *player) run(ctx context.Context, steps []Step) error {
 	for _, s := range steps {
 		if ctx.Err() != nil {
@@ -119,6 +137,8 @@ func (p *player) step(ctx context.Context, s Step) error {
 		return nil
 	case s.Fail != nil:
 		return &acpsdk.RequestError{Code: s.Fail.Code, Message: s.Fail.Message}
+	case s.RateLimit != nil:
+		return p.rateLimit(s.RateLimit)
 	case s.Burst != nil:
 		return p.burst(ctx, s.Burst)
 	case s.Repeat != nil:

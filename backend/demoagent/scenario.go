@@ -48,6 +48,10 @@ type Step struct {
 	Raw []string `json:"raw,omitempty"`
 	// Fail makes session/prompt answer with this JSON-RPC error.
 	Fail *FailStep `json:"fail,omitempty"`
+	// RateLimit answers like an agent whose model server said 429 with a
+	// reset: until the session's window passes, session/prompt fails with
+	// "429 Too Many Requests … retry-after"; after it, the steps go on.
+	RateLimit *RateLimitStep `json:"rate_limit,omitempty"`
 	// Burst writes Count identical message chunks as fast as the pipe takes
 	// them (the flood scenario).
 	Burst *BurstStep `json:"burst,omitempty"`
@@ -148,6 +152,13 @@ type ClarifyStep struct {
 type FailStep struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
+}
+
+// RateLimitStep opens a rate-limit window of ResetAfterMs on the session's
+// first prompt that reaches it (kept with the session, so a resumed
+// process sees the same window).
+type RateLimitStep struct {
+	ResetAfterMs int `json:"reset_after_ms"`
 }
 
 // RepeatStep loops. IgnoreCancel keeps going after session/cancel (the
@@ -259,6 +270,7 @@ func validateSteps(steps []Step) error {
 		count(s.Exit != nil)
 		count(s.Raw != nil)
 		count(s.Fail != nil)
+		count(s.RateLimit != nil)
 		count(s.Repeat != nil)
 		count(s.Burst != nil)
 		count(s.IgnoreSIGTERM)

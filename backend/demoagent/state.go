@@ -34,6 +34,9 @@ type session struct {
 	// allowed without a question, as a real agent remembers them
 	// (issue 23.17). Keyed by permissionKey.
 	AlwaysAllowed []string `json:"always_allowed,omitempty"`
+	// LimitedUntil (unix ms) ends the rate-limit window a rate_limit step
+	// opened in this conversation.
+	LimitedUntil int64 `json:"limited_until,omitempty"`
 }
 
 type turn struct {

@@ -141,6 +141,12 @@ func (h *Handler) cancel(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, res, err)
 }
 
+// resume starts a parked run now (docs/ARCHITECTURE.md §Usage, parked runs).
+func (h *Handler) resume(w http.ResponseWriter, r *http.Request) {
+	res, err := h.svc.Resume(r.Context(), r.PathValue("id"))
+	reply(w, http.StatusOK, res, err)
+}
+
 func (h *Handler) approve(w http.ResponseWriter, r *http.Request) {
 	var body struct {
 		Choice string `json:"choice"`

@@ -119,6 +119,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /api/runs/{id}/events", h.events)
 	m.HandleFunc("GET /api/runs/{id}/log", h.runLog)
 	m.HandleFunc("POST /api/runs/{id}/cancel", h.cancel)
+	m.HandleFunc("POST /api/runs/{id}/resume", h.resume)
 	m.HandleFunc("POST /api/runs/{id}/approvals/{approval_id}", h.approve)
 	m.HandleFunc("POST /api/runs/{id}/clarify/{clarify_id}", h.clarify)
 	m.HandleFunc("POST /api/runs/{id}/queue", h.queue)

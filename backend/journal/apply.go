@@ -127,8 +127,8 @@ func (d *deriver) event(ctx context.Context, ev run.Event) error {
 func (d *deriver) step(ctx context.Context, ev run.Event) error {
 	if !d.stateLoaded {
 		var st string
-		if err := d.tx.QueryRowContext(ctx, `SELECT status, pending_approval_id, pending_clarify_id FROM runs WHERE id = ?`,
-			d.rc.runID).Scan(&st, &d.state.PendingApprovalID, &d.state.PendingClarifyID); err != nil {
+		if err := d.tx.QueryRowContext(ctx, `SELECT status, pending_approval_id, pending_clarify_id, resumes_at, park_attempts FROM runs WHERE id = ?`,
+			d.rc.runID).Scan(&st, &d.state.PendingApprovalID, &d.state.PendingClarifyID, &d.state.ResumesAt, &d.state.ParkAttempts); err != nil {
 			return err
 		}
 		d.state.Status = run.Status(st)
@@ -159,8 +159,10 @@ func (d *deriver) bump(st run.TurnState) {
 // finish records the group's last seq and the turn's progress.
 func (d *deriver) finish(ctx context.Context) error {
 	if d.stateChanged && !d.state.Status.Terminal() {
-		if err := d.exec(ctx, `UPDATE runs SET status = ?, pending_approval_id = ?, pending_clarify_id = ? WHERE id = ? AND terminal = 0`,
-			string(d.state.Status), d.state.PendingApprovalID, d.state.PendingClarifyID, d.rc.runID); err != nil {
+		if err := d.exec(ctx, `UPDATE runs SET status = ?, pending_approval_id = ?, pending_clarify_id = ?, resumes_at = ?, park_attempts = ?
+			WHERE id = ? AND terminal = 0`,
+			string(d.state.Status), d.state.PendingApprovalID, d.state.PendingClarifyID, d.state.ResumesAt, d.state.ParkAttempts,
+			d.rc.runID); err != nil {
 			return err
 		}
 		d.stateChanged = false
@@ -190,7 +192,7 @@ func (d *deriver) done(ctx context.Context, ev run.Event, at int64) error {
 		exit = *p.ExitCode
 	}
 	if err := d.exec(ctx, `UPDATE runs SET status = ?, terminal = 1, ended_at = ?, error = ?, exit_code = ?,
-		pending_approval_id = '', pending_clarify_id = '', last_seq = MAX(last_seq, ?) WHERE id = ?`,
+		pending_approval_id = '', pending_clarify_id = '', resumes_at = '', last_seq = MAX(last_seq, ?) WHERE id = ?`,
 		string(d.state.Status), at, p.Error, exit, ev.Seq, d.rc.runID); err != nil {
 		return err
 	}

@@ -11,7 +11,8 @@ import (
 )
 
 const runCols = `id, project_id, session_id, turn_id, user_message_id, assistant_message_id, agent, model, status,
-	last_seq, terminal, pending_approval_id, pending_clarify_id, exit_code, error, created_at, started_at, ended_at`
+	last_seq, terminal, pending_approval_id, pending_clarify_id, exit_code, error, created_at, started_at, ended_at,
+	resumes_at, park_attempts`
 
 func scanRun(sc interface{ Scan(...any) error }) (run.Run, error) {
 	var r run.Run
@@ -20,7 +21,7 @@ func scanRun(sc interface{ Scan(...any) error }) (run.Run, error) {
 	var created int64
 	err := sc.Scan(&r.ID, &r.ProjectID, &r.SessionID, &r.TurnID, &r.UserMessageID, &r.AssistantMessageID, &r.Agent,
 		&r.Model, &status, &r.LastSeq, &r.Terminal, &r.PendingApprovalID, &r.PendingClarifyID, &exit, &r.Error,
-		&created, &started, &ended)
+		&created, &started, &ended, &r.ResumesAt, &r.ParkAttempts)
 	if err != nil {
 		return r, err
 	}

@@ -208,6 +208,12 @@ CREATE TABLE agent_config (
 	// Workspaces: a session's checkout or a worktree the app made
 	// (journal/workspaces.go; docs/ARCHITECTURE.md §Workspaces).
 	{10, "workspaces", workspacesSQL, nil},
+	// A parked run's resume time and how often it parked (run.State;
+	// docs/ARCHITECTURE.md §Usage, parked runs).
+	{11, "parked runs", `
+ALTER TABLE runs ADD COLUMN resumes_at TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN park_attempts INTEGER NOT NULL DEFAULT 0;
+`, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

@@ -20,6 +20,7 @@ const (
 	KindNeedsYou Kind = "needs_you" // an approval or a question is waiting
 	KindFinished Kind = "finished"  // a run completed
 	KindFailed   Kind = "failed"    // a run failed or was interrupted
+	KindQuota    Kind = "quota"     // a run parked on a rate limit, or resumed
 )
 
 // Settings keys (the journal's settings table; values are JSON booleans).
@@ -28,22 +29,28 @@ const (
 	SettingFinished = "notifications.finished"
 	SettingFailed   = "notifications.failed"
 	SettingDND      = "notifications.dnd"
+	SettingQuota    = "notifications.quota"
 )
 
 // Settings are the person's switches. Every kind is on and Do Not Disturb
 // off until changed.
 type Settings struct {
 	NeedsYou, Finished, Failed, DND bool
+	// Quota: runs parked on a rate limit and resumed at the reset.
+	Quota bool
 }
 
 // DefaultSettings is what a fresh data dir notifies.
-func DefaultSettings() Settings { return Settings{NeedsYou: true, Finished: true, Failed: true} }
+func DefaultSettings() Settings {
+	return Settings{NeedsYou: true, Finished: true, Failed: true, Quota: true}
+}
 
 // ParseSettings reads the switches from the settings map; a missing or
 // malformed value keeps its default.
 func ParseSettings(m map[string]json.RawMessage) Settings {
 	s := DefaultSettings()
-	for key, dst := range map[string]*bool{SettingNeedsYou: &s.NeedsYou, SettingFinished: &s.Finished, SettingFailed: &s.Failed, SettingDND: &s.DND} {
+	for key, dst := range map[string]*bool{SettingNeedsYou: &s.NeedsYou, SettingFinished: &s.Finished, SettingFailed: &s.Failed,
+		SettingDND: &s.DND, SettingQuota: &s.Quota} {
 		var b bool
 		if raw, ok := m[key]; ok && json.Unmarshal(raw, &b) == nil {
 			*dst = b
@@ -79,6 +86,10 @@ func Allowed(k Kind, s Settings, f Focus, sessionID string) bool {
 		if !s.Failed {
 			return false
 		}
+	case KindQuota:
+		if !s.Quota {
+			return false
+		}
 	default:
 		return false
 	}
@@ -96,7 +107,18 @@ type Change struct {
 	// Ended is the kind of a run's end worth telling (finished or failed),
 	// "" otherwise. A cancelled run is not: the person stopped it.
 	Ended Kind
+	// Quota is a run that parked on its vendor's rate limit or resumed
+	// from it (docs/ARCHITECTURE.md §Usage, parked runs); "" otherwise.
+	Quota QuotaChange
 }
+
+// QuotaChange is a run's move into or out of waiting for its quota.
+type QuotaChange string
+
+const (
+	QuotaParked  QuotaChange = "parked"
+	QuotaResumed QuotaChange = "resumed"
+)
 
 // Classify compares a run's previous state (nil when unseen) with its
 // current one.
@@ -114,6 +136,13 @@ func Classify(prev *run.RunState, cur run.RunState) Change {
 		}
 	case cur.Pending == nil && prevPrompt != nil:
 		c.GonePrompt = prevPrompt.ID
+	}
+	wasParked := prev != nil && prev.Status == run.StatusParked
+	switch {
+	case cur.Status == run.StatusParked && !wasParked:
+		c.Quota = QuotaParked
+	case wasParked && cur.Status != run.StatusParked && !cur.Status.Terminal():
+		c.Quota = QuotaResumed
 	}
 	switch cur.Status {
 	case run.StatusCompleted:

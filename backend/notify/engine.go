@@ -189,6 +189,9 @@ func (e *Engine) change(cur run.RunState, now time.Time) []Op {
 	if c.NewPrompt != nil && !cur.Status.Terminal() {
 		ops = append(ops, e.prompt(cur)...)
 	}
+	if c.Quota != "" && Allowed(KindQuota, e.settings, e.focus, cur.SessionID) {
+		ops = append(ops, Op{Kind: OpSend, Note: QuotaNote(cur, c.Quota)})
+	}
 	if c.Ended != "" && Allowed(c.Ended, e.settings, e.focus, cur.SessionID) {
 		if len(e.ended) == 0 {
 			e.due = now.Add(CoalesceWindow)

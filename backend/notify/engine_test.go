@@ -40,6 +40,8 @@ func TestAllowed(t *testing.T) {
 		{"focused on that session", KindFinished, on, Focus{SessionID: "s1", Focused: true}, false},
 		{"window shows it but is not focused", KindFinished, on, Focus{SessionID: "s1"}, true},
 		{"focused on another session", KindNeedsYou, on, Focus{SessionID: "s2", Focused: true}, true},
+		{"default quota", KindQuota, on, Focus{}, true},
+		{"quota off", KindQuota, Settings{NeedsYou: true, Finished: true, Failed: true}, Focus{}, false},
 		{"unknown kind", Kind("x"), on, Focus{}, false},
 	}
 	for _, tc := range tests {
@@ -55,8 +57,9 @@ func TestParseSettings(t *testing.T) {
 		want Settings
 	}{
 		{nil, DefaultSettings()},
-		{map[string]string{SettingFinished: "false", SettingDND: "true"}, Settings{NeedsYou: true, Failed: true, DND: true}},
-		{map[string]string{SettingNeedsYou: `"no"`, SettingFailed: "false"}, Settings{NeedsYou: true, Finished: true}},
+		{map[string]string{SettingFinished: "false", SettingDND: "true"}, Settings{NeedsYou: true, Failed: true, DND: true, Quota: true}},
+		{map[string]string{SettingNeedsYou: `"no"`, SettingFailed: "false"}, Settings{NeedsYou: true, Finished: true, Quota: true}},
+		{map[string]string{SettingQuota: "false"}, Settings{NeedsYou: true, Finished: true, Failed: true}},
 	}
 	for i, tc := range tests {
 		m := map[string]json.RawMessage{}
@@ -78,18 +81,25 @@ func TestClassify(t *testing.T) {
 		newPrompt string
 		gone      string
 		ended     Kind
+		quota     QuotaChange
 	}{
-		{"first seen running", nil, st("r", run.StatusRunning, nil), "", "", ""},
-		{"first seen with prompt", nil, st("r", run.StatusAwaitingApproval, a1), "a1", "", ""},
-		{"prompt appears", ptr(st("r", run.StatusRunning, nil)), st("r", run.StatusAwaitingApproval, a1), "a1", "", ""},
-		{"same prompt again", ptr(st("r", run.StatusAwaitingApproval, a1)), st("r", run.StatusAwaitingApproval, a1), "", "", ""},
-		{"prompt answered", ptr(st("r", run.StatusAwaitingApproval, a1)), st("r", run.StatusRunning, nil), "", "a1", ""},
-		{"next prompt", ptr(st("r", run.StatusAwaitingApproval, a1)), st("r", run.StatusAwaitingApproval, a2), "a2", "a1", ""},
-		{"completed", ptr(st("r", run.StatusRunning, nil)), st("r", run.StatusCompleted, nil), "", "", KindFinished},
-		{"failed", ptr(st("r", run.StatusRunning, nil)), st("r", run.StatusFailed, nil), "", "", KindFailed},
-		{"interrupted", nil, st("r", run.StatusInterrupted, nil), "", "", KindFailed},
-		{"cancelled is not told", ptr(st("r", run.StatusRunning, nil)), st("r", run.StatusCancelled, nil), "", "", ""},
-		{"cancelled while asking", ptr(st("r", run.StatusAwaitingApproval, a1)), st("r", run.StatusCancelled, nil), "", "a1", ""},
+		{"first seen running", nil, st("r", run.StatusRunning, nil), "", "", "", ""},
+		{"first seen with prompt", nil, st("r", run.StatusAwaitingApproval, a1), "a1", "", "", ""},
+		{"prompt appears", ptr(st("r", run.StatusRunning, nil)), st("r", run.StatusAwaitingApproval, a1), "a1", "", "", ""},
+		{"same prompt again", ptr(st("r", run.StatusAwaitingApproval, a1)), st("r", run.StatusAwaitingApproval, a1), "", "", "", ""},
+		{"prompt answered", ptr(st("r", run.StatusAwaitingApproval, a1)), st("r", run.StatusRunning, nil), "", "a1", "", ""},
+		{"next prompt", ptr(st("r", run.StatusAwaitingApproval, a1)), st("r", run.StatusAwaitingApproval, a2), "a2", "a1", "", ""},
+		{"completed", ptr(st("r", run.StatusRunning, nil)), st("r", run.StatusCompleted, nil), "", "", KindFinished, ""},
+		{"failed", ptr(st("r", run.StatusRunning, nil)), st("r", run.StatusFailed, nil), "", "", KindFailed, ""},
+		{"interrupted", nil, st("r", run.StatusInterrupted, nil), "", "", KindFailed, ""},
+		{"cancelled is not told", ptr(st("r", run.StatusRunning, nil)), st("r", run.StatusCancelled, nil), "", "", "", ""},
+		{"cancelled while asking", ptr(st("r", run.StatusAwaitingApproval, a1)), st("r", run.StatusCancelled, nil), "", "a1", "", ""},
+		{"parks on a rate limit", ptr(st("r", run.StatusRunning, nil)), st("r", run.StatusParked, nil), "", "", "", QuotaParked},
+		{"first seen parked", nil, st("r", run.StatusParked, nil), "", "", "", QuotaParked},
+		{"still parked", ptr(st("r", run.StatusParked, nil)), st("r", run.StatusParked, nil), "", "", "", ""},
+		{"parked drops its prompt", ptr(st("r", run.StatusAwaitingApproval, a1)), st("r", run.StatusParked, nil), "", "a1", "", QuotaParked},
+		{"resumed at the reset", ptr(st("r", run.StatusParked, nil)), st("r", run.StatusRunning, nil), "", "", "", QuotaResumed},
+		{"a cancelled parked run is not told", ptr(st("r", run.StatusParked, nil)), st("r", run.StatusCancelled, nil), "", "", "", ""},
 	}
 	for _, tc := range tests {
 		c := Classify(tc.prev, tc.cur)
@@ -97,7 +107,7 @@ func TestClassify(t *testing.T) {
 		if c.NewPrompt != nil {
 			np = c.NewPrompt.ID
 		}
-		if np != tc.newPrompt || c.GonePrompt != tc.gone || c.Ended != tc.ended {
+		if np != tc.newPrompt || c.GonePrompt != tc.gone || c.Ended != tc.ended || c.Quota != tc.quota {
 			t.Errorf("%s: %+v", tc.name, c)
 		}
 	}
@@ -162,6 +172,19 @@ func TestEngineSequences(t *testing.T) {
 			{focus: &Focus{SessionID: "s-q", Focused: true}, want: "withdraw prompt:q:b1"},
 			{msg: ch(st("q", run.StatusCompleted, nil))},
 			{flush: 2 * time.Second},
+		}},
+		{"a run parks on its rate limit and resumes at the reset: told in one notification, replaced in place", []step{
+			{msg: snap(st("r", run.StatusRunning, nil))},
+			{msg: ch(st("r", run.StatusParked, nil)), want: "send quota:r"},
+			{msg: ch(st("r", run.StatusParked, nil))},
+			{msg: ch(st("r", run.StatusRunning, nil)), want: "send quota:r"},
+			{msg: ch(st("r", run.StatusCompleted, nil))},
+			{flush: time.Second, want: "send ended:1"},
+		}},
+		{"a parked run cancelled is not told", []step{
+			{msg: snap(st("r", run.StatusParked, nil))},
+			{msg: ch(st("r", run.StatusCancelled, nil))},
+			{flush: time.Second},
 		}},
 		{"run ending with its prompt up withdraws it", []step{
 			{msg: snap(st("r", run.StatusAwaitingApproval, appr("a1"))), want: "send prompt:r:a1"},
@@ -289,5 +312,22 @@ func TestChoiceActionRoundTrip(t *testing.T) {
 		if _, _, ok := ChoiceOf(bad); ok {
 			t.Errorf("%q read as a choice", bad)
 		}
+	}
+}
+
+func TestQuotaNote(t *testing.T) {
+	at := time.Date(2026, 11, 27, 15, 0, 0, 0, time.Local)
+	r := st("r", run.StatusParked, nil)
+	r.AgentName, r.ResumesAt = "Claude Code", at.UTC().Format(time.RFC3339)
+	n := QuotaNote(r, QuotaParked)
+	if n.Summary != "Waiting for quota — Task r" || n.Body != "Claude Code hit its rate limit; resumes at 15:00" || n.Kind != KindQuota {
+		t.Errorf("parked: %+v", n)
+	}
+	r.ResumesAt = ""
+	if n := QuotaNote(r, QuotaParked); n.Body != "Claude Code hit its rate limit" {
+		t.Errorf("parked without a time: %+v", n)
+	}
+	if n := QuotaNote(r, QuotaResumed); n.Summary != "Resumed — Task r" || n.Key != QuotaKey("r") {
+		t.Errorf("resumed: %+v", n)
 	}
 }

@@ -77,6 +77,11 @@ type RunStarted struct {
 type StatusChanged struct {
 	Status Status `json:"status"`
 	Detail string `json:"detail,omitempty"`
+	// ResumesAt (RFC 3339) and Attempt come with status parked: when the
+	// run resumes by itself and how many times it has parked so far
+	// (docs/ARCHITECTURE.md §Usage, parked runs).
+	ResumesAt string `json:"resumes_at,omitempty"`
+	Attempt   int    `json:"attempt,omitempty"`
 }
 
 // MessageUser echoes the user's message into the run's stream.

@@ -14,6 +14,11 @@ type State struct {
 	Status            Status `json:"status"`
 	PendingApprovalID string `json:"pending_approval_id,omitempty"`
 	PendingClarifyID  string `json:"pending_clarify_id,omitempty"`
+	// ResumesAt (RFC 3339) is when a parked run resumes by itself;
+	// ParkAttempts how many times the run parked (docs/ARCHITECTURE.md
+	// §Usage, parked runs).
+	ResumesAt    string `json:"resumes_at,omitempty"`
+	ParkAttempts int    `json:"park_attempts,omitempty"`
 }
 
 // MovesState reports whether an event of type t can change a run's State;
@@ -30,8 +35,12 @@ func MovesState(t EventType) bool {
 // Next returns the state after an event of type t with payload p (the
 // event's JSON payload) is applied to s. The rules:
 //   - nothing moves a terminal run;
-//   - run.started moves a queued (or not yet known) run to running;
+//   - run.started moves a queued, parked (resumed) or not yet known run
+//     to running;
 //   - status sets any non-terminal status it names (only done ends a run);
+//     status parked also sets when the run resumes and its attempt (the
+//     agent is gone: no prompt stays pending); any other status clears
+//     the resume time;
 //   - approval.requested / clarify.requested make the run wait for that
 //     prompt; resolving the pending one returns it to running (resolving
 //     another id changes nothing);
@@ -50,13 +59,18 @@ func Next(s State, t EventType, p json.RawMessage) State {
 	}
 	switch t {
 	case EventRunStarted:
-		if s.Status == "" || s.Status == StatusQueued {
-			s.Status = StatusRunning
+		if s.Status == "" || s.Status == StatusQueued || s.Status == StatusParked {
+			s.Status, s.ResumesAt = StatusRunning, ""
 		}
 	case EventStatus:
 		var v StatusChanged
 		if json.Unmarshal(p, &v) == nil && v.Status.Valid() && !v.Status.Terminal() {
-			s.Status = v.Status
+			s.Status, s.ResumesAt = v.Status, ""
+			if v.Status == StatusParked {
+				s.ResumesAt = v.ResumesAt
+				s.ParkAttempts = max(s.ParkAttempts, v.Attempt)
+				s.PendingApprovalID, s.PendingClarifyID = "", ""
+			}
 		}
 	case EventApprovalRequest:
 		var v ApprovalRequested
@@ -94,7 +108,7 @@ func Next(s State, t EventType, p json.RawMessage) State {
 		if v.Status.Terminal() {
 			s.Status = v.Status
 		}
-		s.PendingApprovalID, s.PendingClarifyID = "", ""
+		s.PendingApprovalID, s.PendingClarifyID, s.ResumesAt = "", "", ""
 	}
 	return s
 }

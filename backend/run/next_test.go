@@ -29,6 +29,7 @@ var (
 	queued    = State{Status: StatusQueued}
 	approving = State{Status: StatusAwaitingApproval, PendingApprovalID: "a1"}
 	asking    = State{Status: StatusAwaitingClarify, PendingClarifyID: "c1"}
+	parked    = State{Status: StatusParked, ResumesAt: "2026-11-27T15:00:00Z", ParkAttempts: 1}
 )
 
 var transitions = []transition{
@@ -64,6 +65,21 @@ var transitions = []transition{
 	{"nothing after done", State{Status: StatusCompleted}, EventStatus, raw(`{"status":"running"}`), State{Status: StatusCompleted}},
 	{"no second done", State{Status: StatusCancelled}, EventDone, raw(`{"status":"completed"}`), State{Status: StatusCancelled}},
 	{"no prompt after done", State{Status: StatusFailed}, EventApprovalRequest, raw(`{"approval_id":"a1"}`), State{Status: StatusFailed}},
+	{"parks with its resume time and attempt", running, EventStatus,
+		raw(`{"status":"parked","resumes_at":"2026-11-27T15:00:00Z","attempt":1}`),
+		State{Status: StatusParked, ResumesAt: "2026-11-27T15:00:00Z", ParkAttempts: 1}},
+	{"parking drops the prompts the gone agent asked", approving, EventStatus,
+		raw(`{"status":"parked","resumes_at":"2026-11-27T15:00:00Z","attempt":1}`),
+		State{Status: StatusParked, ResumesAt: "2026-11-27T15:00:00Z", ParkAttempts: 1}},
+	{"parking again counts the attempt", State{Status: StatusRunning, ParkAttempts: 1}, EventStatus,
+		raw(`{"status":"parked","resumes_at":"2026-11-27T15:02:00Z","attempt":2}`),
+		State{Status: StatusParked, ResumesAt: "2026-11-27T15:02:00Z", ParkAttempts: 2}},
+	{"resumed parked run starts", parked, EventRunStarted, raw(`{"agent":"demo"}`),
+		State{Status: StatusRunning, ParkAttempts: 1}},
+	{"another status clears the resume time", parked, EventStatus, raw(`{"status":"running"}`),
+		State{Status: StatusRunning, ParkAttempts: 1}},
+	{"a parked run cancelled keeps its attempts", parked, EventDone, raw(`{"status":"cancelled"}`),
+		State{Status: StatusCancelled, ParkAttempts: 1}},
 	{"token delta", running, EventTokenDelta, raw(`{"text":"hi"}`), running},
 	{"tool while waiting", approving, EventToolUpdated, raw(`{"tool_call_id":"t1"}`), approving},
 	{"malformed payload", running, EventApprovalRequest, raw(`not json`), running},
@@ -83,7 +99,7 @@ func TestNextTable(t *testing.T) {
 // terminal states never move, and only MovesState types move anything.
 func TestNextEveryType(t *testing.T) {
 	statuses := []Status{"", StatusQueued, StatusRunning, StatusAwaitingApproval, StatusAwaitingClarify,
-		StatusCancelling, StatusPaused, StatusCompleted, StatusFailed, StatusCancelled, StatusInterrupted}
+		StatusCancelling, StatusPaused, StatusParked, StatusCompleted, StatusFailed, StatusCancelled, StatusInterrupted}
 	payload := raw(`{"status":"cancelling","approval_id":"a1","clarify_id":"c1"}`)
 	for _, st := range statuses {
 		for _, typ := range KnownEventTypes {

@@ -22,6 +22,10 @@ const (
 	StatusAwaitingClarify  Status = "awaiting_clarify"
 	StatusCancelling       Status = "cancelling"
 	StatusPaused           Status = "paused" // only where an agent itself reports it
+	// StatusParked: the run hit its vendor's rate limit and waits for the
+	// quota to reset; no process serves it until the core resumes it
+	// (docs/ARCHITECTURE.md §Usage, parked runs).
+	StatusParked Status = "parked"
 
 	StatusCompleted   Status = "completed"
 	StatusFailed      Status = "failed"
@@ -42,7 +46,7 @@ func (s Status) Terminal() bool {
 func (s Status) Valid() bool {
 	switch s {
 	case StatusQueued, StatusRunning, StatusAwaitingApproval, StatusAwaitingClarify,
-		StatusCancelling, StatusPaused:
+		StatusCancelling, StatusPaused, StatusParked:
 		return true
 	}
 	return s.Terminal()
@@ -170,6 +174,11 @@ type Run struct {
 	CreatedAt      time.Time  `json:"created_at"`
 	StartedAt      *time.Time `json:"started_at,omitempty"`
 	EndedAt        *time.Time `json:"ended_at,omitempty"`
+
+	// ResumesAt is when a parked run resumes by itself (RFC 3339);
+	// ParkAttempts counts the times the run parked (kept once it ends).
+	ResumesAt    string `json:"resumes_at,omitempty"`
+	ParkAttempts int    `json:"park_attempts,omitempty"`
 }
 
 // StartRequest asks for a new run: one user message in a session.

@@ -85,6 +85,9 @@ type RunState struct {
 	StartedAt    *time.Time     `json:"started_at,omitempty"`
 	EndedAt      *time.Time     `json:"ended_at,omitempty"`
 	Pending      *PendingPrompt `json:"pending,omitempty"`
+	// ResumesAt (RFC 3339) is when a parked run resumes by itself
+	// (docs/ARCHITECTURE.md §Usage, parked runs).
+	ResumesAt string `json:"resumes_at,omitempty"`
 	// Error is a terminal run's safe error summary, if any.
 	Error string `json:"error,omitempty"`
 }

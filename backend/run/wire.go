@@ -8,7 +8,7 @@ import "time"
 
 // Statuses lists every Status, active ones first.
 var Statuses = []Status{
-	StatusQueued, StatusRunning, StatusAwaitingApproval, StatusAwaitingClarify, StatusCancelling, StatusPaused,
+	StatusQueued, StatusRunning, StatusAwaitingApproval, StatusAwaitingClarify, StatusCancelling, StatusPaused, StatusParked,
 	StatusCompleted, StatusFailed, StatusCancelled, StatusInterrupted,
 }
 

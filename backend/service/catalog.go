@@ -33,6 +33,9 @@ func (catalogRunner) Cancel(context.Context, string) (run.ControlResult, error) 
 func (catalogRunner) ForceCancel(context.Context, string) (run.ControlResult, error) {
 	return run.ControlResult{}, errNoRunner
 }
+func (catalogRunner) Resume(context.Context, string) (run.ControlResult, error) {
+	return run.ControlResult{}, errNoRunner
+}
 func (catalogRunner) Approve(context.Context, string, string, string) (run.ControlResult, error) {
 	return run.ControlResult{}, errNoRunner
 }

@@ -69,6 +69,7 @@ type Guard interface {
 type Runner interface {
 	RunControls
 	ForceCanceller
+	Resumer
 	RunLogs
 	WarmRetirer
 	RecentEvents
@@ -99,6 +100,12 @@ type RunControls interface {
 // without agent processes to kill cancels as usual.
 type ForceCanceller interface {
 	ForceCancel(ctx context.Context, runID string) (run.ControlResult, error)
+}
+
+// Resumer starts a parked run now instead of at its quota's reset
+// (docs/ARCHITECTURE.md §Usage, parked runs); not-active for any other run.
+type Resumer interface {
+	Resume(ctx context.Context, runID string) (run.ControlResult, error)
 }
 
 // RunLogs reads the end of a run's own log ("Open log" on an error); ""

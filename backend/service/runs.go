@@ -138,6 +138,11 @@ func (s *Service) ForceCancel(ctx context.Context, runID string) (run.ControlRes
 	return s.control(ctx, "cancel", runID, func() (run.ControlResult, error) { return s.runner.ForceCancel(ctx, runID) })
 }
 
+// Resume starts a parked run now instead of at its quota's reset.
+func (s *Service) Resume(ctx context.Context, runID string) (run.ControlResult, error) {
+	return s.control(ctx, "resume", runID, func() (run.ControlResult, error) { return s.runner.Resume(ctx, runID) })
+}
+
 // RunLog is the end of a run's log ("Open log" on an error), secrets
 // masked; "" when the runner keeps none.
 func (s *Service) RunLog(ctx context.Context, runID string) (RunLogTail, error) {

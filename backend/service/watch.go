@@ -246,7 +246,7 @@ func (b *bus) load(ctx context.Context) error {
 func (s *Service) stateOf(ctx context.Context, r run.Run) run.RunState {
 	st := run.RunState{RunID: r.ID, SessionID: r.SessionID, ProjectID: r.ProjectID, Agent: r.Agent,
 		Status: r.Status, LastSeq: r.LastSeq, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
-		EndedAt: r.EndedAt, Error: r.Error, AgentName: s.agents.DisplayName(ctx, r.Agent)}
+		EndedAt: r.EndedAt, Error: r.Error, AgentName: s.agents.DisplayName(ctx, r.Agent), ResumesAt: r.ResumesAt}
 	if ses, err := s.store.GetSession(ctx, r.SessionID); err == nil {
 		st.SessionTitle = ses.Title
 		if st.ProjectID == "" {

@@ -101,6 +101,9 @@ func (b *bus) applyLocked(st *run.RunState, ev run.Event) {
 		if next.Status != prev.Status {
 			st.Status, changed = next.Status, true
 		}
+		if next.ResumesAt != prev.ResumesAt {
+			st.ResumesAt, changed = next.ResumesAt, true
+		}
 		if next.PendingApprovalID != prev.PendingApprovalID || next.PendingClarifyID != prev.PendingClarifyID {
 			// A new prompt carries what the window and the notifier show
 			// (its title, command and the agent's options); an answered
@@ -143,7 +146,7 @@ func (b *bus) applyLocked(st *run.RunState, ev run.Event) {
 
 // stateOfRun is the part of a watched run that run.Next moves.
 func stateOfRun(st *run.RunState) run.State {
-	s := run.State{Status: st.Status}
+	s := run.State{Status: st.Status, ResumesAt: st.ResumesAt}
 	if p := st.Pending; p != nil {
 		if p.Kind == run.PendingClarify {
 			s.PendingClarifyID = p.ID

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/park"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -41,6 +42,20 @@ func (e emitter) Emit(t run.EventType, payload any) error {
 	case run.EventClarifyRequest:
 		if c, ok := decode[run.ClarifyRequested](payload); ok && c.ClarifyID != "" {
 			r.clarifies[c.ClarifyID] = &pending{}
+		}
+	case run.EventUsageUpdated:
+		// A reached window is how Claude Code (rate_limit_event) and
+		// Codex say the limit that ends the turn, with its reset
+		// (docs/ARCHITECTURE.md §Usage, parked runs).
+		// Another window not reached (Codex reports two) does not undo it.
+		if u, ok := decode[run.Usage](payload); ok && u.Quota != nil && u.Quota.Limited {
+			r.limit = park.FromQuota(true, u.Quota.ResetsAt)
+		}
+	case run.EventError:
+		if e, ok := decode[run.ErrorInfo](payload); ok {
+			if sig := park.FromText(e.Message+" "+e.Detail, time.Now()); sig.Limited && (!r.limit.Limited || r.limit.ResetsAt.IsZero()) {
+				r.limit = sig
+			}
 		}
 	}
 	r.moveLocked(t, payload)

@@ -202,6 +202,18 @@ func startHarness(t *testing.T, a *fakeAdapter, j *memJournal) *harness {
 // startHarnessWith lets a test change the run's spec first.
 func startHarnessWith(t *testing.T, a *fakeAdapter, j *memJournal, edit func(*control.Spec)) *harness {
 	t.Helper()
+	return startHarnessFull(t, a, j, edit, nil)
+}
+
+// startHarnessWithRunner lets a test set what the shim sets on a runner
+// (a resumed run).
+func startHarnessWithRunner(t *testing.T, a *fakeAdapter, editRunner func(*runner)) *harness {
+	t.Helper()
+	return startHarnessFull(t, a, nil, nil, editRunner)
+}
+
+func startHarnessFull(t *testing.T, a *fakeAdapter, j *memJournal, edit func(*control.Spec), editRunner func(*runner)) *harness {
+	t.Helper()
 	if j == nil {
 		j = &memJournal{}
 	}
@@ -215,6 +227,9 @@ func startHarnessWith(t *testing.T, a *fakeAdapter, j *memJournal, edit func(*co
 	reg := adapter.NewRegistry(a)
 	r := newRunner(spec, j.journal(), j.writer(), h, reg, slog.New(slog.DiscardHandler), io.Discard, nil)
 	r.tm = timings{protocolCancel: 20 * time.Millisecond, abandon: 50 * time.Millisecond, doneRetries: 3, doneBackoff: time.Millisecond}
+	if editRunner != nil {
+		editRunner(r)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	hs := &harness{t: t, j: j, r: r, ended: make(chan struct{}), cancel: cancel}
 	go func() {

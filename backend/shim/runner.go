@@ -16,6 +16,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/changes"
+	"github.com/hermesdesk/hermesdesk/backend/park"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 	"github.com/hermesdesk/hermesdesk/backend/usage"
@@ -120,6 +121,16 @@ type runner struct {
 	forced    chan struct{}
 	forceOnce sync.Once
 
+	// resumed: the run parked on its vendor's rate limit before and this
+	// shim continues it (its message is already in the transcript);
+	// parkAttempts is how many times it parked. limit is the latest rate
+	// limit the agent reported during this turn; parked: whether this run
+	// ended parked (docs/ARCHITECTURE.md §Usage, parked runs).
+	resumed      bool
+	parkAttempts int
+	limit        park.Signal // under mu
+	parked       bool        // under mu
+
 	// snaps and base are the git snapshots of the workspace and the one
 	// taken as the run began (nil outside git): the end snapshot is
 	// diffed against it. snapCancel interrupts the start snapshot (cancel).
@@ -160,6 +171,8 @@ type outcome struct {
 	exitCode   *int
 	usage      *run.Usage
 	stopReason string
+	// park: the run waits for its quota instead of ending (status parked).
+	park park.Verdict
 }
 
 // run serves the run to its end and returns once `done` is committed (or
@@ -180,9 +193,15 @@ func (r *runner) run(ctx context.Context) adapter.Conn {
 func (r *runner) opening(ctx context.Context) {
 	s := r.spec
 	r.append(run.EventRunStarted, run.RunStarted{Agent: s.Agent, Model: s.Model, Workspace: s.Workspace, NativeSessionID: s.NativeSessionID})
-	r.append(run.EventMessageUser, run.MessageUser{MessageID: s.UserMessageID, Text: s.Message})
+	if !r.resumed { // a resumed run's message is in the transcript already
+		r.append(run.EventMessageUser, run.MessageUser{MessageID: s.UserMessageID, Text: s.Message})
+	}
 	r.snapshotWorkspace(ctx)
-	r.setStatus(run.StatusRunning, "starting agent")
+	if r.resumed {
+		r.setStatus(run.StatusRunning, fmt.Sprintf("resumed after the rate limit (attempt %d)", r.parkAttempts+1))
+	} else {
+		r.setStatus(run.StatusRunning, "starting agent")
+	}
 	// The journal derives the turn's progress (worker_started, …,
 	// completed) from these events in the same transaction.
 	if err := r.w.Flush(ctx); err != nil {
@@ -371,9 +390,44 @@ func (r *runner) startFailed(ad adapter.Adapter, err error) outcome {
 
 func (r *runner) turnOutcome(res adapter.TurnResult) outcome {
 	r.mu.Lock()
-	cancelled, jerr := r.cancelled, r.journalErr
+	cancelled, jerr, seen := r.cancelled, r.journalErr, r.limit
 	r.mu.Unlock()
-	return decideOutcome(res, cancelled, jerr, r.logTail)
+	o := decideOutcome(res, cancelled, jerr, r.logTail)
+	return parkOutcome(o, res.Err, seen, parkFacts{enabled: !r.spec.NoPark, attempts: r.parkAttempts, now: time.Now()})
+}
+
+// parkFacts is what parkOutcome needs besides the outcome.
+type parkFacts struct {
+	enabled  bool
+	attempts int
+	now      time.Time
+}
+
+// parkOutcome (pure; table-tested in decide_test.go): a run the agent
+// failed because of its vendor's rate limit — said in its error, or by a
+// reached quota window it reported this turn — parks instead of failing,
+// until the reset it named or a back-off (park.Decide); with parking off
+// it fails as before. Only the agent's own failure parks: a cancel, a
+// journal failure or a completed turn stay what they are.
+func parkOutcome(o outcome, agentErr error, seen park.Signal, f parkFacts) outcome {
+	if o.status != run.StatusFailed || o.code != run.ErrorAgent {
+		return o
+	}
+	sig := seen
+	if agentErr != nil {
+		if said := park.FromText(agentErr.Error(), f.now); said.Limited && (!sig.Limited || sig.ResetsAt.IsZero()) {
+			sig = said
+		}
+	}
+	if !sig.Limited {
+		return o
+	}
+	v := park.Decide(park.Facts{Enabled: f.enabled, ResetsAt: sig.ResetsAt, Attempts: f.attempts, Now: f.now})
+	if !v.Park {
+		return o
+	}
+	o.status, o.park = run.StatusParked, v
+	return o
 }
 
 // decideOutcome is how a played turn ends (pure; table-tested in
@@ -439,6 +493,15 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 	// the session's next run when anyone can see this one has ended.
 	keep := r.keepable(conn, o) && r.warmUp(r)
 
+	if o.status == run.StatusParked {
+		r.parkRun(ctx, o)
+		if conn != nil {
+			conn.Close()
+		}
+		r.killAgent(syscall.SIGKILL)
+		return nil
+	}
+
 	r.mu.Lock()
 	closing := r.outCap.end()
 	r.mu.Unlock()
@@ -497,6 +560,41 @@ func (r *runner) finish(ctx context.Context, o outcome) adapter.Conn {
 	// Whatever the agent left in its group (tool subprocesses) goes too.
 	r.killAgent(syscall.SIGKILL)
 	return nil
+}
+
+// parkRun leaves the run waiting for its quota: status parked (with when
+// it resumes and the attempt) instead of done, so the run stays active and
+// the core starts it again at the reset (docs/ARCHITECTURE.md §Usage,
+// parked runs). What the agent said stays in the log.
+func (r *runner) parkRun(ctx context.Context, o outcome) {
+	// RFC 3339 keeps whole seconds: rounded up, never resumed early.
+	at := o.park.ResumesAt
+	if t := at.Truncate(time.Second); !t.Equal(at) {
+		at = t.Add(time.Second)
+	}
+	st := run.StatusChanged{Status: run.StatusParked, Detail: o.park.Detail,
+		ResumesAt: at.UTC().Format(time.RFC3339), Attempt: r.parkAttempts + 1}
+	if _, err := r.w.AppendSync(context.WithoutCancel(ctx), run.EventStatus, st); err != nil {
+		// Not parked after all: the run has no end, and main closes it as
+		// interrupted with this note.
+		r.log.Error("park: status not written", "err", err)
+		if werr := control.WriteExitNote(r.spec.DataDir, r.spec.RunID, control.ExitNote{
+			Message: "The run could not be recorded: " + safeJournalReason(err), Code: run.ErrorJournal}); werr != nil {
+			r.log.Warn("exit note not written", "err", werr)
+		}
+		return
+	}
+	r.mu.Lock()
+	r.moveLocked(run.EventStatus, st)
+	r.parked = true
+	r.mu.Unlock()
+	r.log.Info("run parked on a rate limit", "resumes_at", st.ResumesAt, "attempt", st.Attempt, "agent_said", o.message, "detail", o.detail)
+}
+
+func (r *runner) isParked() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.parked
 }
 
 // keepable: only a turn that completed normally on a live agent leaves it

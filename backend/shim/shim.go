@@ -133,6 +133,10 @@ type slot struct {
 	lock *control.Lock
 	w    run.Writer
 	h    *hub
+	// resumed: the run was parked on a rate limit and continues now,
+	// after parkAttempts parks (docs/ARCHITECTURE.md §Usage, parked runs).
+	resumed      bool
+	parkAttempts int
 }
 
 func (sl *slot) release() {
@@ -159,6 +163,11 @@ func (sh *shim) open(ctx context.Context, spec control.Spec) (*slot, error) {
 		err = fmt.Errorf("run %s: %w", spec.RunID, err)
 	case rn.Terminal || rn.Status.Terminal():
 		err = ErrRunTerminal
+	case rn.Status == run.StatusParked:
+		// Parked on a rate limit and resumed: its earlier shim ended it
+		// so on purpose, this one continues it (docs/ARCHITECTURE.md
+		// §Usage, parked runs).
+		sl.resumed, sl.parkAttempts = true, rn.ParkAttempts
 	case rn.LastSeq > 0:
 		// A previous shim wrote events and died; main fences and closes
 		// such a run, a second shim must not continue it.
@@ -215,6 +224,7 @@ func (sh *shim) prepare(sl *slot, conn adapter.Conn) (*runner, control.Bootstrap
 	}
 	log := sh.log.With("run", spec.RunID)
 	r := newRunner(spec, sh.j, sl.w, sl.h, sh.d.Registry, log, sh.d.LogWriter, publishBoot)
+	r.resumed, r.parkAttempts = sl.resumed, sl.parkAttempts
 	r.shutdown, r.shutdownOnce, r.gone = sh.shutdown, &sh.shutdownOnce, &sh.gone
 	r.beforeStart = sh.claimSession
 	r.warmUp = sh.warmUp
@@ -243,6 +253,9 @@ func (sh *shim) serveRun(ctx context.Context, r *runner, sl *slot) adapter.Conn 
 	// Let subscribers receive the terminal event; they end there.
 	sl.h.close()
 	sl.release()
+	if r.isParked() {
+		return nil // its spec starts it again when the quota resets
+	}
 	if err := control.RemoveSpec(sl.spec.DataDir, sl.spec.RunID); err != nil {
 		sh.log.Warn("the ended run's spec stays", "run", sl.spec.RunID, "err", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
@@ -85,11 +86,32 @@ func (s *Supervisor) control(ctx context.Context, runID string, req control.Requ
 	if r.Terminal || r.Status.Terminal() {
 		return notActive("the run has already ended"), nil
 	}
+	if r.Status == run.StatusParked && req.Op == control.OpCancel {
+		// Its shim may still be on its way out after parking (it answers
+		// no control then): wait for it to be let go, briefly — a shim
+		// resuming the run stays, and takes the cancel below.
+		select {
+		case <-s.untracked(runID):
+		case <-time.After(s.cfg.ControlTimeout):
+		case <-ctx.Done():
+		}
+		if cur, err := s.getRun(ctx, runID); err == nil {
+			r = cur
+		}
+		if r.Terminal {
+			return notActive("the run has already ended"), nil
+		}
+	}
 	t := s.lookup(runID)
 	if t == nil {
-		if r.Status == run.StatusQueued {
+		// A parked run has no shim either (docs/ARCHITECTURE.md §Usage,
+		// parked runs): giving up on it is a cancel like a queued run's.
+		if r.Status == run.StatusQueued || r.Status == run.StatusParked {
 			if req.Op == control.OpCancel {
 				return s.cancelQueued(ctx, r, req.Force)
+			}
+			if r.Status == run.StatusParked {
+				return notActive("the run is waiting for its quota to reset"), nil
 			}
 			return notActive("the run has not started yet"), nil
 		}

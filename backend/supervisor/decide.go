@@ -13,6 +13,9 @@ type queueFacts struct {
 	specs     map[string]bool // queued runs whose start request (spec.json) exists
 	preparing bool            // a Start is writing a spec right now
 	max       int             // MaxConcurrent
+	// due: parked runs whose quota reset has come, or that the person
+	// resumed (park.Due; docs/ARCHITECTURE.md §Usage, parked runs).
+	due map[string]bool
 }
 
 // queuePlan says which queued runs to launch now and which lost their start
@@ -24,22 +27,37 @@ type queuePlan struct {
 
 // planQueue: at most one active run per session, at most max running
 // overall, oldest first. A queued run whose spec is missing lost its start
-// request — unless a Start is writing one right now, then it waits.
+// request — unless a Start is writing one right now, then it waits. A
+// parked run takes no slot but holds its session (what was queued behind
+// it waits for its answer); once due it starts like a queued run, in its
+// place by age.
 func planQueue(f queueFacts) queuePlan {
 	var p queuePlan
 	busy := map[string]bool{}
 	n := 0
+	waiting := func(r run.Run) bool {
+		return !f.tracked[r.ID] && (r.Status == run.StatusQueued || r.Status == run.StatusParked)
+	}
 	for _, r := range f.runs {
-		if f.tracked[r.ID] || r.Status != run.StatusQueued {
+		if !waiting(r) {
 			busy[r.SessionID] = true
 			n++
 		}
 	}
 	for _, r := range f.runs {
-		if r.Status != run.StatusQueued || f.tracked[r.ID] {
+		if !waiting(r) {
 			continue
 		}
-		if n >= f.max || busy[r.SessionID] {
+		if busy[r.SessionID] {
+			continue
+		}
+		if r.Status == run.StatusParked {
+			busy[r.SessionID] = true // launched or still waiting, it holds its session
+			if !f.due[r.ID] {
+				continue
+			}
+		}
+		if n >= f.max {
 			continue
 		}
 		if !f.specs[r.ID] {
@@ -64,13 +82,17 @@ type checkFacts struct {
 	// neverStarted: with the lock taken, the run is still queued with no
 	// event at all (a shim writes run.started before starting the agent).
 	neverStarted bool
+	// parked: with the lock taken, the run is parked — its shim ended it
+	// so on purpose, to wait for its quota.
+	parked bool
 }
 
 // decideCheck is what to do about it: an ended run is done; a held lock
 // (or one that could not be tried) is a live shim; a free lock on a run
 // no shim ever served is started again, not interrupted (a free lock looks
 // held for a moment while a child forked mid-probe still shares it); any
-// other free lock is a dead shim, to fence.
+// other free lock is a dead shim, to fence — unless its run is parked,
+// then it waits for its reset (no shim serves it meanwhile).
 func decideCheck(f checkFacts) verdict {
 	switch {
 	case f.terminal:
@@ -79,6 +101,8 @@ func decideCheck(f checkFacts) verdict {
 		return shimLive
 	case f.neverStarted:
 		return notStarted
+	case f.parked:
+		return runParked
 	}
 	return shimDead
 }

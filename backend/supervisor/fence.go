@@ -21,6 +21,7 @@ const (
 	shimDead                   // fenced and closed as interrupted
 	notStarted                 // fenced, but no shim ever served it: schedule starts it
 	fenceFailed                // fenced, but the interruption could not be written: try again
+	runParked                  // its shim parked it on a rate limit: schedule resumes it at the reset
 )
 
 // keepFollowing: the run still needs this supervisor (a live shim, or a
@@ -54,8 +55,9 @@ func (s *Supervisor) check(runID string) verdict {
 			f.lockErr = true
 		default:
 			defer lock.Unlock()
-			if r, err := s.cfg.Store.GetRun(ctx, runID); err == nil && !r.Terminal && r.Status == run.StatusQueued && r.LastSeq == 0 {
-				f.neverStarted = true
+			if r, err := s.cfg.Store.GetRun(ctx, runID); err == nil && !r.Terminal {
+				f.neverStarted = r.Status == run.StatusQueued && r.LastSeq == 0
+				f.parked = r.Status == run.StatusParked
 			}
 		}
 	}
@@ -72,6 +74,11 @@ func (s *Supervisor) check(runID string) verdict {
 		return v
 	case notStarted:
 		s.log.Warn("run never started; scheduling it again", "run", runID)
+		s.untrack(runID)
+		return v
+	case runParked:
+		s.log.Info("run parked until its quota resets", "run", runID)
+		s.publishFromJournal(runID)
 		s.untrack(runID)
 		return v
 	}

@@ -25,6 +25,8 @@ type tracked struct {
 	err   error
 	ready chan struct{} // closed once boot (or err) is known
 	once  sync.Once
+	// gone, when asked for (untracked), is closed as the run is untracked.
+	gone chan struct{} // under the supervisor's mu
 }
 
 func (t *tracked) setBoot(b control.Bootstrap) {
@@ -67,10 +69,30 @@ func (s *Supervisor) track(r run.Run) *tracked {
 func (s *Supervisor) untrack(runID string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if t := s.tracked[runID]; t != nil && t.gone != nil {
+		close(t.gone)
+	}
 	delete(s.tracked, runID)
 	if h := s.hubs[runID]; h != nil && h.refs <= 0 {
 		delete(s.hubs, runID)
 	}
+}
+
+// untracked returns a channel closed once runID is no longer tracked
+// (closed already when it is not).
+func (s *Supervisor) untracked(runID string) <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.tracked[runID]
+	if t == nil {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	if t.gone == nil {
+		t.gone = make(chan struct{})
+	}
+	return t.gone
 }
 
 func (s *Supervisor) lookup(runID string) *tracked {

@@ -80,6 +80,9 @@ func (s *Supervisor) Recover(ctx context.Context) error {
 		if r.Status == run.StatusQueued && !fileExists(filepath.Join(s.runDir(r.ID), control.BootstrapFile)) {
 			continue // never got a shim: schedule starts it (or interrupts it without a spec)
 		}
+		if r.Status == run.StatusParked {
+			continue // waits for its quota: schedule re-arms its timer from the journal
+		}
 		lock, err := control.TryLock(s.lockPath(r.ID))
 		if err != nil {
 			continue // taken meanwhile: the next check sees it

@@ -29,11 +29,11 @@ func (s *Supervisor) schedule() {
 		return
 	}
 	f := queueFacts{runs: runs, tracked: map[string]bool{}, specs: map[string]bool{},
-		preparing: s.preparing.Load() > 0, max: s.maxConcurrent(ctx)}
+		preparing: s.preparing.Load() > 0, max: s.maxConcurrent(ctx), due: s.parkedDue(runs)}
 	for _, r := range runs {
 		if s.lookup(r.ID) != nil {
 			f.tracked[r.ID] = true
-		} else if r.Status == run.StatusQueued && fileExists(s.specPath(r.ID)) {
+		} else if (r.Status == run.StatusQueued || f.due[r.ID]) && fileExists(s.specPath(r.ID)) {
 			f.specs[r.ID] = true
 		}
 	}
@@ -49,6 +49,10 @@ func (s *Supervisor) schedule() {
 		s.interrupt(id, "The run's start request was lost before it could start.", "")
 	}
 	for _, r := range p.launch {
+		if r.Status == run.StatusParked {
+			s.log.Info("resuming a parked run", "run", r.ID, "agent", r.Agent)
+			s.launchedParked(r.ID)
+		}
 		s.launch(r)
 	}
 }

@@ -173,6 +173,7 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	spec.SessionConfig = ses.Config // choices made up to now, a queued run's too
 	spec.CancelGraceMs = s.cfg.CancelGrace.Milliseconds()
 	spec.MaxOutputBytes = s.maxOutput(ctx)
+	spec.NoPark = s.noPark(ctx)
 	spec.WarmIdleMs = s.cfg.WarmIdle.Milliseconds()
 	if s.cfg.WarmIdle < 0 || s.maxWarm(ctx) == 0 {
 		spec.WarmIdleMs = -1

@@ -161,6 +161,8 @@ type Supervisor struct {
 	// preparing counts Starts between submitting a run and writing its
 	// spec (see schedule).
 	preparing atomic.Int32
+	// park is the parked runs' timer and resume requests (park.go).
+	park parkState
 	// causes remembers, per run, why its dead shim's run must end when the
 	// first attempt to close it failed (deathReason).
 	causes sync.Map
@@ -222,6 +224,7 @@ func (s *Supervisor) Close() error {
 	}
 	s.closed = true
 	s.mu.Unlock()
+	s.stopParkTimer()
 	s.cancel()
 	s.wg.Wait()
 	s.mu.Lock()

@@ -20,9 +20,10 @@ type Model struct {
 	onView func(View)
 	clock  clock.Clock
 
-	mu   sync.Mutex
-	st   *State
-	last *View
+	mu    sync.Mutex
+	st    *State
+	quota []string // SetQuota's lines
+	last  *View
 	// ages is the armed ages refresh, nil when none (no runs listed);
 	// closing agesStop ends its goroutine when the timer is stopped.
 	ages     clock.Timer
@@ -56,7 +57,16 @@ func (m *Model) Active() []run.RunState {
 func (m *Model) View() View {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return Render(m.st.Runs(), Options{Now: m.clock.Now()})
+	return Render(m.st.Runs(), Options{Now: m.clock.Now(), Quota: m.quota})
+}
+
+// SetQuota replaces the vendors' quota lines the menu shows and reports
+// the view if it changed.
+func (m *Model) SetQuota(lines []string) {
+	m.mu.Lock()
+	m.quota = append([]string(nil), lines...)
+	m.mu.Unlock()
+	m.Refresh()
 }
 
 // Refresh sends the current view to onView unless it is the one sent last,

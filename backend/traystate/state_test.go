@@ -35,6 +35,10 @@ func TestRenderIconTooltipAndOrder(t *testing.T) {
 		{"queued counts as active", []run.RunState{rs("a", run.StatusQueued, t0, nil), rs("b", run.StatusRunning, t0, nil)}, IconRunning, "Hermes Desk — 2 runs running", []string{"a", "b"}},
 		{"needs you wins", []run.RunState{rs("a", run.StatusRunning, t0, nil), rs("b", run.StatusAwaitingApproval, t0.Add(time.Minute), approval)},
 			IconNeedsYou, "Hermes Desk — 2 runs running, 1 needs you", []string{"b", "a"}},
+		{"only parked runs: no running badge", []run.RunState{rs("a", run.StatusParked, t0, nil), rs("b", run.StatusParked, t0, nil)},
+			IconIdle, "Hermes Desk — 2 runs wait for quota", []string{"a", "b"}},
+		{"a parked run beside a running one", []run.RunState{rs("a", run.StatusParked, t0, nil), rs("b", run.StatusRunning, t0, nil)},
+			IconRunning, "Hermes Desk — 2 runs running", []string{"a", "b"}},
 		{"all need you", []run.RunState{rs("a", run.StatusAwaitingClarify, t0, nil)}, IconNeedsYou, "Hermes Desk — 1 run needs you", []string{"a"}},
 		{"two need you", []run.RunState{rs("a", run.StatusAwaitingClarify, t0, nil), rs("b", run.StatusAwaitingApproval, t0, approval), rs("c", run.StatusRunning, t0, nil)},
 			IconNeedsYou, "Hermes Desk — 3 runs running, 2 need you", []string{"a", "b", "c"}},
@@ -129,6 +133,25 @@ func TestRenderMenu(t *testing.T) {
 	}
 }
 
+// Each vendor's quota line sits under the runs, as a line to read (no
+// action), whether runs are listed or not (docs/ARCHITECTURE.md §Usage).
+func TestRenderQuotaLines(t *testing.T) {
+	q := []string{"Codex: 72 % of the 5-hour window, resets 14:20", "Claude: 5-hour limit reached, resets 15:00", " \n"}
+	idle := Render(nil, Options{Now: t0, Quota: q})
+	want := []string{q[0], q[1], "---", LabelNewSession, LabelOpen, LabelAutostart, "---", LabelQuit}
+	if got := labels(idle.Items); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("idle menu\n got %q\nwant %q", got, want)
+	}
+	if idle.Items[0].Action != ActionNone || idle.Items[0].Children != nil {
+		t.Errorf("a quota line is not clickable: %+v", idle.Items[0])
+	}
+	busy := Render([]run.RunState{rs("a", run.StatusRunning, t0, nil)}, Options{Now: t0, Quota: q[:1]})
+	want = []string{"Fix a — demo — running — just now", "---", q[0], "---", LabelNewSession, LabelOpen, LabelAutostart, "---", LabelQuit}
+	if got := labels(busy.Items); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("menu with a run\n got %q\nwant %q", got, want)
+	}
+}
+
 func TestRenderCapsRuns(t *testing.T) {
 	var runs []run.RunState
 	for i := range MaxRunItems + 3 {
@@ -154,6 +177,11 @@ func TestRunLabel(t *testing.T) {
 		{"by its name", run.RunState{Agent: "my-acp", AgentName: "My ACP Agent", Status: run.StatusRunning, CreatedAt: t0}, "Untitled session — My ACP Agent — running — just now"},
 		{"control characters", run.RunState{SessionTitle: "a\nb\u202ec\x1b", Agent: "x", Status: run.StatusCancelling, CreatedAt: t0}, "a b c — x — stopping — just now"},
 		{"long title", run.RunState{SessionTitle: long, Agent: "x", Status: run.StatusRunning}, strings.TrimSpace(long[:39]) + "… — x — running"},
+		{"parked", run.RunState{SessionTitle: "t", Agent: "claude", Status: run.StatusParked,
+			ResumesAt: time.Date(2026, 3, 1, 15, 0, 0, 0, time.Local).UTC().Format(time.RFC3339), CreatedAt: t0},
+			"t — claude — Waiting for quota — resumes at 15:00 — just now"},
+		{"parked, no time known", run.RunState{SessionTitle: "t", Agent: "claude", Status: run.StatusParked, CreatedAt: t0},
+			"t — claude — Waiting for quota — just now"},
 		{"question", run.RunState{SessionTitle: "t", Agent: "x", Status: run.StatusAwaitingClarify, Pending: &run.PendingPrompt{Kind: run.PendingClarify}, CreatedAt: t0.Add(-49 * time.Hour)}, "t — x — has a question — 2 d"},
 	}
 	for _, tc := range tests {
@@ -267,5 +295,21 @@ func TestModelSendsOnlyChanges(t *testing.T) {
 	m.Apply(run.WatchMessage{Type: run.WatchRunChanged, Run: &r})
 	if n != 2 {
 		t.Fatalf("a new run's view not sent")
+	}
+}
+
+func TestModelSetQuota(t *testing.T) {
+	var last View
+	n := 0
+	m := NewModel(func(v View) { last, n = v, n+1 })
+	m.clock = testClock{fakeclock.New(t0)}
+	m.Refresh()
+	m.SetQuota([]string{"Claude: 5-hour limit reached, resets 15:00"})
+	if n != 2 || last.Items[0].Label != "Claude: 5-hour limit reached, resets 15:00" {
+		t.Fatalf("after SetQuota: %d views, %q", n, labels(last.Items))
+	}
+	m.SetQuota([]string{"Claude: 5-hour limit reached, resets 15:00"})
+	if n != 2 {
+		t.Fatalf("the same lines sent a view again")
 	}
 }

@@ -80,23 +80,34 @@ const maxTitle = 40
 type Options struct {
 	Now       time.Time
 	Autostart bool
+	// Quota is each vendor's latest quota line (usage.QuotaLine), shown
+	// under the runs (docs/ARCHITECTURE.md §Usage).
+	Quota []string
 }
 
 // Render computes the view of the given runs (as ordered by State.Runs).
 func Render(runs []run.RunState, o Options) View {
 	v := View{Icon: IconIdle, Running: len(runs)}
+	parked := 0
 	for _, r := range runs {
 		if NeedsYou(r) {
 			v.NeedsYou++
+		}
+		if r.Status == run.StatusParked {
+			parked++
 		}
 	}
 	switch {
 	case v.NeedsYou > 0:
 		v.Icon = IconNeedsYou
-	case v.Running > 0:
+	case v.Running > parked:
 		v.Icon = IconRunning
 	}
 	v.Tooltip = Tooltip(v.Running, v.NeedsYou)
+	if parked > 0 && parked == v.Running {
+		// Nothing works until a quota resets: no running badge.
+		v.Tooltip = fmt.Sprintf("%s — %s for quota", AppName, plural(parked, "run waits", "runs wait"))
+	}
 
 	for i, r := range runs {
 		if i == MaxRunItems {
@@ -114,6 +125,14 @@ func Render(runs []run.RunState, o Options) View {
 	if len(runs) > 0 {
 		v.Items = append(v.Items, Item{Separator: true})
 	}
+	for _, line := range o.Quota {
+		if line = Truncate(Clean(line), maxQuotaLine); line != "" {
+			v.Items = append(v.Items, Item{Label: line})
+		}
+	}
+	if len(v.Items) > 0 && !v.Items[len(v.Items)-1].Separator {
+		v.Items = append(v.Items, Item{Separator: true})
+	}
 	v.Items = append(v.Items,
 		Item{Label: LabelNewSession, Tooltip: "Open the window on a new session", Action: ActionNewSession},
 		Item{Label: LabelOpen, Tooltip: "Show the Hermes Desk window", Action: ActionOpen},
@@ -123,6 +142,9 @@ func Render(runs []run.RunState, o Options) View {
 	)
 	return v
 }
+
+// maxQuotaLine bounds a quota line in the menu.
+const maxQuotaLine = 80
 
 // QuitItem is a plain Quit with no active runs; with some, a submenu that
 // makes the person choose what happens to them — never a silent orphan
@@ -196,9 +218,18 @@ func StatusWords(r run.RunState) string {
 		return "stopping"
 	case run.StatusPaused:
 		return "paused"
+	case run.StatusParked:
+		if at, err := time.Parse(time.RFC3339, r.ResumesAt); err == nil {
+			return "Waiting for quota — " + ResumesAt(at)
+		}
+		return "Waiting for quota"
 	}
 	return string(r.Status)
 }
+
+// ResumesAt says when a parked run resumes: "resumes at 15:00" in the
+// local zone (docs/ARCHITECTURE.md §Usage, parked runs).
+func ResumesAt(at time.Time) string { return "resumes at " + at.Local().Format("15:04") }
 
 // since is when a run began: its start, or its creation while queued.
 func since(r run.RunState) time.Time {

@@ -44,6 +44,8 @@ type Server struct {
 
 	mu   sync.Mutex
 	reqs []Request
+	// limitedUntil: model calls answer 429 until then (RateLimitUntil).
+	limitedUntil time.Time
 }
 
 // New starts a server on addr ("127.0.0.1:0" for any free port).
@@ -181,6 +183,10 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, rec Request, a
 		rec.Tool = reply.Tool.Name
 	}
 	s.record(rec)
+	if now := time.Now(); !s.limited(now).IsZero() {
+		writeRateLimited(w, api, s.limited(now), now)
+		return
+	}
 	if reply.Error != nil {
 		writeAPIError(w, api, *reply.Error)
 		return

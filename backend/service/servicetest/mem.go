@@ -31,6 +31,8 @@ type Mem struct {
 	SetModelFn  func(ctx context.Context, runID, model string) (run.ControlResult, error)
 	SetConfigFn func(ctx context.Context, runID, id, value string) (run.ControlResult, error)
 	PingFn      func(ctx context.Context) error
+	// ResumeFn answers Resume (a parked run started now).
+	ResumeFn func(ctx context.Context, runID string) (run.ControlResult, error)
 	// WatchBuffer is each watcher's channel capacity (default 64); a
 	// watcher whose channel is full is dropped (closed), like the real
 	// fan-out does.

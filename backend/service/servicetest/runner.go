@@ -205,6 +205,14 @@ func (m *Mem) ForceCancel(ctx context.Context, runID string) (run.ControlResult,
 	return m.Cancel(ctx, runID)
 }
 
+// Resume answers through ResumeFn when set; Mem parks no runs itself.
+func (m *Mem) Resume(ctx context.Context, runID string) (run.ControlResult, error) {
+	if m.ResumeFn != nil {
+		return m.ResumeFn(ctx, runID)
+	}
+	return notActive()
+}
+
 // RunLog: Mem keeps no log per run.
 func (m *Mem) RunLog(context.Context, string) (string, error) { return "", nil }
 

@@ -102,6 +102,10 @@ type Spec struct {
 	// reasoning, tool output): beyond it the shim keeps the head and the
 	// answer's tail and says what was cut. 0 takes DefaultMaxOutput.
 	MaxOutputBytes int64 `json:"max_output_bytes,omitempty"`
+	// NoPark: a run stopped by its vendor's rate limit fails instead of
+	// parking until the quota resets (the park_rate_limited_runs setting
+	// off; docs/ARCHITECTURE.md §Usage, parked runs).
+	NoPark bool `json:"no_park,omitempty"`
 	// CreatedAt helps a person reading the directory; nothing branches on it.
 	CreatedAt time.Time `json:"created_at"`
 }

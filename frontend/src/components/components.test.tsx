@@ -260,6 +260,8 @@ describe("sidebar helpers", () => {
     const run = (status: string) => ({ id: "r", session_id: "s", status, last_seq: 1, terminal: false }) as never;
     expect(sessionMarker(s, [run("running")], true)).toBe("running");
     expect(sessionMarker(s, [run("running"), run("awaiting_approval")], false)).toBe("needs");
+    expect(sessionMarker(s, [run("parked")], true)).toBe("parked");
+    expect(sessionMarker(s, [run("parked"), run("queued")], false)).toBe("running");
     expect(sessionMarker(s, [], true)).toBe("unread");
     expect(sessionMarker(s, [], false)).toBeUndefined();
   });

@@ -2,7 +2,7 @@
 // types that send it; DO NOT EDIT. docs/ARCHITECTURE.md §API "The contract".
 
 /** A run's lifecycle state (run.Status). */
-export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_clarify" | "cancelling" | "paused" | "completed" | "failed" | "cancelled" | "interrupted";
+export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_clarify" | "cancelling" | "paused" | "parked" | "completed" | "failed" | "cancelled" | "interrupted";
 
 /** The outcome of a control (run.ControlStatus). */
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
@@ -26,7 +26,7 @@ export type RunErrorCode = "agent_unknown" | "agent_not_installed" | "agent_star
 export type ApiErrorCode = "bad_request" | "not_found" | "conflict" | "too_large" | "unavailable" | "internal" | "unauthorized" | "forbidden" | "too_slow" | "folder_missing";
 
 /** Every run status, active ones first. */
-export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaiting_approval", "awaiting_clarify", "cancelling", "paused", "completed", "failed", "cancelled", "interrupted"];
+export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaiting_approval", "awaiting_clarify", "cancelling", "paused", "parked", "completed", "failed", "cancelled", "interrupted"];
 
 /** The statuses that end a run (run.Status.Terminal). */
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
@@ -166,6 +166,8 @@ export interface RunInfo {
   created_at?: string;
   started_at?: string;
   ended_at?: string;
+  resumes_at?: string;
+  park_attempts?: number;
 }
 
 /** POST /api/runs (Go: run.StartRequest). */
@@ -226,6 +228,7 @@ export interface RunState {
   started_at?: string;
   ended_at?: string;
   pending?: PendingPrompt;
+  resumes_at?: string;
   error?: string;
 }
 

@@ -218,10 +218,16 @@ function applyPayload(v: RunView, ev: RunEvent, p: P): boolean | void {
   v.version++;
 
   // Status and pending prompts move by the one state machine (runState.ts).
-  const st = nextState({ status: v.status, pendingApprovalId: v.pendingApprovalId, pendingClarifyId: v.pendingClarifyId }, ev.type, p);
+  const st = nextState(
+    { status: v.status, pendingApprovalId: v.pendingApprovalId, pendingClarifyId: v.pendingClarifyId, resumesAt: v.resumesAt, parkAttempts: v.parkAttempts },
+    ev.type,
+    p,
+  );
   v.status = st.status as RunView["status"];
   v.pendingApprovalId = st.pendingApprovalId;
   v.pendingClarifyId = st.pendingClarifyId;
+  v.resumesAt = st.resumesAt;
+  v.parkAttempts = st.parkAttempts;
   trackApprovals(v, ev.type, p);
 
   switch (ev.type) {

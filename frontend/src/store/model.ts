@@ -192,6 +192,9 @@ export interface RunView {
   /** Every approval still waiting, oldest first (an agent may ask again before the first is answered). */
   pendingApprovals: string[];
   pendingClarifyId?: string;
+  /** A parked run's resume time (RFC 3339) and how often it parked (runState.ts). */
+  resumesAt?: string;
+  parkAttempts?: number;
   terminal: boolean;
   /** First seq held in this view (a tail window may start after 1). */
   firstSeq: number;

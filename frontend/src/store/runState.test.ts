@@ -8,6 +8,8 @@ interface GoState {
   status: string;
   pending_approval_id?: string;
   pending_clarify_id?: string;
+  resumes_at?: string;
+  park_attempts?: number;
 }
 interface Row {
   name: string;
@@ -26,6 +28,8 @@ const toTS = (g: GoState): RunStateFields => ({
   status: g.status as RunStateFields["status"],
   pendingApprovalId: g.pending_approval_id || undefined,
   pendingClarifyId: g.pending_clarify_id || undefined,
+  resumesAt: g.resumes_at || undefined,
+  parkAttempts: g.park_attempts || undefined,
 });
 
 describe("run state machine, the Go table", () => {
@@ -47,6 +51,8 @@ describe("fold follows the table", () => {
     evs.push({ type: "run.started", payload: { agent: "demo" } });
     if (from.pending_approval_id) evs.push({ type: "approval.requested", payload: { approval_id: from.pending_approval_id, options: [] } });
     if (from.pending_clarify_id) evs.push({ type: "clarify.requested", payload: { clarify_id: from.pending_clarify_id, question: "?" } });
+    if (from.status === "parked")
+      evs.push({ type: "status", payload: { status: "parked", resumes_at: from.resumes_at, attempt: from.park_attempts } });
     if (["cancelling", "paused"].includes(from.status)) evs.push({ type: "status", payload: { status: from.status } });
     if (["completed", "failed", "cancelled", "interrupted"].includes(from.status)) evs.push({ type: "done", payload: { status: from.status } });
     return evs;

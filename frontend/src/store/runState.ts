@@ -9,6 +9,9 @@ export interface RunStateFields {
   status: RunStatus | "" | "unknown";
   pendingApprovalId?: string;
   pendingClarifyId?: string;
+  /** A parked run's resume time (RFC 3339) and how often it parked. */
+  resumesAt?: string;
+  parkAttempts?: number;
 }
 
 const NON_TERMINAL: ReadonlySet<string> = new Set([
@@ -18,12 +21,14 @@ const NON_TERMINAL: ReadonlySet<string> = new Set([
   "awaiting_clarify",
   "cancelling",
   "paused",
+  "parked",
 ]);
 
 type P = Record<string, unknown>;
 const obj = (v: unknown): P => (v && typeof v === "object" && !Array.isArray(v) ? (v as P) : {});
 const str = (p: P, k: string): string | undefined =>
   typeof p[k] === "string" && p[k] !== "" ? (p[k] as string) : undefined;
+const num = (p: P, k: string): number => (typeof p[k] === "number" ? (p[k] as number) : 0);
 
 /** The state after one event; never throws, unknown input changes nothing. */
 export function nextState(s: RunStateFields, type: string, payload: unknown): RunStateFields {
@@ -31,11 +36,16 @@ export function nextState(s: RunStateFields, type: string, payload: unknown): Ru
   const p = obj(payload);
   switch (type) {
     case "run.started":
-      if (s.status === "" || s.status === "unknown" || s.status === "queued") return { ...s, status: "running" };
+      if (s.status === "" || s.status === "unknown" || s.status === "queued" || s.status === "parked")
+        return { ...s, status: "running", resumesAt: undefined };
       return s;
     case "status": {
       const st = str(p, "status");
-      return st && NON_TERMINAL.has(st) ? { ...s, status: st as RunStatus } : s;
+      if (!st || !NON_TERMINAL.has(st)) return s;
+      if (st !== "parked") return { ...s, status: st as RunStatus, resumesAt: undefined };
+      // Parked: the agent is gone, so no prompt stays pending.
+      const attempts = Math.max(s.parkAttempts ?? 0, num(p, "attempt")) || undefined;
+      return { status: "parked", resumesAt: str(p, "resumes_at"), parkAttempts: attempts };
     }
     case "approval.requested": {
       // A second approval leaves the older one pending.
@@ -60,7 +70,10 @@ export function nextState(s: RunStateFields, type: string, payload: unknown): Ru
     }
     case "done": {
       const st = str(p, "status");
-      return { status: st && isTerminalStatus(st) ? (st as RunStatus) : "completed" };
+      return {
+        status: st && isTerminalStatus(st) ? (st as RunStatus) : "completed",
+        ...(s.parkAttempts ? { parkAttempts: s.parkAttempts } : {}),
+      };
     }
   }
   return s;

@@ -197,6 +197,10 @@ export class ApiClient {
   cancel(runId: string, force = false): Promise<ControlResult> {
     return this.call("POST", `/api/runs/${enc(runId)}/cancel`, force ? { force: true } : {});
   }
+  /** A run waiting for quota (parked) starts now, not at its reset. */
+  resume(runId: string): Promise<ControlResult> {
+    return this.call("POST", `/api/runs/${enc(runId)}/resume`, {});
+  }
   approve(runId: string, approvalId: string, choice: string): Promise<ControlResult> {
     return this.call("POST", `/api/runs/${enc(runId)}/approvals/${enc(approvalId)}`, { choice });
   }

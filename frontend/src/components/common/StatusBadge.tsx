@@ -22,6 +22,8 @@ export function statusLook(status: string, size = 14): StatusLook {
       return { label: "Needs answer", tone: "needs", icon: <CircleAlert size={size} aria-hidden /> };
     case "paused":
       return { label: "Paused", tone: "muted", icon: <CirclePause size={size} aria-hidden /> };
+    case "parked":
+      return { label: "Waiting for quota", tone: "muted", icon: <Clock size={size} aria-hidden /> };
     case "completed":
       return { label: "Completed", tone: "ok", icon: <CheckCircle2 size={size} aria-hidden /> };
     case "failed":

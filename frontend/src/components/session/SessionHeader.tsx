@@ -8,6 +8,7 @@ import { InlineTitle } from "../sidebar/SessionActions";
 import { SessionSettings } from "./SessionSettings";
 import { controlNote, errText, queueNote } from "./sessionText";
 import { StatusBadge } from "../common/StatusBadge";
+import { ResumeNow } from "../../usage/ResumeNow";
 import type { AgentChoices } from "./useAgentChoices";
 import type { RunStatusView } from "./useRunStatus";
 
@@ -143,6 +144,7 @@ export function SessionHeader(p: SessionHeaderProps) {
         status !== "idle" && <StatusBadge status={status} />
       )}
       <span className="spacer" />
+      {active && status === "parked" && latestId && <ResumeNow runId={latestId} resume={(id) => t.api.resume(id)} onProblem={p.setErr} />}
       {active && status === "cancelling" ? (
         <button type="button" className="btn btn-danger btn-stop" onClick={() => p.stop(true)} title="Stop the agent at once, without waiting for it to finish up">
           <Square size={14} aria-hidden /> Force stop

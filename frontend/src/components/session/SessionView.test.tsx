@@ -263,6 +263,7 @@ describe("waitText", () => {
     expect(waitText(undefined, "queued", "claude")).toMatch(/Queued/);
     expect(waitText(undefined, "running", "claude")).toBe("Waiting for claude to respond…");
     expect(waitText(undefined, "completed", "claude")).toBeUndefined();
+    expect(waitText(undefined, "parked", "claude")).toBe("Waiting for quota");
     expect(waitText(undefined, "cancelling", "codex")).toBe("Stopping codex…");
     expect(waitText(undefined, "cancelling", "codex", 5)).toBe("Stopping codex… (force in 5 s)");
     expect(waitText(undefined, "cancelling", "codex", 0)).toBe("Stopping codex… (forcing it now)");

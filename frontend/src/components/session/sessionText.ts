@@ -6,6 +6,7 @@ import type { ControlResult, Message } from "../../transport/types";
 import { isTerminalStatus } from "../../transport/types";
 import { bannerError } from "../common/bannerError";
 import { stoppingText } from "./stopping";
+import { parkedText } from "../../usage/parked";
 
 export function controlNote(r: ControlResult): string | undefined {
   switch (r.status) {
@@ -48,6 +49,8 @@ export function waitText(v: RunView | undefined, status: string, agent: string, 
       return stoppingText(agent, forceLeft);
     case "paused":
       return `${agent} paused`;
+    case "parked":
+      return parkedText(v?.resumesAt);
   }
   if (v?.progress?.message) return v.progress.message;
   const last = v?.blocks[v.blocks.length - 1];

@@ -47,6 +47,16 @@ describe("notification settings", () => {
     expect(f.puts[1]).toEqual({ [NOTIFY_KEYS.dnd]: true });
   });
 
+  it("has a switch for runs that wait for quota, on by default", async () => {
+    const f = fakeApi({});
+    render(<NotificationSettings api={f.api} />);
+    const quota = input(await screen.findByRole("switch", { name: "When a run waits for quota" }));
+    await waitFor(() => expect(quota.disabled).toBe(false));
+    expect(quota.checked).toBe(true);
+    await userEvent.click(quota);
+    expect(f.puts).toEqual([{ [NOTIFY_KEYS.quota]: false }]);
+  });
+
   it("says so when a switch cannot be saved", async () => {
     const f = fakeApi({}, true);
     render(<NotificationSettings api={f.api} />);

@@ -9,6 +9,7 @@ export const NOTIFY_KEYS = {
   needsYou: "notifications.needs_you",
   finished: "notifications.finished",
   failed: "notifications.failed",
+  quota: "notifications.quota",
   dnd: "notifications.dnd",
 } as const;
 
@@ -16,6 +17,7 @@ const SWITCHES: { key: string; label: string; help: string; fallback: boolean }[
   { key: NOTIFY_KEYS.needsYou, label: "When a run needs you", help: "An approval or a question is waiting. Approvals can be answered from the notification.", fallback: true },
   { key: NOTIFY_KEYS.finished, label: "When a run finishes", help: "Runs finishing together arrive as one notification.", fallback: true },
   { key: NOTIFY_KEYS.failed, label: "When a run fails", help: "Including runs interrupted by a crash or a restart.", fallback: true },
+  { key: NOTIFY_KEYS.quota, label: "When a run waits for quota", help: "A run hit its agent's rate limit and waits for the reset; and when it resumes.", fallback: true },
   { key: NOTIFY_KEYS.dnd, label: "Do not disturb", help: "No notifications at all; the tray still shows what needs you.", fallback: false },
 ];
 

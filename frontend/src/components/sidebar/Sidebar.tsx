@@ -5,7 +5,7 @@ import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
 import { ProjectMenu } from "./ProjectActions";
 import { revealInvisible } from "../../text/invisible";
 
-export type Marker = "running" | "needs" | "failed" | "unread" | undefined;
+export type Marker = "running" | "needs" | "parked" | "failed" | "unread" | undefined;
 
 export function dayLabel(iso: string | undefined, now = new Date()): string {
   if (!iso) return "Earlier";
@@ -35,17 +35,19 @@ export function sessionMarker(s: Session, active: RunInfo[], unread: boolean): M
   // An imported session is a record: nothing in it runs or waits for you.
   const runs = s.imported_from ? [] : active.filter((r) => r.session_id === s.id);
   if (runs.some((r) => r.status === "awaiting_approval" || r.status === "awaiting_clarify")) return "needs";
+  if (runs.length > 0 && runs.every((r) => r.status === "parked")) return "parked";
   if (runs.length > 0) return "running";
   // The last run failed: say so in the list, not only inside (issue 23.13).
   if (s.last_run_status === "failed" || s.last_run_status === "interrupted") return "failed";
   return unread ? "unread" : undefined;
 }
 
-const MARKER_LABEL = { running: "running", needs: "needs you", failed: "last run failed", unread: "unread" } as const;
+const MARKER_LABEL = { running: "running", needs: "needs you", parked: "waiting for quota", failed: "last run failed", unread: "unread" } as const;
 /** The dots' legend, as their tooltips. */
 const MARKER_TIP = {
   running: "Running: the agent is working",
   needs: "Needs you: the agent is waiting for your answer",
+  parked: "Waiting for quota: the run resumes by itself when the agent's rate limit resets",
   failed: "Failed: the last run ended with an error; open the session to see why",
   unread: "Unread: new replies since you last opened it",
 } as const;
