@@ -3,6 +3,7 @@ package workspaces
 import (
 	"bytes"
 	"context"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -203,19 +204,33 @@ func TestPruneDropsOnlyOldArchives(t *testing.T) {
 	repo := newRepo(t)
 	st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), repo)
 	m := newManager(t, st)
-	old, _ := m.Create(ctx, p.ID, "")
-	recent, _ := m.Create(ctx, p.ID, "")
-	live, _ := m.Create(ctx, p.ID, "")
+	var made []run.Workspace
+	for range 3 {
+		w, err := m.Create(ctx, p.ID, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		made = append(made, w)
+	}
+	old, recent, live := made[0], made[1], made[2]
 	for _, w := range []string{old.ID, recent.ID} {
 		if _, err := m.Archive(ctx, w); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Pretend the first was archived 31 days ago.
-	old, _ = st.GetWorkspace(ctx, old.ID)
+	// Pretend the first was archived 31 days ago — once the setup steps
+	// the creations started have recorded themselves, or one would write
+	// its read of the workspace back over this (a flaky run).
+	m.Wait()
+	old, err := st.GetWorkspace(ctx, old.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
 	at := time.Now().Add(-31 * 24 * time.Hour)
 	old.ArchivedAt = &at
-	st.UpdateWorkspace(ctx, old)
+	if _, err := st.UpdateWorkspace(ctx, old); err != nil {
+		t.Fatal(err)
+	}
 
 	n, err := m.Prune(ctx, time.Now())
 	if err != nil || n != 1 {
