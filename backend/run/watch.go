@@ -31,6 +31,11 @@ const (
 	// deleted, or the scheduler recorded a firing (fired, skipped,
 	// missed): its next and last run moved. A client re-reads the list.
 	WatchSchedulesChanged WatchType = "schedules.changed"
+	// WatchCheckpointChanged: a run's files were undone, or a session's
+	// files restored to before a turn (docs/ARCHITECTURE.md
+	// §Checkpoints). Checkpoint is the undo's or restore's record; the
+	// transcript shows it at its time.
+	WatchCheckpointChanged WatchType = "checkpoint.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"
@@ -51,7 +56,9 @@ type WatchMessage struct {
 	Snapshot *WatchSnapshot `json:"snapshot,omitempty"`
 	Run      *RunState      `json:"run,omitempty"`
 	Session  *SessionChange `json:"session,omitempty"`
-	Reason   string         `json:"reason,omitempty"`
+	// Checkpoint is set on checkpoint.changed.
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	Reason     string      `json:"reason,omitempty"`
 }
 
 // WatchSnapshot is the state a watcher starts from.
