@@ -228,4 +228,3 @@ func openFor(ctx context.Context, dataDir string, rec run.Checkpoint) (*changes.
 	}
 	return s, nil
 }
-

@@ -64,6 +64,10 @@ type Service struct {
 	schedStore ScheduleStore
 	sched      Scheduler
 
+	// Checkpoints (SetCheckpoints): nil until the stack connects them.
+	checkpoints    CheckpointStore
+	checkpointsDir string
+
 	warm  WarmSource // deep health's warm agents (Options.Warm)
 	guard Guard      // deep health's data folder check (Options.Guard)
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
@@ -87,6 +88,11 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A checkpoint a crash cut short is finished or dropped before any run
+	// starts (docs/ARCHITECTURE.md §Checkpoints).
+	if err := checkpoints.Recover(ctx, j); err != nil {
+		o.Log.Warn("stack: checkpoint recovery", "err", err)
+	}
 	guard, err := datadir.Open(o.DataDir, dbPath)
 	if err != nil {
 		j.Close()
@@ -118,9 +124,10 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	sch := schedule.New(schedule.Config{Store: j, Starter: firer{svc: svc, j: j}, Clock: o.Clock,
 		Log: o.Log.With("component", "scheduler")})
 	svc.SetSchedules(j, sch)
+	svc.SetCheckpoints(j, o.DataDir)
 	sch.Start(ctx)
 	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log}
-	st.stopMaintenance = maintain(j, o.Log)
+	st.stopMaintenance = maintain(j, svc, o.Log)
 	return st, nil
 }
 
@@ -162,7 +169,7 @@ const maintenanceEvery = 6 * time.Hour
 // maintain applies the retention setting (off unless "retention_days" is
 // set) soon after start and then periodically, off the start-up path. It
 // returns a function that stops it and waits for a pass in flight.
-func maintain(j *journal.Store, log *slog.Logger) (stop func()) {
+func maintain(j *journal.Store, svc *service.Service, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -179,6 +186,11 @@ func maintain(j *journal.Store, log *slog.Logger) (stop func()) {
 				log.Warn("retention", "err", err)
 			} else if st != (journal.CompactStats{}) {
 				log.Info("retention compacted old runs", "stats", st)
+			}
+			if n, err := svc.PruneCheckpoints(ctx); err != nil {
+				log.Warn("checkpoint retention", "err", err)
+			} else if n > 0 {
+				log.Info("retention removed old checkpoints", "count", n)
 			}
 			t.Reset(maintenanceEvery)
 		}
