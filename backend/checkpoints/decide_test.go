@@ -82,3 +82,32 @@ func TestRefFor(t *testing.T) {
 		t.Errorf("AfterRef = %s", AfterRef(RefFor("s", "t")))
 	}
 }
+
+func FuzzParseRaw(f *testing.F) {
+	f.Add(":100644 100755 aaa bbb M\x00a.txt\x00:000000 100644 000 ccc A\x00new dir/n\x00")
+	f.Add(":100644")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, c := range parseRaw(s) {
+			if c.path == "" || (c.from.present() && !isMode(c.from.Mode)) || (c.to.present() && !isMode(c.to.Mode)) {
+				t.Fatalf("a malformed change was parsed: %+v", c)
+			}
+		}
+	})
+}
+
+func TestParseRaw(t *testing.T) {
+	got := parseRaw(":100644 100755 aaa bbb M\x00a.txt\x00:000000 120000 000 ccc A\x00new dir/l\x00:100644 000000 ddd 000 D\x00gone\x00")
+	want := []pathChange{
+		{"a.txt", Entry{"100644", "aaa"}, Entry{"100755", "bbb"}},
+		{"new dir/l", Entry{}, Entry{"120000", "ccc"}},
+		{"gone", Entry{"100644", "ddd"}, Entry{}},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("parseRaw = %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}

@@ -37,12 +37,24 @@ func parseRaw(out string) []pathChange {
 	fields := strings.Split(out, "\x00")
 	for i := 0; i+1 < len(fields); i += 2 {
 		meta := strings.Fields(strings.TrimPrefix(fields[i], ":"))
-		if len(meta) < 5 {
-			continue
+		if len(meta) < 5 || !isMode(meta[0]) || !isMode(meta[1]) || fields[i+1] == "" {
+			continue // not a record git writes
 		}
 		cs = append(cs, pathChange{path: fields[i+1], from: entry(meta[0], meta[2]), to: entry(meta[1], meta[3])})
 	}
 	return cs
+}
+
+func isMode(m string) bool {
+	if len(m) != 6 {
+		return false
+	}
+	for _, c := range m {
+		if c < '0' || c > '7' {
+			return false
+		}
+	}
+	return true
 }
 
 func entry(mode, oid string) Entry {
