@@ -27,6 +27,11 @@ const (
 
 	SettingMaxAgeDays = "checkpoints.max_age_days"
 	SettingMaxBytes   = "checkpoints.max_bytes"
+	// SettingEnabled false: no checkpoint is taken (default true).
+	SettingEnabled = "checkpoints.enabled"
+	// SettingMaxFileBytes: files above it are noted, not stored (bytes;
+	// default MaxFileSize).
+	SettingMaxFileBytes = "checkpoints.max_file_bytes"
 )
 
 // PolicyFrom reads the policy from the settings (absent or bad: default).

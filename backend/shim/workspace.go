@@ -61,11 +61,11 @@ func (r *runner) snapshotWorkspace(ctx context.Context) {
 // False: no checkpoint, the plain snapshot is taken instead.
 func (r *runner) takeCheckpoint(ctx context.Context) bool {
 	l, ok := r.j.(checkpoints.Ledger)
-	if !ok {
+	if !ok || r.spec.NoCheckpoint {
 		return false
 	}
 	k, err := checkpoints.Before(ctx, l, checkpoints.Target{DataDir: r.spec.DataDir, Workspace: r.spec.Workspace,
-		SessionID: r.spec.SessionID, TurnID: r.spec.TurnID, RunID: r.spec.RunID})
+		SessionID: r.spec.SessionID, TurnID: r.spec.TurnID, RunID: r.spec.RunID, MaxFileSize: r.spec.CheckpointMaxFileBytes})
 	if err != nil {
 		if !errors.Is(err, checkpoints.ErrNoCheckpoint) && ctx.Err() == nil {
 			r.log.Warn("checkpoint before the run", "err", err)

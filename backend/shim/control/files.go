@@ -102,6 +102,11 @@ type Spec struct {
 	// reasoning, tool output): beyond it the shim keeps the head and the
 	// answer's tail and says what was cut. 0 takes DefaultMaxOutput.
 	MaxOutputBytes int64 `json:"max_output_bytes,omitempty"`
+	// NoCheckpoint: the person turned checkpoints off (checkpoints.enabled
+	// false); CheckpointMaxFileBytes: files above it are noted, not kept
+	// (0: the 50 MiB default). docs/ARCHITECTURE.md §Checkpoints.
+	NoCheckpoint           bool  `json:"no_checkpoint,omitempty"`
+	CheckpointMaxFileBytes int64 `json:"checkpoint_max_file_bytes,omitempty"`
 	// CreatedAt helps a person reading the directory; nothing branches on it.
 	CreatedAt time.Time `json:"created_at"`
 }
