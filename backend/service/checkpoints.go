@@ -49,7 +49,7 @@ func (s *Service) UndoRun(ctx context.Context, runID string) (run.CheckpointResu
 	if err != nil {
 		return run.CheckpointResult{}, s.classify(ctx, "undo run", "checkpoint", err)
 	}
-	return s.undo(ctx, l, rec.ID)
+	return s.undo(ctx, l, rec)
 }
 
 // UndoCheckpoint undoes an undo or a restore (or a run, by its record).
@@ -58,13 +58,35 @@ func (s *Service) UndoCheckpoint(ctx context.Context, id string) (run.Checkpoint
 	if err != nil {
 		return run.CheckpointResult{}, err
 	}
-	return s.undo(ctx, l, id)
+	rec, err := l.GetCheckpoint(ctx, id)
+	if err != nil {
+		return run.CheckpointResult{}, s.classify(ctx, "undo", "checkpoint", err)
+	}
+	return s.undo(ctx, l, rec)
 }
 
-func (s *Service) undo(ctx context.Context, l CheckpointStore, id string) (run.CheckpointResult, error) {
-	res, err := checkpoints.Undo(ctx, l, s.checkpointsDir, id)
+func (s *Service) undo(ctx context.Context, l CheckpointStore, rec run.Checkpoint) (run.CheckpointResult, error) {
+	s.checkpointMu.Lock()
+	defer s.checkpointMu.Unlock()
+	if err := s.sessionIdle(ctx, rec.SessionID, "undoing"); err != nil {
+		return run.CheckpointResult{}, err
+	}
+	res, err := checkpoints.Undo(ctx, l, s.checkpointsDir, rec.ID)
 	s.checkpointChanged(res.Checkpoint)
 	return res, s.checkpointError(ctx, "undo", err)
+}
+
+// sessionIdle refuses to change a session's files while one of its runs
+// is going: the agent would be writing into what is being put back.
+func (s *Service) sessionIdle(ctx context.Context, sessionID, doing string) error {
+	active, err := s.store.ListRuns(ctx, run.RunFilter{Active: true, SessionID: sessionID})
+	if err != nil {
+		return s.classify(ctx, "list active runs", "session", err)
+	}
+	if len(active) > 0 {
+		return &Error{Code: CodeConflict, Message: "a run of this session is still going: stop it or wait for its end before " + doing + " files"}
+	}
+	return nil
 }
 
 // RestoreRequest is POST /api/sessions/{id}/restore?turn=…&preview=1.
@@ -86,12 +108,12 @@ func (s *Service) Restore(ctx context.Context, req RestoreRequest) (run.Checkpoi
 	if req.TurnID == "" {
 		return run.CheckpointResult{}, badRequest("turn is required: the turn whose checkpoint to restore")
 	}
-	active, err := s.store.ListRuns(ctx, run.RunFilter{Active: true, SessionID: req.SessionID})
-	if err != nil {
-		return run.CheckpointResult{}, s.classify(ctx, "restore", "session", err)
-	}
-	if len(active) > 0 && !req.Preview {
-		return run.CheckpointResult{}, &Error{Code: CodeConflict, Message: "a run of this session is still going: stop it or wait for its end before restoring files"}
+	s.checkpointMu.Lock()
+	defer s.checkpointMu.Unlock()
+	if !req.Preview {
+		if err := s.sessionIdle(ctx, req.SessionID, "restoring"); err != nil {
+			return run.CheckpointResult{}, err
+		}
 	}
 	res, err := checkpoints.Restore(ctx, l, s.checkpointsDir, req.SessionID, req.TurnID,
 		checkpoints.RestoreOptions{Preview: req.Preview, RemoveCreated: req.RemoveCreated})
