@@ -47,6 +47,10 @@ func Restore(ctx context.Context, l Ledger, dataDir, sessionID, turnID string, o
 	var oids []string
 	var files []run.CheckpointFile
 	for _, c := range diff {
+		if c.gitlink() {
+			files = append(files, nestedRepo(c.path))
+			continue
+		}
 		a := DecideRestore(RestoreState{Path: c.path, Checkpoint: c.from, Now: c.to, Large: large[c.path]}, o.RemoveCreated)
 		f := run.CheckpointFile{Path: c.path, Action: string(a)}
 		switch a {

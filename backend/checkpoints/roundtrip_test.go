@@ -203,3 +203,39 @@ func TestRestorePreviewsThenKeepsFilesCreatedSince(t *testing.T) {
 		t.Errorf("restore records: %d", len(recs))
 	}
 }
+
+// A repository inside a plain folder is a gitlink in the shadow's trees:
+// its files are not kept, so undo and restore name it and leave it.
+func TestNestedRepositoryIsLeftAlone(t *testing.T) {
+	needGit(t)
+	ctx := context.Background()
+	data, ws := t.TempDir(), t.TempDir()
+	l := ledger(t, data)
+	put(t, filepath.Join(ws, "a.txt"), "a\n", 0o644)
+	runAround(t, l, data, ws, "run_1", func() {
+		put(t, filepath.Join(ws, "a.txt"), "A\n", 0o644)
+		sub := filepath.Join(ws, "sub")
+		os.MkdirAll(sub, 0o755)
+		git(t, sub, "init", "-q")
+		put(t, filepath.Join(sub, "x"), "x\n", 0o644)
+		git(t, sub, "add", "x")
+		git(t, sub, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x")
+	})
+	res, err := Undo(ctx, l, data, "cp_run_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(b) != "a\n" {
+		t.Errorf("a.txt = %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "sub", "x")); string(b) != "x\n" {
+		t.Errorf("the nested repository's file was touched: %q", b)
+	}
+	var named bool
+	for _, f := range res.Files {
+		named = named || (f.Path == "sub" && f.Action == "skip")
+	}
+	if !named {
+		t.Errorf("the nested repository is not named: %+v", res.Files)
+	}
+}

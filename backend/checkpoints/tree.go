@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/gitcmd"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // pathChange is one path that differs between two trees.
@@ -28,6 +29,16 @@ func (r repo) diffTrees(ctx context.Context, from, to string) ([]pathChange, err
 		return nil, fmt.Errorf("checkpoints: compare the files: %w", err)
 	}
 	return parseRaw(out), nil
+}
+
+// gitlink: a nested repository (a submodule, or a repository inside a
+// plain folder): its files are not in the checkpoint, so it is never
+// written back.
+func (c pathChange) gitlink() bool { return c.from.Mode == "160000" || c.to.Mode == "160000" }
+
+// nestedRepo is what an undo or restore says of a gitlink.
+func nestedRepo(path string) run.CheckpointFile {
+	return run.CheckpointFile{Path: path, Action: string(RestoreSkip), Reason: "a nested repository: its files are not kept"}
 }
 
 // parseRaw reads `git diff-tree -r -z` output:

@@ -64,7 +64,12 @@ func Undo(ctx context.Context, l Ledger, dataDir, id string) (run.CheckpointResu
 		nowOf[c.path] = c.to
 	}
 	var states []FileState
+	var nested []run.CheckpointFile
 	for _, c := range ran {
+		if c.gitlink() {
+			nested = append(nested, nestedRepo(c.path))
+			continue
+		}
 		f := FileState{Path: c.path, Before: c.from, After: c.to, Now: c.to}
 		if e, ok := nowOf[c.path]; ok {
 			f.Now = e
@@ -75,6 +80,7 @@ func Undo(ctx context.Context, l Ledger, dataDir, id string) (run.CheckpointResu
 	if err != nil {
 		return run.CheckpointResult{}, err
 	}
+	files = append(files, nested...)
 	for _, p := range target.Large {
 		files = append(files, run.CheckpointFile{Path: p, Action: string(RestoreSkip), Reason: "not stored: larger than the limit"})
 	}
