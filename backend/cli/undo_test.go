@@ -30,7 +30,7 @@ func TestRunsUndo(t *testing.T) {
 	f := newFixture(t, func(s *service.Service) { s.SetCheckpoints(j, data) })
 	f.mem.AddRun("r1")
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("before\n"), 0o644)
-	k, err := checkpoints.Before(ctx, j, checkpoints.Target{DataDir: data, Workspace: ws, SessionID: "ses_x", RunID: "r1"})
+	k, err := checkpoints.Before(ctx, j, checkpoints.Target{DataDir: data, Workspace: ws, SessionID: "ses_x", TurnID: "t1", RunID: "r1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,5 +67,31 @@ func TestRunsUndo(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, "made.txt")); !os.IsNotExist(err) {
 		t.Errorf("made.txt is still there: %v", err)
+	}
+
+	// The other routes, through the same client.
+	c := f.env.Client("")
+	os.WriteFile(filepath.Join(ws, "later.txt"), []byte("later\n"), 0o644)
+	var preview run.CheckpointResult
+	if err := c.Call(ctx, "POST", "/api/sessions/ses_x/restore?turn=t1&preview=1", nil, &preview); err != nil {
+		t.Fatal(err)
+	}
+	if len(preview.Files) != 1 || preview.Files[0].Path != "later.txt" || preview.Files[0].Action != "keep" || !preview.Preview {
+		t.Errorf("restore preview: %+v", preview)
+	}
+	var usage checkpoints.Usage
+	if err := c.Call(ctx, "GET", "/api/checkpoints/usage", nil, &usage); err != nil || usage.Checkpoints != 2 || usage.Bytes <= 0 {
+		t.Errorf("usage: %+v, %v", usage, err)
+	}
+	var list struct{ Checkpoints []run.Checkpoint }
+	if err := c.Call(ctx, "GET", "/api/sessions/ses_x/checkpoints", nil, &list); err != nil || len(list.Checkpoints) != 2 || list.Checkpoints[1].Kind != run.CheckpointUndo {
+		t.Errorf("the session's checkpoints: %+v, %v", list, err)
+	}
+	var redo run.CheckpointResult
+	if err := c.Call(ctx, "POST", "/api/checkpoints/"+list.Checkpoints[1].ID+"/undo", nil, &redo); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "a.txt")); string(b) != "after\n" {
+		t.Errorf("after the redo a.txt = %q", b)
 	}
 }
