@@ -73,6 +73,71 @@ func TestKilledCheckpointIsFinishedOrDroppedAtStart(t *testing.T) {
 	}
 }
 
+// An undo killed while writing files is kept as interrupted at start, and
+// undoing it puts every file it was writing back as it was before it.
+func TestKilledUndoIsInterruptedAndCanBeUndone(t *testing.T) {
+	needGit(t)
+	ctx := context.Background()
+	data, ws := t.TempDir(), t.TempDir()
+	l := ledger(t, data)
+	for i := 0; i < 5; i++ {
+		put(t, filepath.Join(ws, fmt.Sprintf("f%d.txt", i)), "before\n", 0o644)
+	}
+	runAround(t, l, data, ws, "run_1", func() {
+		for i := 0; i < 5; i++ {
+			put(t, filepath.Join(ws, fmt.Sprintf("f%d.txt", i)), "by the run\n", 0o644)
+		}
+	})
+	afterRun := tree(t, ws)
+	l.Close()
+
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperUndoUntilKilled$")
+	child.Env = append(os.Environ(), "HERMESDESK_TEST_UNDO="+data+"\n"+ws)
+	out, _ := child.StdoutPipe()
+	in, _ := child.StdinPipe()
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || strings.TrimSpace(line) != "at wrote" {
+		t.Fatalf("the child said %q, %v", line, err)
+	}
+	child.Process.Kill() // SIGKILL, one file written of five
+	child.Wait()
+	in.Close()
+
+	l = ledger(t, data)
+	if err := Recover(ctx, l); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := l.ListCheckpoints(ctx, run.CheckpointFilter{Kind: run.CheckpointUndo})
+	if len(recs) != 1 || recs[0].State != run.CheckpointInterrupted || recs[0].Before == "" {
+		t.Fatalf("the killed undo at start: %+v", recs)
+	}
+	if _, err := Undo(ctx, l, data, recs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	same(t, "after undoing the killed undo", tree(t, ws), afterRun)
+}
+
+// TestHelperUndoUntilKilled is the child of the test above.
+func TestHelperUndoUntilKilled(t *testing.T) {
+	arg := os.Getenv("HERMESDESK_TEST_UNDO")
+	if arg == "" {
+		t.Skip("helper process")
+	}
+	data, ws, _ := strings.Cut(arg, "\n")
+	_ = ws
+	step = func(s string) {
+		if s == "wrote" {
+			fmt.Println("at " + s)
+			var b [1]byte
+			os.Stdin.Read(b[:]) // until killed
+		}
+	}
+	l := ledger(t, data)
+	Undo(context.Background(), l, data, "cp_run_1")
+}
+
 // TestHelperCheckpointUntilKilled is the child of the test above: it takes
 // a checkpoint and stops at a step until it is killed.
 func TestHelperCheckpointUntilKilled(t *testing.T) {

@@ -38,7 +38,10 @@ func Undo(ctx context.Context, l Ledger, dataDir, id string) (run.CheckpointResu
 	if err != nil {
 		return run.CheckpointResult{}, err
 	}
-	if target.Before == "" || target.After == "" {
+	// An undo or restore a crash cut short kept no files after it: the
+	// files it was writing, as they are now, stand for them.
+	cutShort := target.State == run.CheckpointInterrupted && target.After == ""
+	if target.Before == "" || (target.After == "" && !cutShort) {
 		return run.CheckpointResult{}, fmt.Errorf("checkpoints: the files after this run were not kept, so it cannot be undone: %w", errdefs.ErrUnsupported)
 	}
 	s, err := openFor(ctx, dataDir, target)
@@ -51,9 +54,15 @@ func Undo(ctx context.Context, l Ledger, dataDir, id string) (run.CheckpointResu
 	if err != nil {
 		return run.CheckpointResult{}, err
 	}
+	if cutShort {
+		target.After = now.Tree
+	}
 	ran, err := r.diffTrees(ctx, target.Before, target.After)
 	if err != nil {
 		return run.CheckpointResult{}, err
+	}
+	if cutShort {
+		ran = only(ran, target.Files)
 	}
 	since, err := r.diffTrees(ctx, target.After, now.Tree)
 	if err != nil {
@@ -199,6 +208,7 @@ func (r repo) apply(ctx context.Context, l Ledger, rec run.Checkpoint, now chang
 		if err := op.do(r.s.Top()); err != nil {
 			failed = append(failed, op.path+": "+err.Error())
 		}
+		step("wrote")
 	}
 	after, err := r.s.Snapshot(wctx)
 	if err == nil {
@@ -215,6 +225,21 @@ func (r repo) apply(ctx context.Context, l Ledger, rec run.Checkpoint, now chang
 		return run.CheckpointResult{Checkpoint: &rec, Files: files}, fmt.Errorf("checkpoints: the files were written but could not be kept after the %s: %w", rec.Kind, err)
 	}
 	return run.CheckpointResult{Checkpoint: &rec, Files: files}, nil
+}
+
+// only keeps the changes of the paths named.
+func only(cs []pathChange, paths []string) []pathChange {
+	keep := map[string]bool{}
+	for _, p := range paths {
+		keep[p] = true
+	}
+	var out []pathChange
+	for _, c := range cs {
+		if keep[c.path] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // openFor opens the snapshots of a record's workspace in the repository
