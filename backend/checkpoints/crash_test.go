@@ -125,8 +125,7 @@ func TestHelperUndoUntilKilled(t *testing.T) {
 	if arg == "" {
 		t.Skip("helper process")
 	}
-	data, ws, _ := strings.Cut(arg, "\n")
-	_ = ws
+	data, _, _ := strings.Cut(arg, "\n") // the workspace is in the record
 	step = func(s string) {
 		if s == "wrote" {
 			fmt.Println("at " + s)
