@@ -24,6 +24,9 @@ func (op fileOp) do(top string) error {
 	if !safePath(op.path) {
 		return fmt.Errorf("refused a path outside the workspace")
 	}
+	if err := realFolders(top, op.path); err != nil {
+		return err
+	}
 	p := filepath.Join(top, filepath.FromSlash(op.path))
 	if op.remove {
 		if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -58,6 +61,27 @@ func (op fileOp) do(top string) error {
 	if err := os.Rename(tmp, p); err != nil {
 		os.Remove(tmp)
 		return err
+	}
+	return nil
+}
+
+// realFolders refuses a path one of whose folders is now a link (or a
+// file): writing through it would write outside the workspace.
+func realFolders(top, rel string) error {
+	parts := strings.Split(rel, "/")
+	dir := top
+	for _, part := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, part)
+		fi, err := os.Lstat(dir)
+		if errors.Is(err, os.ErrNotExist) {
+			return nil // made below by MkdirAll, as a real folder
+		}
+		if err != nil {
+			return err
+		}
+		if !fi.IsDir() {
+			return fmt.Errorf("refused: %s is now a link or a file, not a folder", strings.TrimPrefix(dir, top+string(filepath.Separator)))
+		}
 	}
 	return nil
 }

@@ -239,3 +239,24 @@ func TestNestedRepositoryIsLeftAlone(t *testing.T) {
 		t.Errorf("the nested repository is not named: %+v", res.Files)
 	}
 }
+
+// A folder replaced by a link since the checkpoint is never written
+// through: the file is named, nothing outside the workspace changes.
+func TestRestoreNeverWritesThroughALink(t *testing.T) {
+	needGit(t)
+	ctx := context.Background()
+	data, ws, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	l := ledger(t, data)
+	put(t, filepath.Join(ws, "sub/x.txt"), "x\n", 0o644)
+	runAround(t, l, data, ws, "run_1", func() {
+		os.RemoveAll(filepath.Join(ws, "sub"))
+		os.Symlink(outside, filepath.Join(ws, "sub"))
+	})
+	_, err := Restore(ctx, l, data, "ses_1", "turn_run_1", RestoreOptions{})
+	if err == nil || !strings.Contains(err.Error(), "sub/x.txt") {
+		t.Errorf("Restore = %v, want the file named", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("a file was written outside the workspace: %v", entries)
+	}
+}
