@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/changes"
 )
 
 // The figures the issue sets (docs/ARCHITECTURE.md §Checkpoints): a
@@ -80,6 +82,32 @@ func BenchmarkCheckpoint20kFiles10Changed(b *testing.B) {
 	}
 	b.StopTimer()
 	report(b, "checkpoint of 20,000 files, 10 changed", ds, cpu)
+}
+
+// The run's start snapshot alone, as before checkpoints: the checkpoint
+// adds to a run's start only its difference from this.
+func BenchmarkSnapshotOnly20kFiles10Changed(b *testing.B) {
+	needGit(b)
+	ctx := context.Background()
+	ws := bigRepo(b, 20000)
+	var ds, cpu []time.Duration
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < 10; j++ {
+			p := filepath.Join(ws, fmt.Sprintf("d%03d/f%05d.txt", j, j*100+i%100))
+			os.WriteFile(p, []byte(fmt.Sprintf("changed %d %d\n", i, j)), 0o644)
+		}
+		start, c0 := time.Now(), cpuTime()
+		s, err := changes.Open(ctx, ws)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Snapshot(ctx); err != nil {
+			b.Fatal(err)
+		}
+		ds, cpu = append(ds, time.Since(start)), append(cpu, cpuTime()-c0)
+		s.Close()
+	}
+	report(b, "the start snapshot alone (no checkpoint)", ds, cpu)
 }
 
 func BenchmarkUndo50Files(b *testing.B) {
