@@ -77,7 +77,7 @@ func (k *Taken) keepBefore(ctx context.Context) error {
 
 // drop forgets a checkpoint that could not be taken.
 func (k *Taken) drop() {
-	k.l.DeleteCheckpoint(context.WithoutCancel(context.Background()), k.rec.ID)
+	k.l.DeleteCheckpoint(context.Background(), k.rec.ID) // even when ctx was cancelled
 }
 
 // Record is the checkpoint's record as it stands.
