@@ -260,3 +260,40 @@ func TestRestoreNeverWritesThroughALink(t *testing.T) {
 		t.Errorf("a file was written outside the workspace: %v", entries)
 	}
 }
+
+// A linked worktree (what a session's workspace becomes, issue 25): the
+// refs go to the repository's common git dir, the worktree's own index is
+// the one seeded and left alone.
+func TestUndoInALinkedWorktree(t *testing.T) {
+	needGit(t)
+	ctx := context.Background()
+	data, main := t.TempDir(), t.TempDir()
+	l := ledger(t, data)
+	git(t, main, "init", "-q")
+	put(t, filepath.Join(main, "a.txt"), "a\n", 0o644)
+	git(t, main, "add", "a.txt")
+	git(t, main, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+	ws := filepath.Join(t.TempDir(), "wt")
+	git(t, main, "worktree", "add", "-q", "-b", "session", ws)
+	put(t, filepath.Join(ws, "a.txt"), "staged in the worktree\n", 0o644)
+	git(t, ws, "add", "a.txt")
+	staged := git(t, ws, "diff", "--cached", "--raw")
+	before := tree(t, ws)
+	k := runAround(t, l, data, ws, "run_1", func() {
+		put(t, filepath.Join(ws, "a.txt"), "by the run\n", 0o644)
+		put(t, filepath.Join(ws, "n.txt"), "new\n", 0o644)
+	})
+	if k.Record().GitDir != filepath.Join(main, ".git") {
+		t.Errorf("the refs are not in the common git dir: %s", k.Record().GitDir)
+	}
+	if _, err := Undo(ctx, l, data, "cp_run_1"); err != nil {
+		t.Fatal(err)
+	}
+	same(t, "the worktree after the undo", tree(t, ws), before)
+	if got := git(t, ws, "diff", "--cached", "--raw"); got != staged {
+		t.Errorf("the worktree's index moved: %q, was %q", got, staged)
+	}
+	if out := git(t, main, "for-each-ref", "refs/hermesdesk/checkpoints/"); !strings.Contains(out, "turn_run_1") {
+		t.Errorf("the main checkout does not see the checkpoint: %q", out)
+	}
+}
