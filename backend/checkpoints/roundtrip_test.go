@@ -77,6 +77,10 @@ func TestUndoRoundTripInAGitProject(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ws, "new")); !os.IsNotExist(err) {
 		t.Errorf("the folder the run made is still there: %v", err)
 	}
+	// Undone again: nothing to do, nothing recorded.
+	if again, err := Undo(ctx, l, data, "cp_run_1"); err != nil || again.Checkpoint != nil {
+		t.Errorf("a second undo = %+v, %v", again, err)
+	}
 	// The undo is undoable: undoing it puts the run's changes back.
 	if _, err := Undo(ctx, l, data, res.Checkpoint.ID); err != nil {
 		t.Fatal(err)

@@ -93,6 +93,9 @@ func Undo(ctx context.Context, l Ledger, dataDir, id string) (run.CheckpointResu
 	for _, p := range target.Large {
 		files = append(files, run.CheckpointFile{Path: p, Action: string(RestoreSkip), Reason: "not stored: larger than the limit"})
 	}
+	if len(ops) == 0 { // already as before (undone already): nothing to record
+		return run.CheckpointResult{Files: files}, nil
+	}
 	rec := newRecord(target, run.CheckpointUndo)
 	return r.apply(ctx, l, rec, now, ops, files)
 }
