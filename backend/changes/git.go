@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -44,8 +45,11 @@ type Snapshots struct {
 	workspace string
 	top       string // the work tree's top folder
 	index     string // the person's index, copied for each snapshot
-	objects   string // the person's object store, read only
+	objects   string // the person's object store, read only (written when keep)
 	prefix    string // the workspace relative to the top ("sub/", "" at the top)
+	gitDir    string // the repository's common git dir (where refs live)
+	shadow    bool   // gitDir is a shadow repository of a plain folder
+	keep      bool   // objects are written to the repository's own store
 	tmp       *tempDir
 	// MaxFileSize: files above it are left out (default MaxFileSize).
 	MaxFileSize int64
@@ -67,36 +71,101 @@ type stamp struct {
 
 // Open prepares snapshots of workspace; ErrNotGit outside a git work tree.
 func Open(ctx context.Context, workspace string) (*Snapshots, error) {
+	return OpenWith(ctx, workspace, Options{})
+}
+
+// Options choose where a snapshot's objects go. The zero value is the
+// run's diff snapshot: a temporary object store, nothing kept.
+type Options struct {
+	// Keep writes the snapshot's objects into the repository's own object
+	// store, so a commit and a ref can keep them (backend/checkpoints;
+	// docs/ARCHITECTURE.md §Checkpoints). Only objects are added: the
+	// index, stash, HEAD and branches are still never touched.
+	Keep bool
+	// ShadowGitDir, for a folder that is not a git work tree, is a bare
+	// repository (made if missing) that holds its snapshots: the folder
+	// never gains a .git. Empty: such a folder gives ErrNotGit.
+	ShadowGitDir string
+}
+
+// OpenWith prepares snapshots of workspace as o says.
+func OpenWith(ctx context.Context, workspace string, o Options) (*Snapshots, error) {
 	out, err := gitcmd.Output(ctx, workspace, "rev-parse", "--path-format=absolute", "--show-toplevel",
-		"--git-path", "index", "--git-path", "objects", "--show-prefix")
-	if err != nil {
-		if ctx.Err() != nil {
+		"--git-path", "index", "--git-path", "objects", "--show-prefix", "--git-common-dir")
+	var s *Snapshots
+	switch lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n"); {
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err == nil && len(lines) == 5:
+		s = &Snapshots{workspace: workspace, top: lines[0], index: lines[1], objects: lines[2],
+			prefix: lines[3], gitDir: lines[4]}
+	case o.ShadowGitDir == "":
+		// Not a work tree, a bare repository, or a path git cannot print
+		// on one line.
+		return nil, ErrNotGit
+	default:
+		if s, err = openShadow(ctx, workspace, o.ShadowGitDir); err != nil {
 			return nil, err
 		}
-		return nil, ErrNotGit
 	}
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 4 {
-		return nil, ErrNotGit // a bare repository, or a path git cannot print on one line
-	}
+	s.keep = o.Keep || s.shadow
 	tmp, err := newTempDir()
 	if err != nil {
 		return nil, fmt.Errorf("changes: a temporary folder for the snapshots: %w", err)
 	}
-	return &Snapshots{workspace: workspace, top: lines[0], index: lines[1], objects: lines[2],
-		prefix: lines[3], tmp: tmp, MaxFileSize: MaxFileSize}, nil
+	s.tmp, s.MaxFileSize = tmp, MaxFileSize
+	return s, nil
 }
+
+// openShadow makes (or opens) the bare repository that holds a plain
+// folder's snapshots; its own index keeps the stat cache between runs.
+func openShadow(ctx context.Context, workspace, gitDir string) (*Snapshots, error) {
+	if _, err := os.Stat(filepath.Join(gitDir, "HEAD")); err != nil {
+		if err := os.MkdirAll(filepath.Dir(gitDir), 0o700); err != nil {
+			return nil, fmt.Errorf("changes: make the folder for the shadow repository: %w", err)
+		}
+		if _, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: filepath.Dir(gitDir), Args: []string{"init", "--quiet", "--bare", gitDir}}); err != nil {
+			return nil, fmt.Errorf("changes: make the shadow repository: %w", err)
+		}
+	}
+	abs, err := filepath.Abs(workspace)
+	if err != nil {
+		return nil, fmt.Errorf("changes: the workspace's path: %w", err)
+	}
+	return &Snapshots{workspace: abs, top: abs, index: filepath.Join(gitDir, "index"),
+		objects: filepath.Join(gitDir, "objects"), gitDir: gitDir, shadow: true}, nil
+}
+
+// GitDir is the repository the snapshots' objects and refs belong to: the
+// workspace's common git dir, or its shadow repository.
+func (s *Snapshots) GitDir() string { return s.gitDir }
+
+// Top is the work tree's top folder; snapshot paths are relative to it.
+func (s *Snapshots) Top() string { return s.top }
+
+// Shadow: the workspace is a plain folder snapshotted into GitDir.
+func (s *Snapshots) Shadow() bool { return s.shadow }
+
+// Env is the environment a git command about these snapshots needs: the
+// shadow repository and its work tree, the object store, the temporary
+// index. Every git command still goes through gitcmd.
+func (s *Snapshots) Env() []string { return s.env() }
 
 // Close removes the snapshots' temporary folder.
 func (s *Snapshots) Close() error { return s.tmp.remove() }
 
 // env points git at the temporary index and object store.
 func (s *Snapshots) env() []string {
-	return []string{
-		"GIT_INDEX_FILE=" + s.tmp.index(),
-		"GIT_OBJECT_DIRECTORY=" + s.tmp.objects(),
-		"GIT_ALTERNATE_OBJECT_DIRECTORIES=" + s.objects,
+	env := []string{"GIT_INDEX_FILE=" + s.tmp.index()}
+	if s.shadow {
+		env = append(env, "GIT_DIR="+s.gitDir, "GIT_WORK_TREE="+s.top)
 	}
+	if s.keep {
+		return append(env, "GIT_OBJECT_DIRECTORY="+s.objects)
+	}
+	return append(env,
+		"GIT_OBJECT_DIRECTORY="+s.tmp.objects(),
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES="+s.objects)
 }
 
 // Snapshot writes the work tree (tracked and untracked files, .gitignore
@@ -125,7 +194,25 @@ func (s *Snapshots) Snapshot(ctx context.Context) (Snap, error) {
 	if err != nil {
 		return Snap{}, fmt.Errorf("changes: write the snapshot: %w", err)
 	}
+	if s.shadow {
+		// The shadow index is the plain folder's stat cache for the
+		// next snapshot (a rename: a reader sees the old or the new).
+		if err := copyFile(s.tmp.index(), s.index+".new"); err == nil {
+			os.Rename(s.index+".new", s.index)
+		}
+	}
 	return Snap{Tree: strings.TrimSpace(string(tree)), Large: large}, nil
+}
+
+// LargePaths are the files left out of a snapshot for their size, relative
+// to the top, sorted.
+func (sn Snap) LargePaths() []string {
+	out := make([]string, 0, len(sn.Large))
+	for p := range sn.Large {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // copyIndex starts the temporary index from the person's, for its stat
@@ -133,21 +220,29 @@ func (s *Snapshots) Snapshot(ctx context.Context) (Snap, error) {
 func (s *Snapshots) copyIndex() error {
 	dst := s.tmp.index()
 	os.Remove(dst)
-	src, err := os.Open(s.index)
+	err := copyFile(s.index, dst)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
 	if err != nil {
-		return fmt.Errorf("changes: read the index: %w", err)
+		return fmt.Errorf("changes: copy the index: %w", err)
+	}
+	return nil
+}
+
+func copyFile(from, to string) error {
+	src, err := os.Open(from)
+	if err != nil {
+		return err
 	}
 	defer src.Close()
-	out, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
-		return fmt.Errorf("changes: temporary index: %w", err)
+		return err
 	}
 	if _, err := io.Copy(out, src); err != nil {
 		out.Close()
-		return fmt.Errorf("changes: copy the index: %w", err)
+		return err
 	}
 	return out.Close()
 }

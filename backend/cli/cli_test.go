@@ -39,11 +39,14 @@ type fixture struct {
 
 // newFixture runs the API over a real 127.0.0.1 listener on the in-memory
 // world, and an Env whose client talks to it.
-func newFixture(t *testing.T) *fixture {
+func newFixture(t *testing.T, setup ...func(*service.Service)) *fixture {
 	t.Helper()
 	m := servicetest.NewMem()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(m, m, m, service.Options{Log: quiet})
+	for _, f := range setup {
+		f(svc)
+	}
 	srv := httptest.NewServer(httpapi.New(svc, httpapi.Config{Token: token, Log: quiet}))
 	t.Cleanup(srv.Close)
 	f := &fixture{mem: m, stdout: &syncBuf{}, stderr: &syncBuf{}, sigs: make(chan os.Signal, 2)}

@@ -30,7 +30,7 @@ type command struct {
 // main.go runs them and help does not list them.
 var commands = []command{
 	{"ask", "ask an agent in a project and stream its answer", func(e *Env, a []string, _ fs.FS) int { return e.Ask(a) }},
-	{"runs", "list, follow or cancel runs (ls, tail, cancel)", func(e *Env, a []string, _ fs.FS) int { return e.Runs(a) }},
+	{"runs", "list, follow, cancel or undo runs (ls, tail, cancel, undo)", func(e *Env, a []string, _ fs.FS) int { return e.Runs(a) }},
 	{"schedules", "list, add, pause, resume, run or remove scheduled prompts", func(e *Env, a []string, _ fs.FS) int { return e.Schedules(a) }},
 	{"export", "write a session as Markdown or as a bundle for import", func(e *Env, a []string, _ fs.FS) int { return e.Export(a) }},
 	{"import", "bring a session bundle into this data folder", func(e *Env, a []string, _ fs.FS) int { return e.Import(a) }},

@@ -11,7 +11,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
-const runsUsage = "hermesdesk runs ls [--active] [--limit N] | runs tail RUN [--after N] [--json] | runs cancel RUN | runs resume RUN"
+const runsUsage = "hermesdesk runs ls [--active] [--limit N] | runs tail RUN [--after N] [--json] | runs cancel RUN | runs resume RUN | runs undo RUN"
 
 // Runs runs the subcommand in e.
 func (e *Env) Runs(args []string) int {
@@ -28,6 +28,8 @@ func (e *Env) Runs(args []string) int {
 		return e.runsCancel(args[1:])
 	case "resume":
 		return e.runsResume(args[1:])
+	case "undo":
+		return e.runsUndo(args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprintln(e.Stdout, "usage: "+runsUsage)
 		return exitOK

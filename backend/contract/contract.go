@@ -84,6 +84,9 @@ func wire() []byte {
 	w.name(service.AgentRegistry{}, "AgentRegistry")
 	w.name(service.RegistryOffer{}, "RegistryOffer")
 	w.name(agentdef.Definition{}, "AgentDefinition")
+	w.name(run.Checkpoint{}, "Checkpoint")
+	w.name(run.CheckpointResult{}, "CheckpointResult")
+	w.name(run.CheckpointFile{}, "CheckpointFile")
 	w.names[typeOf[run.EventType]()] = "string" // the fold ignores types it does not know
 	// What the window builds itself without these (an optimistic message,
 	// a RunInfo from a watch message, a project or session before its
@@ -120,6 +123,9 @@ func wire() []byte {
 	w.iface(service.AgentRegistry{}, "GET /api/agents/registry: the shipped ACP registry snapshot and its date")
 	w.iface(service.RegistryOffer{}, "One agent of the registry snapshot, as \"Add agent\" offers it")
 	w.iface(agentdef.Definition{}, "An agent a person adds: POST /api/agents, PATCH /api/agents/{id}")
+	w.iface(run.Checkpoint{}, "A checkpoint record: a run's files kept before and after it, or an undo or restore (docs/ARCHITECTURE.md §Checkpoints)")
+	w.iface(run.CheckpointResult{}, "What POST /api/runs/{id}/undo and POST /api/sessions/{id}/restore answer")
+	w.iface(run.CheckpointFile{}, "One file an undo or restore changes or leaves")
 
 	out := w.b.String()
 	if len(out) < 2 || out[len(out)-2:] != "\n\n" {

@@ -214,6 +214,32 @@ CREATE TABLE agent_config (
 ALTER TABLE runs ADD COLUMN resumes_at TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN park_attempts INTEGER NOT NULL DEFAULT 0;
 `, nil},
+	// Checkpoints of the workspace before each run, and the undos and
+	// restores made from them (journal/checkpoints.go;
+	// docs/ARCHITECTURE.md §Checkpoints).
+	{12, "checkpoints", `
+CREATE TABLE checkpoints (
+	id         TEXT PRIMARY KEY,
+	kind       TEXT NOT NULL,
+	state      TEXT NOT NULL,
+	session_id TEXT NOT NULL,
+	turn_id    TEXT NOT NULL DEFAULT '',
+	run_id     TEXT NOT NULL DEFAULT '',
+	target     TEXT NOT NULL DEFAULT '',
+	workspace  TEXT NOT NULL,
+	git_dir    TEXT NOT NULL,
+	shadow     INTEGER NOT NULL DEFAULT 0,
+	ref        TEXT NOT NULL,
+	before     TEXT NOT NULL DEFAULT '',
+	after      TEXT NOT NULL DEFAULT '',
+	large      TEXT NOT NULL DEFAULT '',
+	files      TEXT NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL
+);
+CREATE INDEX checkpoints_by_session ON checkpoints(session_id, created_at);
+CREATE INDEX checkpoints_by_run ON checkpoints(run_id) WHERE run_id <> '';
+CREATE INDEX checkpoints_by_state ON checkpoints(state) WHERE state <> 'kept';
+`, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

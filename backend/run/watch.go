@@ -35,6 +35,11 @@ const (
 	// archived, restored, or found changed outside the app
 	// (docs/ARCHITECTURE.md §Workspaces). Workspace is set.
 	WatchWorkspaceChanged WatchType = "workspace.changed"
+	// WatchCheckpointChanged: a run's files were undone, or a session's
+	// files restored to before a turn (docs/ARCHITECTURE.md
+	// §Checkpoints). Checkpoint is the undo's or restore's record; the
+	// transcript shows it at its time.
+	WatchCheckpointChanged WatchType = "checkpoint.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"
@@ -57,7 +62,9 @@ type WatchMessage struct {
 	Session  *SessionChange `json:"session,omitempty"`
 	// Workspace is set on workspace.changed.
 	Workspace *Workspace `json:"workspace,omitempty"`
-	Reason    string     `json:"reason,omitempty"`
+	// Checkpoint is set on checkpoint.changed.
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
+	Reason     string      `json:"reason,omitempty"`
 }
 
 // WatchSnapshot is the state a watcher starts from.

@@ -64,6 +64,13 @@ type Service struct {
 	schedStore ScheduleStore
 	sched      Scheduler
 
+	// Checkpoints (SetCheckpoints): nil until the stack connects them.
+	checkpoints    CheckpointStore
+	checkpointsDir string
+	// checkpointMu: one undo or restore at a time (each compares the
+	// files with what it kept, then writes them).
+	checkpointMu sync.Mutex
+
 	warm  WarmSource // deep health's warm agents (Options.Warm)
 	guard Guard      // deep health's data folder check (Options.Guard)
 

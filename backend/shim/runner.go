@@ -16,6 +16,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/changes"
+	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
 	"github.com/hermesdesk/hermesdesk/backend/park"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
@@ -137,6 +138,9 @@ type runner struct {
 	snaps      *changes.Snapshots
 	base       changes.Snap
 	snapCancel context.CancelFunc // under mu
+	// checkpoint keeps the files before and after the run for its undo
+	// (nil: not checkpointed); in a git workspace its snapshots are snaps.
+	checkpoint *checkpoints.Taken
 }
 
 func newRunner(spec control.Spec, j Journal, w run.Writer, h *hub, reg *adapter.Registry, log *slog.Logger, logw io.Writer, onPid func(int)) *runner {
@@ -186,6 +190,9 @@ func (r *runner) run(ctx context.Context) adapter.Conn {
 	}
 	if r.snaps != nil { // its temporary folder goes with the run
 		r.snaps.Close()
+	}
+	if r.checkpoint != nil {
+		r.checkpoint.Close()
 	}
 	return r.finish(ctx, o)
 }

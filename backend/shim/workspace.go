@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/changes"
+	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -35,6 +36,9 @@ func (r *runner) snapshotWorkspace(ctx context.Context) {
 		r.snapCancel = nil
 		r.mu.Unlock()
 	}()
+	if r.takeCheckpoint(ctx) {
+		return
+	}
 	snaps, err := changes.Open(ctx, r.spec.Workspace)
 	if err != nil {
 		if !errors.Is(err, changes.ErrNotGit) {
@@ -51,13 +55,50 @@ func (r *runner) snapshotWorkspace(ctx context.Context) {
 	r.snaps, r.base = snaps, base
 }
 
+// takeCheckpoint keeps the workspace's files before the run
+// (docs/ARCHITECTURE.md §Checkpoints) when the journal keeps checkpoints;
+// its snapshot is the run's start snapshot too (one snapshot, not two).
+// False: no checkpoint, the plain snapshot is taken instead.
+func (r *runner) takeCheckpoint(ctx context.Context) bool {
+	l, ok := r.j.(checkpoints.Ledger)
+	if !ok || r.spec.NoCheckpoint {
+		return false
+	}
+	k, err := checkpoints.Before(ctx, l, checkpoints.Target{DataDir: r.spec.DataDir, Workspace: r.spec.Workspace,
+		SessionID: r.spec.SessionID, TurnID: r.spec.TurnID, RunID: r.spec.RunID, MaxFileSize: r.spec.CheckpointMaxFileBytes})
+	if err != nil {
+		if !errors.Is(err, checkpoints.ErrNoCheckpoint) && ctx.Err() == nil {
+			r.log.Warn("checkpoint before the run", "err", err)
+		}
+		return false
+	}
+	r.checkpoint = k
+	if k.Record().Shadow {
+		// A plain folder: its files are kept for undo, and its
+		// file.changed still come from the agent alone, as before.
+		return true
+	}
+	r.snaps, r.base = k.Snaps, k.Base
+	return true
+}
+
+// keepCheckpointAfter keeps the files after the run for its undo.
+func (r *runner) keepCheckpointAfter(ctx context.Context, now changes.Snap) {
+	if r.checkpoint == nil {
+		return
+	}
+	if err := r.checkpoint.After(ctx, now); err != nil {
+		r.log.Warn("checkpoint after the run", "err", err)
+	}
+}
+
 // workspaceChanges journals one file.changed (source workspace) per file
 // that differs between the start snapshot and now: the run's net change,
 // whatever tool (or shell command) made it. Another run working in the same
 // workspace at the same time shows up here too: a snapshot cannot tell
 // whose write it was. A forced stop interrupts it.
 func (r *runner) workspaceChanges(ctx context.Context) {
-	if r.snaps == nil {
+	if r.snaps == nil && r.checkpoint == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), snapshotTimeout)
@@ -69,11 +110,20 @@ func (r *runner) workspaceChanges(ctx context.Context) {
 		case <-ctx.Done():
 		}
 	}()
+	if r.snaps == nil { // a plain folder's checkpoint
+		if now, err := r.checkpoint.Snaps.Snapshot(ctx); err == nil {
+			r.keepCheckpointAfter(ctx, now)
+		} else {
+			r.log.Warn("checkpoint after the run", "err", err)
+		}
+		return
+	}
 	now, err := r.snaps.Snapshot(ctx)
 	if err != nil {
 		r.snapshotFailed(ctx, "workspace snapshot at end", err, endSnapshotFailed)
 		return
 	}
+	r.keepCheckpointAfter(ctx, now)
 	files, err := r.snaps.Between(ctx, r.base, now)
 	if err != nil {
 		r.snapshotFailed(ctx, "workspace diff", err, endSnapshotFailed)

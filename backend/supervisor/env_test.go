@@ -26,7 +26,6 @@ import (
 // testBin is the hermesdesk binary the shims run from (built in TestMain).
 var testBin string
 
-
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
 		os.Exit(helperMain())

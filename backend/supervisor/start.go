@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
 	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 
 	"github.com/hermesdesk/hermesdesk/backend/dirwatch"
@@ -174,6 +175,7 @@ func (s *Supervisor) startShim(r run.Run) (control.Bootstrap, error) {
 	spec.CancelGraceMs = s.cfg.CancelGrace.Milliseconds()
 	spec.MaxOutputBytes = s.maxOutput(ctx)
 	spec.NoPark = s.noPark(ctx)
+	spec.NoCheckpoint, spec.CheckpointMaxFileBytes = s.checkpointSettings(ctx)
 	spec.WarmIdleMs = s.cfg.WarmIdle.Milliseconds()
 	if s.cfg.WarmIdle < 0 || s.maxWarm(ctx) == 0 {
 		spec.WarmIdleMs = -1
@@ -320,6 +322,25 @@ func (s *Supervisor) endWithoutShim(ctx context.Context, runID string, st run.St
 	s.removeSpec(runID)
 	s.publishFromJournal(runID)
 	return ev, true
+}
+
+// checkpointSettings reads whether checkpoints are off and their file
+// size limit (docs/ARCHITECTURE.md §Checkpoints); unset or bad: on, the
+// default limit.
+func (s *Supervisor) checkpointSettings(ctx context.Context) (off bool, maxFile int64) {
+	if v, ok, err := s.cfg.Store.Setting(ctx, checkpoints.SettingEnabled); err == nil && ok {
+		var on bool
+		if json.Unmarshal(v, &on) == nil {
+			off = !on
+		}
+	}
+	if v, ok, err := s.cfg.Store.Setting(ctx, checkpoints.SettingMaxFileBytes); err == nil && ok {
+		if json.Unmarshal(v, &maxFile) != nil || maxFile < 0 {
+			s.log.Warn("ignoring an invalid setting", "key", checkpoints.SettingMaxFileBytes, "value", string(v))
+			maxFile = 0
+		}
+	}
+	return off, maxFile
 }
 
 func (s *Supervisor) maxOutput(ctx context.Context) int64 {

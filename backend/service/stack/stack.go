@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
@@ -90,6 +91,11 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A checkpoint a crash cut short is finished or dropped before any run
+	// starts (docs/ARCHITECTURE.md §Checkpoints).
+	if err := checkpoints.Recover(ctx, j); err != nil {
+		o.Log.Warn("stack: checkpoint recovery", "err", err)
+	}
 	guard, err := datadir.Open(o.DataDir, dbPath)
 	if err != nil {
 		j.Close()
@@ -130,10 +136,11 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	svc.SetSchedules(j, sch)
 	wsm.Changed = svc.WorkspaceChanged
 	svc.SetWorkspaces(wsm)
+	svc.SetCheckpoints(j, o.DataDir)
 	sch.Start(ctx)
 	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log,
 		workspaces: wsm}
-	st.stopMaintenance = maintain(j, wsm, o.Log)
+	st.stopMaintenance = maintain(j, svc, wsm, o.Log)
 	return st, nil
 }
 
@@ -175,7 +182,7 @@ const maintenanceEvery = 6 * time.Hour
 // maintain applies the retention setting (off unless "retention_days" is
 // set) soon after start and then periodically, off the start-up path. It
 // returns a function that stops it and waits for a pass in flight.
-func maintain(j *journal.Store, wsm *workspaces.Manager, log *slog.Logger) (stop func()) {
+func maintain(j *journal.Store, svc *service.Service, wsm *workspaces.Manager, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -194,6 +201,11 @@ func maintain(j *journal.Store, wsm *workspaces.Manager, log *slog.Logger) (stop
 				log.Info("retention compacted old runs", "stats", st)
 			}
 			pruneArchives(ctx, j, wsm, log)
+			if n, err := svc.PruneCheckpoints(ctx); err != nil {
+				log.Warn("checkpoint retention", "err", err)
+			} else if n > 0 {
+				log.Info("retention removed old checkpoints", "count", n)
+			}
 			t.Reset(maintenanceEvery)
 		}
 	}()

@@ -106,6 +106,11 @@ type Spec struct {
 	// parking until the quota resets (the park_rate_limited_runs setting
 	// off; docs/ARCHITECTURE.md §Usage, parked runs).
 	NoPark bool `json:"no_park,omitempty"`
+	// NoCheckpoint: the person turned checkpoints off (checkpoints.enabled
+	// false); CheckpointMaxFileBytes: files above it are noted, not kept
+	// (0: the 50 MiB default). docs/ARCHITECTURE.md §Checkpoints.
+	NoCheckpoint           bool  `json:"no_checkpoint,omitempty"`
+	CheckpointMaxFileBytes int64 `json:"checkpoint_max_file_bytes,omitempty"`
 	// CreatedAt helps a person reading the directory; nothing branches on it.
 	CreatedAt time.Time `json:"created_at"`
 }

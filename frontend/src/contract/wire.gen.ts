@@ -8,7 +8,7 @@ export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_c
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
 
 /** A watch bus message's type (run.WatchType). */
-export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell";
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed";
 
 /** What a pending prompt asks for (run.PendingKind). */
 export type PendingKind = "approval" | "clarify";
@@ -32,7 +32,7 @@ export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaitin
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
 
 /** Every watch bus message type. */
-export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell"];
+export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed"];
 
 /** The codes of a run whose agent never started (run.StartFailureCodes). */
 export const START_FAILURE_CODES: readonly RunErrorCode[] = ["agent_not_installed", "agent_start", "agent_unknown"];
@@ -254,6 +254,7 @@ export interface WatchMessage {
   run?: RunState;
   session?: SessionChange;
   workspace?: Workspace;
+  checkpoint?: Checkpoint;
   reason?: string;
 }
 
@@ -391,4 +392,38 @@ export interface AgentDefinition {
   args?: string[];
   env?: Record<string, string>;
   base_url?: string;
+}
+
+/** A checkpoint record: a run's files kept before and after it, or an undo or restore (docs/ARCHITECTURE.md §Checkpoints) (Go: run.Checkpoint). */
+export interface Checkpoint {
+  id: string;
+  kind: string;
+  state: string;
+  session_id: string;
+  turn_id?: string;
+  run_id?: string;
+  target?: string;
+  workspace: string;
+  git_dir: string;
+  shadow?: boolean;
+  ref: string;
+  before?: string;
+  after?: string;
+  large?: string[];
+  files?: string[];
+  created_at: string;
+}
+
+/** What POST /api/runs/{id}/undo and POST /api/sessions/{id}/restore answer (Go: run.CheckpointResult). */
+export interface CheckpointResult {
+  checkpoint?: Checkpoint;
+  files: CheckpointFile[];
+  preview?: boolean;
+}
+
+/** One file an undo or restore changes or leaves (Go: run.CheckpointFile). */
+export interface CheckpointFile {
+  path: string;
+  action: string;
+  reason?: string;
 }
