@@ -34,7 +34,7 @@ func (e *env) withGrace(d time.Duration) {
 func (e *env) client() *httpapi.Client {
 	for _, kv := range e.environ {
 		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
-			e.t.(*testing.T).Setenv("XDG_RUNTIME_DIR", v) // the sockets live there
+			e.t.Setenv("XDG_RUNTIME_DIR", v) // the sockets live there
 		}
 	}
 	return httpapi.NewLocalClient(httpapi.SocketPath(e.dataDir))
