@@ -8,6 +8,7 @@ import { ApiError } from "../transport/api";
 import { bannerError } from "./bannerError";
 import { ErrorBanner } from "./ErrorBanner";
 import { revealRun } from "./revealed";
+import { SESSION_TAIL, withTail } from "./sessionTail";
 import type { Transport } from "../transport/transport";
 import type { ControlResult, Project, Session, SessionDetail } from "../transport/types";
 import { isTerminalStatus } from "../transport/types";
@@ -158,9 +159,16 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
     [],
   );
 
+  // After the first read, only the session's last messages are read again
+  // (sessionTail.ts): a long session's every run no longer re-reads it all.
+  const held = useRef<SessionDetail | null>(null);
+  held.current = detail;
   const load = useCallback(async () => {
     try {
-      setDetail(await t.api.getSession(session.id));
+      // A tail that cannot be read (or does not meet what is held) is
+      // settled by reading the whole session, which says why if it fails.
+      const fresh = held.current?.id === session.id ? await t.api.getSession(session.id, SESSION_TAIL).catch(() => null) : null;
+      setDetail((fresh && withTail(held.current, fresh, SESSION_TAIL)) ?? (await t.api.getSession(session.id)));
       setErr(undefined);
     } catch (e) {
       setErr(e);
