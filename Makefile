@@ -98,7 +98,7 @@ build-windows:
 test-desktop:
 	$(GO) test -count=1 -timeout 15m -tags $(GOTAGS),desktoptest ./test/desktop/ -v
 
-## bench-desktop: startup times and memory of the real app: core + window, window hidden, window gone
+## bench-desktop: startup times and memory of the real app: core + window, window hidden, window gone; a long session's window memory
 bench-desktop: build
 	scripts/bench-desktop.sh
 

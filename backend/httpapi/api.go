@@ -55,7 +55,16 @@ func (h *Handler) listSessions(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) getSession(w http.ResponseWriter, r *http.Request) {
-	s, err := h.svc.Session(r.Context(), r.PathValue("id"))
+	tail := 0
+	if v := r.URL.Query().Get("tail"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			writeError(w, http.StatusBadRequest, service.CodeBadRequest, "tail must be a non-negative number of messages")
+			return
+		}
+		tail = n
+	}
+	s, err := h.svc.SessionTail(r.Context(), r.PathValue("id"), tail)
 	reply(w, http.StatusOK, s, err)
 }
 

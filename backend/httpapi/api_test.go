@@ -115,6 +115,8 @@ func TestBadInput(t *testing.T) {
 		{"not JSON content", "POST", "/api/projects", `{}`, map[string]string{"Content-Type": "text/plain"}, 415, "bad_request"},
 		{"relative workspace", "POST", "/api/projects", `{"workspace":"rel"}`, nil, 400, "bad_request"},
 		{"unknown session", "GET", "/api/sessions/ses_nope", ``, nil, 404, "not_found"},
+		{"negative session tail", "GET", "/api/sessions/ses_nope?tail=-1", ``, nil, 400, "bad_request"},
+		{"session tail not a number", "GET", "/api/sessions/ses_nope?tail=all", ``, nil, 400, "bad_request"},
 		{"unknown session patch", "PATCH", "/api/sessions/ses_nope", `{"title":"x"}`, nil, 404, "not_found"},
 		{"unknown session delete", "DELETE", "/api/sessions/ses_nope", ``, nil, 404, "not_found"},
 		{"unknown project rename", "PATCH", "/api/projects/prj_nope", `{"name":"x"}`, nil, 404, "not_found"},
@@ -235,6 +237,13 @@ func TestFlowAndControls(t *testing.T) {
 	mustJSON(t, body, &d)
 	if status != 200 || d.ID != ses.ID || len(d.Messages) != 2 || d.Messages[1].Run == nil || d.Messages[1].Run.ID != sr.RunID {
 		t.Fatalf("session detail: %d %s", status, body)
+	}
+	// ?tail=N: the last N messages only (what the window re-reads after a run).
+	status, body = e.do(t, "GET", "/api/sessions/"+ses.ID+"?tail=1", "", nil)
+	d.Messages = nil
+	mustJSON(t, body, &d)
+	if status != 200 || d.ID != ses.ID || len(d.Messages) != 1 || d.Messages[0].Role != "assistant" || d.Messages[0].Run == nil {
+		t.Fatalf("session tail: %d %s", status, body)
 	}
 	status, body = e.do(t, "GET", "/api/runs?status=active&session_id="+ses.ID, "", nil)
 	var rs []run.Run

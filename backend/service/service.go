@@ -293,6 +293,14 @@ type SessionDetail struct {
 
 // Session returns a session with its messages and their runs' metadata.
 func (s *Service) Session(ctx context.Context, id string) (SessionDetail, error) {
+	return s.SessionTail(ctx, id, 0)
+}
+
+// SessionTail is Session with only the last tail messages (all when tail
+// is 0): the window re-reads an open session's tail after each run, not the
+// whole of it, so a long session costs each run the same
+// (docs/ARCHITECTURE.md §Memory, issue 23.20).
+func (s *Service) SessionTail(ctx context.Context, id string, tail int) (SessionDetail, error) {
 	ses, err := s.store.GetSession(ctx, id)
 	if err != nil {
 		return SessionDetail{}, s.classify(ctx, "get session", "session", err)
@@ -301,6 +309,9 @@ func (s *Service) Session(ctx context.Context, id string) (SessionDetail, error)
 	msgs, err := s.store.Messages(ctx, id)
 	if err != nil {
 		return SessionDetail{}, s.classify(ctx, "list messages", "session", err)
+	}
+	if tail > 0 && len(msgs) > tail {
+		msgs = msgs[len(msgs)-tail:]
 	}
 	d := SessionDetail{Session: ses, Messages: make([]MessageView, 0, len(msgs))}
 	for _, m := range msgs {

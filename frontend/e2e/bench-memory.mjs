@@ -4,8 +4,8 @@
 // run), then the JS heap after a garbage collection, from Chromium's
 // DevTools protocol. Prints one line; not part of CI. Compare a branch
 // with the one before it on the same machine, the absolute figure depends
-// on the engine (WebKitGTK's is larger; make bench-desktop does not measure
-// a long session yet).
+// on the engine (WebKitGTK's is larger: make bench-desktop measures the real
+// window over a long session, docs/ARCHITECTURE.md §Memory).
 //
 //   node e2e/bench-memory.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder [--runs 60] [--message '/scenario tool']
 import { arg, launch, pageApi } from "./harness.mjs";

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/testkit/dbustest"
 	"github.com/hermesdesk/hermesdesk/testkit/trayhost"
 )
@@ -34,7 +35,8 @@ type env struct {
 	dataDir string
 	host    *trayhost.Host // nil when the test runs without a tray
 	environ []string
-	x       *x11 // screenshots and window places, straight from the X server
+	x       *x11            // screenshots and window places, straight from the X server
+	api     *httpapi.Client // e.client(), made on first use
 }
 
 // binPath is the built app; HERMESDESK_BIN overrides it.

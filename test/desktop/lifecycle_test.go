@@ -30,14 +30,19 @@ func (e *env) withGrace(d time.Duration) {
 	e.environ = append(e.environ, "HERMESDESK_WINDOW_GRACE="+d.String())
 }
 
-// client is the data dir's API over its local socket.
+// client is the data dir's API over its local socket: one per env, so
+// polling it keeps one connection (a client per call left the core one
+// idle connection per poll, which a memory figure then counted).
 func (e *env) client() *httpapi.Client {
-	for _, kv := range e.environ {
-		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
-			e.t.(*testing.T).Setenv("XDG_RUNTIME_DIR", v) // the sockets live there
+	if e.api == nil {
+		for _, kv := range e.environ {
+			if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
+				e.t.Setenv("XDG_RUNTIME_DIR", v) // the sockets live there
+			}
 		}
+		e.api = httpapi.NewLocalClient(httpapi.SocketPath(e.dataDir))
 	}
-	return httpapi.NewLocalClient(httpapi.SocketPath(e.dataDir))
+	return e.api
 }
 
 func (e *env) coreInfo() (coreapi.Info, error) {

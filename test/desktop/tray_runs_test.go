@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/traystate"
@@ -67,15 +66,6 @@ func (e *env) ask(scenario string) {
 	})
 }
 
-func (e *env) localClient() *httpapi.Client {
-	for _, kv := range e.environ {
-		if v, ok := strings.CutPrefix(kv, "XDG_RUNTIME_DIR="); ok {
-			e.t.Setenv("XDG_RUNTIME_DIR", v)
-		}
-	}
-	return httpapi.NewLocalClient(httpapi.SocketPath(e.dataDir))
-}
-
 // TestTrayFollowsRuns: the tray's icon state and menu follow the runs
 // (idle → needs you → idle → running), and Quit with an active run asks:
 // "keep" leaves it running for the next start, which shows it again;
@@ -102,7 +92,7 @@ func TestTrayFollowsRuns(t *testing.T) {
 		})
 		return err == nil
 	})
-	c := e.localClient()
+	c := e.client()
 	var active []run.Run
 	if err := c.Call(context.Background(), "GET", "/api/runs?status=active", nil, &active); err != nil || len(active) != 1 {
 		t.Fatalf("active runs %+v %v", active, err)

@@ -157,8 +157,9 @@ export class ApiClient {
   async listSessions(projectId: string): Promise<Session[]> {
     return list<Session>(await this.call("GET", `/api/sessions?project_id=${enc(projectId)}`), "sessions");
   }
-  async getSession(id: string): Promise<SessionDetail> {
-    const v = await this.call<Record<string, unknown>>("GET", `/api/sessions/${enc(id)}`);
+  /** The session with its messages; with `tail`, only its last `tail` messages. */
+  async getSession(id: string, tail?: number): Promise<SessionDetail> {
+    const v = await this.call<Record<string, unknown>>("GET", `/api/sessions/${enc(id)}${tail ? `?tail=${tail}` : ""}`);
     // Either the session with messages inline, or {session, messages}.
     const s = (v.session ?? v) as Session;
     return { ...s, messages: list(v.messages ?? [], "messages") };

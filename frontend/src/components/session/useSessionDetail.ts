@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import type { RunStore } from "../../store/runStore";
 import type { Transport } from "../../transport/transport";
 import type { SessionDetail } from "../../transport/types";
+import { SESSION_TAIL, withTail } from "./sessionTail";
 
 /**
  * The open session's transcript as the journal holds it, read again when
@@ -13,9 +14,16 @@ export function useSessionDetail(t: Transport, runs: RunStore, sessionId: string
   // A plain note (string) or what was thrown, shown by ErrorBanner.
   const [err, setErr] = useState<unknown>();
 
+  // After the first read, only the session's last messages are read again
+  // (sessionTail.ts): a long session's every run no longer re-reads it all.
+  const held = useRef<SessionDetail | null>(null);
+  held.current = detail;
   const load = useCallback(async () => {
     try {
-      setDetail(await t.api.getSession(sessionId));
+      // A tail that cannot be read (or does not meet what is held) is
+      // settled by reading the whole session, which says why if it fails.
+      const fresh = held.current?.id === sessionId ? await t.api.getSession(sessionId, SESSION_TAIL).catch(() => null) : null;
+      setDetail((fresh && withTail(held.current, fresh, SESSION_TAIL)) ?? (await t.api.getSession(sessionId)));
       setErr(undefined);
     } catch (e) {
       setErr(e);
