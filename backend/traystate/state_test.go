@@ -154,6 +154,8 @@ func TestRunLabel(t *testing.T) {
 		{"by its name", run.RunState{Agent: "my-acp", AgentName: "My ACP Agent", Status: run.StatusRunning, CreatedAt: t0}, "Untitled session — My ACP Agent — running — just now"},
 		{"control characters", run.RunState{SessionTitle: "a\nb\u202ec\x1b", Agent: "x", Status: run.StatusCancelling, CreatedAt: t0}, "a b c — x — stopping — just now"},
 		{"long title", run.RunState{SessionTitle: long, Agent: "x", Status: run.StatusRunning}, strings.TrimSpace(long[:39]) + "… — x — running"},
+		{"in a worktree", run.RunState{SessionTitle: "t", Workspace: "hermesdesk/abcdefghijklmnop", Agent: "x", Status: run.StatusRunning, CreatedAt: t0}, "t — in hermesdesk/abcdefghijklmnop — x — running — just now"},
+		{"long workspace", run.RunState{SessionTitle: "t", Workspace: "feature/" + strings.Repeat("b", 40), Agent: "x", Status: run.StatusRunning}, "t — in feature/" + strings.Repeat("b", 23) + "… — x — running"},
 		{"question", run.RunState{SessionTitle: "t", Agent: "x", Status: run.StatusAwaitingClarify, Pending: &run.PendingPrompt{Kind: run.PendingClarify}, CreatedAt: t0.Add(-49 * time.Hour)}, "t — x — has a question — 2 d"},
 	}
 	for _, tc := range tests {
