@@ -40,10 +40,9 @@ function ArchivedRow({ w }: { w: Workspace }) {
     <li>
       <span className="mono">{shortName(w)}</span>
       <span className="quiet">{when && `archived ${when}`}</span>
-      <span className="spacer" />
       <button
         type="button"
-        className="btn"
+        className="btn ws-restore"
         disabled={busy || !ctx}
         onClick={async () => {
           setBusy(true);

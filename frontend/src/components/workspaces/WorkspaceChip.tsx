@@ -63,7 +63,7 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
         <GitBranch size={12} aria-hidden />
         <span className="ws-branch mono ellipsis">{name}</span>
         {w.state === "ready" && detail && !compact && figures(detail).map((f) => <span key={f} className="ws-fig">{f}</span>)}
-        {w.state === "ready" && detail && compact && <span className="ws-fig">{detail.changed}±</span>}
+        {w.state === "ready" && detail && compact && detail.changed > 0 && <span className="ws-fig">{detail.changed} changed</span>}
       </span>
       {ctx && w.state === "ready" && (
         <button type="button" className="icon-btn ws-act" disabled={busy} onClick={() => void act(ctx.archive)} title="Archive the worktree: its files are kept in a snapshot and can be restored; the branch stays" aria-label={`Archive the worktree ${name}`}>
@@ -71,11 +71,11 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
         </button>
       )}
       {ctx && w.state === "archived" && (
-        <button type="button" className="btn btn-ghost ws-act" disabled={busy} onClick={() => void act(ctx.restore)} aria-label={`Restore the worktree ${name}`}>
-          <ArchiveRestore size={14} aria-hidden /> Restore
+        <button type="button" className={compact ? "icon-btn ws-act" : "btn btn-ghost ws-act"} disabled={busy} onClick={() => void act(ctx.restore)} aria-label={`Restore the worktree ${name}`} title="Restore the worktree: the same branch and files back">
+          <ArchiveRestore size={14} aria-hidden /> {!compact && "Restore"}
         </button>
       )}
-      {words && (!compact || trouble || w.state === "archived") && <span className={`ws-words${trouble ? " tone-fail" : " quiet"}`}>{words}</span>}
+      {words && (!compact || trouble) && <span className={`ws-words${trouble ? " tone-fail" : " quiet"}`}>{words}</span>}
       {refusal && (
         <span className="control-note tone-fail ws-refusal" role="alert">
           {refusal}
