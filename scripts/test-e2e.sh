@@ -70,6 +70,14 @@ start_serve test-e2e "$bin" "$work/data2" "$work/serve2.out"
 serve2_pid=$started_pid url2=$started_url
 (cd frontend && node e2e/workbench.mjs --url "$url2" --find appended)
 echo "test-e2e: workbench flow passed"
+# Workspaces (issue 25): sessions in new worktrees of a real repository,
+# two runs at once, the chip, archive and restore from the window.
+git init -q -b main "$work/wsproj"
+printf 'one\n' >"$work/wsproj/readme.txt"
+git -C "$work/wsproj" add readme.txt
+git -C "$work/wsproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+(cd frontend && node e2e/workspaces.mjs --url "$url" --project "$work/wsproj")
+echo "test-e2e: workspaces flow passed"
 binabs=$(realpath "$bin")
 # The watch bus: no idle requests; a run started elsewhere shows at once.
 # The figures are printed (the bar is 200 ms: `E2E_LIVE_MAX_MS=200

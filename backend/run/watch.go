@@ -86,6 +86,10 @@ type RunState struct {
 	// a built-in agent's own, or the one a person gave an added agent).
 	AgentName    string         `json:"agent_name,omitempty"`
 	SessionTitle string         `json:"session_title,omitempty"`
+	// Workspace names the worktree the run works in (its branch) for the
+	// tray's run line; empty in the project's own checkout
+	// (docs/ARCHITECTURE.md §Workspaces).
+	Workspace string `json:"workspace,omitempty"`
 	Status       Status         `json:"status"`
 	LastSeq      int64          `json:"last_seq"`
 	CreatedAt    time.Time      `json:"created_at"`

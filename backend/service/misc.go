@@ -84,6 +84,9 @@ func (s *Service) PutSettings(ctx context.Context, in map[string]json.RawMessage
 		if err := checkLimitSetting(k, v); err != nil {
 			return nil, err
 		}
+		if err := checkWorkspaceSetting(k, v); err != nil {
+			return nil, err
+		}
 	}
 	stored, err := s.store.GetSettings(ctx)
 	if err != nil {

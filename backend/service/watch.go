@@ -252,6 +252,7 @@ func (s *Service) stateOf(ctx context.Context, r run.Run) run.RunState {
 		if st.ProjectID == "" {
 			st.ProjectID = ses.ProjectID
 		}
+		st.Workspace = s.workspaceName(ctx, ses)
 	}
 	return st
 }

@@ -202,3 +202,27 @@ func (s *Service) MoveSession(ctx context.Context, id string, req SessionWorkspa
 	s.sessionChanged(run.SessionUpdated, ses.ID, ses.ProjectID)
 	return ses, nil
 }
+
+// workspaceName is how a run line names the session's worktree (its
+// branch, else its slug); "" in the project's checkout, or when the
+// workspace cannot be read (the line then just does not say it).
+func (s *Service) workspaceName(ctx context.Context, ses run.Session) string {
+	if ses.WorkspaceID == "" || s.ws == nil {
+		return ""
+	}
+	list, err := s.ws.List(ctx, ses.ProjectID)
+	if err != nil {
+		s.log.Debug("workspaces: name for a run line", "session", ses.ID, "err", err)
+		return ""
+	}
+	for _, w := range list {
+		if w.ID == ses.WorkspaceID {
+			if w.Branch != "" {
+				return w.Branch
+			}
+			slug, _ := workspaces.Slug(w.ID)
+			return slug
+		}
+	}
+	return ""
+}

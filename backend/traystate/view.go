@@ -76,6 +76,9 @@ const MaxRunItems = 10
 // maxTitle bounds a session title in a menu label, in characters.
 const maxTitle = 40
 
+// maxWorkspace bounds a workspace's name (its branch) in a run line.
+const maxWorkspace = 32
+
 // Options are the parts of the view that do not come from the bus.
 type Options struct {
 	Now       time.Time
@@ -180,13 +183,18 @@ func Tooltip(running, needsYou int) string {
 	}
 }
 
-// RunLabel is one run's menu line: title — agent — status — age.
+// RunLabel is one run's menu line: title — in workspace — agent — status
+// — age. The workspace is named only for a run in a worktree, so two runs
+// of one project in parallel tell apart (docs/ARCHITECTURE.md §Workspaces).
 func RunLabel(r run.RunState, now time.Time) string {
 	title := Clean(r.SessionTitle)
 	if title == "" {
 		title = "Untitled session"
 	}
 	parts := []string{Truncate(title, maxTitle)}
+	if w := Clean(r.Workspace); w != "" {
+		parts = append(parts, "in "+Truncate(w, maxWorkspace))
+	}
 	if a := Clean(cmp.Or(r.AgentName, r.Agent)); a != "" {
 		parts = append(parts, a)
 	}

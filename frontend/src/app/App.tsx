@@ -25,6 +25,7 @@ import { useNavigation } from "./useNavigation";
 import { useProjects } from "./useProjects";
 import { useSeen } from "./useSeen";
 import { useSessionActions } from "./useSessionActions";
+import { useWorkspaces, WorkspacesContext } from "../components/workspaces/WorkspacesContext";
 
 export { FILES_ATTACH, FILES_DROPPED } from "./useDesktopEvents";
 export { uniqueTitle } from "./useSessionActions";
@@ -32,6 +33,7 @@ export { uniqueTitle } from "./useSessionActions";
 export function App({ transport: t }: { transport: Transport }) {
   const runs = useMemo(() => new RunStore(t), [t]);
   const b = useBackend(t, runs.bus);
+  const workspaces = useWorkspaces(t.api, runs.bus, b.projects);
   const [theme, setTheme] = useTheme(t.desktop?.setTheme);
   const composer = useRef<SessionHandle>(null);
   const nav = useNavigation(b, composer);
@@ -67,6 +69,7 @@ export function App({ transport: t }: { transport: Transport }) {
   const searchText = useCallback((q: string) => t.api.search(q), [t]);
 
   return (
+    <WorkspacesContext.Provider value={workspaces}>
     <div className="app">
       {layout.narrow && layout.overlay && <button type="button" className="sidebar-backdrop" aria-label="Close the sidebar" tabIndex={-1} onClick={layout.closeOverlay} />}
       {layout.sidebarShown && (
@@ -129,5 +132,6 @@ export function App({ transport: t }: { transport: Transport }) {
         search={searchText}
       />
     </div>
+    </WorkspacesContext.Provider>
   );
 }

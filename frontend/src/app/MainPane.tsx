@@ -7,6 +7,7 @@ import { SchedulesView } from "../components/schedules/Schedules";
 import type { SessionHandle } from "../components/session/SessionView";
 import type { RunStore } from "../store/runStore";
 import { agentLabel } from "../settings/addAgent";
+import type { WorkspaceWhere } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { Session } from "../transport/types";
 import type { Backend } from "./useBackend";
@@ -32,7 +33,7 @@ export interface MainPaneProps {
   markSeen(id: string): void;
   pickFolder(): Promise<void>;
   addProjectPath(path: string): Promise<string | undefined>;
-  startSession(agent: string, text: string, attachments?: string[]): Promise<boolean>;
+  startSession(agent: string, text: string, attachments?: string[], where?: WorkspaceWhere): Promise<boolean>;
   renameSession(s: Session, title: string): Promise<string | undefined>;
 }
 

@@ -3,7 +3,7 @@ import { baseName } from "../components/composer/Attachments";
 import { causeText } from "../components/common/bannerError";
 import type { SessionHandle } from "../components/session/SessionView";
 import { requestId } from "../store/ids";
-import { ApiError } from "../transport/api";
+import { ApiError, type WorkspaceWhere } from "../transport/api";
 import type { Transport } from "../transport/transport";
 import type { Session } from "../transport/types";
 import type { Backend } from "./useBackend";
@@ -30,12 +30,12 @@ export function useSessionActions(
   const { project, sessionId, selectSession, clearSession } = nav;
   const { composer, note, forgetSeen } = opts;
   const startSession = useCallback(
-    async (agent: string, text: string, attachments: string[] = []): Promise<boolean> => {
+    async (agent: string, text: string, attachments: string[] = [], where?: WorkspaceWhere): Promise<boolean> => {
       if (!project) return false;
       try {
         const first = text.split("\n")[0] || (attachments[0] ? baseName(attachments[0]) : "");
         const title = uniqueTitle(first.slice(0, 60), (b.sessions[project.id] ?? []).map((x) => x.title ?? ""));
-        const s = await t.api.createSession({ project_id: project.id, agent, title });
+        const s = await t.api.createSession({ project_id: project.id, agent, title, ...where });
         await t.api.startRun({ session_id: s.id, message: text, client_request_id: requestId(), ...(attachments.length > 0 ? { attachments } : {}) });
         await b.refresh();
         selectSession(s);

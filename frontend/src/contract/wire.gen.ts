@@ -222,6 +222,7 @@ export interface RunState {
   agent: string;
   agent_name?: string;
   session_title?: string;
+  workspace?: string;
   status: RunStatus;
   last_seq: number;
   created_at: string;

@@ -23,6 +23,8 @@ import type {
   StartResult,
   StartRunRequest,
   WatchMessage,
+  Workspace,
+  WorkspaceDetail,
 } from "./types";
 import type { Firing, Schedule, ScheduleInput, SchedulePreview } from "../schedules/types";
 
@@ -124,6 +126,13 @@ export function toEventsPage(v: unknown): EventsPage {
 
 const enc = encodeURIComponent;
 
+/** Where a session works: the checkout, a new worktree (from base), or an existing workspace. */
+export interface WorkspaceWhere {
+  workspace?: "checkout" | "worktree";
+  base?: string;
+  workspace_id?: string;
+}
+
 export class ApiClient {
   constructor(private readonly raw: RawRequest) {}
 
@@ -164,7 +173,8 @@ export class ApiClient {
     const s = (v.session ?? v) as Session;
     return { ...s, messages: list(v.messages ?? [], "messages") };
   }
-  createSession(req: { project_id: string; title?: string; agent: string; model?: string; profile?: string }): Promise<Session> {
+  /** workspace "worktree" makes a new git worktree first (from base, else the checkout's branch); docs/ARCHITECTURE.md §Workspaces. */
+  createSession(req: { project_id: string; title?: string; agent: string; model?: string; profile?: string } & WorkspaceWhere): Promise<Session> {
     return this.call("POST", "/api/sessions", req);
   }
   /** config merges the session's kept settings ("" forgets one). */
@@ -173,6 +183,25 @@ export class ApiClient {
   }
   deleteSession(id: string): Promise<void> {
     return this.call("DELETE", `/api/sessions/${enc(id)}`);
+  }
+  // Workspaces (docs/ARCHITECTURE.md §Workspaces).
+  async listWorkspaces(projectId: string): Promise<Workspace[]> {
+    return list<Workspace>(await this.call("GET", `/api/projects/${enc(projectId)}/workspaces`), "workspaces");
+  }
+  /** The workspace checked against git, with its changed files, ahead/behind and size on disk. */
+  workspace(id: string): Promise<WorkspaceDetail> {
+    return this.call("GET", `/api/workspaces/${enc(id)}`);
+  }
+  /** Snapshots the worktree's files and removes it (the branch stays); a 409 says why not. */
+  archiveWorkspace(id: string): Promise<Workspace> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/archive`, {});
+  }
+  restoreWorkspace(id: string): Promise<Workspace> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/restore`, {});
+  }
+  /** Moves a session that has not run yet (a new worktree, another workspace, or the checkout). */
+  moveSession(id: string, where: WorkspaceWhere): Promise<Session> {
+    return this.call("POST", `/api/sessions/${enc(id)}/workspace`, where);
   }
   startRun(req: StartRunRequest): Promise<StartResult> {
     return this.call("POST", "/api/runs", req);

@@ -36,6 +36,8 @@ export type {
   WatchMessage,
   WatchSnapshot,
   WatchType,
+  Workspace,
+  WorkspaceDetail,
 } from "../contract/wire.gen";
 
 export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(TERMINAL_STATUS_LIST);

@@ -1,4 +1,6 @@
-import { forwardRef, useEffect, useState } from "react";
+import { forwardRef, useCallback, useEffect, useState } from "react";
+import type { WorkspaceWhere } from "../../transport/api";
+import { WorkspaceChoice } from "../workspaces/WorkspaceChoice";
 import type { AgentInfo, Project } from "../../transport/types";
 import type { AttachSource } from "./Attachments";
 import { Composer, type ComposerHandle } from "./Composer";
@@ -20,7 +22,8 @@ export function defaultAgent(usable: readonly AgentInfo[]): string {
 export const NewSession = forwardRef<ComposerHandle, {
   project: Project;
   agents: AgentInfo[] | null;
-  onStart(agent: string, text: string, attachments?: string[]): Promise<boolean>;
+  /** where: the folder or a new worktree (WorkspaceChoice; docs/ARCHITECTURE.md §Workspaces). */
+  onStart(agent: string, text: string, attachments?: string[], where?: WorkspaceWhere): Promise<boolean>;
   /** Where attached files come from (components/composer/Attachments.tsx). */
   attach?: AttachSource;
   /** Locate… and Remove for a project whose folder is gone (FolderMissing). */
@@ -37,6 +40,8 @@ export const NewSession = forwardRef<ComposerHandle, {
   const usable = (agents ?? []).filter(isInstalled);
   const real = usable.filter((a) => a.name !== "demo");
   const [agent, setAgent] = useState<string>("");
+  const [where, setWhere] = useState<WorkspaceWhere>();
+  const onWhere = useCallback((w: WorkspaceWhere) => setWhere(w), []);
   useEffect(() => {
     if (!agent && usable.length > 0) setAgent(defaultAgent(usable));
   }, [agent, usable]);
@@ -98,11 +103,12 @@ export const NewSession = forwardRef<ComposerHandle, {
           )}
           {demoOnly && <p className="quiet">No agent found yet — Settings shows how to install one. The demo agent answers meanwhile.</p>}
           <h2>What should the agent do in {project.name}?</h2>
+          <WorkspaceChoice projectId={project.id} projectName={project.name} onChange={onWhere} />
           <p>Runs keep going when you close the window; come back any time to see what happened.</p>
           <TryDemo onDemo={demo} />
         </div>
       </div>
-      <Composer ref={ref} queueing={false} attach={attach} takeKeyboard={takeKeyboard} disabled={!agent} onSend={(text, files) => onStart(agent, text, files)} placeholder={agent ? `Message ${agent}…` : "Waiting for the agent list…"} />
+      <Composer ref={ref} queueing={false} attach={attach} takeKeyboard={takeKeyboard} disabled={!agent} onSend={(text, files) => onStart(agent, text, files, where)} placeholder={agent ? `Message ${agent}…` : "Waiting for the agent list…"} />
     </div>
   );
 });

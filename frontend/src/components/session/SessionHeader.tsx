@@ -11,6 +11,7 @@ import { StatusBadge } from "../common/StatusBadge";
 import { ResumeNow } from "../../usage/ResumeNow";
 import type { AgentChoices } from "./useAgentChoices";
 import type { RunStatusView } from "./useRunStatus";
+import { SessionWorkspace } from "../workspaces/SessionWorkspace";
 
 export interface SessionHeaderProps {
   t: Transport;
@@ -84,6 +85,7 @@ export function SessionHeader(p: SessionHeaderProps) {
         {!p.editing && p.project && <span className="quiet ellipsis head-project" title={p.project.workspace}>{p.project.name}</span>}
         {session.archived && <span className="chip chip-archived">Archived</span>}
       </div>
+      {!p.editing && <SessionWorkspace session={session} hasRuns={!!latestId} onMoved={p.onChanged} />}
       {imported ? (
         chip
       ) : choices.models.length > 0 ? (

@@ -1,7 +1,7 @@
 // Rename and remove a project: the project row's actions menu and the
 // removal confirmation. Removing forgets the project and its sessions in
 // Hermes Desk; the folder and its files stay on disk.
-import { Pencil, Trash2 } from "lucide-react";
+import { ArchiveRestore, Pencil, Trash2 } from "lucide-react";
 import { useState } from "react";
 import { ApiError } from "../../transport/api";
 import type { Project } from "../../transport/types";
@@ -10,7 +10,7 @@ import { ActionMenu, type MenuAnchor } from "./SessionActions";
 import { revealInvisible } from "../../text/invisible";
 import { causeText } from "../common/bannerError";
 
-export function ProjectMenu({ project, at, onRename, onRemove, onClose }: { project: Project; at: MenuAnchor; onRename(): void; onRemove(): void; onClose(): void }) {
+export function ProjectMenu({ project, at, onRename, onRemove, onArchivedWorktrees, onClose }: { project: Project; at: MenuAnchor; onRename(): void; onRemove(): void; onArchivedWorktrees?(): void; onClose(): void }) {
   const run = (f: () => void) => () => {
     onClose();
     f();
@@ -20,6 +20,11 @@ export function ProjectMenu({ project, at, onRename, onRemove, onClose }: { proj
       <button type="button" role="menuitem" tabIndex={-1} onClick={run(onRename)}>
         <Pencil size={14} aria-hidden /> Rename
       </button>
+      {onArchivedWorktrees && (
+        <button type="button" role="menuitem" tabIndex={-1} onClick={run(onArchivedWorktrees)}>
+          <ArchiveRestore size={14} aria-hidden /> Recently archived worktrees…
+        </button>
+      )}
       <button type="button" role="menuitem" tabIndex={-1} className="danger" onClick={run(onRemove)}>
         <Trash2 size={14} aria-hidden /> Remove from Hermes Desk…
       </button>

@@ -4,6 +4,9 @@ import type { Project, RunInfo, Session } from "../../transport/types";
 import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
 import { ProjectMenu } from "./ProjectActions";
 import { revealInvisible } from "../../text/invisible";
+import { WorkspaceGroups } from "../workspaces/WorkspaceGroups";
+import { ArchivedWorktrees } from "../workspaces/ArchivedWorktrees";
+import { useWorkspacesContext } from "../workspaces/WorkspacesContext";
 
 export type Marker = "running" | "needs" | "parked" | "failed" | "unread" | undefined;
 
@@ -94,6 +97,8 @@ export function Sidebar(p: SidebarProps) {
   const [menu, setMenu] = useState<{ s: Session; at: MenuAnchor }>();
   const [projMenu, setProjMenu] = useState<{ p: Project; at: MenuAnchor }>();
   const [renamingProject, setRenamingProject] = useState<string>();
+  const [archivedOf, setArchivedOf] = useState<Project>();
+  const workspaces = useWorkspacesContext();
   const closeProjMenu = useCallback(() => setProjMenu(undefined), []);
   const closeMenu = useCallback(() => setMenu(undefined), []);
   // The row moves between the lists: keep focus on it, or on the toggle that hides it.
@@ -223,12 +228,16 @@ export function Sidebar(p: SidebarProps) {
               {!isFolded && (
                 <div className="session-groups">
                   {list.length === 0 && <p className="sidebar-empty indent">{archived.length ? "Every session here is archived." : "No sessions yet."}</p>}
-                  {groupByDay(list).map((g) => (
-                    <div key={g.label} className="day-group">
-                      <div className="day-label">{g.label}</div>
-                      <ul>{g.items.map(row)}</ul>
-                    </div>
-                  ))}
+                  <WorkspaceGroups projectId={proj.id} sessions={list}>
+                    {(items) =>
+                      groupByDay(items).map((g) => (
+                        <div key={g.label} className="day-group">
+                          <div className="day-label">{g.label}</div>
+                          <ul>{g.items.map(row)}</ul>
+                        </div>
+                      ))
+                    }
+                  </WorkspaceGroups>
                   {archived.length > 0 && (
                     <button
                       type="button"
@@ -272,8 +281,10 @@ export function Sidebar(p: SidebarProps) {
           onClose={closeProjMenu}
           onRename={() => setRenamingProject(projMenu.p.id)}
           onRemove={() => p.onRemoveProject?.(projMenu.p)}
+          onArchivedWorktrees={workspaces && projMenu.p.workspace ? () => setArchivedOf(projMenu.p) : undefined}
         />
       )}
+      {archivedOf && <ArchivedWorktrees project={archivedOf} onClose={() => setArchivedOf(undefined)} />}
 
       <div className="sidebar-bottom">
         {p.onSchedules && (

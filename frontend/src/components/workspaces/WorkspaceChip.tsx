@@ -1,0 +1,86 @@
+// A worktree seen at a glance (docs/ARCHITECTURE.md §Workspaces): its
+// branch, ahead/behind its base, changed files and size on disk, or in
+// words what happened to it; with Archive (or Restore) beside it. Used in
+// the session header and on each sidebar group.
+import { Archive, ArchiveRestore, GitBranch } from "lucide-react";
+import { useEffect, useState } from "react";
+import type { Workspace, WorkspaceDetail } from "../../transport/types";
+import { chipTitle, figures, shortName, stateWords } from "./workspaceText";
+import { useWorkspacesContext, type Workspaces } from "./WorkspacesContext";
+import "./workspaces.css";
+
+/**
+ * The worktree's figures from GET /api/workspaces/{id}: read when the
+ * workspace changes (workspace.changed gives a new object) and when a run
+ * of one of sessionIds ends (its files changed). Never polled.
+ */
+export function useWorkspaceDetail(ctx: Workspaces | null, w: Workspace | undefined, sessionIds: readonly string[]): WorkspaceDetail | undefined {
+  const [detail, setDetail] = useState<WorkspaceDetail>();
+  const [ended, setEnded] = useState(0);
+  const ready = w?.state === "ready";
+  const sessions = sessionIds.join(" ");
+  useEffect(
+    () =>
+      ctx?.bus?.subscribe((m) => {
+        if (m.type === "run.changed" && m.run && sessions.split(" ").includes(m.run.session_id) && ["completed", "failed", "cancelled", "interrupted"].includes(m.run.status)) setEnded((n) => n + 1);
+      }),
+    [ctx?.bus, sessions],
+  );
+  useEffect(() => {
+    if (!ctx || !w || !ready) {
+      setDetail(undefined);
+      return;
+    }
+    let live = true;
+    ctx.api.workspace(w.id).then(
+      (d) => live && setDetail(d),
+      () => live && setDetail(undefined),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ctx, w, ready, ended]);
+  return detail;
+}
+
+export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace: Workspace; sessionIds: readonly string[]; compact?: boolean }) {
+  const ctx = useWorkspacesContext();
+  const detail = useWorkspaceDetail(ctx, w, sessionIds);
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string>();
+  useEffect(() => setRefusal(undefined), [w.state]);
+  const words = stateWords(w);
+  const trouble = w.state === "gone" || w.state === "failed" || (!!w.note && w.state === "ready");
+  const act = async (f: (w: Workspace) => Promise<string | undefined>) => {
+    setBusy(true);
+    setRefusal(await f(w));
+    setBusy(false);
+  };
+  const name = shortName(w);
+  return (
+    <span className={`ws${compact ? " ws-compact" : ""}`} data-workspace-id={w.id}>
+      <span className={`chip ws-chip${trouble ? " chip-warn" : ""}${w.state === "archived" ? " chip-archived" : ""}`} title={chipTitle(w, detail)}>
+        <GitBranch size={12} aria-hidden />
+        <span className="ws-branch mono ellipsis">{name}</span>
+        {w.state === "ready" && detail && !compact && figures(detail).map((f) => <span key={f} className="ws-fig">{f}</span>)}
+        {w.state === "ready" && detail && compact && detail.changed > 0 && <span className="ws-fig">{detail.changed} changed</span>}
+      </span>
+      {ctx && w.state === "ready" && (
+        <button type="button" className="icon-btn ws-act" disabled={busy} onClick={() => void act(ctx.archive)} title="Archive the worktree: its files are kept in a snapshot and can be restored; the branch stays" aria-label={`Archive the worktree ${name}`}>
+          <Archive size={14} aria-hidden />
+        </button>
+      )}
+      {ctx && w.state === "archived" && (
+        <button type="button" className={compact ? "icon-btn ws-act" : "btn btn-ghost ws-act"} disabled={busy} onClick={() => void act(ctx.restore)} aria-label={`Restore the worktree ${name}`} title="Restore the worktree: the same branch and files back">
+          <ArchiveRestore size={14} aria-hidden /> {!compact && "Restore"}
+        </button>
+      )}
+      {words && (!compact || trouble) && <span className={`ws-words${trouble ? " tone-fail" : " quiet"}`}>{words}</span>}
+      {refusal && (
+        <span className="control-note tone-fail ws-refusal" role="alert">
+          {refusal}
+        </span>
+      )}
+    </span>
+  );
+}

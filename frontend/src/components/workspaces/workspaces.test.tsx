@@ -1,0 +1,95 @@
+// What a workspace says (docs/ARCHITECTURE.md §Workspaces): the pure
+// decisions, table-tested. The shell's flows: app/workspaces.test.tsx.
+import { describe, expect, it } from "vitest";
+import type { Session, Workspace } from "../../transport/types";
+import { whereOf } from "./WorkspaceChoice";
+import { upsert } from "./WorkspacesContext";
+import { defaultKind, figures, groupByWorkspace, recentlyArchived, shortName, sizeText, stateWords, withDefault } from "./workspaceText";
+
+const W = (id: string, extra: Partial<Workspace> = {}): Workspace => ({
+  id,
+  project_id: "p1",
+  kind: "worktree",
+  state: "ready",
+  path: `/w/.worktrees/${id.slice(4)}`,
+  branch: `hermesdesk/${id.slice(4)}`,
+  base: "main",
+  created_at: "2026-11-27T08:00:00Z",
+  updated_at: "2026-11-27T08:00:00Z",
+  ...extra,
+});
+const S = (id: string, title: string, extra: Partial<Session> = {}): Session => ({ id, project_id: "p1", title, agent: "demo", updated_at: new Date().toISOString(), ...extra });
+
+describe("what a workspace says", () => {
+  it("sizes in the units people read", () => {
+    for (const [n, want] of [
+      [0, "0 B"],
+      [999, "999 B"],
+      [1500, "1.5 KB"],
+      [250_000_000, "250 MB"],
+      [7_340_000_000, "7.3 GB"],
+      [-1, "0 B"],
+    ] as const)
+      expect(sizeText(n)).toBe(want);
+  });
+
+  it("says a worktree's trouble in words, nothing when it is simply ready", () => {
+    const gone = "The worktree's folder /w/.worktrees/x is gone: it was deleted or moved outside Hermes Desk. The branch hermesdesk/x is kept.";
+    for (const [w, want] of [
+      [W("wsp_a"), ""],
+      [W("wsp_a", { state: "gone", note: gone }), gone],
+      [W("wsp_a", { state: "gone" }), "The worktree is gone: it was deleted or moved outside Hermes Desk."],
+      [W("wsp_a", { note: "The worktree was unlocked outside Hermes Desk." }), "The worktree was unlocked outside Hermes Desk."],
+      [W("wsp_a", { state: "archived" }), "Archived: restore it to work in it again."],
+      [W("wsp_a", { state: "claimed" }), "Being made…"],
+      [W("wsp_a", { state: "failed", note: "git said no" }), "Could not be made: git said no"],
+      [W("wsp_a", { setup_status: "running" }), "Setting up…"],
+      [W("wsp_a", { setup_status: "failed" }), "Its setup script failed; the worktree can still be used."],
+    ] as const)
+      expect(stateWords(w)).toBe(want);
+  });
+
+  it("gives ahead/behind only when there is some, and the files and size always", () => {
+    expect(figures({ ahead: 0, behind: 0, changed: 1, size_bytes: 2000 })).toEqual(["1 changed file", "2.0 KB"]);
+    expect(figures({ ahead: 2, behind: 1, changed: 0, size_bytes: 0 })).toEqual(["↑2 ↓1", "0 changed files", "0 B"]);
+    expect(shortName(W("wsp_abc"))).toBe("abc");
+    expect(shortName({ id: "wsp_q", branch: "feature/x" })).toBe("feature/x");
+  });
+
+  it("keeps each project's default in one setting", () => {
+    expect(defaultKind(undefined, "p1")).toBe("checkout");
+    expect(defaultKind({ "workspaces.default": { p1: "worktree" } }, "p1")).toBe("worktree");
+    expect(defaultKind({ "workspaces.default": { p1: "worktree" } }, "p2")).toBe("checkout");
+    expect(defaultKind({ "workspaces.default": "worktree" }, "p1")).toBe("checkout");
+    expect(withDefault({ "workspaces.default": { p2: "worktree" } }, "p1", "worktree")).toEqual({ p1: "worktree", p2: "worktree" });
+    expect(whereOf("checkout", "main")).toEqual({ workspace: "checkout" });
+    expect(whereOf("worktree", "  ")).toEqual({ workspace: "worktree" });
+    expect(whereOf("worktree", " dev ")).toEqual({ workspace: "worktree", base: "dev" });
+  });
+
+  it("groups sessions by workspace, the folder first, an unknown workspace still shown", () => {
+    const ss = [S("a", "a", { workspace_id: "wsp_2" }), S("b", "b"), S("c", "c", { workspace_id: "wsp_1" }), S("d", "d", { workspace_id: "wsp_2" }), S("e", "e", { workspace_id: "wsp_9" })];
+    const g = groupByWorkspace(ss, [W("wsp_1"), W("wsp_2")]);
+    expect(g.map((x) => [x.id, x.workspace?.id, x.items.map((s) => s.id)])).toEqual([
+      ["", undefined, ["b"]],
+      ["wsp_2", "wsp_2", ["a", "d"]],
+      ["wsp_1", "wsp_1", ["c"]],
+      ["wsp_9", undefined, ["e"]],
+    ]);
+    expect(groupByWorkspace([S("b", "b")], []).map((x) => x.id)).toEqual([""]);
+  });
+
+  it("lists recently archived worktrees, newest first, within the retention", () => {
+    const now = Date.parse("2026-11-27T09:00:00Z");
+    const list = [
+      W("wsp_old", { state: "archived", archived_at: "2026-10-01T00:00:00Z" }),
+      W("wsp_a", { state: "archived", archived_at: "2026-11-20T00:00:00Z" }),
+      W("wsp_b", { state: "archived", archived_at: "2026-11-26T00:00:00Z" }),
+      W("wsp_live"),
+    ];
+    expect(recentlyArchived(list, now).map((w) => w.id)).toEqual(["wsp_b", "wsp_a"]);
+    expect(upsert({ p1: [W("wsp_a")] }, W("wsp_a", { state: "gone" })).p1!.map((w) => w.state)).toEqual(["gone"]);
+    expect(upsert({}, W("wsp_a")).p1!.map((w) => w.id)).toEqual(["wsp_a"]);
+  });
+});
+
