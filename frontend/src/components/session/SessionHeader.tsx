@@ -10,6 +10,7 @@ import { controlNote, errText, queueNote } from "./sessionText";
 import { StatusBadge } from "../common/StatusBadge";
 import type { AgentChoices } from "./useAgentChoices";
 import type { RunStatusView } from "./useRunStatus";
+import { SourceBadge } from "../history/SourceBadge";
 
 export interface SessionHeaderProps {
   t: Transport;
@@ -131,7 +132,7 @@ export function SessionHeader(p: SessionHeaderProps) {
       />}
       {imported ? (
         <>
-          <span className="chip chip-imported" title={`Imported from ${session.imported_from}: a read-only record`}>Imported</span>
+          <SourceBadge from={session.imported_from!} note="a read-only record" />
           {p.continuable && (
             // The agent's own history: its next message resumes it in that agent (docs/ARCHITECTURE.md §History).
             <button type="button" className="btn" onClick={() => void continueHere()} title={`Go on with this conversation in ${agentLabel}, under its own id`}>

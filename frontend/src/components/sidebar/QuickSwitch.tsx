@@ -5,6 +5,7 @@ import { snippetSegments } from "../../text/snippet";
 import type { Project, SearchHit, Session } from "../../transport/types";
 import { Dialog } from "../common/Dialog";
 import { revealInvisible } from "../../text/invisible";
+import { SourceBadge } from "../history/SourceBadge";
 
 /** Full-text hits are asked for once typing pauses, from this many characters. */
 const SEARCH_MIN = 3;
@@ -152,6 +153,7 @@ export function QuickSwitch({
               onMouseEnter={() => setSel(i)}
             >
               <span className="ellipsis">{revealInvisible(r.s.title || "Untitled session")}</span>
+              {r.s.imported_from && <SourceBadge from={r.s.imported_from} />}
               {r.hit?.snippet ? (
                 <span className="quiet quick-snippet">
                   {r.hit.kind && KIND_LABEL[r.hit.kind] && <span className="quick-kind">{KIND_LABEL[r.hit.kind]} · </span>}

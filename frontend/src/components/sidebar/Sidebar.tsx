@@ -4,6 +4,7 @@ import type { Project, RunInfo, Session } from "../../transport/types";
 import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
 import { ProjectMenu } from "./ProjectActions";
 import { revealInvisible } from "../../text/invisible";
+import { SourceBadge } from "../history/SourceBadge";
 
 export type Marker = "running" | "needs" | "failed" | "unread" | undefined;
 
@@ -378,11 +379,7 @@ function SessionRow({
         onKeyDown={onKey}
       >
         <span className="ellipsis">{title}</span>
-        {s.imported_from && (
-          <span className="chip chip-imported" title={`Imported from ${s.imported_from}: read-only`}>
-            Imported
-          </span>
-        )}
+        {s.imported_from && <SourceBadge from={s.imported_from} />}
         {m && (
           <span className={`marker marker-${m}`} title={MARKER_TIP[m]}>
             <span className="sr-only">{MARKER_LABEL[m]}</span>
