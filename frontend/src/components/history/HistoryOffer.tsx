@@ -119,7 +119,7 @@ export function HistoryOffer({ api, enabled, onSettings }: { api: OfferApi; enab
         {s.at === "offer" && s.error && <p className="control-note" role="alert">{s.error}</p>}
       </div>
       <div className="history-offer-actions">
-        <button type="button" className="btn" disabled={busy} onClick={() => void importAll()}>
+        <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void importAll()}>
           {busy ? "Importing…" : "Import"}
         </button>
         <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => void decline("not_now")}>Not now</button>

@@ -2,6 +2,7 @@
 // §History): the agent it came from ("Claude Code") for an agent's own
 // history, "Imported" for a bundle; the tooltip holds the whole origin. One
 // badge for the sidebar, the session header and the search results.
+import "./history.css";
 
 /**
  * The agent named by an imported_from of history.SourceLabel's shape

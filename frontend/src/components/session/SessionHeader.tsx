@@ -135,7 +135,7 @@ export function SessionHeader(p: SessionHeaderProps) {
           <SourceBadge from={session.imported_from!} note="a read-only record" />
           {p.continuable && (
             // The agent's own history: its next message resumes it in that agent (docs/ARCHITECTURE.md §History).
-            <button type="button" className="btn" onClick={() => void continueHere()} title={`Go on with this conversation in ${agentLabel}, under its own id`}>
+            <button type="button" className="btn btn-secondary" onClick={() => void continueHere()} title={`Go on with this conversation in ${agentLabel}, under its own id`}>
               Continue in {agentLabel}
             </button>
           )}

@@ -152,8 +152,10 @@ export function QuickSwitch({
               onClick={() => pick(r)}
               onMouseEnter={() => setSel(i)}
             >
-              <span className="ellipsis">{revealInvisible(r.s.title || "Untitled session")}</span>
-              {r.s.imported_from && <SourceBadge from={r.s.imported_from} />}
+              <span className="quick-title">
+                <span className="ellipsis">{revealInvisible(r.s.title || "Untitled session")}</span>
+                {r.s.imported_from && <SourceBadge from={r.s.imported_from} />}
+              </span>
               {r.hit?.snippet ? (
                 <span className="quiet quick-snippet">
                   {r.hit.kind && KIND_LABEL[r.hit.kind] && <span className="quick-kind">{KIND_LABEL[r.hit.kind]} · </span>}
