@@ -1,5 +1,6 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { StrictMode } from "react";
 import { describe, expect, it } from "vitest";
 import type { HistoryImportResult, HistoryOffer as Offer } from "../../transport/types";
 import { HistoryOffer, OFFER_ANSWERED, offerAnswered, offerText, type OfferApi } from "./HistoryOffer";
@@ -59,6 +60,16 @@ describe("the first-start offer", () => {
       ["codex", true],
     ]);
     expect(b.settings[OFFER_ANSWERED]).toBe("imported");
+  });
+
+  it("shows under StrictMode too (the dev build runs each effect twice)", async () => {
+    const b = fakeApi([claude]);
+    render(
+      <StrictMode>
+        <HistoryOffer api={b.api} enabled onSettings={() => {}} />
+      </StrictMode>,
+    );
+    expect((await screen.findByRole("region")).textContent).toContain("142 Claude Code sessions");
   });
 
   it("imports without the mirror unless asked", async () => {

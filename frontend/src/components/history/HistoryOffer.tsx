@@ -3,7 +3,7 @@
 // ("142 Claude Code sessions, 38 Codex sessions — import them?"). A banner,
 // never a dialog, so the window stays usable; any answer is kept as the
 // setting history.offer_answered and the offer never comes back.
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import type { ApiClient } from "../../transport/api";
 import type { HistoryOffer as Offer } from "../../transport/types";
 import "./history.css";
@@ -38,21 +38,21 @@ type State =
 export function HistoryOffer({ api, enabled, onSettings }: { api: OfferApi; enabled: boolean; onSettings(): void }) {
   const [s, setS] = useState<State>({ at: "idle" });
   const [mirror, setMirror] = useState(false);
-  const asked = useRef(false);
 
+  // Asked each time the backend connects (a reconnect reads the answer
+  // again: one request); what an earlier ask left behind is dropped.
   useEffect(() => {
-    if (!enabled || asked.current) return;
-    asked.current = true;
+    if (!enabled) return;
     let live = true;
     void (async () => {
       try {
         if (offerAnswered(await api.getSettings())) return;
         const offers = (await api.historyOffer()).filter((o) => o.new > 0);
-        if (live && offers.length) setS({ at: "offer", offers });
+        // A reconnect mid-import or after an answer changes nothing shown.
+        if (live && offers.length) setS((cur) => (cur.at === "idle" ? { at: "offer", offers } : cur));
       } catch {
         // No offer this time (a backend without history, a failed read): the
         // next start asks again; Settings → History has it all meanwhile.
-        asked.current = false;
       }
     })();
     return () => {
