@@ -50,6 +50,9 @@ echo "test-e2e: schedules flow passed"
 mkdir -p "$work/usage"
 (cd frontend && node e2e/usage.mjs --url "$url" --project "$work/usage")
 echo "test-e2e: usage view passed"
+# History (issue 28): the first-start offer, Import, Settings → History,
+# search, Continue — on its own fresh data dir and fixture histories.
+scripts/e2e-history.sh "$bin"
 
 # Workbench: diffs, the slash menu, export — in a git project with a tracked file.
 git init -q "$work/gitproj"

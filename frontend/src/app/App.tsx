@@ -8,6 +8,7 @@ import { PanelLeftOpen } from "lucide-react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { Toaster } from "../components/common/copy";
 import { Reconnecting } from "../components/common/Reconnecting";
+import { HistoryOffer } from "../components/history/HistoryOffer";
 import type { SessionHandle } from "../components/session/SessionView";
 import { RunStore } from "../store/runStore";
 import type { Transport } from "../transport/transport";
@@ -99,6 +100,8 @@ export function App({ transport: t }: { transport: Transport }) {
             <button type="button" className="btn btn-ghost" onClick={() => setNote(undefined)}>Dismiss</button>
           </div>
         )}
+        {/* The agents' histories, offered until answered (§History). */}
+        <HistoryOffer api={t.api} enabled={connected} onSettings={() => nav.setDialog("settings")} />
         <MainPane
           t={t}
           runs={runs}

@@ -12,6 +12,7 @@ import type {
   EventsPage,
   ExportFile,
   HistoryImportResult,
+  HistoryOffer,
   HistorySource,
   Project,
   RunEvent,
@@ -264,6 +265,10 @@ export class ApiClient {
   /** The agents' own histories found on this machine (Settings → History). */
   async historySources(): Promise<HistorySource[]> {
     return (await this.call<HistorySource[] | null>("GET", "/api/history/sources")) ?? [];
+  }
+  /** Per source, the conversations never imported (the first-start offer; sources with none left out). */
+  async historyOffer(): Promise<HistoryOffer[]> {
+    return (await this.call<HistoryOffer[] | null>("GET", "/api/history/offer")) ?? [];
   }
   /** Imports a source's sessions (new turns only when imported before); mirror turns its watching on or off. */
   importHistory(source: string, mirror?: boolean): Promise<HistoryImportResult> {

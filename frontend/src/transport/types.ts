@@ -120,6 +120,14 @@ export interface HistorySource {
   errors?: string[];
 }
 
+/** One source's conversations never imported (GET /api/history/offer): the first-start offer. */
+export interface HistoryOffer {
+  source: string;
+  name: string;
+  root: string;
+  new: number;
+}
+
 /** What one history import did (POST /api/history/import). */
 export interface HistoryImportResult {
   source: string;

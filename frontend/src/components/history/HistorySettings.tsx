@@ -73,7 +73,7 @@ export function HistorySettings({ api }: { api: HistoryApi }) {
                 {s.sessions} {s.sessions === 1 ? "session" : "sessions"} · last update {when(s.last_update)} · <code>{s.root}</code>
               </p>
             </div>
-            <button type="button" className="btn" disabled={busy !== undefined} onClick={() => void run(s.id)}>
+            <button type="button" className="btn btn-secondary" disabled={busy !== undefined} onClick={() => void run(s.id)}>
               {busy === s.id ? "Importing…" : "Import"}
             </button>
           </div>

@@ -12,6 +12,7 @@ import { ResumeNow } from "../../usage/ResumeNow";
 import type { AgentChoices } from "./useAgentChoices";
 import type { RunStatusView } from "./useRunStatus";
 import { SessionWorkspace } from "../workspaces/SessionWorkspace";
+import { SourceBadge } from "../history/SourceBadge";
 
 export interface SessionHeaderProps {
   t: Transport;
@@ -134,10 +135,10 @@ export function SessionHeader(p: SessionHeaderProps) {
       />}
       {imported ? (
         <>
-          <span className="chip chip-imported" title={`Imported from ${session.imported_from}: a read-only record`}>Imported</span>
+          <SourceBadge from={session.imported_from!} note="a read-only record" />
           {p.continuable && (
             // The agent's own history: its next message resumes it in that agent (docs/ARCHITECTURE.md §History).
-            <button type="button" className="btn" onClick={() => void continueHere()} title={`Go on with this conversation in ${agentLabel}, under its own id`}>
+            <button type="button" className="btn btn-secondary" onClick={() => void continueHere()} title={`Go on with this conversation in ${agentLabel}, under its own id`}>
               Continue in {agentLabel}
             </button>
           )}

@@ -5,6 +5,7 @@ import { snippetSegments } from "../../text/snippet";
 import type { Project, SearchHit, Session } from "../../transport/types";
 import { Dialog } from "../common/Dialog";
 import { revealInvisible } from "../../text/invisible";
+import { SourceBadge } from "../history/SourceBadge";
 
 /** Full-text hits are asked for once typing pauses, from this many characters. */
 const SEARCH_MIN = 3;
@@ -151,7 +152,10 @@ export function QuickSwitch({
               onClick={() => pick(r)}
               onMouseEnter={() => setSel(i)}
             >
-              <span className="ellipsis">{revealInvisible(r.s.title || "Untitled session")}</span>
+              <span className="quick-title">
+                <span className="ellipsis">{revealInvisible(r.s.title || "Untitled session")}</span>
+                {r.s.imported_from && <SourceBadge from={r.s.imported_from} />}
+              </span>
               {r.hit?.snippet ? (
                 <span className="quiet quick-snippet">
                   {r.hit.kind && KIND_LABEL[r.hit.kind] && <span className="quick-kind">{KIND_LABEL[r.hit.kind]} · </span>}

@@ -7,6 +7,7 @@ import { revealInvisible } from "../../text/invisible";
 import { WorkspaceGroups } from "../workspaces/WorkspaceGroups";
 import { ArchivedWorktrees } from "../workspaces/ArchivedWorktrees";
 import { useWorkspacesContext } from "../workspaces/WorkspacesContext";
+import { SourceBadge } from "../history/SourceBadge";
 
 export type Marker = "running" | "needs" | "parked" | "failed" | "unread" | undefined;
 
@@ -391,11 +392,7 @@ function SessionRow({
         onKeyDown={onKey}
       >
         <span className="ellipsis">{title}</span>
-        {s.imported_from && (
-          <span className="chip chip-imported" title={`Imported from ${s.imported_from}: read-only`}>
-            Imported
-          </span>
-        )}
+        {s.imported_from && <SourceBadge from={s.imported_from} />}
         {m && (
           <span className={`marker marker-${m}`} title={MARKER_TIP[m]}>
             <span className="sr-only">{MARKER_LABEL[m]}</span>
