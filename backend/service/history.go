@@ -187,16 +187,22 @@ func (h *historyMirrors) problem(source, msg string) {
 // setHistoryMirror starts or stops a source's mirror: each file the agent
 // writes is imported again (new turns only), and the window is told.
 func (s *Service) setHistoryMirror(st historyStore, f history.Format, root string, on bool) error {
-	s.mirrors.mu.Lock()
-	defer s.mirrors.mu.Unlock()
-	cur := s.mirrors.on[f.Agent()]
 	if !on {
+		// Closed outside the lock: Close waits for a file in progress,
+		// whose import takes the lock to note a problem (a deadlock seen
+		// in a test run).
+		s.mirrors.mu.Lock()
+		cur := s.mirrors.on[f.Agent()]
+		delete(s.mirrors.on, f.Agent())
+		s.mirrors.mu.Unlock()
 		if cur != nil {
-			delete(s.mirrors.on, f.Agent())
 			_ = cur.Close()
 		}
 		return nil
 	}
+	s.mirrors.mu.Lock()
+	defer s.mirrors.mu.Unlock()
+	cur := s.mirrors.on[f.Agent()]
 	if cur != nil {
 		return nil
 	}
@@ -217,10 +223,11 @@ func (s *Service) setHistoryMirror(st historyStore, f history.Format, root strin
 // StopHistoryMirrors stops every mirror (the core is closing).
 func (s *Service) StopHistoryMirrors() {
 	s.mirrors.mu.Lock()
-	defer s.mirrors.mu.Unlock()
-	for id, m := range s.mirrors.on {
+	on := s.mirrors.on
+	s.mirrors.on = map[string]*history.Mirror{}
+	s.mirrors.mu.Unlock()
+	for _, m := range on { // outside the lock, as in setHistoryMirror
 		_ = m.Close()
-		delete(s.mirrors.on, id)
 	}
 }
 
