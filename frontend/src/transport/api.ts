@@ -27,6 +27,7 @@ import type {
   Workspace,
   WorkspaceDetail,
 } from "./types";
+import type { Checkpoint, CheckpointResult } from "../contract/wire.gen";
 import type { Firing, Schedule, ScheduleInput, SchedulePreview } from "../schedules/types";
 
 export interface RawResponse {
@@ -203,6 +204,27 @@ export class ApiClient {
   /** Moves a session that has not run yet (a new worktree, another workspace, or the checkout). */
   moveSession(id: string, where: WorkspaceWhere): Promise<Session> {
     return this.call("POST", `/api/sessions/${enc(id)}/workspace`, where);
+  }
+  // Checkpoints (docs/ARCHITECTURE.md §Checkpoints): a 409 names the files changed since.
+  undoRun(runId: string): Promise<CheckpointResult> {
+    return this.call("POST", `/api/runs/${enc(runId)}/undo`, {});
+  }
+  /** Undoes an undo or a restore (Redo). */
+  undoCheckpoint(id: string): Promise<CheckpointResult> {
+    return this.call("POST", `/api/checkpoints/${enc(id)}/undo`, {});
+  }
+  /** The files as they were before the turn; preview writes nothing, created files stay unless removeCreated. */
+  restoreTurn(sessionId: string, turnId: string, opts: { preview?: boolean; removeCreated?: boolean } = {}): Promise<CheckpointResult> {
+    const q = new URLSearchParams({ turn: turnId });
+    if (opts.preview) q.set("preview", "1");
+    if (opts.removeCreated) q.set("remove_created", "1");
+    return this.call("POST", `/api/sessions/${enc(sessionId)}/restore?${q.toString()}`, {});
+  }
+  async sessionCheckpoints(sessionId: string): Promise<Checkpoint[]> {
+    return list<Checkpoint>(await this.call("GET", `/api/sessions/${enc(sessionId)}/checkpoints`), "checkpoints");
+  }
+  checkpointUsage(): Promise<{ bytes: number; checkpoints: number; repositories: number }> {
+    return this.call("GET", "/api/checkpoints/usage");
   }
   startRun(req: StartRunRequest): Promise<StartResult> {
     return this.call("POST", "/api/runs", req);

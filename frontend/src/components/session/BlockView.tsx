@@ -12,6 +12,7 @@ import { statusLook } from "../common/StatusBadge";
 import { ChangeSummary } from "./DiffView";
 import { formatDuration, ToolCard } from "./ToolCard";
 import { Visible } from "../../text/Visible";
+import { RunCheckpointBar } from "../checkpoints/RunCheckpointBar";
 
 export interface BlockActions {
   approve(runId: string, approvalId: string, optionId: string): Promise<string | undefined>;
@@ -157,6 +158,11 @@ export const BlockView = memo(function BlockView({
         </div>
       );
     case "done":
-      return <Done block={block} />;
+      return (
+        <>
+          <Done block={block} />
+          <RunCheckpointBar runId={runId} />
+        </>
+      );
   }
 });

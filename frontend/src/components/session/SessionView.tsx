@@ -20,6 +20,7 @@ import { useFollowedRuns } from "./useFollowedRuns";
 import { useRunStatus } from "./useRunStatus";
 import { useSessionCommands } from "./useSessionCommands";
 import { useSessionDetail } from "./useSessionDetail";
+import { CheckpointsProvider } from "../checkpoints/CheckpointsContext";
 
 export { controlNote, queueNote, waitText } from "./sessionText";
 
@@ -178,7 +179,9 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             <p>Say what you want {agentLabel} to do in <strong>{p.project?.name ?? "this project"}</strong>.</p>
           </div>
         ) : (
-          <Transcript items={items} live={runs} actions={cmd.actions} onReveal={reveal} pin={pin} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
+          <CheckpointsProvider api={t.api} bus={runs.bus} sessionId={session.id}>
+            <Transcript items={items} live={runs} actions={cmd.actions} onReveal={reveal} pin={pin} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
+          </CheckpointsProvider>
         )}
         <Composer
           ref={inner}

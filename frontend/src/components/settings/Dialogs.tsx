@@ -7,6 +7,7 @@ import { BackendSettings, type SettingsApi } from "./AgentSettings";
 import { NotificationSettings } from "./NotificationSettings";
 import { HistorySettings, type HistoryApi } from "../history/HistorySettings";
 import { Dialog } from "../common/Dialog";
+import { CheckpointSettings, type CheckpointSettingsApi } from "../checkpoints/CheckpointSettings";
 
 // Quick Switch lives in its own file; re-exported where it always was.
 export { QuickSwitch } from "../sidebar/QuickSwitch";
@@ -24,7 +25,7 @@ export function SettingsDialog({
   onTheme(t: ThemePref): void;
   desktop?: DesktopBridge;
   /** Agents and retention live in the backend; absent while it is not connected. */
-  api?: SettingsApi & Partial<HistoryApi>;
+  api?: SettingsApi & Partial<HistoryApi> & Partial<Pick<CheckpointSettingsApi, "checkpointUsage">>;
   onAbout(): void;
   onClose(): void;
   /** How many runs are active now (the watch bus): Quit then asks what to do with them. */
@@ -106,6 +107,7 @@ export function SettingsDialog({
       {err && <p className="control-note" role="alert">{err}</p>}
       {api && <NotificationSettings api={api} />}
       {api?.historySources && api.importHistory && <HistorySettings api={api as HistoryApi} />}
+      {api?.checkpointUsage && <CheckpointSettings api={api as CheckpointSettingsApi} />}
       {api ? <BackendSettings api={api} /> : <p className="quiet">Agent and history settings appear once the backend is connected.</p>}
       <div className="dialog-foot">
         {desktop && (
