@@ -81,6 +81,14 @@ git -C "$work/wsproj" add readme.txt
 git -C "$work/wsproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
 (cd frontend && node e2e/workspaces.mjs --url "$url" --project "$work/wsproj")
 echo "test-e2e: workspaces flow passed"
+# Checkpoints (issue 26): a demo run writes hello.txt; Undo removes it from
+# the disk, Redo brings it back, Restore previews and applies, from the footer.
+git init -q -b main "$work/cpproj"
+printf 'one\n' >"$work/cpproj/readme.txt"
+git -C "$work/cpproj" add readme.txt
+git -C "$work/cpproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+(cd frontend && node e2e/checkpoints.mjs --url "$url" --project "$work/cpproj")
+echo "test-e2e: checkpoints flow passed"
 binabs=$(realpath "$bin")
 # The watch bus: no idle requests; a run started elsewhere shows at once.
 # The figures are printed (the bar is 200 ms: `E2E_LIVE_MAX_MS=200

@@ -5,6 +5,7 @@
 // a folder not checkpointed, pruned).
 import { History, Redo2, Undo2 } from "lucide-react";
 import { useMemo, useState } from "react";
+import { createPortal } from "react-dom";
 import type { CheckpointResult } from "../../contract/wire.gen";
 import { causeText } from "../common/bannerError";
 import { useSessionCheckpoints } from "./CheckpointsContext";
@@ -80,7 +81,9 @@ export function RunCheckpointBar({ runId }: { runId: string }) {
           {msg.text}
         </p>
       )}
-      {restoring && turnId && (
+      {/* Out of the transcript's virtual list: its rows are transformed, which
+          would hold a fixed backdrop inside the row. */}
+      {restoring && turnId && createPortal(
         <RestoreDialog
           preview={() => cp.api.restoreTurn(cp.sessionId, turnId, { preview: true })}
           apply={(removeCreated) => cp.api.restoreTurn(cp.sessionId, turnId, { removeCreated })}
@@ -90,7 +93,8 @@ export function RunCheckpointBar({ runId }: { runId: string }) {
             setRestoring(false);
           }}
           onClose={() => setRestoring(false)}
-        />
+        />,
+        document.body,
       )}
     </div>
   );

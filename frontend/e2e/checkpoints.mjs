@@ -1,0 +1,102 @@
+// Checkpoints from the window (issue 26, docs/ARCHITECTURE.md §Checkpoints),
+// against the real `serve` and a real git repository: a demo run writes
+// hello.txt; "Undo this run" on its footer removes it from the disk and the
+// transcript says so; Redo brings it back; "Restore files to before this
+// message" previews the files (created since: kept unless ticked). The
+// person's own file is never touched. Footer and dialog at 420 and 1280 px,
+// light and dark; screenshots e2e/out/checkpoints-*.png.
+//
+//   node e2e/checkpoints.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { out, arg, launch, report, pageApi } from "./harness.mjs";
+
+const url = arg("--url");
+const project = arg("--project");
+if (!url || !project) {
+  console.error("usage: node e2e/checkpoints.mjs --url LOGIN_URL --project GIT_REPO");
+  process.exit(2);
+}
+
+const browser = await launch();
+const problems = [];
+let page;
+const hello = join(project, "hello.txt");
+const mine = join(project, "mine.txt");
+try {
+  writeFileSync(mine, "the person's\n");
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await ctx.newPage();
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(url, { waitUntil: "domcontentloaded" });
+  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  const { call, waitIdle } = pageApi(page);
+  const proj = await call("POST", "/api/projects", { workspace: project });
+  const title = "Writes hello";
+  const s = await call("POST", "/api/sessions", { project_id: proj.id, agent: "demo", title });
+  await call("POST", "/api/runs", { session_id: s.id, message: "/scenario tool\ngo", client_request_id: `cp-${Date.now()}` });
+  await waitIdle();
+  if (!existsSync(hello)) throw new Error("the demo run did not write hello.txt");
+  await page.reload({ waitUntil: "domcontentloaded" });
+  await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title, exact: true }).click();
+  const bar = page.locator(".checkpoint-bar").last();
+
+  // Undo: the file is gone from the disk, the transcript says so.
+  await bar.getByRole("button", { name: "Undo this run" }).click();
+  await bar.getByText(/Undid this run's changes at/).waitFor({ timeout: 30_000 });
+  console.log(`checkpoints: undo said "${(await bar.locator(".control-note").textContent())?.trim()}"`);
+  if (existsSync(hello)) problems.push("after Undo, hello.txt is still on the disk");
+  if (readFileSync(mine, "utf8") !== "the person's\n") problems.push("Undo changed the person's file");
+  await shots("undone");
+
+  // Redo: the file is back.
+  await bar.getByRole("button", { name: "Redo" }).click();
+  await bar.getByText(/Redid this run's changes at/).waitFor({ timeout: 30_000 });
+  if (!existsSync(hello)) problems.push("after Redo, hello.txt is not back");
+  else console.log(`checkpoints: redo brought hello.txt back (${readFileSync(hello, "utf8").length} bytes)`);
+  await bar.getByRole("button", { name: "Undo this run" }).waitFor({ timeout: 5_000 });
+
+  // Restore preview: hello.txt was created since this message: listed, kept unless ticked.
+  await bar.getByRole("button", { name: "Restore files to before this message" }).click();
+  const dlg = page.getByRole("dialog", { name: "Restore files to before this message" });
+  const created = dlg.getByRole("list", { name: "Files created since" });
+  await created.waitFor({ timeout: 30_000 });
+  const listed = (await created.textContent()) ?? "";
+  console.log(`checkpoints: restore preview lists created since: "${listed}"`);
+  if (!listed.includes("hello.txt")) problems.push(`the restore preview does not list hello.txt: "${listed}"`);
+  if (listed.includes("mine.txt")) problems.push("the restore preview lists the person's file made before the message");
+  await shots("restore-preview");
+  await dlg.getByLabel("Also remove the files created since").check();
+  await dlg.getByRole("button", { name: "Restore", exact: true }).click();
+  await bar.getByText(/Restored the files to before this message at/).waitFor({ timeout: 30_000 });
+  if (existsSync(hello)) problems.push("after Restore with \"also remove\", hello.txt is still there");
+  if (readFileSync(mine, "utf8") !== "the person's\n") problems.push("Restore changed the person's file");
+  await bar.getByRole("button", { name: "Undo the restore" }).click();
+  await bar.getByText(/Undid the restore at/).waitFor({ timeout: 30_000 });
+  if (!existsSync(hello)) problems.push("after Undo the restore, hello.txt is not back");
+  await shots("restore-undone");
+  const recs = (await call("GET", `/api/sessions/${s.id}/checkpoints`)).checkpoints;
+  console.log(`checkpoints: ${recs.length} records: ${recs.map((r) => r.kind).join(", ")}`);
+  await ctx.close();
+} catch (e) {
+  problems.push(String(e));
+  await page?.screenshot({ path: join(out, "checkpoints-failure.png") }).catch(() => {});
+} finally {
+  await browser.close();
+}
+report("checkpoints", problems);
+
+// The footer (or the open dialog) at each width and theme: nothing wider than the window.
+async function shots(name) {
+  for (const width of [1280, 420]) {
+    for (const scheme of ["light", "dark"]) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(out, `checkpoints-${name}-${width}-${scheme}.png`) });
+      const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (over > 1) problems.push(`${name} ${width} px ${scheme}: the page is ${over} px wider than the window`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
