@@ -4,7 +4,7 @@
 // transcript says so; Redo brings it back; "Restore files to before this
 // message" previews the files (created since: kept unless ticked). The
 // person's own file is never touched. Footer and dialog at 420 and 1280 px,
-// light and dark; screenshots e2e/out/checkpoints-*.png.
+// light and dark, and Settings → Checkpoints' disk used; screenshots e2e/out/checkpoints-*.png.
 //
 //   node e2e/checkpoints.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -77,6 +77,13 @@ try {
   await shots("restore-undone");
   const recs = (await call("GET", `/api/sessions/${s.id}/checkpoints`)).checkpoints;
   console.log(`checkpoints: ${recs.length} records: ${recs.map((r) => r.kind).join(", ")}`);
+  // Settings → Checkpoints: the disk they use, measured by the backend.
+  await page.getByRole("button", { name: "Settings", exact: true }).click();
+  const used = page.getByRole("status", { name: "Disk used by checkpoints" });
+  await used.getByText(/in \d+ checkpoints?/).waitFor({ timeout: 30_000 });
+  console.log(`checkpoints: settings say "${(await used.textContent())?.trim()}"`);
+  await used.scrollIntoViewIfNeeded();
+  await shots("settings");
   await ctx.close();
 } catch (e) {
   problems.push(String(e));
