@@ -40,7 +40,8 @@ function upsert(list: readonly Checkpoint[], rec: Checkpoint): Checkpoint[] {
   return next;
 }
 
-export function CheckpointsProvider({ api, bus, sessionId, children }: { api: CheckpointApi; bus: CheckpointBus; sessionId: string; children: ReactNode }) {
+/** The session's records and what changes them; one per session view, shared by its transcript and inspector. */
+export function useCheckpointRecords(api: CheckpointApi, bus: CheckpointBus, sessionId: string): SessionCheckpoints {
   const [records, setRecords] = useState<readonly Checkpoint[]>([]);
   const load = useCallback(async () => {
     try {
@@ -70,6 +71,12 @@ export function CheckpointsProvider({ api, bus, sessionId, children }: { api: Ch
   const put = useCallback((rec: Checkpoint | undefined) => {
     if (rec) setRecords((l) => upsert(l, rec));
   }, []);
-  const value = useMemo(() => ({ sessionId, records, api, put }), [sessionId, records, api, put]);
-  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+  return useMemo(() => ({ sessionId, records, api, put }), [sessionId, records, api, put]);
+}
+
+export const CheckpointsContext = Ctx;
+
+/** A provider that reads the records itself (tests, a view with one consumer). */
+export function CheckpointsProvider({ api, bus, sessionId, children }: { api: CheckpointApi; bus: CheckpointBus; sessionId: string; children: ReactNode }) {
+  return <Ctx.Provider value={useCheckpointRecords(api, bus, sessionId)}>{children}</Ctx.Provider>;
 }

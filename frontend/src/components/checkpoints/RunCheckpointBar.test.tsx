@@ -82,3 +82,33 @@ describe("RunCheckpointBar", () => {
     expect(screen.getByRole("button", { name: "Undo the restore" })).toBeTruthy();
   });
 });
+
+describe("the inspector's Checkpoint section", () => {
+  it("offers the run's undo once the run has ended, and nothing without a checkpoint", async () => {
+    const { Inspector } = await import("../session/Inspector");
+    const { newRunView } = await import("../../store/model");
+    const api: CheckpointApi = {
+      sessionCheckpoints: vi.fn(async () => [runRec]),
+      undoRun: vi.fn(),
+      undoCheckpoint: vi.fn(),
+      restoreTurn: vi.fn(),
+    };
+    const bus = { subscribe: () => () => {} };
+    const view = (id: string, terminal: boolean) => ({ ...newRunView(id), terminal });
+    const { rerender } = render(
+      <CheckpointsProvider api={api} bus={bus} sessionId="s1">
+        <Inspector view={view("R", true)} onClose={() => {}} />
+      </CheckpointsProvider>,
+    );
+    const section = (await screen.findByRole("heading", { name: "Checkpoint" })).closest("section")!;
+    expect(section.querySelector("button")?.textContent).toContain("Undo this run");
+    for (const [id, terminal] of [["R", false], ["other", true]] as const) {
+      rerender(
+        <CheckpointsProvider api={api} bus={bus} sessionId="s1">
+          <Inspector view={view(id, terminal)} onClose={() => {}} />
+        </CheckpointsProvider>,
+      );
+      expect(screen.queryByRole("heading", { name: "Checkpoint" })).toBeNull();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { ChangesView } from "./ChangesView";
 import type { RunView } from "../../store/model";
 import { StatusBadge } from "../common/StatusBadge";
 import { formatDuration } from "./ToolCard";
+import { InspectorCheckpoint } from "../checkpoints/InspectorCheckpoint";
 
 /** The run's mode by its name where the agent gave one (Copilot's ids are URLs). */
 export function modeName(view: Pick<RunView, "mode" | "config">): string {
@@ -106,6 +107,7 @@ export function Inspector({ view, onClose, choices, selected, onSelect, agentNam
             <h3>Changes</h3>
             <ChangesView files={view.files} />
           </section>
+          <InspectorCheckpoint runId={view.runId} ended={view.terminal} />
           <section>
             <h3>Event timeline</h3>
             <ol className="timeline mono">

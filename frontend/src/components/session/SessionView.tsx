@@ -20,7 +20,7 @@ import { useFollowedRuns } from "./useFollowedRuns";
 import { useRunStatus } from "./useRunStatus";
 import { useSessionCommands } from "./useSessionCommands";
 import { useSessionDetail } from "./useSessionDetail";
-import { CheckpointsProvider } from "../checkpoints/CheckpointsContext";
+import { CheckpointsContext, useCheckpointRecords } from "../checkpoints/CheckpointsContext";
 
 export { controlNote, queueNote, waitText } from "./sessionText";
 
@@ -107,6 +107,8 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
   useEffect(() => onSeen(session.id), [tick, session.id, onSeen]);
 
   const items = useTranscriptItems(runs, detail, run, tick, agentLabel);
+  // Undo, redo and restore on the footers and in the inspector (docs/ARCHITECTURE.md §Checkpoints).
+  const checkpoints = useCheckpointRecords(t.api, runs.bus, session.id);
 
   const cmd = useSessionCommands(t, {
     sessionId: session.id,
@@ -179,9 +181,9 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             <p>Say what you want {agentLabel} to do in <strong>{p.project?.name ?? "this project"}</strong>.</p>
           </div>
         ) : (
-          <CheckpointsProvider api={t.api} bus={runs.bus} sessionId={session.id}>
+          <CheckpointsContext.Provider value={checkpoints}>
             <Transcript items={items} live={runs} actions={cmd.actions} onReveal={reveal} pin={pin} onOlder={(id) => void runs.loadOlder(id)} focus={jump.focus} />
-          </CheckpointsProvider>
+          </CheckpointsContext.Provider>
         )}
         <Composer
           ref={inner}
@@ -197,6 +199,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
         />
       </div>
       {p.inspectorOpen && (
+        <CheckpointsContext.Provider value={checkpoints}>
         <LiveInspector
           agentName={p.agentName}
           runs={runs}
@@ -209,6 +212,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
             reveal(id);
           }}
         />
+        </CheckpointsContext.Provider>
       )}
       <RunDialogs t={t} logOf={logOf} closeLog={() => setLogOf(undefined)} modelOf={modelOpen ? latestId : undefined} model={model} closeModel={() => setModelOpen(false)} />
     </div>
