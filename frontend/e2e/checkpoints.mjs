@@ -1,10 +1,11 @@
 // Checkpoints from the window (issue 26, docs/ARCHITECTURE.md §Checkpoints),
 // against the real `serve` and a real git repository: a demo run writes
 // hello.txt; "Undo this run" on its footer removes it from the disk and the
-// transcript says so; Redo brings it back; "Restore files to before this
-// message" previews the files (created since: kept unless ticked). The
-// person's own file is never touched. Footer and dialog at 420 and 1280 px,
-// light and dark, and Settings → Checkpoints' disk used; screenshots e2e/out/checkpoints-*.png.
+// transcript says so; Redo brings it back; edited since, Undo is refused
+// naming it; "Restore files to before this message" previews the files
+// (created since: kept unless ticked). The person's own file is never
+// touched. Footer, dialog and Settings → Checkpoints at 420 and 1280 px,
+// light and dark; screenshots e2e/out/checkpoints-*.png.
 //
 //   node e2e/checkpoints.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -55,6 +56,19 @@ try {
   if (!existsSync(hello)) problems.push("after Redo, hello.txt is not back");
   else console.log(`checkpoints: redo brought hello.txt back (${readFileSync(hello, "utf8").length} bytes)`);
   await bar.getByRole("button", { name: "Undo this run" }).waitFor({ timeout: 5_000 });
+
+  // Edited since by the person: Undo is refused, names the file, changes nothing.
+  const wrote = readFileSync(hello, "utf8");
+  writeFileSync(hello, "the person's edit\n");
+  await bar.getByRole("button", { name: "Undo this run" }).click();
+  const refusal = bar.getByRole("alert");
+  await refusal.waitFor({ timeout: 30_000 });
+  const said = ((await refusal.textContent()) ?? "").trim();
+  console.log(`checkpoints: undo after an edit refused: "${said}"`);
+  if (!said.includes("hello.txt")) problems.push(`the refusal does not name hello.txt: "${said}"`);
+  if (readFileSync(hello, "utf8") !== "the person's edit\n") problems.push("a refused undo changed hello.txt");
+  await shots("refused");
+  writeFileSync(hello, wrote);
 
   // Restore preview: hello.txt was created since this message: listed, kept unless ticked.
   await bar.getByRole("button", { name: "Restore files to before this message" }).click();
