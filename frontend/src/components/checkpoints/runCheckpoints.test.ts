@@ -20,6 +20,11 @@ describe("runCheckpoints", () => {
     { name: "a record still being taken is not offered", records: [{ ...run, state: "taking" }], want: { notes: [] } },
     { name: "a kept run: undo offered", records: [run], want: { run: "run", notes: [] } },
     { name: "undone: redo offered, said with its time and files", records: [run, undo], want: { run: "run", redo: "u1", notes: ["Undid this run's changes at 10:01 (2 files)."] } },
+    {
+      name: "an interrupted undo says so and can be undone",
+      records: [run, { ...undo, state: "interrupted" }],
+      want: { run: "run", redo: "u1", notes: ["Undid this run's changes at 10:01 (2 files). It was interrupted: undo it to put those files back."] },
+    },
     { name: "an undo still applying is not a fact yet", records: [run, { ...undo, state: "applying" }], want: { run: "run", notes: [] } },
     {
       name: "redone: undoing again undoes the redo",

@@ -37,7 +37,10 @@ export function runCheckpoints(records: readonly Checkpoint[], runId: string, ti
   if (!run) return out;
   out.run = run;
   const undos = (id: string) => records.filter((r) => r.kind === "undo" && r.target === id && settled(r));
-  const note = (r: Checkpoint, text: string) => out.notes.push({ id: r.id, at: r.created_at, text: `${text} at ${time(r.created_at)}${count(r.files)}.` });
+  // An interrupted one (the app stopped mid-write) is undone like any other:
+  // that puts back every file it was writing (§Checkpoints, Crash).
+  const note = (r: Checkpoint, text: string) =>
+    out.notes.push({ id: r.id, at: r.created_at, text: `${text} at ${time(r.created_at)}${count(r.files)}.${r.state === "interrupted" ? " It was interrupted: undo it to put those files back." : ""}` });
 
   // Notes for every record below root; the newest branch is what holds now.
   const walk = (root: Checkpoint, words: [undo: string, redo: string]): { last: Checkpoint; depth: number } => {
