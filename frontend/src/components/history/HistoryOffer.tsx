@@ -1,4 +1,4 @@
-// The first-start offer (docs/ARCHITECTURE.md §History, DESIGN §13.5): the
+// The first-start offer (docs/ARCHITECTURE.md §History): the
 // conversations the agents kept before Hermes Desk, offered once in words
 // ("142 Claude Code sessions, 38 Codex sessions — import them?"). A banner,
 // never a dialog, so the window stays usable; any answer is kept as the
