@@ -8,7 +8,15 @@
 start_serve() {
   local name=$1 bin=$2 data=$3 out=$4
   shift 4
-  HERMESDESK_HOME="$data" "$bin" serve --addr 127.0.0.1:0 "$@" >"$out" 2>&1 &
+  # The agents' own histories are read from empty folders unless the
+  # caller points at fixtures: this machine's ~/.gemini or ~/.claude would
+  # put a first-start offer over every flow.
+  local agents="$data/agents-home"
+  HERMESDESK_HOME="$data" CLAUDE_CONFIG_DIR="${CLAUDE_CONFIG_DIR:-$agents/claude}" \
+    CODEX_HOME="${CODEX_HOME:-$agents/codex}" QWEN_HOME="${QWEN_HOME:-$agents/qwen}" \
+    GEMINI_CLI_HOME="${GEMINI_CLI_HOME:-$agents}" HERMES_HOME="${HERMES_HOME:-$agents/.hermes}" \
+    XDG_DATA_HOME="${XDG_DATA_HOME:-$agents/.local/share}" \
+    "$bin" serve --addr 127.0.0.1:0 "$@" >"$out" 2>&1 &
   started_pid=$!
   started_url=""
   for _ in $(seq 1 100); do
