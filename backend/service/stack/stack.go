@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/clock"
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
@@ -120,7 +121,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	svc.SetSchedules(j, sch)
 	sch.Start(ctx)
 	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log}
-	st.stopMaintenance = maintain(j, o.Log)
+	st.stopMaintenance = maintain(j, clock.Real{}, o.Log)
 	return st, nil
 }
 
@@ -156,31 +157,52 @@ func (s *Stack) close(retireWarm bool) error {
 	return errors.Join(s.Supervisor.Close(), s.Journal.Close(), s.guard.Close())
 }
 
-// maintenanceEvery is how often retention runs while the app is up.
-const maintenanceEvery = 6 * time.Hour
+// maintenanceEvery is how often retention runs while the app is up;
+// maintenanceFirst how soon after start it first runs, off the start-up
+// path, when retention is on.
+const (
+	maintenanceEvery = 6 * time.Hour
+	maintenanceFirst = 30 * time.Second
+)
+
+// retention is what maintain needs of the journal.
+type retention interface {
+	RetentionDays(ctx context.Context) (float64, error)
+	ApplyRetention(ctx context.Context) (journal.CompactStats, error)
+}
 
 // maintain applies the retention setting (off unless "retention_days" is
-// set) soon after start and then periodically, off the start-up path. It
-// returns a function that stops it and waits for a pass in flight.
-func maintain(j *journal.Store, log *slog.Logger) (stop func()) {
+// set) soon after start and then every 6 h. With retention off (the
+// default) it arms only the 6-hour timer: an idle core wakes for nothing
+// in its first minute (docs/ARCHITECTURE.md §Idle; the pass 30 s after
+// start was the ~60 wake-ups that made an idle core's first minute look
+// busy). It returns a function that stops it and waits for a pass in
+// flight.
+func maintain(j retention, clk clock.Clock, log *slog.Logger) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTimer(30 * time.Second)
-		defer t.Stop()
+		first := maintenanceEvery
+		if days, err := j.RetentionDays(ctx); err != nil {
+			log.Warn("retention", "err", err)
+		} else if days > 0 {
+			first = maintenanceFirst
+		}
+		t := clk.NewTimer(first)
 		for {
 			select {
 			case <-ctx.Done():
+				t.Stop()
 				return
-			case <-t.C:
+			case <-t.C():
 			}
 			if st, err := j.ApplyRetention(ctx); err != nil {
 				log.Warn("retention", "err", err)
 			} else if st != (journal.CompactStats{}) {
 				log.Info("retention compacted old runs", "stats", st)
 			}
-			t.Reset(maintenanceEvery)
+			t = clk.NewTimer(maintenanceEvery)
 		}
 	}()
 	return func() { cancel(); <-done }
