@@ -63,7 +63,7 @@ type App struct {
 	dataDir   string
 	logFile   io.Closer
 	core      *coreapi.Client
-	api       *httpapi.Handler
+	api       *httpapi.Client // the core's local API over api.sock
 	connected bool
 	reconnect chan struct{} // closed (and replaced) when the core answers again
 	lastSpawn time.Time
@@ -133,7 +133,7 @@ func (a *App) startup(ctx context.Context) {
 	}
 	a.shell.setLogger(log)
 	log.Info("window starting", "version", version.String(), "pid", os.Getpid(), "grace", a.shell.grace)
-	api := httpapi.NewProxy(httpapi.SocketPath(dir), httpapi.Config{Log: log})
+	api := httpapi.NewLocalClient(httpapi.SocketPath(dir))
 	a.mu.Lock()
 	a.dataDir, a.logFile, a.api = dir, closer, api
 	a.core = coreapi.NewClient(coreapi.SocketPath(dir))
@@ -326,8 +326,9 @@ var errNoWindow = errors.New("the window is not ready")
 // `run:doorbell` events (large payloads never cross the webview bridge);
 // every other message is a small `watch` event. The window reads the
 // snapshot itself through Request and drops what it already covers.
-func followBus(ctx context.Context, api *httpapi.Handler, emit func(name string, data any)) {
-	watchbus.Follow(ctx, watchbus.SourceFunc(api.WatchWithDoorbells), func(m run.WatchMessage) {
+func followBus(ctx context.Context, api *httpapi.Client, emit func(name string, data any)) {
+	withDoorbells := func(ctx context.Context) (<-chan run.WatchMessage, error) { return api.Watch(ctx, true) }
+	watchbus.Follow(ctx, watchbus.SourceFunc(withDoorbells), func(m run.WatchMessage) {
 		if m.Type != run.WatchDoorbell {
 			emit("watch", m)
 			return

@@ -30,7 +30,7 @@ func TestFollowBusHoldsOneStreamWithDoorbells(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		followBus(ctx, httpapi.NewProxy(sock, httpapi.Config{}), func(name string, data any) { got <- emitted{name, data} })
+		followBus(ctx, httpapi.NewLocalClient(sock), func(name string, data any) { got <- emitted{name, data} })
 	}()
 	defer func() { cancel(); <-done }()
 

@@ -3,11 +3,14 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"runtime"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/version"
 	"github.com/hermesdesk/hermesdesk/core/coreapi"
@@ -120,11 +123,13 @@ type Response struct {
 	Body   string `json:"body"`
 }
 
-// Request serves one API call (docs/ARCHITECTURE.md §API) through the core's
-// local API: the same handler as HTTP, with JSON pages instead of SSE.
-// Live updates arrive as tiny "run:doorbell" events ({run_id, seq}) after
-// which the frontend pulls the next page through here. While the core is
-// away (restarting), a request waits for it rather than failing.
+// Request serves one API call (docs/ARCHITECTURE.md §API) with a plain
+// HTTP client over the core's api.sock: the core's handler, JSON pages
+// instead of SSE, its answer passed on as it is. Live updates arrive as
+// tiny "run:doorbell" events ({run_id, seq}) after which the frontend pulls
+// the next page through here. While the core is away (restarting), a
+// request waits for it rather than failing; a socket of another user is
+// said at once.
 func (d *Desktop) Request(method, path, body string) Response {
 	a := d.app
 	a.mu.Lock()
@@ -136,11 +141,17 @@ func (d *Desktop) Request(method, path, body string) Response {
 	ctx, cancel := context.WithTimeout(context.Background(), requestWait)
 	defer cancel()
 	for {
-		status, resp := api.DoContext(ctx, method, path, body)
-		if status != 502 || ctx.Err() != nil {
-			return Response{Status: status, Body: resp}
+		status, answer, err := api.Exchange(ctx, method, path, body)
+		switch {
+		case err == nil:
+			return Response{Status: status, Body: answer}
+		case errors.Is(err, httpapi.ErrForeignServer):
+			a.shell.log().Warn("the local API socket is another user's", "err", err)
+			return Response{Status: http.StatusBadGateway, Body: errorBody(&service.Error{Code: service.CodeUnavailable, Message: err.Error()})}
+		case ctx.Err() != nil:
+			return Response{Status: http.StatusBadGateway, Body: errorBody(&service.Error{Code: service.CodeUnavailable, Message: "Hermes Desk is not answering; is it still running?"})}
 		}
-		// The core is not answering: wait for it to come back, then retry.
+		// No answer: wait for the core to come back, then retry.
 		if !a.awaitCore(ctx) {
 			return unavailable(fmt.Errorf("Hermes Desk is restarting; try again in a moment"))
 		}

@@ -23,7 +23,7 @@ func TestDesktopUpload(t *testing.T) {
 	m := servicetest.NewMem()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	svc := service.New(m, m, m, service.Options{Uploads: dir, Log: quiet})
-	d := &Desktop{app: &App{api: httpapi.New(svc, httpapi.Config{Log: quiet})}}
+	d := &Desktop{app: &App{api: serveLocal(t, httpapi.New(svc, httpapi.Config{Log: quiet}))}}
 
 	r := d.Upload("shot.png", base64.StdEncoding.EncodeToString([]byte("\x89PNG\r\n\x1a\n")))
 	var up service.Upload

@@ -12,7 +12,9 @@
 # (default 30; 0 skips), and then of an idle core (headless, with a warm
 # shim and a window's two streams attached: /core/window on core.sock and
 # /api/watch?doorbells=1 on api.sock, held by curl), against the target of
-# under 60 a minute (docs/ARCHITECTURE.md §Idle).
+# under 60 a minute (docs/ARCHITECTURE.md §Idle). One wake-up of a Go
+# process counts ~50 switches (the runtime's sysmon spins in 20 µs sleeps
+# after any activity), so a single timer in the window reads ~100 a minute.
 # Usage: scripts/bench-shim.sh [path/to/hermesdesk] [--runs N] [--after S] [--wake S]
 set -euo pipefail
 cd "$(dirname "$0")/.."

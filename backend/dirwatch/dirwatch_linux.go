@@ -24,7 +24,7 @@ func gone0(dir string) (<-chan struct{}, func(), error) {
 	dir = filepath.Clean(dir)
 	fd, err := inotifyInit()
 	if err != nil {
-		return pollGone(dir, pollGoneEvery)
+		return pollGone(dir)
 	}
 	const mask = unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF | unix.IN_ONLYDIR
 	watch := func() error {
@@ -78,7 +78,7 @@ func exists(dir string) bool {
 func changes0(dir string) (<-chan struct{}, func(), error) {
 	fd, err := inotifyInit()
 	if err != nil {
-		return pollChanges(dir, pollChangesEvery)
+		return pollChanges(dir)
 	}
 	if _, err := unix.InotifyAddWatch(fd, dir, unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_MOVED_FROM|unix.IN_DELETE|unix.IN_CLOSE_WRITE|unix.IN_ONLYDIR); err != nil {
 		unix.Close(fd)

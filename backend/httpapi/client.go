@@ -125,6 +125,38 @@ func connErr(err error) error {
 // SocketHint says what to do about a foreign server on the socket.
 const SocketHint = "another user may have created the socket folder first; remove it or set XDG_RUNTIME_DIR"
 
+// Exchange sends one request of the desktop window's webview as it came
+// (its body as is; events as JSON pages, not SSE) and returns the answer's
+// status and body, whatever the status: the window passes them on. An
+// error means no answer came (ErrNotRunning, ErrForeignServer, a broken
+// connection). Only /api/ routes are asked.
+func (c *Client) Exchange(ctx context.Context, method, path, body string) (status int, answer string, err error) {
+	if !strings.HasPrefix(path, "/api/") {
+		status, answer = errorString(http.StatusNotFound, service.CodeNotFound, "only /api/ routes are served to the window")
+		return status, answer, nil
+	}
+	var in io.Reader
+	if body != "" {
+		in = strings.NewReader(body)
+	}
+	req, err := c.request(ctx, strings.ToUpper(method), path, in)
+	if err != nil {
+		status, answer = errorString(http.StatusBadRequest, service.CodeBadRequest, "malformed request line")
+		return status, answer, nil
+	}
+	req.Header.Set("Accept", "application/json")
+	res, err := c.hc.Do(req)
+	if err != nil {
+		return 0, "", connErr(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(res.Body, 64<<20))
+	if err != nil {
+		return 0, "", fmt.Errorf("read the answer to %s %s: %w", method, path, err)
+	}
+	return res.StatusCode, string(b), nil
+}
+
 // Ping reports whether the server answers plain health.
 func (c *Client) Ping(ctx context.Context) error {
 	req, err := c.request(ctx, "GET", "/api/health", nil)

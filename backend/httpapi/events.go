@@ -148,6 +148,10 @@ func (s *sse) flush() error {
 	if s.err != nil {
 		return errClientGone
 	}
+	// The deadline bounds this flush only: left armed, it is a runtime
+	// timer that wakes an idle process 30 s after the last message of
+	// every quiet stream (docs/ARCHITECTURE.md §Idle).
+	_ = s.rc.SetWriteDeadline(time.Time{})
 	return nil
 }
 

@@ -144,24 +144,31 @@ func (s *Store) compactRun(ctx context.Context, runID string) (removed, added in
 // retention on; absent or <= 0 (the default) keeps every event.
 const SettingRetentionDays = "retention_days"
 
-// ApplyRetention runs Compact with the age from SettingRetentionDays, or
-// does nothing when retention is off. The supervisor calls it at start-up
-// and daily.
-func (s *Store) ApplyRetention(ctx context.Context) (CompactStats, error) {
+// RetentionDays is the retention setting's age in days; 0 when retention
+// is off (absent, or <= 0).
+func (s *Store) RetentionDays(ctx context.Context) (float64, error) {
 	var raw string
 	err := s.db.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = ?`, SettingRetentionDays).Scan(&raw)
 	if errors.Is(err, sql.ErrNoRows) {
-		return CompactStats{}, nil
+		return 0, nil
 	}
 	if err != nil {
-		return CompactStats{}, s.wrap("read retention setting", err)
+		return 0, s.wrap("read retention setting", err)
 	}
 	var days float64
 	if err := json.Unmarshal([]byte(raw), &days); err != nil {
-		return CompactStats{}, fmt.Errorf("journal: setting %s = %s: not a number of days: %w", SettingRetentionDays, raw, ErrInvalid)
+		return 0, fmt.Errorf("journal: setting %s = %s: not a number of days: %w", SettingRetentionDays, raw, ErrInvalid)
 	}
-	if days <= 0 {
-		return CompactStats{}, nil
+	return max(days, 0), nil
+}
+
+// ApplyRetention runs Compact with the age from SettingRetentionDays, or
+// does nothing when retention is off. The stack runs it soon after start
+// when retention is on, and every 6 h (backend/service/stack maintain).
+func (s *Store) ApplyRetention(ctx context.Context) (CompactStats, error) {
+	days, err := s.RetentionDays(ctx)
+	if err != nil || days == 0 {
+		return CompactStats{}, err
 	}
 	return s.Compact(ctx, time.Duration(days*24*float64(time.Hour)))
 }

@@ -147,18 +147,23 @@ func (s *Scheduler) loop(ctx context.Context) {
 	for {
 		next := s.tick(ctx)
 		before := s.cfg.Clock.Now()
-		d := SanityWake
+		// Nothing due ever (no schedule, or none enabled): no timer at
+		// all, the next change kicks the loop. The sanity cap only bounds
+		// how late a due time may fire after a suspend, and an idle core
+		// must not wake once a minute for none (docs/ARCHITECTURE.md §Idle).
+		var due <-chan time.Time
+		stop := func() {}
 		if !next.IsZero() {
-			d = min(d, max(next.Sub(before), 0))
+			t := s.cfg.Clock.NewTimer(min(SanityWake, max(next.Sub(before), 0)))
+			due, stop = t.C(), func() { t.Stop() }
 		}
-		t := s.cfg.Clock.NewTimer(d)
 		select {
 		case <-ctx.Done():
-			t.Stop()
+			stop()
 			return
 		case <-s.kick:
-			t.Stop()
-		case <-t.C():
+			stop()
+		case <-due:
 		}
 		s.wakes.Add(1)
 		after := s.cfg.Clock.Now()

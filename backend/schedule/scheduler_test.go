@@ -328,3 +328,44 @@ func TestOnChangeAfterEachRecordedFiring(t *testing.T) {
 		t.Fatalf("run now: told %d times", told)
 	}
 }
+
+// listedStore tells each time the loop reads the schedules.
+type listedStore struct {
+	*memStore
+	listed chan struct{}
+}
+
+func (l listedStore) ListSchedules(ctx context.Context) ([]Schedule, error) {
+	defer func() { l.listed <- struct{}{} }()
+	return l.memStore.ListSchedules(ctx)
+}
+
+// With nothing ever due (no schedule, or none enabled) the loop arms no
+// timer, not even the once-a-minute sanity cap: an idle core wakes for
+// nothing (docs/ARCHITECTURE.md §Idle). A schedule added kicks it.
+func TestLoopWithNothingDueArmsNoTimer(t *testing.T) {
+	t0 := time.Date(2026, 3, 2, 9, 59, 30, 0, time.UTC)
+	off := hourly("off", t0, MissedRunOnce)
+	off.Enabled = false
+	mem := &memStore{scheds: map[string]Schedule{"off": off}}
+	st := listedStore{mem, make(chan struct{}, 4)}
+	clk := fakeclock.New(t0)
+	s := New(Config{Store: st, Starter: &fakeStarter{runs: map[string]string{}, active: map[string]bool{}}, Clock: fc{clk}})
+	s.Start(context.Background())
+	defer s.Close()
+	<-st.listed
+	s.Changed() // a second tick: the first one's sleep has been decided
+	<-st.listed
+	if d := clk.LastArmed(); d != 0 {
+		t.Fatalf("armed a timer of %s with nothing due", d)
+	}
+	mem.mu.Lock()
+	soon := clk.Now().Add(10 * time.Second)
+	mem.scheds["p"] = Schedule{ID: "p", At: &soon, Timezone: "UTC", Enabled: true, Cursor: clk.Now(), Missed: MissedSkip}
+	mem.mu.Unlock()
+	s.Changed()
+	clk.WaitArmed()
+	if d := clk.LastArmed(); d != 10*time.Second {
+		t.Errorf("after a schedule was added armed %s, want 10s", d)
+	}
+}

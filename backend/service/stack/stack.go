@@ -15,6 +15,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
+	"github.com/hermesdesk/hermesdesk/backend/clock"
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
@@ -140,7 +141,15 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	sch.Start(ctx)
 	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log,
 		workspaces: wsm}
-	st.stopMaintenance = maintain(j, svc, wsm, o.Log)
+	st.stopMaintenance = maintain(j, clock.Real{}, o.Log,
+		func(ctx context.Context) { pruneArchives(ctx, j, wsm, o.Log) },
+		func(ctx context.Context) {
+			if n, err := svc.PruneCheckpoints(ctx); err != nil {
+				o.Log.Warn("checkpoint retention", "err", err)
+			} else if n > 0 {
+				o.Log.Info("retention removed old checkpoints", "count", n)
+			}
+		})
 	return st, nil
 }
 
@@ -176,37 +185,56 @@ func (s *Stack) close(retireWarm bool) error {
 	return errors.Join(s.Supervisor.Close(), s.Journal.Close(), s.guard.Close())
 }
 
-// maintenanceEvery is how often retention runs while the app is up.
-const maintenanceEvery = 6 * time.Hour
+// maintenanceEvery is how often retention runs while the app is up;
+// maintenanceFirst how soon after start it first runs, off the start-up
+// path, when retention is on.
+const (
+	maintenanceEvery = 6 * time.Hour
+	maintenanceFirst = 30 * time.Second
+)
+
+// retention is what maintain needs of the journal.
+type retention interface {
+	RetentionDays(ctx context.Context) (float64, error)
+	ApplyRetention(ctx context.Context) (journal.CompactStats, error)
+}
 
 // maintain applies the retention setting (off unless "retention_days" is
-// set) soon after start and then periodically, off the start-up path. It
-// returns a function that stops it and waits for a pass in flight.
-func maintain(j *journal.Store, svc *service.Service, wsm *workspaces.Manager, log *slog.Logger) (stop func()) {
+// set) soon after start and then every 6 h, with the other passes
+// (archived worktrees, checkpoints: their own settings) after it. With
+// retention off (the default) it arms only the 6-hour timer: an idle core
+// wakes for nothing in its first minute (docs/ARCHITECTURE.md §Idle; the
+// pass 30 s after start was the ~60 wake-ups that made an idle core's
+// first minute look busy). It returns a function that stops it and waits
+// for a pass in flight.
+func maintain(j retention, clk clock.Clock, log *slog.Logger, passes ...func(context.Context)) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTimer(30 * time.Second)
-		defer t.Stop()
+		first := maintenanceEvery
+		if days, err := j.RetentionDays(ctx); err != nil {
+			log.Warn("retention", "err", err)
+		} else if days > 0 {
+			first = maintenanceFirst
+		}
+		t := clk.NewTimer(first)
 		for {
 			select {
 			case <-ctx.Done():
+				t.Stop()
 				return
-			case <-t.C:
+			case <-t.C():
 			}
 			if st, err := j.ApplyRetention(ctx); err != nil {
 				log.Warn("retention", "err", err)
 			} else if st != (journal.CompactStats{}) {
 				log.Info("retention compacted old runs", "stats", st)
 			}
-			pruneArchives(ctx, j, wsm, log)
-			if n, err := svc.PruneCheckpoints(ctx); err != nil {
-				log.Warn("checkpoint retention", "err", err)
-			} else if n > 0 {
-				log.Info("retention removed old checkpoints", "count", n)
+			for _, pass := range passes {
+				pass(ctx)
 			}
-			t.Reset(maintenanceEvery)
+			t = clk.NewTimer(maintenanceEvery)
 		}
 	}()
 	return func() { cancel(); <-done }

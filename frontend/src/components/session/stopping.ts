@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { CANCEL_LADDER } from "../../contract/wire.gen";
 import { useTicker } from "../../store/useTicker";
 
@@ -22,14 +22,28 @@ export function stoppingText(agent: string, left: number | undefined): string {
 }
 
 /**
+ * When a countdown started at `since` next shows another number (ms), or
+ * undefined once it says "forcing it now": the one timer it needs.
+ */
+export function forceChangesAt(since: number, now: number): number | undefined {
+  const next = Math.floor((Math.max(now, since) - since) / 1000) + 1;
+  return next > FORCE_AFTER_S ? undefined : since + next * 1000;
+}
+
+/**
  * While `cancelling`, the seconds left before the agent is killed anyway,
- * ticking once a second; undefined otherwise.
+ * read once a second until it reaches 0 (no timer after); undefined otherwise.
  */
 export function useForceCountdown(cancelling: boolean): number | undefined {
   const [since, setSince] = useState<number>();
-  const now = useTicker(cancelling, 1000);
   useEffect(() => {
     setSince(cancelling ? Date.now() : undefined);
   }, [cancelling]);
-  return cancelling && since !== undefined ? forceIn(since, Math.max(now, since)) : undefined;
+  const shownSince = cancelling ? since : undefined;
+  const nextChange = useCallback(
+    (now: number) => (shownSince === undefined ? undefined : forceChangesAt(shownSince, now)),
+    [shownSince],
+  );
+  const now = useTicker(nextChange);
+  return shownSince !== undefined ? forceIn(shownSince, Math.max(now, shownSince)) : undefined;
 }
