@@ -4,6 +4,7 @@ import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../transport/api";
 import type { Session, Workspace } from "../../transport/types";
+import { WorkspaceChip } from "./WorkspaceChip";
 import { WorkspaceGroups } from "./WorkspaceGroups";
 import { whereOf } from "./WorkspaceChoice";
 import { upsert, WorkspacesContext, type Workspaces } from "./WorkspacesContext";
@@ -114,5 +115,16 @@ describe("what a workspace says", () => {
     expect(screen.getByText("Made outside Hermes Desk")).toBeTruthy();
     expect(screen.getByText("agent/fix")).toBeTruthy();
     expect(screen.queryByRole("button", { name: /Archive the worktree/ })).toBeNull();
+  });
+
+  it("shows a running setup's output as workspace.changed brings it, and none once it ended", () => {
+    const running = W("wsp_s", { setup_status: "running", setup_source: "conductor.json", setup_output: "installing step one\n" });
+    const { rerender } = render(<WorkspaceChip workspace={running} sessionIds={[]} />);
+    expect(screen.getByText("Setup output (conductor.json)")).toBeTruthy();
+    expect(screen.getByText(/installing step one/)).toBeTruthy();
+    rerender(<WorkspaceChip workspace={{ ...running, setup_output: "installing step one\nstep two\n" }} sessionIds={[]} />);
+    expect(screen.getByText(/step two/)).toBeTruthy();
+    rerender(<WorkspaceChip workspace={{ ...running, setup_status: "done" }} sessionIds={[]} />);
+    expect(screen.queryByText(/Setup output/)).toBeNull();
   });
 });
