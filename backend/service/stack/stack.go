@@ -105,6 +105,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	// are finished or rolled back, and changes outside the app noticed,
 	// before any run starts in one.
 	wsm := workspaces.New(j, nil, o.Log.With("component", "workspaces"))
+	wsm.DataRoot = worktreesRoot(j, o.DataDir)
 	if err := wsm.RecoverAll(ctx); err != nil {
 		o.Log.Warn("stack: workspaces recovery", "err", err)
 	}
@@ -216,6 +217,20 @@ func maintain(j *journal.Store, svc *service.Service, wsm *workspaces.Manager, l
 // service answers before a session's first run (docs/ARCHITECTURE.md
 // §Session config options).
 var _ service.AgentConfigReader = (*journal.Store)(nil)
+
+// worktreesRoot is the manager's DataRoot, read at each creation: the
+// data dir's worktrees folder when service.SettingWorktreeLocation says
+// "data", else "" (in the repository; docs/ARCHITECTURE.md §Workspaces).
+func worktreesRoot(j *journal.Store, dataDir string) func(context.Context) string {
+	return func(ctx context.Context) string {
+		raw, ok, err := j.Setting(ctx, service.SettingWorktreeLocation)
+		var where string
+		if err != nil || !ok || json.Unmarshal(raw, &where) != nil || where != workspaces.LocationData {
+			return ""
+		}
+		return filepath.Join(dataDir, "worktrees")
+	}
+}
 
 // SettingArchiveDays is how many days an archived workspace's snapshot is
 // kept (default 30; docs/ARCHITECTURE.md §Workspaces).
