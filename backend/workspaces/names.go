@@ -8,8 +8,8 @@ package workspaces
 import (
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/base32"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"strings"
