@@ -63,7 +63,12 @@ func (e *Env) workspacesList(args []string) int {
 	tw := tabwriter.NewWriter(e.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "WORKSPACE\tSTATE\tBRANCH\tBASE\tPATH\tNOTE")
 	for _, w := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", w.ID, w.State, termSafe(w.Branch), termSafe(w.Base), termSafe(w.Path),
+		id, state := w.ID, w.State
+		if w.Origin == "external" {
+			// Listed only: no id the app could archive or restore.
+			id, state = "-", "outside"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", id, state, termSafe(w.Branch), termSafe(w.Base), termSafe(w.Path),
 			termSafe(strings.ReplaceAll(w.Note, "\n", " ")))
 	}
 	tw.Flush()

@@ -72,4 +72,18 @@ func TestEndToEndAskInAWorktree(t *testing.T) {
 	if data, err := os.ReadFile(made[0]); err != nil || string(data) != "hello from the demo agent\n" {
 		t.Fatalf("hello.txt after restore: %q %v", data, err)
 	}
+
+	// A worktree made with plain git is listed as made outside, with no id.
+	outside := filepath.Join(t.TempDir(), "mine")
+	if msg, err := exec.Command("git", "-C", repo, "worktree", "add", "-q", "-b", "mine", outside).CombinedOutput(); err != nil {
+		t.Fatalf("git worktree add: %v %s", err, msg)
+	}
+	e, out, _ = cliEnv(dataDir, nil)
+	if code := e.Workspaces([]string{"ls", "--project", repo}); code != 0 {
+		t.Fatal(code)
+	}
+	lines = strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[2], "-") || !strings.Contains(lines[2], "outside") || !strings.Contains(lines[2], outside) {
+		t.Fatalf("workspaces ls with an outside worktree:\n%s", out.String())
+	}
 }

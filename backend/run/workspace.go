@@ -31,7 +31,12 @@ type Workspace struct {
 	// Note says in words what happened last that a person should know:
 	// finished or rolled back after a crash, moved or deleted outside the
 	// app, a setup that failed.
-	Note       string     `json:"note,omitempty"`
+	Note string `json:"note,omitempty"`
+	// Origin is "external" for a worktree of the project's repository
+	// that git lists and Hermes Desk did not make (an agent's or the
+	// person's own): listed, never archived or restored by the app, never
+	// journaled. Empty for the app's own.
+	Origin     string     `json:"origin,omitempty"`
 	CreatedAt  time.Time  `json:"created_at"`
 	UpdatedAt  time.Time  `json:"updated_at"`
 	ArchivedAt *time.Time `json:"archived_at,omitempty"`

@@ -13,9 +13,23 @@ import (
 // §Workspaces); a session still says its choice in POST /api/sessions.
 const SettingWorkspaceDefault = "workspaces.default"
 
+// SettingWorktreeLocation is where new worktrees are made: "repo" (the
+// default) or "data" (the data dir); the stack reads it at each creation.
+const SettingWorktreeLocation = "workspaces.location"
+
 // checkWorkspaceSetting refuses a workspaces.default that is not a map of
 // project ids to "checkout" or "worktree"; null clears it.
 func checkWorkspaceSetting(key string, v json.RawMessage) error {
+	if key == SettingWorktreeLocation {
+		var where string
+		if s := string(bytes.TrimSpace(v)); s == "null" {
+			return nil
+		}
+		if json.Unmarshal(v, &where) != nil || where != workspaces.LocationRepo && where != workspaces.LocationData {
+			return badRequest("%s: say \"repo\" (worktrees in the repository's .worktrees folder) or \"data\" (in the data dir)", key)
+		}
+		return nil
+	}
 	if key != SettingWorkspaceDefault {
 		return nil
 	}

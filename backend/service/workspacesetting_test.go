@@ -20,6 +20,11 @@ func TestCheckWorkspaceSetting(t *testing.T) {
 		{"empty project id", SettingWorkspaceDefault, `{"":"worktree"}`, false},
 		{"a bare word", SettingWorkspaceDefault, `"worktree"`, false},
 		{"a number", SettingWorkspaceDefault, `3`, false},
+		{"location repo", SettingWorktreeLocation, `"repo"`, true},
+		{"location data", SettingWorktreeLocation, `"data"`, true},
+		{"location null clears", SettingWorktreeLocation, `null`, true},
+		{"location elsewhere", SettingWorktreeLocation, `"/tmp"`, false},
+		{"location not a string", SettingWorktreeLocation, `{"where":"data"}`, false},
 		{"other settings pass", "theme", `"dark"`, true},
 	}
 	for _, tt := range tests {

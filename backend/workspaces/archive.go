@@ -17,8 +17,11 @@ import (
 // (docs/ARCHITECTURE.md §Workspaces, "Never destroy").
 const archivedDir = ".archived"
 
-func ignoredStash(top, slug string) string {
-	return filepath.Join(top, WorktreesDir, archivedDir, slug)
+// ignoredStash is beside the worktree's folder, wherever it was made
+// (<repo>/.worktrees/.archived/<slug>, or in the data dir's folder of the
+// repository).
+func ignoredStash(path string) string {
+	return filepath.Join(filepath.Dir(path), archivedDir, filepath.Base(path))
 }
 
 // Archive snapshots the worktree's tracked and untracked files into
@@ -43,7 +46,7 @@ func (m *Manager) Archive(ctx context.Context, id string) (run.Workspace, error)
 	if err != nil {
 		return w, err
 	}
-	names, err := NamesFor(top, w.ID)
+	names, err := NamesFor(top, w.ID, "")
 	if err != nil {
 		return w, err
 	}
@@ -70,7 +73,7 @@ func (m *Manager) Archive(ctx context.Context, id string) (run.Workspace, error)
 	if err != nil {
 		return w, fmt.Errorf("the worktree's ignored files could not be listed, so it was left as it is: %w", err)
 	}
-	stash := ignoredStash(top, names.Slug)
+	stash := ignoredStash(w.Path)
 	if err := moveAll(w.Path, stash, ignored); err != nil {
 		return w, fmt.Errorf("the worktree's ignored files could not be moved aside, so it was left as it is: %w", err)
 	}
@@ -110,7 +113,7 @@ func (m *Manager) Restore(ctx context.Context, id string) (run.Workspace, error)
 	if err != nil {
 		return w, err
 	}
-	names, err := NamesFor(top, w.ID)
+	names, err := NamesFor(top, w.ID, "")
 	if err != nil {
 		return w, err
 	}
@@ -133,7 +136,7 @@ func (m *Manager) Restore(ctx context.Context, id string) (run.Workspace, error)
 	if err := m.git.PutSnapshot(ctx, w.Path, commit); err != nil {
 		return w, fmt.Errorf("the worktree is back but its archived files could not be put in place (they are still in %s): %w", names.ArchiveRef, err)
 	}
-	stash := ignoredStash(top, names.Slug)
+	stash := ignoredStash(w.Path)
 	if err := moveBack(stash, w.Path); err != nil {
 		return w, fmt.Errorf("the worktree is back but its ignored files are still in %s: %w", stash, err)
 	}
@@ -174,7 +177,7 @@ func (m *Manager) Prune(ctx context.Context, now time.Time) (int, error) {
 			errs = append(errs, err)
 			continue
 		}
-		names, _ := NamesFor(top, w.ID)
+		names, _ := NamesFor(top, w.ID, "")
 		if c, err := m.git.ResolveRef(ctx, top, names.ArchiveRef); err != nil {
 			errs = append(errs, err)
 			continue
@@ -184,7 +187,7 @@ func (m *Manager) Prune(ctx context.Context, now time.Time) (int, error) {
 				continue
 			}
 		}
-		if err := os.RemoveAll(ignoredStash(top, names.Slug)); err != nil {
+		if err := os.RemoveAll(ignoredStash(w.Path)); err != nil {
 			errs = append(errs, err)
 		}
 		w.State = StateGone

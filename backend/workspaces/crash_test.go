@@ -88,7 +88,7 @@ func TestKillDuringCreation(t *testing.T) {
 				t.Fatalf("workspaces %+v, %v", ws, err)
 			}
 			w := ws[0]
-			names, _ := NamesFor(repo, w.ID)
+			names, _ := NamesFor(repo, w.ID, "")
 			if tc.cutShort {
 				git(t, repo, "worktree", "add", "-q", "-b", names.Branch, w.Path, w.BaseCommit)
 				git(t, repo, "worktree", "lock", "--reason", "initializing", w.Path)

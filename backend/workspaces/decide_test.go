@@ -27,7 +27,7 @@ func TestNamesFor(t *testing.T) {
 		{id: "wsp_a b", invalid: true},
 		{id: "wsp_" + strings.Repeat("a", 33), invalid: true},
 	} {
-		got, err := NamesFor("/r", tc.id)
+		got, err := NamesFor("/r", tc.id, "")
 		if tc.invalid {
 			if !errors.Is(err, errdefs.ErrInvalid) {
 				t.Errorf("%q: err %v, want invalid", tc.id, err)
@@ -42,8 +42,21 @@ func TestNamesFor(t *testing.T) {
 	if _, err := Slug(id); err != nil {
 		t.Fatalf("NewID %q: %v", id, err)
 	}
-	a, _ := NamesFor("/r", id)
-	b, _ := NamesFor("/r", id)
+	// The data dir as the location: a folder per repository (its name
+	// and a hash of its path, so two repositories called r stay apart).
+	for _, tc := range []struct{ top, root, want string }{
+		{"/r", "", "/r/.worktrees/0abc"},
+		{"/r", "/data/worktrees", "/data/worktrees/r-6588117f7b51/0abc"},
+		{"/r/", "/data/worktrees", "/data/worktrees/r-6588117f7b51/0abc"},
+		{"/s/r", "/data/worktrees", "/data/worktrees/r-0341a8cad581/0abc"},
+	} {
+		got, err := NamesFor(tc.top, "wsp_0abc", tc.root)
+		if err != nil || got.Path != tc.want || got.Branch != "hermesdesk/0abc" || got.ArchiveRef != "refs/hermesdesk/archive/wsp_0abc" {
+			t.Errorf("NamesFor(%q, root %q) = %+v, %v; want path %s, the same branch and refs", tc.top, tc.root, got, err, tc.want)
+		}
+	}
+	a, _ := NamesFor("/r", id, "")
+	b, _ := NamesFor("/r", id, "")
 	if a != b {
 		t.Fatal("names are not deterministic")
 	}

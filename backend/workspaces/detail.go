@@ -17,9 +17,15 @@ type Detail struct {
 	SizeBytes int64 `json:"size_bytes"`
 }
 
-// List returns a project's workspaces ("" = every project's).
+// List returns a project's workspaces ("" = every project's, journaled
+// only). A project's list ends with the worktrees of its repository the
+// app did not make (External), read-only.
 func (m *Manager) List(ctx context.Context, projectID string) ([]run.Workspace, error) {
-	return m.store.ListWorkspaces(ctx, projectID)
+	list, err := m.store.ListWorkspaces(ctx, projectID)
+	if err != nil || projectID == "" {
+		return list, err
+	}
+	return m.withExternal(ctx, projectID, list), nil
 }
 
 // Get returns one workspace as recorded.

@@ -40,6 +40,10 @@ type Manager struct {
 	Changed func(run.Workspace)
 	// Retention: archives older than it are pruned (0: DefaultRetention).
 	Retention time.Duration
+	// DataRoot, when set, says where new worktrees go: "" in the
+	// repository (<repo>/.worktrees), else that folder of the data dir
+	// (setting workspaces.location "data"; the stack reads it).
+	DataRoot func(ctx context.Context) string
 	// NoSetup skips the setup step after creation (tests of creation alone).
 	NoSetup bool
 	// setups are the setup steps running (Wait waits for them).
@@ -97,12 +101,18 @@ func (m *Manager) Create(ctx context.Context, projectID, base string) (run.Works
 		return run.Workspace{}, err
 	}
 	id := NewID()
-	names, err := NamesFor(repo.Top, id)
+	dataRoot := ""
+	if m.DataRoot != nil {
+		dataRoot = m.DataRoot(ctx)
+	}
+	names, err := NamesFor(repo.Top, id, dataRoot)
 	if err != nil {
 		return run.Workspace{}, err
 	}
-	if err := ensureExcluded(repo.CommonDir); err != nil {
-		return run.Workspace{}, err
+	if dataRoot == "" {
+		if err := ensureExcluded(repo.CommonDir); err != nil {
+			return run.Workspace{}, err
+		}
 	}
 	port, err := m.freePorts(ctx)
 	if err != nil {

@@ -23,7 +23,7 @@ func TestCreateArchiveRestoreRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	names, _ := NamesFor(repo, w.ID)
+	names, _ := NamesFor(repo, w.ID, "")
 	if w.State != StateReady || w.Path != names.Path || w.Branch != names.Branch || w.Base != "main" {
 		t.Fatalf("created %+v", w)
 	}
@@ -236,8 +236,8 @@ func TestPruneDropsOnlyOldArchives(t *testing.T) {
 	if err != nil || n != 1 {
 		t.Fatalf("pruned %d, %v", n, err)
 	}
-	on, _ := NamesFor(repo, old.ID)
-	rn, _ := NamesFor(repo, recent.ID)
+	on, _ := NamesFor(repo, old.ID, "")
+	rn, _ := NamesFor(repo, recent.ID, "")
 	if out := git(t, repo, "for-each-ref", on.ArchiveRef); out != "" {
 		t.Fatalf("old archive kept: %s", out)
 	}
@@ -276,5 +276,67 @@ func TestDetail(t *testing.T) {
 	}
 	if d.Changed != 1 || d.Ahead != 1 || d.Behind != 2 || d.SizeBytes < 5 || d.Branch != w.Branch {
 		t.Fatalf("%+v", d)
+	}
+}
+
+// With the data dir as the location (setting workspaces.location "data")
+// the worktree is made there, the repository's exclude file is left
+// alone, and archive, restore and recovery work on the recorded path.
+func TestDataDirLocation(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), repo)
+	root := filepath.Join(t.TempDir(), "worktrees")
+	m := newManager(t, st)
+	m.NoSetup = true
+	m.DataRoot = func(context.Context) string { return root }
+	w, err := m.Create(ctx, p.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := NamesFor(repo, w.ID, root)
+	if w.State != StateReady || w.Path != names.Path || !strings.HasPrefix(w.Path, root+string(filepath.Separator)) {
+		t.Fatalf("created %+v, want under %s", w, root)
+	}
+	if ex, _ := os.ReadFile(filepath.Join(repo, ".git/info/exclude")); strings.Contains(string(ex), WorktreesDir) {
+		t.Fatalf("exclude file touched: %q", ex)
+	}
+	if _, err := os.Stat(filepath.Join(repo, WorktreesDir)); err == nil {
+		t.Fatal("a .worktrees folder was made in the repository")
+	}
+
+	write(t, w.Path, "a.txt", "changed\n", 0o644)
+	write(t, w.Path, "debug.log", "ignored\n", 0o644)
+	before := tree(t, w.Path)
+	// The setting changes meanwhile: the row's path still decides.
+	m.DataRoot = nil
+	if w, err = m.Archive(ctx, w.ID); err != nil || w.State != StateArchived {
+		t.Fatalf("archive: %+v %v", w, err)
+	}
+	if _, err := os.Stat(w.Path); err == nil {
+		t.Fatal("the worktree's folder is still there")
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.Base(filepath.Dir(w.Path)), archivedDir, filepath.Base(w.Path), "debug.log")); err != nil {
+		t.Fatalf("the ignored file was not moved aside in the data dir: %v", err)
+	}
+	if w, err = m.Restore(ctx, w.ID); err != nil || w.State != StateReady {
+		t.Fatalf("restore: %+v %v", w, err)
+	}
+	if after := tree(t, w.Path); !reflect.DeepEqual(before, after) {
+		t.Fatalf("restored files differ:\n%v\n%v", before, after)
+	}
+
+	// Recovery: a row left "created" (unlocked) is finished at its path.
+	git(t, repo, "worktree", "unlock", w.Path)
+	w.State = StateCreated
+	if _, err := st.UpdateWorkspace(ctx, w); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.RecoverAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	w, _ = st.GetWorkspace(ctx, w.ID)
+	if w.State != StateReady || !strings.Contains(git(t, repo, "worktree", "list", "--porcelain"), "locked hermesdesk "+w.ID) {
+		t.Fatalf("recovered %+v", w)
 	}
 }

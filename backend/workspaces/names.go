@@ -7,7 +7,9 @@ package workspaces
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base32"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -77,20 +79,36 @@ type Names struct {
 	ArchiveRef string
 	// LockReason is what git's worktree lock says.
 	LockReason string
-	// Path is <repo>/.worktrees/<slug>.
+	// Path is <repo>/.worktrees/<slug>, or with the data dir as the
+	// location <data root>/<repo folder name>-<hash of its path>/<slug>.
 	Path string
 }
+
+// Locations of new worktrees (setting workspaces.location).
+const (
+	LocationRepo = "repo"
+	LocationData = "data"
+)
 
 // WorktreesDir is the folder, in the repository's top, that holds the
 // worktrees Hermes Desk makes; it is excluded through .git/info/exclude.
 const WorktreesDir = ".worktrees"
 
 // NamesFor derives the names of workspace id in the repository whose top
-// folder is top.
-func NamesFor(top, id string) (Names, error) {
+// folder is top, its folder in the repository (dataRoot "") or under
+// dataRoot (the data dir's worktrees folder: setting workspaces.location
+// "data"), where a folder per repository keeps two repositories of the
+// same name apart. The row records the path, so archive, restore and
+// recovery use the path it was made at whatever the setting says later.
+func NamesFor(top, id, dataRoot string) (Names, error) {
 	slug, err := Slug(id)
 	if err != nil {
 		return Names{}, err
+	}
+	path := filepath.Join(top, WorktreesDir, slug)
+	if dataRoot != "" {
+		sum := sha256.Sum256([]byte(filepath.Clean(top)))
+		path = filepath.Join(dataRoot, filepath.Base(top)+"-"+hex.EncodeToString(sum[:])[:12], slug)
 	}
 	return Names{
 		Slug:       slug,
@@ -98,7 +116,7 @@ func NamesFor(top, id string) (Names, error) {
 		Ref:        "refs/heads/hermesdesk/" + slug,
 		ArchiveRef: "refs/hermesdesk/archive/" + id,
 		LockReason: LockReason(id),
-		Path:       filepath.Join(top, WorktreesDir, slug),
+		Path:       path,
 	}, nil
 }
 

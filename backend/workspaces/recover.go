@@ -70,7 +70,7 @@ func (m *Manager) rollBack(ctx context.Context, w run.Workspace, top, why string
 		errs = append(errs, err)
 	}
 	note := why + " Rolled back: nothing was left behind."
-	names, _ := NamesFor(top, w.ID)
+	names, _ := NamesFor(top, w.ID, "")
 	if c, err := m.git.ResolveRef(ctx, top, names.Ref); err != nil {
 		errs = append(errs, err)
 	} else if c != "" {

@@ -1,7 +1,6 @@
 package workspaces
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -158,7 +157,7 @@ func (m *Manager) RunSetup(ctx context.Context, w run.Workspace, top string) run
 		})
 	}
 	w = m.saveSetup(ctx, w, func(w *run.Workspace) { w.SetupSource, w.SetupStatus = setup.Source, SetupRunning })
-	out, runErr := runScript(ctx, w, setup.Script)
+	out, runErr := runScript(ctx, w, setup.Script, m.setupProgress(ctx, w.ID))
 	status := SetupDone
 	if runErr != nil {
 		status = SetupFailed
@@ -194,17 +193,20 @@ func (m *Manager) saveSetup(ctx context.Context, w run.Workspace, set func(*run.
 
 // runScript runs script with sh in the worktree, with the workspace's
 // environment on top of the app's, and returns its combined output (head
-// and tail kept when long).
-func runScript(ctx context.Context, w run.Workspace, script string) (string, error) {
+// and tail kept when long). While it runs, progress hears the output's
+// tail (streamSetup); it is not called once runScript has returned.
+func runScript(ctx context.Context, w run.Workspace, script string, progress func(tail string)) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, setupTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", script)
 	cmd.Dir = w.Path
 	cmd.Env = append(os.Environ(), Env(w)...)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
+	buf := newSetupOutput()
+	cmd.Stdout, cmd.Stderr = buf, buf
 	cmd.WaitDelay = 2 * time.Second
+	stop := streamSetup(buf, progress)
 	err := cmd.Run()
+	stop()
 	out := buf.String()
 	if len(out) > maxSetupOutput {
 		half := maxSetupOutput / 2

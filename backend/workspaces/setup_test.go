@@ -6,7 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 func TestSetupCopiesIncludedFilesAndRunsTheScript(t *testing.T) {
@@ -83,4 +88,85 @@ func TestSetupFailureKeepsTheWorkspace(t *testing.T) {
 	if _, err := m.Archive(ctx, w.ID); err != nil {
 		t.Fatalf("a workspace whose setup failed cannot be archived: %v", err)
 	}
+}
+
+// The setup script's output is published while it runs: the script
+// prints, then waits on a fifo the test holds; the first line must be
+// heard on Changed before the test lets it go on.
+func TestSetupOutputStreamsWhileItRuns(t *testing.T) {
+	ctx := context.Background()
+	fifo := filepath.Join(t.TempDir(), "go")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no fifo here: %v", err)
+	}
+	repo := newRepo(t)
+	write(t, repo, ".hermesdesk/workspace.json", `{"setup": "echo installing step one; read x < '`+fifo+`'; echo step two done"}`, 0o644)
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "setup")
+	st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), repo)
+	m := newManager(t, st)
+	// Let a script still waiting go when the test fails early (before
+	// m.Wait, which the cleanups run after this one); O_RDWR never blocks.
+	t.Cleanup(func() {
+		if f, err := os.OpenFile(fifo, os.O_RDWR, 0); err == nil {
+			f.WriteString("go\n")
+			f.Close()
+		}
+	})
+	heard := make(chan run.Workspace, 64)
+	m.Changed = func(w run.Workspace) { heard <- w }
+	if _, err := m.Create(ctx, p.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(20 * time.Second)
+	for first := false; !first; {
+		select {
+		case w := <-heard:
+			if strings.Contains(w.SetupOutput, "step two") {
+				t.Fatalf("heard the end before the fifo was opened: %q", w.SetupOutput)
+			}
+			first = w.SetupStatus == SetupRunning && strings.Contains(w.SetupOutput, "installing step one")
+		case <-deadline:
+			t.Fatal("the setup's first line was not published while it ran")
+		}
+	}
+	f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("go\n")
+	f.Close()
+	m.Wait()
+	for {
+		select {
+		case w := <-heard:
+			if w.SetupStatus == SetupDone {
+				if !strings.Contains(w.SetupOutput, "installing step one") || !strings.Contains(w.SetupOutput, "step two done") {
+					t.Fatalf("final output %q", w.SetupOutput)
+				}
+				return
+			}
+		case <-deadline:
+			t.Fatal("the setup's end was not published")
+		}
+	}
+}
+
+func TestSetupOutputTailIsBounded(t *testing.T) {
+	o := newSetupOutput()
+	fmt.Fprint(o, strings.Repeat("é", setupTailBytes)) // two bytes each
+	o.Write([]byte("end"))
+	tail := o.Tail()
+	if !strings.HasPrefix(tail, "…é") || !strings.HasSuffix(tail, "end") || len(tail) > setupTailBytes+len("…") || !utf8.ValidString(tail) {
+		t.Fatalf("tail of %d bytes, starts %q", len(tail), tail[:8])
+	}
+	if got := newSetupOutputWith("short\n").Tail(); got != "short\n" {
+		t.Fatalf("short tail %q", got)
+	}
+}
+
+func newSetupOutputWith(s string) *setupOutput {
+	o := newSetupOutput()
+	o.Write([]byte(s))
+	return o
 }

@@ -106,6 +106,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	// are finished or rolled back, and changes outside the app noticed,
 	// before any run starts in one.
 	wsm := workspaces.New(j, nil, o.Log.With("component", "workspaces"))
+	wsm.DataRoot = worktreesRoot(j, o.DataDir)
 	if err := wsm.RecoverAll(ctx); err != nil {
 		o.Log.Warn("stack: workspaces recovery", "err", err)
 	}
@@ -244,6 +245,20 @@ func maintain(j retention, clk clock.Clock, log *slog.Logger, passes ...func(con
 // service answers before a session's first run (docs/ARCHITECTURE.md
 // §Session config options).
 var _ service.AgentConfigReader = (*journal.Store)(nil)
+
+// worktreesRoot is the manager's DataRoot, read at each creation: the
+// data dir's worktrees folder when service.SettingWorktreeLocation says
+// "data", else "" (in the repository; docs/ARCHITECTURE.md §Workspaces).
+func worktreesRoot(j *journal.Store, dataDir string) func(context.Context) string {
+	return func(ctx context.Context) string {
+		raw, ok, err := j.Setting(ctx, service.SettingWorktreeLocation)
+		var where string
+		if err != nil || !ok || json.Unmarshal(raw, &where) != nil || where != workspaces.LocationData {
+			return ""
+		}
+		return filepath.Join(dataDir, "worktrees")
+	}
+}
 
 // SettingArchiveDays is how many days an archived workspace's snapshot is
 // kept (default 30; docs/ARCHITECTURE.md §Workspaces).

@@ -2,9 +2,11 @@ package stack
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -116,5 +118,41 @@ func TestSessionInAWorktree(t *testing.T) {
 	_, err = svc.CreateSession(ctx, service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo", Workspace: "elsewhere"})
 	if !errors.As(err, &se) || se.Code != service.CodeBadRequest {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// Setting workspaces.location "data" puts the next worktree under the
+// data dir, not in the repository.
+func TestWorktreeLocationSetting(t *testing.T) {
+	ctx := context.Background()
+	dataDir := t.TempDir()
+	st, err := Open(ctx, Options{DataDir: dataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	svc := st.Service
+	repo := t.TempDir()
+	gitInit(t, repo)
+	p, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.PutSettings(ctx, map[string]json.RawMessage{service.SettingWorktreeLocation: json.RawMessage(`"data"`)}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := svc.CreateWorkspace(ctx, p.ID, service.CreateWorkspaceRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(w.Path, filepath.Join(dataDir, "worktrees")+string(filepath.Separator)) {
+		t.Fatalf("worktree at %s, want under the data dir %s", w.Path, dataDir)
+	}
+	if _, err := svc.PutSettings(ctx, map[string]json.RawMessage{service.SettingWorktreeLocation: json.RawMessage(`"repo"`)}); err != nil {
+		t.Fatal(err)
+	}
+	w, err = svc.CreateWorkspace(ctx, p.ID, service.CreateWorkspaceRequest{})
+	if err != nil || !strings.HasPrefix(w.Path, repo) {
+		t.Fatalf("worktree at %s (%v), want in the repository %s", w.Path, err, repo)
 	}
 }

@@ -274,6 +274,7 @@ export interface Workspace {
   setup_status?: string;
   setup_output?: string;
   note?: string;
+  origin?: string;
   created_at: string;
   updated_at: string;
   archived_at?: string;
@@ -294,6 +295,7 @@ export interface WorkspaceDetail {
   setup_status?: string;
   setup_output?: string;
   note?: string;
+  origin?: string;
   created_at: string;
   updated_at: string;
   archived_at?: string;

@@ -5,7 +5,8 @@
 import { Archive, ArchiveRestore, GitBranch } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { Workspace, WorkspaceDetail } from "../../transport/types";
-import { chipTitle, figures, shortName, stateWords } from "./workspaceText";
+import { SetupOutput } from "./SetupOutput";
+import { chipTitle, figures, isExternal, shortName, stateWords } from "./workspaceText";
 import { useWorkspacesContext, type Workspaces } from "./WorkspacesContext";
 import "./workspaces.css";
 
@@ -17,7 +18,8 @@ import "./workspaces.css";
 export function useWorkspaceDetail(ctx: Workspaces | null, w: Workspace | undefined, sessionIds: readonly string[]): WorkspaceDetail | undefined {
   const [detail, setDetail] = useState<WorkspaceDetail>();
   const [ended, setEnded] = useState(0);
-  const ready = w?.state === "ready";
+  // An outside worktree (no id) has no detail to read.
+  const ready = w?.state === "ready" && !!w.id;
   const sessions = sessionIds.join(" ");
   useEffect(
     () =>
@@ -50,7 +52,8 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
   const [refusal, setRefusal] = useState<string>();
   useEffect(() => setRefusal(undefined), [w.state]);
   const words = stateWords(w);
-  const trouble = w.state === "gone" || w.state === "failed" || (!!w.note && w.state === "ready");
+  const external = isExternal(w);
+  const trouble = !external && (w.state === "gone" || w.state === "failed" || (!!w.note && w.state === "ready"));
   const act = async (f: (w: Workspace) => Promise<string | undefined>) => {
     setBusy(true);
     setRefusal(await f(w));
@@ -58,14 +61,14 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
   };
   const name = shortName(w);
   return (
-    <span className={`ws${compact ? " ws-compact" : ""}`} data-workspace-id={w.id}>
+    <span className={`ws${compact ? " ws-compact" : ""}${external ? " ws-external" : ""}`} data-workspace-id={w.id || undefined}>
       <span className={`chip ws-chip${trouble ? " chip-warn" : ""}${w.state === "archived" ? " chip-archived" : ""}`} title={chipTitle(w, detail)}>
         <GitBranch size={12} aria-hidden />
         <span className="ws-branch mono ellipsis">{name}</span>
         {w.state === "ready" && detail && !compact && figures(detail).map((f) => <span key={f} className="ws-fig">{f}</span>)}
         {w.state === "ready" && detail && compact && detail.changed > 0 && <span className="ws-fig">{detail.changed} changed</span>}
       </span>
-      {ctx && w.state === "ready" && (
+      {ctx && w.state === "ready" && !external && (
         <button type="button" className="icon-btn ws-act" disabled={busy} onClick={() => void act(ctx.archive)} title="Archive the worktree: its files are kept in a snapshot and can be restored; the branch stays" aria-label={`Archive the worktree ${name}`}>
           <Archive size={14} aria-hidden />
         </button>
@@ -75,7 +78,8 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
           <ArchiveRestore size={14} aria-hidden /> {!compact && "Restore"}
         </button>
       )}
-      {words && (!compact || trouble) && <span className={`ws-words${trouble ? " tone-fail" : " quiet"}`}>{words}</span>}
+      {words && (!compact || trouble || external) && <span className={`ws-words${trouble ? " tone-fail" : " quiet"}`}>{words}</span>}
+      {!compact && <SetupOutput w={w} />}
       {refusal && (
         <span className="control-note tone-fail ws-refusal" role="alert">
           {refusal}

@@ -5,13 +5,21 @@ import { Folder } from "lucide-react";
 import type { ReactNode } from "react";
 import type { Session } from "../../transport/types";
 import { WorkspaceChip } from "./WorkspaceChip";
-import { groupByWorkspace } from "./workspaceText";
+import { ExternalWorktrees } from "./ExternalWorktrees";
+import { externalWorktrees, groupByWorkspace } from "./workspaceText";
 import { useWorkspacesContext } from "./WorkspacesContext";
 
 export function WorkspaceGroups({ projectId, sessions, children }: { projectId: string; sessions: Session[]; children(items: Session[]): ReactNode }) {
   const ctx = useWorkspacesContext();
   const groups = groupByWorkspace(sessions, ctx?.byProject[projectId] ?? []);
-  if (!ctx || groups.every((g) => !g.id)) return <>{children(sessions)}</>;
+  const external = <ExternalWorktrees list={externalWorktrees(ctx?.byProject[projectId] ?? [])} />;
+  if (!ctx || groups.every((g) => !g.id))
+    return (
+      <>
+        {children(sessions)}
+        {external}
+      </>
+    );
   return (
     <>
       {groups.map((g) => (
@@ -28,6 +36,7 @@ export function WorkspaceGroups({ projectId, sessions, children }: { projectId: 
           {children(g.items)}
         </div>
       ))}
+      {external}
     </>
   );
 }

@@ -34,14 +34,26 @@ export function sizeText(bytes: number): string {
   return `${u === 0 || n >= 100 ? Math.round(n) : n.toFixed(1)} ${units[u]}`;
 }
 
-/** The worktree's short name: its branch without the app's prefix. */
-export function shortName(w: Pick<Workspace, "id" | "branch">): string {
+/** A worktree of the project's repository the app did not make (an agent's, the person's): listed only, never archived or restored by the app. */
+export function isExternal(w: Pick<Workspace, "origin">): boolean {
+  return w.origin === "external";
+}
+
+/** The project's worktrees made outside Hermes Desk, in git's order. */
+export function externalWorktrees(workspaces: Workspace[]): Workspace[] {
+  return workspaces.filter(isExternal);
+}
+
+/** The worktree's short name: its branch without the app's prefix (an outside one without a branch: its folder's name). */
+export function shortName(w: Pick<Workspace, "id" | "branch"> & { path?: string }): string {
+  if (!w.id && !w.branch) return w.path?.split("/").filter(Boolean).pop() ?? "";
   const b = w.branch || w.id.replace(/^wsp_/, "");
   return b.replace(/^hermesdesk\//, "");
 }
 
 /** How the workspace stands in words, when it is not simply ready ("" then). */
 export function stateWords(w: Workspace): string {
+  if (isExternal(w)) return "Made outside Hermes Desk";
   switch (w.state) {
     case "claimed":
     case "created":

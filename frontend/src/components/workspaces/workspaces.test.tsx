@@ -1,10 +1,14 @@
 // What a workspace says (docs/ARCHITECTURE.md §Workspaces): the pure
 // decisions, table-tested. The shell's flows: app/workspaces.test.tsx.
+import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import type { ApiClient } from "../../transport/api";
 import type { Session, Workspace } from "../../transport/types";
+import { WorkspaceChip } from "./WorkspaceChip";
+import { WorkspaceGroups } from "./WorkspaceGroups";
 import { whereOf } from "./WorkspaceChoice";
-import { upsert } from "./WorkspacesContext";
-import { defaultKind, figures, groupByWorkspace, recentlyArchived, shortName, sizeText, stateWords, withDefault } from "./workspaceText";
+import { upsert, WorkspacesContext, type Workspaces } from "./WorkspacesContext";
+import { defaultKind, externalWorktrees, figures, groupByWorkspace, recentlyArchived, shortName, sizeText, stateWords, withDefault } from "./workspaceText";
 
 const W = (id: string, extra: Partial<Workspace> = {}): Workspace => ({
   id,
@@ -91,5 +95,36 @@ describe("what a workspace says", () => {
     expect(upsert({ p1: [W("wsp_a")] }, W("wsp_a", { state: "gone" })).p1!.map((w) => w.state)).toEqual(["gone"]);
     expect(upsert({}, W("wsp_a")).p1!.map((w) => w.id)).toEqual(["wsp_a"]);
   });
-});
 
+  it("tells a worktree made outside Hermes Desk from the app's own, and offers no archive for it", () => {
+    const ext = W("", { origin: "external", branch: "agent/fix", path: "/w/.claude/worktrees/fix", note: "Made outside Hermes Desk: listed only." });
+    const detached = W("", { origin: "external", branch: undefined, path: "/tmp/try-1" });
+    expect(externalWorktrees([W("wsp_1"), ext, detached])).toEqual([ext, detached]);
+    expect(stateWords(ext)).toBe("Made outside Hermes Desk");
+    expect(shortName(ext)).toBe("agent/fix");
+    expect(shortName(detached)).toBe("try-1");
+
+    const ctx: Workspaces = { api: {} as ApiClient, byProject: { p1: [W("wsp_1"), ext] }, get: () => undefined, reload: async () => {}, archive: async () => undefined, restore: async () => undefined };
+    render(
+      <WorkspacesContext.Provider value={ctx}>
+        <WorkspaceGroups projectId="p1" sessions={[S("a", "a")]}>
+          {(items) => items.map((s) => <div key={s.id}>{s.title}</div>)}
+        </WorkspaceGroups>
+      </WorkspacesContext.Provider>,
+    );
+    expect(screen.getByText("Made outside Hermes Desk")).toBeTruthy();
+    expect(screen.getByText("agent/fix")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /Archive the worktree/ })).toBeNull();
+  });
+
+  it("shows a running setup's output as workspace.changed brings it, and none once it ended", () => {
+    const running = W("wsp_s", { setup_status: "running", setup_source: "conductor.json", setup_output: "installing step one\n" });
+    const { rerender } = render(<WorkspaceChip workspace={running} sessionIds={[]} />);
+    expect(screen.getByText("Setup output (conductor.json)")).toBeTruthy();
+    expect(screen.getByText(/installing step one/)).toBeTruthy();
+    rerender(<WorkspaceChip workspace={{ ...running, setup_output: "installing step one\nstep two\n" }} sessionIds={[]} />);
+    expect(screen.getByText(/step two/)).toBeTruthy();
+    rerender(<WorkspaceChip workspace={{ ...running, setup_status: "done" }} sessionIds={[]} />);
+    expect(screen.queryByText(/Setup output/)).toBeNull();
+  });
+});
