@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
 
@@ -93,11 +94,21 @@ func startServe(t testing.TB, dataDir string) *server {
 
 func newDataDir(t testing.TB) string {
 	t.Helper()
-	dir := t.TempDir()
+	// Not t.TempDir: a killed shim's git (its own process group, so that
+	// Stop can interrupt a snapshot) may still be writing a checkpoint's
+	// objects for a moment, and TempDir fails the test on a folder that
+	// is not empty yet.
+	dir, err := os.MkdirTemp("", "hd-cli-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("HERMESDESK_HOME", dir)
 	t.Cleanup(func() {
 		runprocs.KillAll(dir)
 		os.RemoveAll(filepath.Dir(httpapi.SocketPath(dir)))
+		for i := 0; i < 50 && os.RemoveAll(dir) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
 	})
 	return dir
 }

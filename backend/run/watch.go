@@ -84,18 +84,18 @@ type RunState struct {
 	Agent     string `json:"agent"`
 	// AgentName is the agent's name for people (the service's one lookup:
 	// a built-in agent's own, or the one a person gave an added agent).
-	AgentName    string         `json:"agent_name,omitempty"`
-	SessionTitle string         `json:"session_title,omitempty"`
+	AgentName    string `json:"agent_name,omitempty"`
+	SessionTitle string `json:"session_title,omitempty"`
 	// Workspace names the worktree the run works in (its branch) for the
 	// tray's run line; empty in the project's own checkout
 	// (docs/ARCHITECTURE.md §Workspaces).
-	Workspace string `json:"workspace,omitempty"`
-	Status       Status         `json:"status"`
-	LastSeq      int64          `json:"last_seq"`
-	CreatedAt    time.Time      `json:"created_at"`
-	StartedAt    *time.Time     `json:"started_at,omitempty"`
-	EndedAt      *time.Time     `json:"ended_at,omitempty"`
-	Pending      *PendingPrompt `json:"pending,omitempty"`
+	Workspace string         `json:"workspace,omitempty"`
+	Status    Status         `json:"status"`
+	LastSeq   int64          `json:"last_seq"`
+	CreatedAt time.Time      `json:"created_at"`
+	StartedAt *time.Time     `json:"started_at,omitempty"`
+	EndedAt   *time.Time     `json:"ended_at,omitempty"`
+	Pending   *PendingPrompt `json:"pending,omitempty"`
 	// ResumesAt (RFC 3339) is when a parked run resumes by itself
 	// (docs/ARCHITECTURE.md §Usage, parked runs).
 	ResumesAt string `json:"resumes_at,omitempty"`

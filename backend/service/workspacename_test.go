@@ -2,6 +2,7 @@ package service_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -9,13 +10,20 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/workspaces"
 )
 
-// listedWorkspaces lists the workspaces it was given; nothing else is used.
+// listedWorkspaces knows the workspaces it was given; nothing else is used.
 type listedWorkspaces struct {
 	service.WorkspaceManager
 	list []run.Workspace
 }
 
-func (l listedWorkspaces) List(context.Context, string) ([]run.Workspace, error) { return l.list, nil }
+func (l listedWorkspaces) Get(_ context.Context, id string) (run.Workspace, error) {
+	for _, w := range l.list {
+		if w.ID == id {
+			return w, nil
+		}
+	}
+	return run.Workspace{}, errors.New("no such workspace")
+}
 
 // The watch bus's run state names the worktree the run works in (its
 // branch), which the tray's run line shows; a run in the checkout names

@@ -13,6 +13,9 @@ import (
 type WorkspaceManager interface {
 	Create(ctx context.Context, projectID, base string) (run.Workspace, error)
 	List(ctx context.Context, projectID string) ([]run.Workspace, error)
+	// Get is one workspace as recorded (no git run: the watch bus asks
+	// for a run's worktree name on every run it learns).
+	Get(ctx context.Context, id string) (run.Workspace, error)
 	Detail(ctx context.Context, id string) (workspaces.Detail, error)
 	Check(ctx context.Context, id string) (run.Workspace, error)
 	Archive(ctx context.Context, id string) (run.Workspace, error)
@@ -210,19 +213,14 @@ func (s *Service) workspaceName(ctx context.Context, ses run.Session) string {
 	if ses.WorkspaceID == "" || s.ws == nil {
 		return ""
 	}
-	list, err := s.ws.List(ctx, ses.ProjectID)
+	w, err := s.ws.Get(ctx, ses.WorkspaceID)
 	if err != nil {
 		s.log.Debug("workspaces: name for a run line", "session", ses.ID, "err", err)
 		return ""
 	}
-	for _, w := range list {
-		if w.ID == ses.WorkspaceID {
-			if w.Branch != "" {
-				return w.Branch
-			}
-			slug, _ := workspaces.Slug(w.ID)
-			return slug
-		}
+	if w.Branch != "" {
+		return w.Branch
 	}
-	return ""
+	slug, _ := workspaces.Slug(w.ID)
+	return slug
 }

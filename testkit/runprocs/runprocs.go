@@ -70,8 +70,14 @@ func alive(pid int) bool {
 	return i < 0 || i+2 >= len(stat) || (stat[i+2] != 'Z' && stat[i+2] != 'X')
 }
 
+// isGit: the command line's program is git.
+func isGit(cmdline []byte) bool {
+	argv0, _, _ := bytes.Cut(cmdline, []byte{0})
+	return filepath.Base(string(argv0)) == "git"
+}
+
 // naming lists the processes (other than this one) whose command line
-// contains dir.
+// contains dir, and the git processes working in it.
 func naming(dir string) []int {
 	entries, _ := os.ReadDir("/proc")
 	var pids []int
@@ -82,6 +88,14 @@ func naming(dir string) []int {
 		}
 		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 		if err == nil && bytes.Contains(cmdline, []byte(dir)) {
+			pids = append(pids, pid)
+			continue
+		}
+		// A shim's git (its own process group) writing a checkpoint into
+		// the data dir names it only in its GIT_* variables.
+		if env, err := os.ReadFile("/proc/" + e.Name() + "/environ"); err == nil && isGit(cmdline) &&
+			(bytes.Contains(env, []byte("GIT_DIR="+dir)) || bytes.Contains(env, []byte("GIT_OBJECT_DIRECTORY="+dir)) ||
+				bytes.Contains(env, []byte("GIT_INDEX_FILE="+dir))) {
 			pids = append(pids, pid)
 		}
 	}
