@@ -143,9 +143,11 @@ func (m *Manager) Restore(ctx context.Context, id string) (run.Workspace, error)
 	if err := m.git.Lock(ctx, top, w.Path, LockReason(w.ID)); err != nil {
 		return w, err
 	}
-	w.State, w.ArchivedAt = StateReady, nil
-	w.Note = "Restored from " + names.ArchiveRef + "."
-	m.log.Info("workspace restored", "workspace", w.ID, "commit", commit)
+	// A ready workspace's note says something is wrong (changed outside
+	// the app), and the window shows it so: a restore that worked leaves
+	// none; the log says where the files came from.
+	w.State, w.ArchivedAt, w.Note = StateReady, nil, ""
+	m.log.Info("workspace restored", "workspace", w.ID, "from", names.ArchiveRef, "commit", commit)
 	return m.save(ctx, w)
 }
 
