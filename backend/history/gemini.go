@@ -239,6 +239,7 @@ func (g Gemini) Parse(r io.Reader, file string) (*Session, error) {
 	// file has no turn-end mark: a text written before a tool call that is
 	// still waiting for approval reads as an answer.)
 	s.Open = len(t.list) > 0 && pending
+	s.Unmarked = true
 	t.end()
 	s.Turns = t.list
 	return s, nil

@@ -95,6 +95,11 @@ type Session struct {
 	// Open: the agent has not ended the last turn yet (a tool is still
 	// running, no answer yet); it is stored once it ends (see Stored).
 	Open bool `json:"open,omitempty"`
+	// Unmarked: the format has no turn-end mark (Gemini CLI), so a last
+	// turn that reads as ended may still grow (a text written before a
+	// tool call waiting for approval reads as the answer); the journal
+	// replaces it when a later read of it differs (journal.AppendImported).
+	Unmarked bool `json:"-"` // a property of the format, not of the reading (kept out of the goldens)
 }
 
 // settled is how long a file must be left alone before an open last turn

@@ -18,8 +18,9 @@ type Store interface {
 	CreateProject(ctx context.Context, name, workspace string) (run.Project, error)
 	ImportSession(ctx context.Context, b bundle.Bundle, o bundle.ImportOptions) (run.Session, error)
 	// AppendImported adds the runs of b past those the session imported
-	// under digest has; journal.ErrNotFound when there is none.
-	AppendImported(ctx context.Context, digest string, b bundle.Bundle) (run.Session, int, error)
+	// under digest has (replacing its last when lastMayChange and it
+	// differs); journal.ErrNotFound when there is none.
+	AppendImported(ctx context.Context, digest string, b bundle.Bundle, lastMayChange bool) (run.Session, int, error)
 }
 
 // Imported is one file's outcome.
@@ -37,8 +38,10 @@ type Imported struct {
 // have yet: a new conversation goes to the project of the folder it was
 // recorded in (a project is made for a folder that has none), badged with
 // where it came from; a known one gets its new turns. The cursor is the
-// number of turns stored, so reading the file again adds nothing, and an
-// open last turn waits until the agent ends it (Session.Stored).
+// number of turns stored, so reading the file again adds nothing, an
+// open last turn waits until the agent ends it (Session.Stored), and a last
+// turn of a format without a turn-end mark is replaced when it grew
+// (Session.Unmarked).
 func ImportFile(ctx context.Context, st Store, f Format, path string, now time.Time) (Imported, error) {
 	changed, err := modTime(path)
 	if err != nil {
@@ -58,7 +61,10 @@ func ImportFile(ctx context.Context, st Store, f Format, path string, now time.T
 	if err != nil {
 		return out, fmt.Errorf("import %s: %w", path, err)
 	}
-	ses, added, err := st.AppendImported(ctx, Digest(s.Origin), b)
+	// The stored last turn may still grow only when it is the file's last
+	// and the format has no turn-end mark.
+	lastMayChange := s.Unmarked && len(stored.Turns) == len(s.Turns)
+	ses, added, err := st.AppendImported(ctx, Digest(s.Origin), b, lastMayChange)
 	if err == nil {
 		out.Session, out.Added = ses, added
 		return out, nil

@@ -304,9 +304,12 @@ func nanosOr(t time.Time, def int64) int64 {
 // AppendImported adds to the session imported under digest the runs of b it
 // does not have yet (b's runs past the number the session holds): an agent's
 // history file that grew gets its new turns, and reading it again adds
-// nothing (docs/ARCHITECTURE.md §History). ErrNotFound: nothing was imported
-// under digest.
-func (s *Store) AppendImported(ctx context.Context, digest string, b bundle.Bundle) (run.Session, int, error) {
+// nothing (docs/ARCHITECTURE.md §History). lastMayChange: the format has no
+// turn-end mark (Gemini CLI), so the session's last stored run may have
+// grown since; when b's run in its place differs, it is replaced (its rows
+// and search entries deleted, b's stored anew) and counted as added.
+// ErrNotFound: nothing was imported under digest.
+func (s *Store) AppendImported(ctx context.Context, digest string, b bundle.Bundle, lastMayChange bool) (run.Session, int, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return run.Session{}, 0, s.wrap("append import", err)
@@ -326,6 +329,15 @@ func (s *Store) AppendImported(ctx context.Context, digest string, b bundle.Bund
 		return run.Session{}, 0, s.wrap("append import: count runs", err)
 	}
 	m := b.Manifest
+	if lastMayChange && found == digest && have > 0 && have <= len(m.Runs) {
+		replaced, err := s.replaceChangedLastRun(ctx, tx, sessionID, b.Events[m.Runs[have-1].ID])
+		if err != nil {
+			return run.Session{}, 0, err
+		}
+		if replaced {
+			have--
+		}
+	}
 	if have >= len(m.Runs) || found != digest { // continued in the app: its own turns now
 		tx.Rollback()
 		ses, err := s.GetSession(ctx, sessionID)
@@ -387,4 +399,69 @@ func (s *Store) ContinueImported(ctx context.Context, sessionID string) (run.Ses
 		return ses, fmt.Errorf("journal: continue %s: %w", sessionID, ErrSessionImported)
 	}
 	return ses, nil
+}
+
+// replaceChangedLastRun deletes the session's last run (its events,
+// messages and search entries) when its events differ from evs, the same
+// turn as read now, so the caller stores it anew; true when it did. The
+// user message's id is fresh on every import, so message.user is compared
+// without it.
+func (s *Store) replaceChangedLastRun(ctx context.Context, tx *sql.Tx, sessionID string, evs []run.Event) (bool, error) {
+	var runID string
+	if err := tx.QueryRowContext(ctx, `SELECT id FROM runs WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+		sessionID).Scan(&runID); err != nil {
+		return false, s.wrap("append import: find the last run", err)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT type, payload FROM events WHERE run_id = ? ORDER BY seq`, runID)
+	if err != nil {
+		return false, s.wrap("append import: read the last run", err)
+	}
+	var stored [][2]string
+	for rows.Next() {
+		var typ, payload string
+		if err := rows.Scan(&typ, &payload); err != nil {
+			rows.Close()
+			return false, s.wrap("append import: read the last run", err)
+		}
+		stored = append(stored, [2]string{typ, withoutMessageID(run.EventType(typ), payload)})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return false, s.wrap("append import: read the last run", err)
+	}
+	now := closeImportedRun(evs, float64(nowNanos())/1e9)
+	same := len(now) == len(stored)
+	for i := 0; same && i < len(now); i++ {
+		same = stored[i] == [2]string{string(now[i].Type), withoutMessageID(now[i].Type, string(now[i].Payload))}
+	}
+	if same {
+		return false, nil
+	}
+	for _, q := range []string{
+		`DELETE FROM search_fts WHERE rowid IN (SELECT id FROM search_docs WHERE run_id = ?)`,
+		`DELETE FROM search_docs WHERE run_id = ?`,
+		`DELETE FROM events WHERE run_id = ?`,
+		`DELETE FROM messages WHERE run_id = ?`,
+		`DELETE FROM runs WHERE id = ?`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, runID); err != nil {
+			return false, s.wrap("append import: replace the last run", err)
+		}
+	}
+	return true, nil
+}
+
+// withoutMessageID is an event's payload for comparing two imports of one
+// turn: message.user without its (per-import) message id.
+func withoutMessageID(t run.EventType, payload string) string {
+	if t != run.EventMessageUser {
+		return payload
+	}
+	var p run.MessageUser
+	if json.Unmarshal([]byte(payload), &p) != nil {
+		return payload
+	}
+	p.MessageID = ""
+	out, _ := json.Marshal(p)
+	return string(out)
 }

@@ -83,7 +83,7 @@ func (h historyStore) CreateProject(ctx context.Context, name, workspace string)
 // HistoryPorter is the journal's import path for the agents' histories.
 type HistoryPorter interface {
 	Porter
-	AppendImported(ctx context.Context, digest string, b bundle.Bundle) (run.Session, int, error)
+	AppendImported(ctx context.Context, digest string, b bundle.Bundle, lastMayChange bool) (run.Session, int, error)
 }
 
 // ImportHistory imports every session of a source into the projects of
