@@ -180,3 +180,16 @@ func TestRealClaudeFollowUpAndResume(t *testing.T) {
 	}
 	e.save(t, "real-resume.jsonl")
 }
+
+// TestRealClaudeRateLimited records what Claude Code says when the model
+// server answers 429 with reset headers (testdata/real-rate-limit.jsonl;
+// its golden test is TestRateLimitTranscriptParks).
+func TestRealClaudeRateLimited(t *testing.T) {
+	e := newRealEnv(t)
+	e.srv.RateLimitUntil(rateLimitReset)
+	c := e.start(t, "")
+	rec := agenttest.NewRecorder()
+	res := agenttest.Turn(t, c, "hello", rec)
+	t.Logf("result %+v types %v", res, rec.Types())
+	e.save(t, "real-rate-limit.jsonl")
+}

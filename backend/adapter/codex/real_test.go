@@ -183,3 +183,16 @@ func TestRealCodexFollowUpAndResume(t *testing.T) {
 	}
 	e.save(t, "real-resume.jsonl")
 }
+
+// TestRealCodexRateLimited records what Codex says when the model server
+// answers 429 with reset headers (testdata/real-rate-limit.jsonl; its
+// golden test is TestRateLimitTranscriptParks).
+func TestRealCodexRateLimited(t *testing.T) {
+	e := newRealEnv(t)
+	e.srv.RateLimitUntil(rateLimitReset)
+	c := e.start(t, "")
+	rec := agenttest.NewRecorder()
+	res := agenttest.Turn(t, c, "hello", rec)
+	t.Logf("result %+v types %v", res, rec.Types())
+	e.save(t, "real-rate-limit.jsonl")
+}
