@@ -190,6 +190,8 @@ func TestRealClaudeRateLimited(t *testing.T) {
 	c := e.start(t, "")
 	rec := agenttest.NewRecorder()
 	res := agenttest.Turn(t, c, "hello", rec)
-	t.Logf("result %+v types %v", res, rec.Types())
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "429") {
+		t.Fatalf("want the turn to fail on the 429, got %+v (events %v)", res, rec.Types())
+	}
 	e.save(t, "real-rate-limit.jsonl")
 }
