@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { RunState, WatchMessage } from "../transport/types";
 import { SessionQuota } from "./SessionQuota";
-import { quotaFor, statusChanged } from "./sessionQuota";
+import { nextChange, quotaFor, STALE_AFTER_MS, statusChanged } from "./sessionQuota";
 import type { QuotaLine } from "./types";
 
 const q = (vendor: string, window: string, extra: Partial<QuotaLine> = {}): QuotaLine => ({
@@ -50,7 +50,39 @@ describe("statusChanged", () => {
   });
 });
 
+describe("nextChange", () => {
+  const now = Date.parse("2026-11-27T09:00:00Z");
+  const at = (ms: number) => new Date(now + ms).toISOString();
+  it.each<[string, QuotaLine[], number | undefined]>([
+    ["a reset ahead comes first", [q("codex", "primary", { resets_at: (now + 60_000) / 1000, seen_at: at(0) })], 60_000],
+    ["a fresh figure turns stale", [q("codex", "primary", { seen_at: at(-60_000) })], STALE_AFTER_MS - 60_000],
+    ["the earliest of several", [q("codex", "primary", { seen_at: at(0), resets_at: (now + 3_600_000) / 1000 }), q("codex", "secondary", { seen_at: at(-STALE_AFTER_MS + 5_000) })], 5_000],
+    ["a reset past and a stale figure: nothing ahead", [q("codex", "primary", { resets_at: (now - 1000) / 1000, seen_at: at(-STALE_AFTER_MS - 1) })], undefined],
+    ["a garbled seen_at is ignored", [q("codex", "primary", { seen_at: "yesterday" })], undefined],
+    ["no lines", [], undefined],
+  ])("%s", (_, lines, want) => {
+    expect(nextChange(lines, now)).toBe(want);
+  });
+});
+
 describe("SessionQuota", () => {
+  it("asks again once the reset it shows has passed, not before", async () => {
+    vi.useFakeTimers();
+    try {
+      const reset = Date.now() + 60_000;
+      const api = { quota: vi.fn(async (): Promise<QuotaLine[]> => [q("codex", "primary", { limited: true, resets_at: reset / 1000, seen_at: new Date().toISOString() })]) };
+      render(<SessionQuota sessionId="ses_1" agent="codex" api={api} />);
+      await act(async () => {});
+      expect(api.quota).toHaveBeenCalledTimes(1);
+      await act(async () => vi.advanceTimersByTime(59_000));
+      expect(api.quota).toHaveBeenCalledTimes(1);
+      await act(async () => vi.advanceTimersByTime(2_000));
+      expect(api.quota).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("shows the agent's window and re-reads it when a run of the session changes status", async () => {
     const listeners = new Set<(m: WatchMessage) => void>();
     const bus = { subscribe: (cb: (m: WatchMessage) => void) => (listeners.add(cb), () => listeners.delete(cb)) };

@@ -26,3 +26,23 @@ export function statusChanged(m: WatchMessage, sessionId: string, seen: Map<stri
   }
   return changed;
 }
+
+/** StaleAfterMs is usage.StaleAfter: past it the line says the figure's age. */
+export const STALE_AFTER_MS = 10 * 60 * 1000;
+
+/**
+ * When the shown lines next change their words by the clock alone (pure):
+ * a reset passing ("has reset since") or a figure turning stale ("as of …").
+ * Milliseconds from now, or undefined when nothing is ahead. One timer at
+ * that moment, not a poll.
+ */
+export function nextChange(lines: readonly QuotaLine[], now: number): number | undefined {
+  let next: number | undefined;
+  for (const q of lines) {
+    const seen = Date.parse(q.seen_at);
+    for (const at of [q.resets_at ? q.resets_at * 1000 : NaN, Number.isNaN(seen) ? NaN : seen + STALE_AFTER_MS]) {
+      if (at > now && (next === undefined || at < next)) next = at;
+    }
+  }
+  return next === undefined ? undefined : next - now;
+}
