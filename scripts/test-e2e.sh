@@ -33,7 +33,7 @@ use_test_agent test-e2e "$url" "$work/fakeagent"
 (cd frontend && node e2e/flow.mjs --url "$url" --project "$work/project")
 echo "test-e2e: browser flow passed"
 # The session header at 720 and 420 px, light and dark: the title keeps its
-# room, the status badge shows whole.
+# room, the status badge shows whole, the quota line gives way (issue 29).
 mkdir -p "$work/header"
 (cd frontend && node e2e/header.mjs --url "$url" --project "$work/header")
 echo "test-e2e: header widths passed"

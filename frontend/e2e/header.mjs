@@ -5,6 +5,7 @@
 // cut to "Complet"): the title is what gives way. Widths are measured, not
 // eyeballed; screenshots go to e2e/out/header-{720,420}-*.png. Then the
 // Settings dialog at 420/720/1280 px fits the window (settings-*.png).
+// A quota line (the page is told one) is cut, never past the header.
 //
 //   node e2e/header.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
 import { join } from "node:path";
@@ -34,9 +35,17 @@ try {
   const ses = await call("POST", "/api/sessions", { project_id: proj.id, agent: "demo", title });
   await call("POST", "/api/runs", { session_id: ses.id, message: "hello", client_request_id: `header-${Date.now()}` });
   await waitIdle();
+  // The quota line (issue 29): the demo agent reports no window, so the
+  // page is told one for its vendor — the longest a line gets, stale — to
+  // measure that it gives way at 420 px instead of overflowing.
+  const quotaLine = "Demo: 5-hour limit reached, resets Mon 14:20 (as of 3 hours ago)";
+  await page.route("**/api/usage/quota", (route) =>
+    route.fulfill({ contentType: "application/json", body: JSON.stringify({ quota: [{ vendor: "demo", window: "five_hour", limited: true, resets_at: 0, seen_at: new Date().toISOString(), line: quotaLine }] }) }),
+  );
   await page.reload({ waitUntil: "domcontentloaded" });
   await page.getByRole("navigation", { name: "Projects and sessions" }).getByRole("button", { name: title }).first().click();
   await page.locator(".main-head .badge").first().waitFor({ timeout: 10_000 });
+  await page.locator(".main-head .session-quota").waitFor({ timeout: 10_000 });
 
   for (const [width, scheme] of [[720, "light"], [720, "dark"], [420, "light"], [420, "dark"]]) {
     const at = `${width} px ${scheme}`;
@@ -53,7 +62,9 @@ try {
         .map((el) => ({ ...box(el), agent: el.classList.contains("chip-agent") }));
       const badge = document.querySelector(".main-head .badge");
       const b = badge && { text: (badge.textContent ?? "").trim(), client: badge.clientWidth, scroll: badge.scrollWidth, shown: badge.getBoundingClientRect().width };
-      return { head: head ? Math.round(head.getBoundingClientRect().width) : 0, overflow: head ? head.scrollWidth - head.clientWidth : 0, title: t ? box(t) : null, chips, badge: b };
+      const qEl = document.querySelector(".main-head .session-quota");
+      const quota = qEl && { shown: Math.round(qEl.getBoundingClientRect().width), left: qEl.getBoundingClientRect().left, right: qEl.getBoundingClientRect().right, headRight: head.getBoundingClientRect().right, tip: qEl.getAttribute("title") };
+      return { quota, head: head ? Math.round(head.getBoundingClientRect().width) : 0, overflow: head ? head.scrollWidth - head.clientWidth : 0, title: t ? box(t) : null, chips, badge: b };
     });
     console.log(`header ${at}: badge "${m.badge?.text}" ${m.badge?.client}/${m.badge?.scroll} px, header ${m.head} px, title ${m.title?.shown}/${m.title?.full} px, chips ${m.chips.map((c) => `${c.text} ${c.shown}/${c.full}`).join(", ")}`);
     if (!m.title) {
@@ -73,6 +84,12 @@ try {
     // The badge's whole word is shown: nothing of it clipped.
     if (!m.badge || m.badge.shown === 0) problems.push(`${at}: no status badge in the header`);
     else if (m.badge.scroll > m.badge.client) problems.push(`${at}: the status badge "${m.badge.text}" is clipped (${m.badge.client} of ${m.badge.scroll} px shown)`);
+    console.log(`header ${at}: quota line ${m.quota?.shown} px, ends at ${Math.round(m.quota?.right ?? 0)} of ${Math.round(m.quota?.headRight ?? 0)} px`);
+    if (!m.quota || m.quota.shown === 0) problems.push(`${at}: no quota line in the header`);
+    else {
+      if (m.quota.right > m.quota.headRight + 1) problems.push(`${at}: the quota line runs ${Math.round(m.quota.right - m.quota.headRight)} px past the header`);
+      if (m.quota.tip !== quotaLine) problems.push(`${at}: the quota line's tooltip is "${m.quota.tip}", not the whole line`);
+    }
     if (m.overflow > 1) problems.push(`${at}: the header's content is ${m.overflow} px wider than the header`);
     if (m.chips.length === 0) problems.push(`${at}: no chips in the header to measure against`);
     // The agent chip names one agent: a word, never cut to "dem".

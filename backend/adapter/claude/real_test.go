@@ -180,3 +180,18 @@ func TestRealClaudeFollowUpAndResume(t *testing.T) {
 	}
 	e.save(t, "real-resume.jsonl")
 }
+
+// TestRealClaudeRateLimited records what Claude Code says when the model
+// server answers 429 with reset headers (testdata/real-rate-limit.jsonl;
+// its golden test is TestRateLimitTranscriptParks).
+func TestRealClaudeRateLimited(t *testing.T) {
+	e := newRealEnv(t)
+	e.srv.RateLimitUntil(rateLimitReset)
+	c := e.start(t, "")
+	rec := agenttest.NewRecorder()
+	res := agenttest.Turn(t, c, "hello", rec)
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "429") {
+		t.Fatalf("want the turn to fail on the 429, got %+v (events %v)", res, rec.Types())
+	}
+	e.save(t, "real-rate-limit.jsonl")
+}

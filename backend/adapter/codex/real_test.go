@@ -183,3 +183,18 @@ func TestRealCodexFollowUpAndResume(t *testing.T) {
 	}
 	e.save(t, "real-resume.jsonl")
 }
+
+// TestRealCodexRateLimited records what Codex says when the model server
+// answers 429 with reset headers (testdata/real-rate-limit.jsonl; its
+// golden test is TestRateLimitTranscriptParks).
+func TestRealCodexRateLimited(t *testing.T) {
+	e := newRealEnv(t)
+	e.srv.RateLimitUntil(rateLimitReset)
+	c := e.start(t, "")
+	rec := agenttest.NewRecorder()
+	res := agenttest.Turn(t, c, "hello", rec)
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "429") {
+		t.Fatalf("want the turn to fail on the 429, got %+v (events %v)", res, rec.Types())
+	}
+	e.save(t, "real-rate-limit.jsonl")
+}

@@ -9,6 +9,8 @@ import { SessionSettings } from "./SessionSettings";
 import { controlNote, errText, queueNote } from "./sessionText";
 import { StatusBadge } from "../common/StatusBadge";
 import { ResumeNow } from "../../usage/ResumeNow";
+import { SessionQuota } from "../../usage/SessionQuota";
+import type { WatchMessage } from "../../transport/types";
 import type { AgentChoices } from "./useAgentChoices";
 import type { RunStatusView } from "./useRunStatus";
 import { SessionWorkspace } from "../workspaces/SessionWorkspace";
@@ -41,6 +43,8 @@ export interface SessionHeaderProps {
   onInspector(open: boolean): void;
   load(): Promise<void>;
   onChanged(): void;
+  /** The watch bus: the quota line re-reads when a run of this session changes status. */
+  bus?: { subscribe(cb: (m: WatchMessage) => void): () => void };
 }
 
 /** The session's header: its title, agent and model, settings, status, Stop, export and the inspector's switch. */
@@ -146,6 +150,7 @@ export function SessionHeader(p: SessionHeaderProps) {
       ) : (
         status !== "idle" && <StatusBadge status={status} />
       )}
+      {!imported && <SessionQuota sessionId={session.id} agent={session.agent} api={t.api} bus={p.bus} />}
       <span className="spacer" />
       {active && status === "parked" && latestId && <ResumeNow runId={latestId} resume={(id) => t.api.resume(id)} onProblem={p.setErr} />}
       {active && status === "cancelling" ? (

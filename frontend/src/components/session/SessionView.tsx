@@ -164,6 +164,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
           onInspector={p.onInspector}
           load={load}
           onChanged={p.onChanged}
+          bus={runs.bus}
         />
         {err !== undefined && (
           <ErrorBanner err={err} fixes={{ retry: () => void load(), settings: cmd.fixes.current.settings, locate: cmd.fixes.current.locate }} onDismiss={() => setErr(undefined)} />
