@@ -19,6 +19,9 @@ func (fakeWorkspaces) Create(_ context.Context, projectID, base string) (run.Wor
 	return run.Workspace{ID: "wsp_new", ProjectID: projectID, Kind: "worktree", State: "ready", Base: base}, nil
 }
 func (fakeWorkspaces) List(context.Context, string) ([]run.Workspace, error) { return nil, nil }
+func (fakeWorkspaces) Get(_ context.Context, id string) (run.Workspace, error) {
+	return run.Workspace{ID: id, State: "ready"}, nil
+}
 func (fakeWorkspaces) Detail(_ context.Context, id string) (workspaces.Detail, error) {
 	return workspaces.Detail{Workspace: run.Workspace{ID: id}, Status: workspaces.Status{Changed: 3}}, nil
 }
