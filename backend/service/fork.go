@@ -90,6 +90,10 @@ func (s *Service) Fork(ctx context.Context, req ForkRequest) (run.Session, error
 	return ses, nil
 }
 
+// MaxHandoverBytes bounds the conversation handed to a fork's agent; the
+// newest messages are kept.
+const MaxHandoverBytes = 64 << 10
+
 // Handover is the conversation before run runID's turn as text for a new
 // agent: each message's role and content, oldest first ("" when there is
 // none). The turn's own messages and those after are left out.
@@ -111,8 +115,18 @@ func Handover(msgs []run.Message, runID string) string {
 	if b.Len() == 0 {
 		return ""
 	}
+	said := b.String()
+	if len(said) > MaxHandoverBytes {
+		// The newest part: agents given the message as one command-line
+		// argument cannot take more than 128 KiB in it (Linux).
+		said = said[len(said)-MaxHandoverBytes:]
+		if i := strings.Index(said, "\n\n"); i >= 0 {
+			said = said[i+2:]
+		}
+		said = "(earlier messages left out)\n\n" + strings.ToValidUTF8(said, "")
+	}
 	return "This conversation continues an earlier one, forked from it; here is what was said before " +
-		"(the files are as they were at that point):\n\n" + b.String() + "---\n\n"
+		"(the files are as they were at that point):\n\n" + said + "---\n\n"
 }
 
 // agentMessage is what a session's agent is given for a message: a forked

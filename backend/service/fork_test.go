@@ -5,8 +5,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
@@ -196,6 +198,9 @@ func TestHandoverIsTheConversationBeforeTheTurn(t *testing.T) {
 		{"r3", []string{"User: one", "User: two"}, []string{"three", "Assistant: \n"}},
 	} {
 		got := service.Handover(msgs, c.run)
+		if len(got) > service.MaxHandoverBytes+1024 {
+			t.Errorf("%s: %d bytes", c.run, len(got))
+		}
 		if len(c.has) == 0 && got != "" {
 			t.Errorf("%s: %q, want nothing", c.run, got)
 		}
@@ -211,3 +216,26 @@ func TestHandoverIsTheConversationBeforeTheTurn(t *testing.T) {
 		}
 	}
 }
+
+// A long conversation hands over its newest part, whole messages, in
+// valid UTF-8, within MaxHandoverBytes.
+func TestHandoverKeepsTheNewestMessagesOfALongConversation(t *testing.T) {
+	msgs := []run.Message{{Role: run.RoleUser, Content: "the very first", RunID: "r1"}}
+	for i := range 40 {
+		msgs = append(msgs, run.Message{Role: run.RoleAssistant, Content: strings.Repeat("é", 1000) + " n" + strconv.Itoa(i), RunID: "r1"})
+	}
+	msgs = append(msgs, run.Message{Role: run.RoleUser, Content: "last before", RunID: "r2"}, run.Message{Role: run.RoleUser, Content: "the turn", RunID: "r3"})
+	got := service.Handover(msgs, "r3")
+	if len(got) > service.MaxHandoverBytes+512 || !utf8.ValidString(got) {
+		t.Fatalf("%d bytes, valid UTF-8 %v", len(got), utf8.ValidString(got))
+	}
+	for _, want := range []string{"(earlier messages left out)\n\nAssistant: é", " n39\n\nUser: last before\n\n---"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("lacks %q", want)
+		}
+	}
+	if strings.Contains(got, "the very first") || strings.Contains(got, "the turn") {
+		t.Errorf("has the oldest message or the turn itself")
+	}
+}
+
