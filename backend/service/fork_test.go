@@ -238,4 +238,3 @@ func TestHandoverKeepsTheNewestMessagesOfALongConversation(t *testing.T) {
 		t.Errorf("has the oldest message or the turn itself")
 	}
 }
-
