@@ -60,13 +60,13 @@ func (s *Service) Fork(ctx context.Context, req ForkRequest) (run.Session, error
 	if err != nil {
 		return run.Session{}, s.classify(ctx, "fork session", "session", err)
 	}
-	w, err := s.ws.Create(ctx, src.ProjectID, base)
+	// The checkpoint's files go in before the worktree's setup step runs.
+	layOver := func(ctx context.Context, w run.Workspace) error { return checkpoints.LayOver(ctx, w.Path, rec.Before) }
+	w, err := s.ws.CreateWith(ctx, src.ProjectID, base, layOver)
 	if err != nil {
+		// A worktree made before a failed lay-over stays (never destroy):
+		// archive it from the window.
 		return run.Session{}, s.wsError(ctx, "make the fork's worktree", err)
-	}
-	if err := checkpoints.LayOver(ctx, w.Path, rec.Before); err != nil {
-		// The worktree stays (never destroy): archive it from the window.
-		return run.Session{}, s.classify(ctx, "fork session", "workspace", err)
 	}
 	title := strings.TrimSpace("Fork of " + src.Title)
 	if len(title) > MaxTitleBytes {
