@@ -3,6 +3,7 @@ package checkpoints
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/changes"
@@ -68,11 +69,25 @@ func (k *Taken) keepBefore(ctx context.Context) error {
 	}
 	k.Base = base
 	k.rec.Before, k.rec.Large, k.rec.State = c, base.LargePaths(), run.CheckpointKept
+	k.rec.Head = k.head(ctx)
 	if err := k.l.PutCheckpoint(ctx, k.rec); err != nil {
 		// The ref is written: Recover finishes the record at start.
 		return fmt.Errorf("checkpoints: record the checkpoint: %w", err)
 	}
 	return nil
+}
+
+// head is the repository's HEAD commit, which a fork branches from
+// (docs/ARCHITECTURE.md §Checkpoints); "" for a plain folder or an unborn branch.
+func (k *Taken) head(ctx context.Context) string {
+	if k.Snaps.Shadow() {
+		return ""
+	}
+	out, err := repo{k.Snaps}.git(ctx, "", "rev-parse", "--verify", "-q", "HEAD^{commit}")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(out)
 }
 
 // drop forgets a checkpoint that could not be taken.

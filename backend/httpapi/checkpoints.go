@@ -31,6 +31,17 @@ func (h *Handler) restore(w http.ResponseWriter, r *http.Request) {
 	reply(w, http.StatusOK, res, err)
 }
 
+// fork: POST /api/sessions/{id}/fork {turn} answers the new session.
+func (h *Handler) fork(w http.ResponseWriter, r *http.Request) {
+	var req service.ForkRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	req.SessionID = r.PathValue("id")
+	res, err := h.svc.Fork(r.Context(), req)
+	reply(w, http.StatusCreated, res, err)
+}
+
 // sessionCheckpoints: GET /api/sessions/{id}/checkpoints.
 func (h *Handler) sessionCheckpoints(w http.ResponseWriter, r *http.Request) {
 	res, err := h.svc.Checkpoints(r.Context(), r.PathValue("id"))

@@ -127,6 +127,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /api/runs/{id}/config", h.setConfig)
 	m.HandleFunc("POST /api/runs/{id}/undo", h.undoRun)
 	m.HandleFunc("POST /api/sessions/{id}/restore", h.restore)
+	m.HandleFunc("POST /api/sessions/{id}/fork", h.fork)
 	m.HandleFunc("GET /api/sessions/{id}/checkpoints", h.sessionCheckpoints)
 	m.HandleFunc("POST /api/checkpoints/{id}/undo", h.undoCheckpoint)
 	m.HandleFunc("GET /api/checkpoints/usage", h.checkpointUsage)

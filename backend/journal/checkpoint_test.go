@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -76,5 +77,29 @@ func TestPassiveCheckpointsFollowCommits(t *testing.T) {
 				t.Fatal("never checkpointed")
 			}
 		})
+	}
+}
+
+// A forked session's handover is kept apart from the session and read
+// back; an unknown session is not found.
+func TestSessionHandover(t *testing.T) {
+	s := openTest(t, Options{})
+	f := newFixture(t, s)
+	ctx := ctxT(t)
+	id := f.sub.Run.SessionID
+	if got, err := s.SessionHandover(ctx, id); err != nil || got != "" {
+		t.Fatalf("a session not forked: %q, %v", got, err)
+	}
+	if err := s.SetSessionHandover(ctx, id, "User: before\n\n"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.SessionHandover(ctx, id); err != nil || got != "User: before\n\n" {
+		t.Fatalf("handover = %q, %v", got, err)
+	}
+	if err := s.SetSessionHandover(ctx, "ses_nope", "x"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an unknown session: %v", err)
+	}
+	if _, err := s.SessionHandover(ctx, "ses_nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("an unknown session: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // moved on after, so a crash between is finished or dropped at start.
 
 const checkpointCols = `id, kind, state, session_id, turn_id, run_id, target, workspace, git_dir, shadow,
-	ref, before, after, large, files, created_at`
+	ref, before, after, large, files, created_at, head`
 
 // PutCheckpoint inserts or replaces one checkpoint record.
 func (s *Store) PutCheckpoint(ctx context.Context, c run.Checkpoint) error {
@@ -29,9 +29,9 @@ func (s *Store) PutCheckpoint(ctx context.Context, c run.Checkpoint) error {
 		at = c.CreatedAt.UnixNano()
 	}
 	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO checkpoints (`+checkpointCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		c.ID, c.Kind, c.State, c.SessionID, c.TurnID, c.RunID, c.Target, c.Workspace, c.GitDir, c.Shadow,
-		c.Ref, c.Before, c.After, jsonList(c.Large), jsonList(c.Files), at)
+		c.Ref, c.Before, c.After, jsonList(c.Large), jsonList(c.Files), at, c.Head)
 	return s.wrap("store checkpoint "+c.ID, err)
 }
 
@@ -85,7 +85,7 @@ func (s *Store) queryCheckpoints(ctx context.Context, where string, args ...any)
 		var large, files string
 		var at int64
 		if err := rows.Scan(&c.ID, &c.Kind, &c.State, &c.SessionID, &c.TurnID, &c.RunID, &c.Target, &c.Workspace,
-			&c.GitDir, &c.Shadow, &c.Ref, &c.Before, &c.After, &large, &files, &at); err != nil {
+			&c.GitDir, &c.Shadow, &c.Ref, &c.Before, &c.After, &large, &files, &at, &c.Head); err != nil {
 			return nil, s.wrap("list checkpoints", err)
 		}
 		c.Large, c.Files = parseList(large), parseList(files)

@@ -240,6 +240,15 @@ CREATE INDEX checkpoints_by_session ON checkpoints(session_id, created_at);
 CREATE INDEX checkpoints_by_run ON checkpoints(run_id) WHERE run_id <> '';
 CREATE INDEX checkpoints_by_state ON checkpoints(state) WHERE state <> 'kept';
 `, nil},
+	// The repository's HEAD commit when a checkpoint was taken, so a fork
+	// from it branches from the person's history (docs/ARCHITECTURE.md
+	// §Checkpoints, Fork from here). Empty for a plain folder.
+	// And the conversation a forked session's first message hands its
+	// agent (journal/handover.go).
+	{13, "checkpoint head and fork handover", `
+ALTER TABLE checkpoints ADD COLUMN head TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN handover TEXT NOT NULL DEFAULT '';
+`, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

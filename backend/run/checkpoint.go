@@ -57,7 +57,11 @@ type Checkpoint struct {
 	// After is kept by the same name under refs/hermesdesk/after/.
 	Ref    string `json:"ref"`
 	Before string `json:"before,omitempty"`
-	After  string `json:"after,omitempty"`
+	// Head is the repository's HEAD commit when the checkpoint was taken
+	// (empty for a plain folder or an unborn branch): a fork branches
+	// from it and lays Before over it.
+	Head  string `json:"head,omitempty"`
+	After string `json:"after,omitempty"`
 	// Large are the files left out for their size (paths from the top).
 	Large []string `json:"large,omitempty"`
 	// Files are the paths an undo or restore changed.

@@ -188,6 +188,10 @@ type StartRequest struct {
 	ClientRequestID string   `json:"client_request_id"`
 	Attachments     []string `json:"attachments,omitempty"`
 	Model           string   `json:"model,omitempty"`
+	// AgentMessage, when set, is what the agent is given instead of
+	// Message (which the transcript keeps): a forked session's first
+	// message with the conversation handed over ahead of it.
+	AgentMessage string `json:"-"`
 }
 
 // StartResult is what a start (or queue) returns: HTTP 202's body.

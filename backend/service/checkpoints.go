@@ -13,8 +13,12 @@ import (
 // and the disk they use (docs/ARCHITECTURE.md §Checkpoints). The work is
 // backend/checkpoints'; this is the one door every transport calls.
 
-// CheckpointStore is the journal's checkpoints table (checkpoints.Ledger).
-type CheckpointStore = checkpoints.Ledger
+// CheckpointStore is the journal's checkpoints table (checkpoints.Ledger)
+// and a forked session's handover (fork.go).
+type CheckpointStore interface {
+	checkpoints.Ledger
+	HandoverStore
+}
 
 // SetCheckpoints connects the checkpoints (the stack does): their ledger
 // and the data dir that holds plain folders' shadow repositories. Without

@@ -39,6 +39,7 @@ func (s *Service) StartRun(ctx context.Context, req run.StartRequest) (run.Start
 	if err := s.checkRunnableProject(ctx, ses.ProjectID); err != nil {
 		return run.StartResult{}, err
 	}
+	req.AgentMessage = s.agentMessage(ctx, ses, req.Message)
 	res, err := s.runner.Start(ctx, req)
 	if err == nil {
 		s.runCreated(res.RunID)

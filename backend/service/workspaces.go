@@ -12,6 +12,8 @@ import (
 // (docs/ARCHITECTURE.md §Workspaces).
 type WorkspaceManager interface {
 	Create(ctx context.Context, projectID, base string) (run.Workspace, error)
+	// CreateWith runs prepare on the new worktree before its setup step.
+	CreateWith(ctx context.Context, projectID, base string, prepare func(context.Context, run.Workspace) error) (run.Workspace, error)
 	List(ctx context.Context, projectID string) ([]run.Workspace, error)
 	// Get is one workspace as recorded (no git run: the watch bus asks
 	// for a run's worktree name on every run it learns).

@@ -62,7 +62,7 @@ func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.Start
 	if !sub.Existing || (r.Status == run.StatusQueued && !fileExists(s.specPath(r.ID))) {
 		spec := control.Spec{
 			RunID: r.ID, SessionID: r.SessionID, TurnID: sub.Turn.ID, UserMessageID: sub.Turn.UserMessageID,
-			Agent: ses.Agent, Message: req.Message, Attachments: req.Attachments, Model: model,
+			Agent: ses.Agent, Message: agentMessage(req), Attachments: req.Attachments, Model: model,
 			DataDir: s.cfg.DataDir, DBPath: s.cfg.DBPath, CreatedAt: time.Now().UTC(),
 		}
 		if spec.Agent == "" {
@@ -82,6 +82,15 @@ func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.Start
 		RunID: r.ID, SessionID: r.SessionID, UserMessageID: sub.Turn.UserMessageID,
 		AssistantMessageID: sub.Turn.AssistantMessageID, Status: r.Status,
 	}, nil
+}
+
+// agentMessage is what the agent is given: req.AgentMessage (a fork's
+// handover ahead of the message) when set, else the message.
+func agentMessage(req run.StartRequest) string {
+	if req.AgentMessage != "" {
+		return req.AgentMessage
+	}
+	return req.Message
 }
 
 func (s *Supervisor) storeErr(what, id string, err error) error {

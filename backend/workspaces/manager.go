@@ -87,6 +87,15 @@ func (m *Manager) save(ctx context.Context, w run.Workspace) (run.Workspace, err
 // `git worktree add -b`, then `git worktree lock`. Refusals say why and
 // leave nothing behind.
 func (m *Manager) Create(ctx context.Context, projectID, base string) (run.Workspace, error) {
+	return m.CreateWith(ctx, projectID, base, nil)
+}
+
+// CreateWith is Create with prepare run on the ready worktree before its
+// setup step starts: a fork's files are laid over it first, so the setup
+// script sees them (docs/ARCHITECTURE.md §Checkpoints). When prepare
+// fails the worktree is kept (never destroy), not set up, and the error
+// returned with it.
+func (m *Manager) CreateWith(ctx context.Context, projectID, base string, prepare func(context.Context, run.Workspace) error) (run.Workspace, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	proj, err := m.store.GetProject(ctx, projectID)
@@ -131,6 +140,11 @@ func (m *Manager) Create(ctx context.Context, projectID, base string) (run.Works
 			w = rb
 		}
 		return w, fmt.Errorf("the worktree could not be made: %w", err)
+	}
+	if prepare != nil {
+		if err := prepare(ctx, w); err != nil {
+			return w, err
+		}
 	}
 	if !m.NoSetup {
 		// The setup step runs on its own: a long npm install does not hold

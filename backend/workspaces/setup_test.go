@@ -2,6 +2,7 @@ package workspaces
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -169,4 +170,38 @@ func newSetupOutputWith(s string) *setupOutput {
 	o := newSetupOutput()
 	o.Write([]byte(s))
 	return o
+}
+
+// CreateWith's prepare runs on the new worktree before the setup step, so
+// the setup script sees what it wrote (a fork's files, §Checkpoints); a
+// failing prepare keeps the worktree and runs no setup.
+func TestCreateWithPreparesBeforeSetup(t *testing.T) {
+	ctx := context.Background()
+	repo := newRepo(t)
+	write(t, repo, ".hermesdesk/workspace.json", `{"setup": "cat prepared.txt > setup-saw.txt"}`, 0o644)
+	git(t, repo, "add", "-A")
+	git(t, repo, "commit", "-q", "-m", "setup")
+	st, p := openStore(t, filepath.Join(t.TempDir(), "j.db"), repo)
+	m := newManager(t, st)
+	prepare := func(_ context.Context, w run.Workspace) error {
+		return os.WriteFile(filepath.Join(w.Path, "prepared.txt"), []byte("laid over\n"), 0o644)
+	}
+	w, err := m.CreateWith(ctx, p.ID, "", prepare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Wait()
+	if got, err := os.ReadFile(filepath.Join(w.Path, "setup-saw.txt")); err != nil || string(got) != "laid over\n" {
+		t.Fatalf("the setup script saw %q, %v", got, err)
+	}
+
+	boom := errors.New("boom")
+	w2, err := m.CreateWith(ctx, p.ID, "", func(context.Context, run.Workspace) error { return boom })
+	m.Wait()
+	if !errors.Is(err, boom) || w2.State != StateReady {
+		t.Fatalf("a failed prepare: %+v, %v", w2, err)
+	}
+	if _, err := os.Stat(filepath.Join(w2.Path, "setup-saw.txt")); !os.IsNotExist(err) {
+		t.Errorf("setup ran after a failed prepare: %v", err)
+	}
 }

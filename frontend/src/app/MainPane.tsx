@@ -89,6 +89,10 @@ export function MainPane(p: MainPaneProps) {
           onOpenSettings={() => nav.setDialog("settings")}
           target={nav.jump?.sessionId === session.id ? nav.jump : undefined}
           agentName={(id) => agentLabel(b.agents, id)}
+          onOpenSession={(s) => {
+            void b.refresh();
+            nav.selectSession(s);
+          }}
         />
       </Suspense>
     );

@@ -411,6 +411,7 @@ export interface Checkpoint {
   shadow?: boolean;
   ref: string;
   before?: string;
+  head?: string;
   after?: string;
   large?: string[];
   files?: string[];

@@ -206,6 +206,10 @@ export class ApiClient {
     return this.call("POST", `/api/sessions/${enc(id)}/workspace`, where);
   }
   // Checkpoints (docs/ARCHITECTURE.md §Checkpoints): a 409 names the files changed since.
+  /** A new session whose worktree starts from the checkpoint before the turn, the conversation before it handed over. */
+  forkSession(sessionId: string, turnId: string): Promise<Session> {
+    return this.call("POST", `/api/sessions/${enc(sessionId)}/fork`, { turn: turnId });
+  }
   undoRun(runId: string): Promise<CheckpointResult> {
     return this.call("POST", `/api/runs/${enc(runId)}/undo`, {});
   }

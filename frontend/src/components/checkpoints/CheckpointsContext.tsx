@@ -5,13 +5,15 @@
 // without a message). No polling (docs/ARCHITECTURE.md §Checkpoints).
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Checkpoint, CheckpointResult, WatchMessage } from "../../contract/wire.gen";
-import { isTerminalStatus } from "../../transport/types";
+import { isTerminalStatus, type Session } from "../../transport/types";
 
 export interface CheckpointApi {
   undoRun(runId: string): Promise<CheckpointResult>;
   undoCheckpoint(id: string): Promise<CheckpointResult>;
   restoreTurn(sessionId: string, turnId: string, opts?: { preview?: boolean; removeCreated?: boolean }): Promise<CheckpointResult>;
   sessionCheckpoints(sessionId: string): Promise<Checkpoint[]>;
+  /** Fork from here: the new session (absent: no Fork button). */
+  forkSession?(sessionId: string, turnId: string): Promise<Session>;
 }
 
 export interface CheckpointBus {
@@ -24,6 +26,8 @@ export interface SessionCheckpoints {
   api: CheckpointApi;
   /** A result's record, placed at once (the bus brings it too; same id). */
   put(rec: Checkpoint | undefined): void;
+  /** Opens a session (a fork just made). */
+  openSession?(s: Session): void;
 }
 
 const Ctx = createContext<SessionCheckpoints | undefined>(undefined);
@@ -41,7 +45,7 @@ function upsert(list: readonly Checkpoint[], rec: Checkpoint): Checkpoint[] {
 }
 
 /** The session's records and what changes them; one per session view, shared by its transcript and inspector. */
-export function useCheckpointRecords(api: CheckpointApi, bus: CheckpointBus, sessionId: string): SessionCheckpoints {
+export function useCheckpointRecords(api: CheckpointApi, bus: CheckpointBus, sessionId: string, openSession?: (s: Session) => void): SessionCheckpoints {
   const [records, setRecords] = useState<readonly Checkpoint[]>([]);
   const load = useCallback(async () => {
     try {
@@ -71,12 +75,12 @@ export function useCheckpointRecords(api: CheckpointApi, bus: CheckpointBus, ses
   const put = useCallback((rec: Checkpoint | undefined) => {
     if (rec) setRecords((l) => upsert(l, rec));
   }, []);
-  return useMemo(() => ({ sessionId, records, api, put }), [sessionId, records, api, put]);
+  return useMemo(() => ({ sessionId, records, api, put, openSession }), [sessionId, records, api, put, openSession]);
 }
 
 export const CheckpointsContext = Ctx;
 
 /** A provider that reads the records itself (tests, a view with one consumer). */
-export function CheckpointsProvider({ api, bus, sessionId, children }: { api: CheckpointApi; bus: CheckpointBus; sessionId: string; children: ReactNode }) {
-  return <Ctx.Provider value={useCheckpointRecords(api, bus, sessionId)}>{children}</Ctx.Provider>;
+export function CheckpointsProvider({ api, bus, sessionId, openSession, children }: { api: CheckpointApi; bus: CheckpointBus; sessionId: string; openSession?: (s: Session) => void; children: ReactNode }) {
+  return <Ctx.Provider value={useCheckpointRecords(api, bus, sessionId, openSession)}>{children}</Ctx.Provider>;
 }

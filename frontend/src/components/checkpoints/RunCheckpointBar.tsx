@@ -9,6 +9,7 @@ import { createPortal } from "react-dom";
 import type { CheckpointResult } from "../../contract/wire.gen";
 import { causeText } from "../common/bannerError";
 import { useSessionCheckpoints } from "./CheckpointsContext";
+import { ForkButton } from "./ForkButton";
 import { RestoreDialog } from "./RestoreDialog";
 import { runCheckpoints } from "./runCheckpoints";
 import "./checkpoints.css";
@@ -70,6 +71,7 @@ export function RunCheckpointBar({ runId }: { runId: string }) {
             Restore files to before this message
           </button>
         )}
+        {turnId && !state.run.shadow && <ForkButton turnId={turnId} />}
         {state.restored && (
           <button type="button" className="btn btn-ghost btn-sm" disabled={busy} onClick={() => void act("Undo the restore", () => cp.api.undoCheckpoint(state.restored!.id))}>
             Undo the restore

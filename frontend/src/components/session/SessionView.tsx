@@ -53,6 +53,8 @@ export interface SessionViewProps {
   folder?: FolderActions;
   /** Opens Settings: an error's fix (install or set up the agent). */
   onOpenSettings?(): void;
+  /** Opens another session (a fork made from a turn's footer). */
+  onOpenSession?(s: Session): void;
   /** The name people see for an agent id (settings/addAgent agentLabel, the one lookup). */
   agentName?(id: string): string;
 }
@@ -108,7 +110,7 @@ export const SessionView = forwardRef<SessionHandle, SessionViewProps>(function 
 
   const items = useTranscriptItems(runs, detail, run, tick, agentLabel);
   // Undo, redo and restore on the footers and in the inspector (docs/ARCHITECTURE.md §Checkpoints).
-  const checkpoints = useCheckpointRecords(t.api, runs.bus, session.id);
+  const checkpoints = useCheckpointRecords(t.api, runs.bus, session.id, p.onOpenSession);
 
   const cmd = useSessionCommands(t, {
     sessionId: session.id,

@@ -1,0 +1,35 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// A forked session's handover: the conversation before the turn it was
+// forked from, as text its agent is given ahead of the session's first
+// message (docs/ARCHITECTURE.md §Checkpoints, Fork from here). Kept apart
+// from run.Session so a session list never carries it.
+
+// SetSessionHandover records the handover of a session.
+func (s *Store) SetSessionHandover(ctx context.Context, sessionID, text string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET handover = ? WHERE id = ?`, text, sessionID)
+	if err != nil {
+		return s.wrap("set session handover", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
+	}
+	return nil
+}
+
+// SessionHandover is a session's handover ("" for a session not forked).
+func (s *Store) SessionHandover(ctx context.Context, sessionID string) (string, error) {
+	var text string
+	err := s.db.QueryRowContext(ctx, `SELECT handover FROM sessions WHERE id = ?`, sessionID).Scan(&text)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
+	}
+	return text, s.wrap("read session handover", err)
+}
