@@ -25,9 +25,6 @@ func (fakeWorkspaces) Get(_ context.Context, id string) (run.Workspace, error) {
 	return run.Workspace{ID: id}, nil
 }
 func (fakeWorkspaces) List(context.Context, string) ([]run.Workspace, error) { return nil, nil }
-func (fakeWorkspaces) Get(_ context.Context, id string) (run.Workspace, error) {
-	return run.Workspace{ID: id, State: "ready"}, nil
-}
 func (fakeWorkspaces) Detail(_ context.Context, id string) (workspaces.Detail, error) {
 	return workspaces.Detail{Workspace: run.Workspace{ID: id}, Status: workspaces.Status{Changed: 3}}, nil
 }
