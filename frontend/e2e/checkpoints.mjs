@@ -3,8 +3,9 @@
 // hello.txt; "Undo this run" on its footer removes it from the disk and the
 // transcript says so; Redo brings it back; edited since, Undo is refused
 // naming it; "Restore files to before this message" previews the files
-// (created since: kept unless ticked). The person's own file is never
-// touched. Footer, dialog and Settings → Checkpoints at 420 and 1280 px,
+// (created since: kept unless ticked); "Fork from here" opens a new session
+// in a new worktree holding the files of before the message. The person's
+// own file is never touched. Footer, dialog and Settings → Checkpoints at 420 and 1280 px,
 // light and dark; screenshots e2e/out/checkpoints-*.png.
 //
 //   node e2e/checkpoints.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
@@ -91,6 +92,24 @@ try {
   await shots("restore-undone");
   const recs = (await call("GET", `/api/sessions/${s.id}/checkpoints`)).checkpoints;
   console.log(`checkpoints: ${recs.length} records: ${recs.map((r) => r.kind).join(", ")}`);
+  // Fork from here: a new session in a new worktree whose files are the
+  // checkpoint's (before the message: no hello.txt, the person's mine.txt),
+  // opened in the window; the project's own folder is left as it is.
+  await bar.getByRole("button", { name: "Fork from here" }).click();
+  await page.getByText(`Fork of ${title}`).first().waitFor({ timeout: 30_000 });
+  const forked = (await call("GET", `/api/sessions?project_id=${proj.id}`)).find((x) => x.title === `Fork of ${title}`);
+  if (!forked?.workspace_id) problems.push(`the fork has no worktree: ${JSON.stringify(forked)}`);
+  else {
+    const ws = await call("GET", `/api/workspaces/${forked.workspace_id}`);
+    const path = ws.workspace?.path ?? ws.path;
+    console.log(`checkpoints: forked into ${path}`);
+    if (!path || !existsSync(join(path, "readme.txt"))) problems.push(`the fork's worktree has no readme.txt: ${path}`);
+    else if (existsSync(join(path, "hello.txt"))) problems.push("the fork's worktree has hello.txt, written after the message it forks from");
+    else if (!existsSync(join(path, "mine.txt"))) problems.push("the fork's worktree lacks the person's untracked mine.txt of before the message");
+  }
+  if (!existsSync(hello)) problems.push("forking changed the project's own folder");
+  await shots("forked");
+
   // Settings → Checkpoints: the disk they use, measured by the backend.
   await page.getByRole("button", { name: "Settings", exact: true }).click();
   const used = page.getByRole("status", { name: "Disk used by checkpoints" });
