@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"net/url"
 	"text/tabwriter"
 	"time"
@@ -126,37 +127,39 @@ func (e *Env) runsTail(args []string) int {
 }
 
 func (e *Env) runsCancel(args []string) int {
-	fs := newFlags("runs cancel", e, "hermesdesk runs cancel RUN")
+	c, id, code := e.oneRun("cancel", args)
+	if c == nil {
+		return code
+	}
+	return e.cancelRun(c, id)
+}
+
+// oneRun parses `hermesdesk runs VERB RUN` and connects: the verbs that
+// act on one run share it. A nil client comes with the exit code.
+func (e *Env) oneRun(verb string, args []string) (*httpapi.Client, string, int) {
+	fs := newFlags("runs "+verb, e, "hermesdesk runs "+verb+" RUN")
 	pos, err := parse(fs, args)
 	if err != nil || len(pos) != 1 {
 		if err == nil {
 			fs.Usage()
 		}
-		return exitUsage
+		return nil, "", exitUsage
 	}
 	c, code := e.connect()
 	if c == nil {
-		return code
+		return nil, "", code
 	}
-	return e.cancelRun(c, pos[0])
+	return c, pos[0], exitOK
 }
 
 // runsResume starts a run that waits for its quota now, not at the reset
 // (docs/ARCHITECTURE.md §Usage, parked runs).
 func (e *Env) runsResume(args []string) int {
-	fs := newFlags("runs resume", e, "hermesdesk runs resume RUN")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		if err == nil {
-			fs.Usage()
-		}
-		return exitUsage
-	}
-	c, code := e.connect()
+	c, id, code := e.oneRun("resume", args)
 	if c == nil {
 		return code
 	}
-	return e.runControl(c, pos[0], "resume", "Resuming", "is not waiting for quota")
+	return e.runControl(c, id, "resume", "Resuming", "is not waiting for quota")
 }
 
 type caller interface {

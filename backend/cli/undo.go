@@ -11,20 +11,12 @@ import (
 // workspace (docs/ARCHITECTURE.md §Checkpoints); files changed since on
 // the same lines stop it, named, before anything changes.
 func (e *Env) runsUndo(args []string) int {
-	fs := newFlags("runs undo", e, "hermesdesk runs undo RUN")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		if err == nil {
-			fs.Usage()
-		}
-		return exitUsage
-	}
-	c, code := e.connect()
+	c, id, code := e.oneRun("undo", args)
 	if c == nil {
 		return code
 	}
 	var res run.CheckpointResult
-	if err := c.Call(e.ctx(), "POST", "/api/runs/"+url.PathEscape(pos[0])+"/undo", nil, &res); err != nil {
+	if err := c.Call(e.ctx(), "POST", "/api/runs/"+url.PathEscape(id)+"/undo", nil, &res); err != nil {
 		return e.apiFail(err)
 	}
 	n := 0
@@ -37,7 +29,7 @@ func (e *Env) runsUndo(args []string) int {
 			fmt.Fprintf(e.Stdout, "%-7s %s%s\n", "skipped", f.Path, suffix(f.Reason))
 		}
 	}
-	fmt.Fprintf(e.Stdout, "Undid %s: %d file(s) put back.", pos[0], n)
+	fmt.Fprintf(e.Stdout, "Undid %s: %d file(s) put back.", id, n)
 	if res.Checkpoint != nil {
 		fmt.Fprintf(e.Stdout, " To redo: POST /api/checkpoints/%s/undo", res.Checkpoint.ID)
 	}
