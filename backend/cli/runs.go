@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"net/url"
 	"text/tabwriter"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
