@@ -246,3 +246,25 @@ func (s *Session) touch(at time.Time) {
 		s.Updated = at
 	}
 }
+
+// noNativeResume is a Format whose agent cannot go on in its own saved
+// session from a new process (docs/ARCHITECTURE.md §History).
+type noNativeResume interface{ noNativeResume() }
+
+// noNativeResume: Gemini CLI (0.61.0) answers ACP session/load in a new
+// process with "No previous sessions found for this project".
+func (Gemini) noNativeResume() {}
+
+// ResumesNatively says whether a conversation imported from agent's own
+// history goes on in the agent under its own session id. When it does not,
+// Continue hands the conversation to the agent with the first message
+// instead (service.ContinueSession).
+func ResumesNatively(agent string) bool {
+	for _, f := range Formats() {
+		if f.Agent() == agent {
+			_, no := f.(noNativeResume)
+			return !no
+		}
+	}
+	return true
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
 	"github.com/hermesdesk/hermesdesk/backend/errdefs"
+	"github.com/hermesdesk/hermesdesk/backend/history"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -94,10 +95,23 @@ func (s *Service) Fork(ctx context.Context, req ForkRequest) (run.Session, error
 // newest messages are kept.
 const MaxHandoverBytes = 64 << 10
 
-// Handover is the conversation before run runID's turn as text for a new
-// agent: each message's role and content, oldest first ("" when there is
-// none). The turn's own messages and those after are left out.
-func Handover(msgs []run.Message, runID string) string {
+// The handover's first line: why the agent is given what was said.
+const (
+	forkedIntro = "This conversation continues an earlier one, forked from it; here is what was said before " +
+		"(the files are as they were at that point):\n\n"
+	continuedIntro = "This conversation continues an earlier one that you cannot reopen yourself; " +
+		"here is what was said in it:\n\n"
+)
+
+// Handover is the conversation before run runID's turn as text for a
+// fork's agent.
+func Handover(msgs []run.Message, runID string) string { return handover(forkedIntro, msgs, runID) }
+
+// handover is the conversation before run runID's turn as text for a new
+// agent, after intro: each message's role and content, oldest first (""
+// when there is none). The turn's own messages and those after are left
+// out; runID "" keeps them all.
+func handover(intro string, msgs []run.Message, runID string) string {
 	var b strings.Builder
 	for _, m := range msgs {
 		if m.RunID == runID && runID != "" {
@@ -125,12 +139,13 @@ func Handover(msgs []run.Message, runID string) string {
 		}
 		said = "(earlier messages left out)\n\n" + strings.ToValidUTF8(said, "")
 	}
-	return "This conversation continues an earlier one, forked from it; here is what was said before " +
-		"(the files are as they were at that point):\n\n" + said + "---\n\n"
+	return intro + said + "---\n\n"
 }
 
 // agentMessage is what a session's agent is given for a message: a forked
-// session's first message carries the handover ahead of it.
+// session's first message carries the handover ahead of it, and so does a
+// continued one's (history.go ContinueSession) until its agent has a
+// session of its own.
 func (s *Service) agentMessage(ctx context.Context, ses run.Session, msg string) string {
 	if s.checkpoints == nil {
 		return ""
@@ -138,6 +153,9 @@ func (s *Service) agentMessage(ctx context.Context, ses run.Session, msg string)
 	text, err := s.checkpoints.SessionHandover(ctx, ses.ID)
 	if err != nil || text == "" {
 		return ""
+	}
+	if ses.NativeSessionID == "" && !history.ResumesNatively(ses.Agent) {
+		return text + msg
 	}
 	msgs, err := s.store.Messages(ctx, ses.ID)
 	if err != nil || len(msgs) > 0 {

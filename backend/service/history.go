@@ -254,6 +254,32 @@ func (s *Service) ContinueSession(ctx context.Context, id string) (run.Session, 
 		}
 		return run.Session{}, s.classify(ctx, "continue", "session", err)
 	}
+	if !history.ResumesNatively(ses.Agent) && s.checkpoints != nil && ses.NativeSessionID != "" {
+		if ses, err = s.handOverContinued(ctx, ses); err != nil {
+			return run.Session{}, err
+		}
+	}
 	s.sessionChanged(run.SessionUpdated, ses.ID, ses.ProjectID)
+	return ses, nil
+}
+
+// handOverContinued: the agent cannot reopen its own session (Gemini CLI),
+// so the conversation goes to it with the first message, as a fork's does
+// (fork.go agentMessage), and the session forgets the native id so no
+// session/load is tried: the first run's new session id replaces it.
+func (s *Service) handOverContinued(ctx context.Context, ses run.Session) (run.Session, error) {
+	msgs, err := s.store.Messages(ctx, ses.ID)
+	if err != nil {
+		return run.Session{}, s.classify(ctx, "continue", "session", err)
+	}
+	if err := s.checkpoints.SetSessionHandover(ctx, ses.ID, handover(continuedIntro, msgs, "")); err != nil {
+		return run.Session{}, s.classify(ctx, "continue", "session", err)
+	}
+	none := ""
+	ses, err = s.store.UpdateSession(ctx, ses.ID, run.SessionUpdate{NativeSessionID: &none})
+	if err != nil {
+		return run.Session{}, s.classify(ctx, "continue", "session", err)
+	}
+	s.log.Info("service: continued session handed over", "session", ses.ID, "agent", ses.Agent)
 	return ses, nil
 }
