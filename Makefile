@@ -14,7 +14,7 @@ CORE_CFLAGS ?= -Os
 export GOFLAGS := -buildvcs=false
 
 .PHONY: run dev test deps deps-test frontend build build-windows test-go deadcode vet-cross test-frontend test-e2e test-desktop test-agents record-transcripts bench \
-	bench-desktop install uninstall package clean acp-registry contract
+	bench-desktop bench-usage install uninstall package clean acp-registry contract
 
 ## run: install what is missing, build, start the app (the core, which starts the window)
 run: deps build
@@ -101,6 +101,10 @@ test-desktop:
 ## bench-desktop: startup times and memory of the real app: core + window, window hidden, window gone; a long session's window memory
 bench-desktop: build
 	scripts/bench-desktop.sh
+
+## bench-usage: the Usage view's first paint with a year of data (5 cold opens in headless Chromium; target ≤ 300 ms)
+bench-usage: build
+	scripts/bench-usage.sh
 
 ## install: binary, launcher and icons into ~/.local (PREFIX to change)
 PREFIX ?= $(HOME)/.local

@@ -13,7 +13,7 @@ import type { SessionHandle } from "../components/session/SessionView";
 import { RunStore } from "../store/runStore";
 import type { Transport } from "../transport/transport";
 import type { Project, Session } from "../transport/types";
-import { loadSessionView, MainPane } from "./MainPane";
+import { loadSessionView, loadUsageView, MainPane } from "./MainPane";
 import { ShellDialogs } from "./ShellDialogs";
 import { ShellSidebar } from "./ShellSidebar";
 import { useTheme } from "./theme";
@@ -43,7 +43,8 @@ export function App({ transport: t }: { transport: Transport }) {
   const [note, setNote] = useState<string>();
   const [deleting, setDeleting] = useState<Session>();
   const [removing, setRemoving] = useState<Project>();
-  useEffect(() => void loadSessionView(), []);
+  // The Usage view after it, not competing with the first lists (MainPane).
+  useEffect(() => void loadSessionView().then(loadUsageView), []);
 
   const projects = useProjects(t, b, nav, { note: setNote, askRemove: setRemoving });
   const sessions = useSessionActions(t, b, nav, { composer, note: setNote, forgetSeen: seen.forget });

@@ -20,7 +20,13 @@ import type { Navigation } from "./useNavigation";
 // are on their way (docs/ARCHITECTURE.md §Window start-up).
 export const loadSessionView = () => import("../components/session/SessionView");
 const SessionView = lazy(() => loadSessionView().then((m) => ({ default: m.SessionView })));
-const UsageView = lazy(() => import("../usage/UsageView"));
+// The Usage view too, once the app is idle: a lazy view that suspends on
+// its click is revealed by React 19 only after its Suspense throttle (up to
+// 300 ms, what `make bench-usage` measured); a loaded module renders at once
+// (docs/ARCHITECTURE.md §Usage).
+let usageModule: typeof import("../usage/UsageView") | undefined;
+export const loadUsageView = () => import("../usage/UsageView").then((m) => (usageModule = m));
+const UsageViewLazy = lazy(loadUsageView);
 
 export interface MainPaneProps {
   t: Transport;
@@ -47,6 +53,7 @@ export function MainPane(p: MainPaneProps) {
   if (b.conn === "offline") return <BackendOffline inWails={t.kind === "wails"} onRetry={() => void b.refresh()} />;
   if (b.conn === "unauthorized") return <Unauthorized />;
   if (nav.usageOpen && !adding) {
+    const UsageView = usageModule?.default ?? UsageViewLazy;
     return (
       <Suspense fallback={null}>
         <UsageView api={t.api} />
