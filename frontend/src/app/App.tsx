@@ -44,7 +44,9 @@ export function App({ transport: t }: { transport: Transport }) {
   const [deleting, setDeleting] = useState<Session>();
   const [removing, setRemoving] = useState<Project>();
   // The Usage view after it, not competing with the first lists (MainPane).
-  useEffect(() => void loadSessionView().then(loadUsageView), []);
+  // Loading ahead is only a head start: a chunk that fails here is
+  // fetched again, and its failure shown, when its view opens.
+  useEffect(() => void loadSessionView().then(loadUsageView).catch(() => undefined), []);
 
   const projects = useProjects(t, b, nav, { note: setNote, askRemove: setRemoving });
   const sessions = useSessionActions(t, b, nav, { composer, note: setNote, forgetSeen: seen.forget });
