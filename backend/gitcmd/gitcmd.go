@@ -128,12 +128,32 @@ func run(ctx context.Context, dir string, env []string, stdin io.Reader, args []
 		if len(msg) > 300 {
 			msg = msg[:300]
 		}
-		return nil, fmt.Errorf("git %s failed: %w: %s", args[0], err, msg)
+		return nil, &failure{err: fmt.Errorf("git %s failed: %w: %s", args[0], err, msg), stdout: stdout.Bytes()}
 	}
 	if stdout.cut {
 		return stdout.Bytes(), ErrOutputCut
 	}
 	return stdout.Bytes(), nil
+}
+
+// failure is a git that exited with an error. It keeps the standard
+// output for the commands whose non-zero exit is an answer (merge-tree's
+// 1: conflicts), read back by lastOutput.
+type failure struct {
+	err    error
+	stdout []byte
+}
+
+func (f *failure) Error() string { return f.err.Error() }
+func (f *failure) Unwrap() error { return f.err }
+
+// lastOutput is the standard output a failed command printed.
+func lastOutput(err error) []byte {
+	var f *failure
+	if errors.As(err, &f) {
+		return f.stdout
+	}
+	return nil
 }
 
 // capped keeps the first max bytes written (all when max is 0) and drops
