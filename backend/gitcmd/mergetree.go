@@ -13,7 +13,7 @@ import (
 // the merged tree (with conflict markers in conflicted files) and, when the
 // merge is not clean, which paths conflict and why. Nothing is written
 // but objects: no index, no working tree, no ref (docs/ARCHITECTURE.md
-// §Review and merge). Merge preview and the conflict radar both read it.
+// §Merge). Merge preview and the conflict radar both read it.
 type MergeTree struct {
 	// Tree is the merged tree's object id; conflicted files hold git's
 	// conflict markers in it.
