@@ -43,17 +43,17 @@ func (e emitter) Emit(t run.EventType, payload any) error {
 		if c, ok := decode[run.ClarifyRequested](payload); ok && c.ClarifyID != "" {
 			r.clarifies[c.ClarifyID] = &pending{}
 		}
-	case run.EventUsageUpdated, run.EventError:
-		// A reached window (Claude Code's rate_limit_event, Codex's
-		// windows, with the reset) or an error's words: what the agent
-		// said of its rate limit this turn, kept for the one park decision
-		// at the turn's end (park.Decide; docs/ARCHITECTURE.md §Usage,
-		// parked runs).
-		if t == run.EventUsageUpdated {
-			if u, ok := decode[run.Usage](payload); ok {
-				r.limit = r.limit.And(park.FromEvent(u, time.Now()))
-			}
-		} else if e, ok := decode[run.ErrorInfo](payload); ok {
+	case run.EventUsageUpdated:
+		// What the agent says of its rate limit this turn — a reached
+		// window (Claude Code's rate_limit_event, Codex's windows, with
+		// the reset) or an error's words — is kept for the one park
+		// decision at the turn's end (park.Decide; docs/ARCHITECTURE.md
+		// §Usage, parked runs).
+		if u, ok := decode[run.Usage](payload); ok {
+			r.limit = r.limit.And(park.FromEvent(u, time.Now()))
+		}
+	case run.EventError:
+		if e, ok := decode[run.ErrorInfo](payload); ok {
 			r.limit = r.limit.And(park.FromEvent(e, time.Now()))
 		}
 	}
