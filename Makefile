@@ -136,7 +136,7 @@ test-agents:
 	  $(GO) test -race -count=1 -timeout 20m -tags $(GOTAGS) -run '^TestReal' $(AGENT_PKGS); \
 	  status=$$?; $(GO) run ./test/agents/compat/gen -in $(COMPAT_JSON) -readme README.md || status=1; exit $$status
 
-## record-transcripts: re-record the Claude Code and Codex transcripts in the adapters' testdata from the real CLIs
+## record-transcripts: re-record the Claude Code, Codex and Gemini CLI (ACP usage, rate limit) transcripts in the adapters' testdata from the real CLIs
 # The real CLIs (installed into $HERMESDESK_TOOLS, default .tools) play the
 # fake model's scenarios; each TestReal* test saves the native lines it saw
 # (HERMESDESK_RECORD=1) with temp dirs, ports and clock readings normalised
@@ -147,8 +147,10 @@ RECORD_PKGS := ./backend/adapter/claude/ ./backend/adapter/codex/
 record-transcripts:
 	tools=$${HERMESDESK_TOOLS:-$(CURDIR)/.tools}; \
 	HERMESDESK_TOOLS=$$tools scripts/install-agents.sh npm && \
-	HERMESDESK_TOOLS=$$tools HERMESDESK_RECORD=1 HERMESDESK_AGENT_TESTS=1 $(GO) test -count=1 -timeout 10m -tags $(GOTAGS) -run '^TestReal' $(RECORD_PKGS)
+	HERMESDESK_TOOLS=$$tools HERMESDESK_RECORD=1 HERMESDESK_AGENT_TESTS=1 $(GO) test -count=1 -timeout 10m -tags $(GOTAGS) -run '^TestReal' $(RECORD_PKGS) && \
+	HERMESDESK_TOOLS=$$tools HERMESDESK_RECORD=1 HERMESDESK_AGENT_TESTS=1 $(GO) test -count=1 -timeout 5m -tags $(GOTAGS) -run '^TestRealGeminiACPUsage$$' ./testkit/fakemodel/agenttest/
 	HERMESDESK_AGENT_TESTS=skip $(GO) test -count=1 -tags $(GOTAGS) -run '^TestTranscriptEvents$$' $(RECORD_PKGS) -args -update
+	$(GO) test -count=1 -tags $(GOTAGS) -run '^TestTranscripts$$' ./backend/adapter/acp/ -args -update
 
 bench:
 	$(GO) test -tags $(GOTAGS) -run '^$$' -bench . -benchmem ./backend/...

@@ -6,34 +6,46 @@ import (
 	"time"
 )
 
+// TestDecide: the one park decision, from what a run ended with
+// (docs/ARCHITECTURE.md §Usage, parked runs).
 func TestDecide(t *testing.T) {
 	now := time.Date(2026, 11, 27, 14, 0, 0, 0, time.Local)
+	limit := func(reset time.Time) Signal { return Signal{Limited: true, ResetsAt: reset} }
+	failed := func(seen Signal, err string, attempts int) Ending {
+		return Ending{AgentFailed: true, Seen: seen, Error: err, Enabled: true, Attempts: attempts, Now: now}
+	}
+	const words429 = "openai: 429 Too Many Requests (retry-after: 120)"
 	tests := []struct {
 		name      string
-		f         Facts
-		park      bool
+		e         Ending
+		action    Action
 		resumesAt time.Time
 		attempt   int
 		backoff   time.Duration
 		says      string
 	}{
-		{"parking off fails as before", Facts{Enabled: false, ResetsAt: now.Add(time.Hour), Now: now}, false, time.Time{}, 0, 0, ""},
-		{"reset ahead is waited for", Facts{Enabled: true, ResetsAt: now.Add(time.Hour), Now: now}, true, now.Add(time.Hour), 1, 0, "resets at 15:00"},
-		{"no reset given backs off a minute", Facts{Enabled: true, Now: now}, true, now.Add(time.Minute), 1, time.Minute, "no reset time was given, so the run tries again in 1 minute (at 14:01)"},
-		{"reset in the past backs off", Facts{Enabled: true, ResetsAt: now.Add(-time.Minute), Now: now}, true, now.Add(time.Minute), 1, time.Minute, "already passed"},
-		{"reset exactly now backs off", Facts{Enabled: true, ResetsAt: now, Now: now}, true, now.Add(time.Minute), 1, time.Minute, "already passed"},
-		{"second limit: 2 minutes", Facts{Enabled: true, Attempts: 1, Now: now}, true, now.Add(2 * time.Minute), 2, 2 * time.Minute, "in 2 minutes"},
-		{"third limit: 4 minutes", Facts{Enabled: true, Attempts: 2, Now: now}, true, now.Add(4 * time.Minute), 3, 4 * time.Minute, "in 4 minutes"},
-		{"sixth limit: capped at 30", Facts{Enabled: true, Attempts: 5, Now: now}, true, now.Add(30 * time.Minute), 6, 30 * time.Minute, "in 30 minutes"},
-		{"hundredth limit: still 30", Facts{Enabled: true, Attempts: 99, Now: now}, true, now.Add(30 * time.Minute), 100, 30 * time.Minute, "in 30 minutes"},
-		{"repeated limit with a reset waits for it", Facts{Enabled: true, Attempts: 3, ResetsAt: now.Add(10 * time.Minute), Now: now}, true, now.Add(10 * time.Minute), 4, 0, "resets at 14:10"},
-		{"reset tomorrow says the day", Facts{Enabled: true, ResetsAt: now.Add(24 * time.Hour), Now: now}, true, now.Add(24 * time.Hour), 1, 0, "resets at Sat 28 Nov 14:00"},
+		{"reset ahead is waited for", failed(limit(now.Add(time.Hour)), "", 0), WaitForReset, now.Add(time.Hour), 1, 0, "resets at 15:00"},
+		{"a 429 with reset headers in the error words", failed(Signal{}, words429, 0), WaitForReset, now.Add(2 * time.Minute), 1, 0, "resets at 14:02"},
+		{"seen and said: the later reset", failed(limit(now.Add(time.Hour)), words429, 0), WaitForReset, now.Add(time.Hour), 1, 0, "resets at 15:00"},
+		{"no reset given backs off a minute", failed(Signal{}, "API Error: rate_limit_error", 0), BackOff, now.Add(time.Minute), 1, time.Minute, "no reset time was given, so the run tries again in 1 minute (at 14:01)"},
+		{"reset in the past backs off", failed(limit(now.Add(-time.Minute)), "", 0), BackOff, now.Add(time.Minute), 1, time.Minute, "already passed"},
+		{"reset exactly now backs off", failed(limit(now), "", 0), BackOff, now.Add(time.Minute), 1, time.Minute, "already passed"},
+		{"second limit: 2 minutes", failed(limit(time.Time{}), "", 1), BackOff, now.Add(2 * time.Minute), 2, 2 * time.Minute, "in 2 minutes"},
+		{"third limit: 4 minutes", failed(limit(time.Time{}), "", 2), BackOff, now.Add(4 * time.Minute), 3, 4 * time.Minute, "in 4 minutes"},
+		{"sixth limit: capped at 30", failed(limit(time.Time{}), "", 5), BackOff, now.Add(30 * time.Minute), 6, 30 * time.Minute, "in 30 minutes"},
+		{"hundredth limit: still 30", failed(Signal{}, "rate limit", 99), BackOff, now.Add(30 * time.Minute), 100, 30 * time.Minute, "in 30 minutes"},
+		{"repeated limit with a reset waits for it", failed(limit(now.Add(10*time.Minute)), "", 3), WaitForReset, now.Add(10 * time.Minute), 4, 0, "resets at 14:10"},
+		{"reset tomorrow says the day", failed(limit(now.Add(24*time.Hour)), "", 0), WaitForReset, now.Add(24 * time.Hour), 1, 0, "resets at Sat 28 Nov 14:00"},
+		{"parking off fails as before", Ending{AgentFailed: true, Seen: limit(now.Add(time.Hour)), Now: now}, End, time.Time{}, 0, 0, ""},
+		{"another failure fails", failed(Signal{}, "exit status 1", 0), End, time.Time{}, 0, 0, ""},
+		{"a cancelled parked run stays cancelled", Ending{Seen: limit(now.Add(time.Hour)), Error: words429, Enabled: true, Attempts: 2, Now: now}, End, time.Time{}, 0, 0, ""},
+		{"a completed turn that saw a window reached completes", Ending{Seen: limit(now.Add(time.Hour)), Enabled: true, Now: now}, End, time.Time{}, 0, 0, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			v := Decide(tc.f)
-			if v.Park != tc.park || !v.ResumesAt.Equal(tc.resumesAt) || v.Attempt != tc.attempt || v.Backoff != tc.backoff {
-				t.Errorf("Decide = %+v, want park %v until %v attempt %d backoff %v", v, tc.park, tc.resumesAt, tc.attempt, tc.backoff)
+			v := Decide(tc.e)
+			if v.Action != tc.action || v.Park() != (tc.action != End) || !v.ResumesAt.Equal(tc.resumesAt) || v.Attempt != tc.attempt || v.Backoff != tc.backoff {
+				t.Errorf("Decide = %+v, want action %v until %v attempt %d backoff %v", v, tc.action, tc.resumesAt, tc.attempt, tc.backoff)
 			}
 			if !strings.Contains(v.Detail, tc.says) {
 				t.Errorf("Detail %q does not say %q", v.Detail, tc.says)

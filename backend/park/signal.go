@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // Signal is what a stopped run's agent said about its vendor's rate
@@ -116,4 +118,46 @@ func FromQuota(limited bool, resetsAt int64) Signal {
 		s.ResetsAt = time.Unix(resetsAt, 0)
 	}
 	return s
+}
+
+// FromEvent reads one event of the run the way the shim watches its turn:
+// a usage.updated whose window is reached (Claude Code's
+// rate_limit_event, Codex's rate-limit windows, with their reset), or an
+// error event's words (FromText). Any other payload says nothing.
+func FromEvent(payload any, now time.Time) Signal {
+	switch p := payload.(type) {
+	case *run.Usage:
+		if p != nil {
+			return FromEvent(*p, now)
+		}
+	case run.Usage:
+		if p.Quota != nil {
+			return FromQuota(p.Quota.Limited, p.Quota.ResetsAt)
+		}
+	case *run.ErrorInfo:
+		if p != nil {
+			return FromEvent(*p, now)
+		}
+	case run.ErrorInfo:
+		return FromText(p.Message+" "+p.Detail, now)
+	}
+	return Signal{}
+}
+
+// And is what two signals of the same turn say together: a limit if
+// either says one, and the later of the resets they name, since the run
+// cannot go on before every limit it hit has reset (Codex reports two
+// windows; an agent's error often repeats, with less, what its reached
+// window said). Order does not matter.
+func (s Signal) And(o Signal) Signal {
+	out := Signal{Limited: s.Limited || o.Limited}
+	if !out.Limited {
+		return out
+	}
+	for _, x := range []Signal{s, o} {
+		if x.Limited && x.ResetsAt.After(out.ResetsAt) {
+			out.ResetsAt = x.ResetsAt
+		}
+	}
+	return out
 }

@@ -3,6 +3,8 @@ package park
 import (
 	"testing"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 func TestFromText(t *testing.T) {
@@ -44,6 +46,38 @@ func TestFromQuota(t *testing.T) {
 	}
 	if s := FromQuota(true, 1764255600); !s.ResetsAt.Equal(time.Unix(1764255600, 0)) {
 		t.Errorf("reached with a reset: %+v", s)
+	}
+}
+
+func TestFromEventAndAnd(t *testing.T) {
+	now := time.Date(2026, 11, 27, 14, 0, 0, 0, time.UTC)
+	reset := now.Add(time.Hour)
+	pct := 100.0
+	reached := run.Usage{Quota: &run.Quota{Vendor: "codex", Window: "primary", UsedPercent: &pct, ResetsAt: reset.Unix(), Limited: true}}
+	notReached := run.Usage{Quota: &run.Quota{Vendor: "codex", Window: "secondary", ResetsAt: now.Add(9 * time.Hour).Unix()}}
+	tests := []struct {
+		name   string
+		events []any
+		want   Signal
+	}{
+		{"nothing said", []any{run.Usage{InputTokens: 3}, run.ErrorInfo{Message: "boom"}}, Signal{}},
+		{"a reached window", []any{reached}, Signal{Limited: true, ResetsAt: reset}},
+		{"a pointer to one", []any{&reached}, Signal{Limited: true, ResetsAt: reset}},
+		{"a window not reached undoes nothing", []any{reached, notReached}, Signal{Limited: true, ResetsAt: reset}},
+		{"error words without a reset keep the window's", []any{reached, run.ErrorInfo{Message: "rate limit"}}, Signal{Limited: true, ResetsAt: reset}},
+		{"the later reset wins, in any order", []any{run.ErrorInfo{Message: "429 Too Many Requests", Detail: "retry-after: 7200"}, reached}, Signal{Limited: true, ResetsAt: now.Add(2 * time.Hour)}},
+		{"error words alone", []any{&run.ErrorInfo{Message: "Too Many Requests"}}, Signal{Limited: true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var s Signal
+			for _, ev := range tc.events {
+				s = s.And(FromEvent(ev, now))
+			}
+			if s.Limited != tc.want.Limited || !s.ResetsAt.Equal(tc.want.ResetsAt) {
+				t.Errorf("got %+v, want %+v", s, tc.want)
+			}
+		})
 	}
 }
 

@@ -44,18 +44,17 @@ func (e emitter) Emit(t run.EventType, payload any) error {
 			r.clarifies[c.ClarifyID] = &pending{}
 		}
 	case run.EventUsageUpdated:
-		// A reached window is how Claude Code (rate_limit_event) and
-		// Codex say the limit that ends the turn, with its reset
-		// (docs/ARCHITECTURE.md §Usage, parked runs).
-		// Another window not reached (Codex reports two) does not undo it.
-		if u, ok := decode[run.Usage](payload); ok && u.Quota != nil && u.Quota.Limited {
-			r.limit = park.FromQuota(true, u.Quota.ResetsAt)
+		// What the agent says of its rate limit this turn — a reached
+		// window (Claude Code's rate_limit_event, Codex's windows, with
+		// the reset) or an error's words — is kept for the one park
+		// decision at the turn's end (park.Decide; docs/ARCHITECTURE.md
+		// §Usage, parked runs).
+		if u, ok := decode[run.Usage](payload); ok {
+			r.limit = r.limit.And(park.FromEvent(u, time.Now()))
 		}
 	case run.EventError:
 		if e, ok := decode[run.ErrorInfo](payload); ok {
-			if sig := park.FromText(e.Message+" "+e.Detail, time.Now()); sig.Limited && (!r.limit.Limited || r.limit.ResetsAt.IsZero()) {
-				r.limit = sig
-			}
+			r.limit = r.limit.And(park.FromEvent(e, time.Now()))
 		}
 	}
 	r.moveLocked(t, payload)

@@ -98,39 +98,37 @@ func TestKeepWarm(t *testing.T) {
 	}
 }
 
-// TestParkOutcome: the park decisions on a played turn (docs/ARCHITECTURE.md
-// §Usage, parked runs).
+// TestParkOutcome: the shim carries out park.Decide (table-tested there)
+// on the played turn's outcome: only the agent's own failure parks
+// (docs/ARCHITECTURE.md §Usage, parked runs).
 func TestParkOutcome(t *testing.T) {
 	now := time.Date(2026, 11, 27, 14, 0, 0, 0, time.UTC)
 	failed := outcome{status: run.StatusFailed, code: run.ErrorAgent, message: "The agent failed: x"}
-	on := parkFacts{enabled: true, now: now}
-	limit429 := errors.New("429 Too Many Requests (retry-after: 60)")
+	limit429 := "429 Too Many Requests (retry-after: 60)"
 	reset := now.Add(time.Hour)
+	on := func(seen park.Signal, err string, attempts int) park.Ending {
+		return park.Ending{Seen: seen, Error: err, Enabled: true, Attempts: attempts, Now: now}
+	}
 	for _, tc := range []struct {
 		name      string
 		o         outcome
-		err       error
-		seen      park.Signal
-		f         parkFacts
+		e         park.Ending
 		status    run.Status
 		resumesAt time.Time
 		attempt   int
 	}{
-		{"a 429 with its reset parks until it", failed, limit429, park.Signal{}, on, run.StatusParked, now.Add(time.Minute), 1},
-		{"a reached window's reset parks until it", failed, errors.New("exit status 1"), park.Signal{Limited: true, ResetsAt: reset}, on, run.StatusParked, reset, 1},
-		{"the window's reset wins over the words'", failed, limit429, park.Signal{Limited: true, ResetsAt: reset}, on, run.StatusParked, reset, 1},
-		{"no reset given: back-off", failed, errors.New("API Error: rate_limit_error"), park.Signal{}, on, run.StatusParked, now.Add(time.Minute), 1},
-		{"reset in the past: back-off", failed, nil, park.Signal{Limited: true, ResetsAt: now.Add(-time.Hour)}, on, run.StatusParked, now.Add(time.Minute), 1},
-		{"a repeated limit backs off longer", failed, errors.New("rate limit"), park.Signal{}, parkFacts{enabled: true, attempts: 3, now: now},
-			run.StatusParked, now.Add(8 * time.Minute), 4},
-		{"parking off fails as before", failed, limit429, park.Signal{}, parkFacts{now: now}, run.StatusFailed, time.Time{}, 0},
-		{"another failure fails", failed, errors.New("boom"), park.Signal{}, on, run.StatusFailed, time.Time{}, 0},
-		{"a cancelled run stays cancelled", outcome{status: run.StatusCancelled}, limit429, park.Signal{Limited: true}, on, run.StatusCancelled, time.Time{}, 0},
-		{"a completed turn stays completed", outcome{status: run.StatusCompleted}, nil, park.Signal{Limited: true, ResetsAt: reset}, on, run.StatusCompleted, time.Time{}, 0},
-		{"a journal failure is no limit", outcome{status: run.StatusFailed, code: run.ErrorJournal}, limit429, park.Signal{}, on, run.StatusFailed, time.Time{}, 0},
+		{"a 429 with its reset parks until it", failed, on(park.Signal{}, limit429, 0), run.StatusParked, now.Add(time.Minute), 1},
+		{"a reached window's reset parks until it", failed, on(park.Signal{Limited: true, ResetsAt: reset}, "exit status 1", 0), run.StatusParked, reset, 1},
+		{"no reset given: back-off", failed, on(park.Signal{}, "API Error: rate_limit_error", 0), run.StatusParked, now.Add(time.Minute), 1},
+		{"a repeated limit backs off longer", failed, on(park.Signal{}, "rate limit", 3), run.StatusParked, now.Add(8 * time.Minute), 4},
+		{"parking off fails as before", failed, park.Ending{Error: limit429, Now: now}, run.StatusFailed, time.Time{}, 0},
+		{"another failure fails", failed, on(park.Signal{}, "boom", 0), run.StatusFailed, time.Time{}, 0},
+		{"a cancelled run stays cancelled", outcome{status: run.StatusCancelled}, on(park.Signal{Limited: true}, limit429, 1), run.StatusCancelled, time.Time{}, 0},
+		{"a completed turn stays completed", outcome{status: run.StatusCompleted}, on(park.Signal{Limited: true, ResetsAt: reset}, "", 0), run.StatusCompleted, time.Time{}, 0},
+		{"a journal failure is no limit", outcome{status: run.StatusFailed, code: run.ErrorJournal}, on(park.Signal{}, limit429, 0), run.StatusFailed, time.Time{}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := parkOutcome(tc.o, tc.err, tc.seen, tc.f)
+			o := parkOutcome(tc.o, tc.e)
 			if o.status != tc.status || !o.park.ResumesAt.Equal(tc.resumesAt) || o.park.Attempt != tc.attempt {
 				t.Errorf("got %s until %v attempt %d, want %s until %v attempt %d", o.status, o.park.ResumesAt, o.park.Attempt, tc.status, tc.resumesAt, tc.attempt)
 			}

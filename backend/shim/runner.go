@@ -124,9 +124,10 @@ type runner struct {
 
 	// resumed: the run parked on its vendor's rate limit before and this
 	// shim continues it (its message is already in the transcript);
-	// parkAttempts is how many times it parked. limit is the latest rate
-	// limit the agent reported during this turn; parked: whether this run
-	// ended parked (docs/ARCHITECTURE.md §Usage, parked runs).
+	// parkAttempts is how many times it parked. limit is what the agent
+	// said of its rate limit during this turn (park.FromEvent, joined with
+	// And); parked: whether this run ended parked (docs/ARCHITECTURE.md
+	// §Usage, parked runs).
 	resumed      bool
 	parkAttempts int
 	limit        park.Signal // under mu
@@ -400,37 +401,21 @@ func (r *runner) turnOutcome(res adapter.TurnResult) outcome {
 	cancelled, jerr, seen := r.cancelled, r.journalErr, r.limit
 	r.mu.Unlock()
 	o := decideOutcome(res, cancelled, jerr, r.logTail)
-	return parkOutcome(o, res.Err, seen, parkFacts{enabled: !r.spec.NoPark, attempts: r.parkAttempts, now: time.Now()})
+	e := park.Ending{Seen: seen, Enabled: !r.spec.NoPark, Attempts: r.parkAttempts, Now: time.Now()}
+	if res.Err != nil {
+		e.Error = res.Err.Error()
+	}
+	return parkOutcome(o, e)
 }
 
-// parkFacts is what parkOutcome needs besides the outcome.
-type parkFacts struct {
-	enabled  bool
-	attempts int
-	now      time.Time
-}
-
-// parkOutcome (pure; table-tested in decide_test.go): a run the agent
-// failed because of its vendor's rate limit — said in its error, or by a
-// reached quota window it reported this turn — parks instead of failing,
-// until the reset it named or a back-off (park.Decide); with parking off
-// it fails as before. Only the agent's own failure parks: a cancel, a
-// journal failure or a completed turn stay what they are.
-func parkOutcome(o outcome, agentErr error, seen park.Signal, f parkFacts) outcome {
-	if o.status != run.StatusFailed || o.code != run.ErrorAgent {
-		return o
-	}
-	sig := seen
-	if agentErr != nil {
-		if said := park.FromText(agentErr.Error(), f.now); said.Limited && (!sig.Limited || sig.ResetsAt.IsZero()) {
-			sig = said
-		}
-	}
-	if !sig.Limited {
-		return o
-	}
-	v := park.Decide(park.Facts{Enabled: f.enabled, ResetsAt: sig.ResetsAt, Attempts: f.attempts, Now: f.now})
-	if !v.Park {
+// parkOutcome (table-tested in decide_test.go) carries out park.Decide on
+// the played turn's outcome: only the agent's own failure can park
+// (docs/ARCHITECTURE.md §Usage, parked runs); a cancel, a journal failure
+// or a completed turn stay what they are.
+func parkOutcome(o outcome, e park.Ending) outcome {
+	e.AgentFailed = o.status == run.StatusFailed && o.code == run.ErrorAgent
+	v := park.Decide(e)
+	if !v.Park() {
 		return o
 	}
 	o.status, o.park = run.StatusParked, v

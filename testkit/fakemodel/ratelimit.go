@@ -20,10 +20,26 @@ func (s *Server) RateLimitUntil(t time.Time) {
 	s.mu.Unlock()
 }
 
+// RateLimitNextFor makes the next model call start a limit of d: it and
+// every call after it answer 429 until then, the reset a whole second (the
+// body names it in RFC 3339, whole seconds: a reset read from it is not
+// early). However long an agent takes to start, its call is refused and
+// the reset is still d ahead of it: a run through the product parks
+// without a race (test/agents park_test.go).
+func (s *Server) RateLimitNextFor(d time.Duration) {
+	s.mu.Lock()
+	s.limitNext = d
+	s.mu.Unlock()
+}
+
 // limited is the reset of the limit in force now (zero: none).
 func (s *Server) limited(now time.Time) time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.limitNext > 0 {
+		s.limitedUntil = now.Add(s.limitNext).Truncate(time.Second).Add(time.Second)
+		s.limitNext = 0
+	}
 	if now.Before(s.limitedUntil) {
 		return s.limitedUntil
 	}

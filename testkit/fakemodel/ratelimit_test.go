@@ -48,3 +48,26 @@ func TestRateLimitUntil(t *testing.T) {
 		t.Fatalf("lifted: %d %s", code, body)
 	}
 }
+
+// The next call starts the limit: it and the calls after it are refused
+// until a whole second at least d after it, and no longer.
+func TestRateLimitNextFor(t *testing.T) {
+	s := Start(t)
+	const chat = `{"model":"m","messages":[{"role":"user","content":"hi"}]}`
+	s.RateLimitNextFor(time.Second)
+	before := time.Now()
+	code, body := post(t, s.URL+"/v1/chat/completions", chat)
+	if code != http.StatusTooManyRequests {
+		t.Fatalf("first call: %d %s", code, body)
+	}
+	sig := park.FromText(body, time.Now())
+	if !sig.Limited || sig.ResetsAt.Before(before.Add(time.Second)) || sig.ResetsAt.After(time.Now().Add(2*time.Second)) || sig.ResetsAt.Nanosecond() != 0 {
+		t.Fatalf("reset %v read from %s, want a whole second ≥ 1 s after the call", sig.ResetsAt, body)
+	}
+	if code, _ := post(t, s.URL+"/v1/chat/completions", chat); code != http.StatusTooManyRequests {
+		t.Fatalf("second call before the reset: %d", code)
+	}
+	if got := s.limited(sig.ResetsAt); !got.IsZero() {
+		t.Fatalf("still limited at the reset: until %v", got)
+	}
+}

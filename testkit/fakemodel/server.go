@@ -46,6 +46,7 @@ type Server struct {
 	reqs []Request
 	// limitedUntil: model calls answer 429 until then (RateLimitUntil).
 	limitedUntil time.Time
+	limitNext    time.Duration // RateLimitNextFor
 }
 
 // New starts a server on addr ("127.0.0.1:0" for any free port).

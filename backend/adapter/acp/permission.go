@@ -118,6 +118,10 @@ type promptResult struct {
 				InputTokens  int64 `json:"input_tokens"`
 				OutputTokens int64 `json:"output_tokens"`
 			} `json:"token_count"`
+			// ModelUsage names the model(s) the turn spent on.
+			ModelUsage []struct {
+				Model string `json:"model"`
+			} `json:"model_usage"`
 		} `json:"quota"`
 	} `json:"_meta"`
 }
@@ -138,7 +142,14 @@ func (r promptResult) usage() *run.Usage {
 		}
 		return u
 	case r.Meta.Quota.TokenCount != nil:
-		return &run.Usage{InputTokens: r.Meta.Quota.TokenCount.InputTokens, OutputTokens: r.Meta.Quota.TokenCount.OutputTokens}
+		q := r.Meta.Quota
+		u := &run.Usage{InputTokens: q.TokenCount.InputTokens, OutputTokens: q.TokenCount.OutputTokens}
+		// One model named: the run's, so the shim can price it
+		// (docs/ARCHITECTURE.md §Usage); several: their sum has no one price.
+		if len(q.ModelUsage) == 1 {
+			u.Model = q.ModelUsage[0].Model
+		}
+		return u
 	}
 	return nil
 }

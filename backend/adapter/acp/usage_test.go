@@ -19,6 +19,10 @@ func TestPromptResultUsage(t *testing.T) {
 			&run.Usage{InputTokens: 900, OutputTokens: 80, ReasoningTokens: 30, CachedTokens: 500, CacheWriteTokens: 100}},
 		{"gemini's _meta", `{"stopReason":"end_turn","_meta":{"quota":{"token_count":{"input_tokens":12,"output_tokens":180}}}}`,
 			&run.Usage{InputTokens: 12, OutputTokens: 180}},
+		{"gemini's _meta naming its model", `{"stopReason":"end_turn","_meta":{"quota":{"token_count":{"input_tokens":12,"output_tokens":180},"model_usage":[{"model":"gemini-2.5-flash","token_count":{"input_tokens":12,"output_tokens":180}}]}}}`,
+			&run.Usage{InputTokens: 12, OutputTokens: 180, Model: "gemini-2.5-flash"}},
+		{"gemini's _meta with two models names none", `{"stopReason":"end_turn","_meta":{"quota":{"token_count":{"input_tokens":12,"output_tokens":180},"model_usage":[{"model":"a"},{"model":"b"}]}}}`,
+			&run.Usage{InputTokens: 12, OutputTokens: 180}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/park"
-	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // rateLimitReset is the reset the recorded 429 named in its headers
@@ -21,35 +20,23 @@ var rateLimitReset = time.Date(2030, 1, 1, 15, 0, 0, 0, time.UTC)
 // update: it passes on no reset time. The run still parks (it does not
 // fail) and backs off the first step, one minute (docs/ARCHITECTURE.md
 // §Usage, parked runs). The signal is read the way the shim reads it
-// (shim/controls.go, shim/runner.go parkOutcome).
+// (shim/controls.go, shim/runner.go parkOutcome: park.FromEvent, park.Decide).
 func TestRateLimitTranscriptParks(t *testing.T) {
 	events, _, ends := replay(t, filepath.Join("testdata", "real-rate-limit.jsonl"))
 	if len(ends) != 1 || ends[0].Status != "failed" {
 		t.Fatalf("want one failed turn, got %+v", ends)
 	}
 	now := rateLimitReset.Add(-time.Hour)
-	var sig park.Signal
+	var seen park.Signal
 	for _, e := range events {
-		switch p := e.Payload.(type) {
-		case run.Usage:
-			if p.Quota != nil && p.Quota.Limited {
-				sig = park.FromQuota(true, p.Quota.ResetsAt)
-			}
-		case run.ErrorInfo:
-			if s := park.FromText(p.Message+" "+p.Detail, now); s.Limited && sig.ResetsAt.IsZero() {
-				sig = s
-			}
-		}
+		seen = seen.And(park.FromEvent(e.Payload, now))
 	}
 	// What the conn returns as the run's error (conn.go: "codex: " + the turn's error).
-	if s := park.FromText("codex: "+ends[0].Error, now); s.Limited && sig.ResetsAt.IsZero() {
-		sig = s
+	v := park.Decide(park.Ending{AgentFailed: true, Seen: seen, Error: "codex: " + ends[0].Error, Enabled: true, Now: now})
+	if !v.Limit.Limited || !v.Limit.ResetsAt.IsZero() {
+		t.Fatalf("signal %+v from %q: want a rate limit with no reset", v.Limit, ends[0].Error)
 	}
-	if !sig.Limited || !sig.ResetsAt.IsZero() {
-		t.Fatalf("signal %+v from %q: want a rate limit with no reset", sig, ends[0].Error)
-	}
-	v := park.Decide(park.Facts{Enabled: true, ResetsAt: sig.ResetsAt, Now: now})
-	if !v.Park || v.Backoff != time.Minute || !v.ResumesAt.Equal(now.Add(time.Minute)) {
+	if v.Action != park.BackOff || v.Backoff != time.Minute || !v.ResumesAt.Equal(now.Add(time.Minute)) {
 		t.Fatalf("verdict %+v, want parked, backing off a minute", v)
 	}
 }

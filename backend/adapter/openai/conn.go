@@ -110,7 +110,7 @@ func (c *conn) stream(ctx context.Context, model string, msgs []message, emit ad
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return "", adapter.TurnResult{Err: fmt.Errorf("openai: %s: %s", resp.Status, errorMessage(resp.Body))}
+		return "", adapter.TurnResult{Err: fmt.Errorf("openai: %s: %s%s", resp.Status, errorMessage(resp.Body), resetWords(resp.StatusCode, resp.Header))}
 	}
 	var text, reasoning strings.Builder
 	res := adapter.TurnResult{}

@@ -65,8 +65,11 @@ func (e *acpEnv) start(t *testing.T, native string) adapter.Conn {
 
 // save records the native ACP exchange into testdata/ (HERMESDESK_RECORD=1)
 // for the ACP mapper's fixtures.
-func (e *acpEnv) save(t *testing.T, name string) {
-	e.launcher.Transcript.Save(t, filepath.Join("testdata", name), map[string]string{
+func (e *acpEnv) save(t *testing.T, name string) { e.saveAt(t, filepath.Join("testdata", name)) }
+
+// saveAt is save to another package's testdata (path from this package).
+func (e *acpEnv) saveAt(t *testing.T, path string) {
+	e.launcher.Transcript.Save(t, path, map[string]string{
 		e.root: "/root", e.srv.URL: "http://127.0.0.1:PORT"})
 }
 
@@ -202,4 +205,43 @@ func toolResultHas(srv *fakemodel.Server, s string) bool {
 		}
 	}
 	return false
+}
+
+// acpTestdata is the ACP adapter's testdata: the usage and rate-limit
+// recordings are replayed there (backend/adapter/acp ratelimit_test.go;
+// `make record-transcripts`).
+const acpTestdata = "../../../backend/adapter/acp/testdata"
+
+// geminiRateLimitReset is the reset the recorded 429 names (a fixed time,
+// so the ACP adapter's golden test knows it).
+var geminiRateLimitReset = time.Date(2030, 1, 1, 15, 0, 0, 0, time.UTC)
+
+// TestRealGeminiACPUsage records what Gemini CLI reports of a turn's usage
+// over ACP, and what it says when the model server answers 429 with reset
+// headers (docs/ARCHITECTURE.md §Usage): the ACP adapter replays both.
+func TestRealGeminiACPUsage(t *testing.T) {
+	t.Run("usage", func(t *testing.T) {
+		e := newACPEnv(t, "gemini")
+		c := e.start(t, "")
+		rec := agenttest.NewRecorder()
+		res := agenttest.Turn(t, c, "[scenario:text] hello", rec)
+		if res.Err != nil || res.Cancelled {
+			t.Fatalf("result %+v", res)
+		}
+		if res.Usage == nil || res.Usage.InputTokens == 0 || res.Usage.OutputTokens == 0 || res.Usage.Model == "" {
+			t.Fatalf("no usage reported: %+v (events %v)", res.Usage, rec.Types())
+		}
+		e.saveAt(t, filepath.Join(acpTestdata, "gemini-acp-usage.jsonl"))
+	})
+	t.Run("rate-limit", func(t *testing.T) {
+		e := newACPEnv(t, "gemini")
+		e.srv.RateLimitUntil(geminiRateLimitReset)
+		c := e.start(t, "")
+		rec := agenttest.NewRecorder()
+		res := agenttest.Turn(t, c, "[scenario:text] hello", rec)
+		if res.Err == nil || !strings.Contains(res.Err.Error(), "429") {
+			t.Fatalf("want the turn to fail on the 429, got %+v (events %v)", res, rec.Types())
+		}
+		e.saveAt(t, filepath.Join(acpTestdata, "gemini-acp-rate-limit.jsonl"))
+	})
 }
