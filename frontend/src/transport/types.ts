@@ -35,6 +35,8 @@ export type {
   WarmAgent,
   WatchMessage,
   WatchSnapshot,
+  Conflicts,
+  Overlap,
   WatchType,
   Workspace,
   WorkspaceDetail,

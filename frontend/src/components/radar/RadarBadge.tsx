@@ -1,0 +1,64 @@
+// The conflict radar on a workspace's chip (docs/ARCHITECTURE.md §Conflict
+// radar): a badge naming the other worktree and the file they both change,
+// opening on the files' conflicting lines and the suggested merge order.
+import { TriangleAlert } from "lucide-react";
+import type { Workspace } from "../../transport/types";
+import { useWorkspacesContext } from "../workspaces/WorkspacesContext";
+import { badgeText, branchName, orderNames, overlapsOf } from "./radarText";
+import { useConflicts } from "./useConflicts";
+import "./radar.css";
+
+/** Lines of a hunk side shown in the menu; the review view shows the file. */
+const HUNK_LINES = 3;
+
+export function RadarBadge({ workspace: w, compact }: { workspace: Workspace; compact?: boolean }) {
+  const ctx = useWorkspacesContext();
+  const c = useConflicts(ctx?.bus, w.project_id);
+  const list = overlapsOf(c, w.id);
+  if (list.length === 0) return null;
+  const names = (id: string) => {
+    const x = ctx?.get(id);
+    return x ? branchName(x.branch ?? "", x.id) : branchName("", id);
+  };
+  const text = badgeText(list);
+  return (
+    <details className={`radar${compact ? " radar-compact" : ""}`} data-radar-workspace={w.id}>
+      <summary className="chip chip-warn radar-badge" title={text}>
+        <TriangleAlert size={12} aria-hidden />
+        <span className="ellipsis">{text}</span>
+      </summary>
+      <div className="radar-menu" role="group" aria-label="Overlapping changes">
+        {list.map((o) => (
+          <section key={o.workspaceId} className="radar-pair">
+            <div className="radar-title">
+              Both this worktree and <span className="mono">{o.branch}</span> change:
+            </div>
+            <ul>
+              {o.files.map((f) => (
+                <li key={f.path}>
+                  <span className="mono">{f.path}</span>
+                  {(f.hunks ?? []).slice(0, 2).map((h) => (
+                    <div key={h.start} className="radar-hunk mono" title={`lines ${h.start}–${h.end} of the merged file`}>
+                      {h.a.slice(0, HUNK_LINES).map((l, i) => (
+                        <div key={`a${i}`} className="radar-line radar-ours">{l || " "}</div>
+                      ))}
+                      {h.b.slice(0, HUNK_LINES).map((l, i) => (
+                        <div key={`b${i}`} className="radar-line radar-theirs">{l || " "}</div>
+                      ))}
+                    </div>
+                  ))}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+        <div className="radar-title">Suggested merge order (fewest conflicts first)</div>
+        <ol className="radar-order">
+          {orderNames(c, w.id, names).map((l) => (
+            <li key={l}>{l}</li>
+          ))}
+        </ol>
+      </div>
+    </details>
+  );
+}
