@@ -80,8 +80,21 @@ try {
   await menu.waitFor({ timeout: 5_000 });
   const menuText = (await menu.textContent()) ?? "";
   if (!menuText.includes("Suggested merge order") || !menuText.includes("— this one") || !menuText.includes("readme.txt")) problems.push(`the badge's menu says "${menuText}"`);
+  // Seen, not clipped by the header: the point at its middle is the menu's.
+  const visible = async (loc) => loc.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 20));
+    return r.width > 100 && r.height > 40 && !!hit && el.contains(hit);
+  });
+  if (!(await visible(menu))) problems.push("the header badge's menu is hidden or clipped");
   await page.screenshot({ path: join(out, "radar-menu-1280.png") });
   await headBadge.click(); // closed again
+  const sideBadge = nav.locator(`[data-workspace-group="${ws[1].id}"] .radar-badge`);
+  await sideBadge.click();
+  const sideMenu = nav.locator(`[data-workspace-group="${ws[1].id}"] .radar-menu`);
+  if (!(await visible(sideMenu))) problems.push("the sidebar badge's menu is hidden or clipped");
+  await page.screenshot({ path: join(out, "radar-menu-sidebar-1280.png") });
+  await sideBadge.click();
 
   for (const width of [1280, 420]) {
     for (const scheme of ["light", "dark"]) {

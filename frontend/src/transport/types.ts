@@ -37,6 +37,7 @@ export type {
   WatchSnapshot,
   Conflicts,
   Overlap,
+  OverlapHunk,
   WatchType,
   Workspace,
   WorkspaceDetail,

@@ -4,7 +4,7 @@
 import { TriangleAlert } from "lucide-react";
 import type { Workspace } from "../../transport/types";
 import { useWorkspacesContext } from "../workspaces/WorkspacesContext";
-import { badgeText, branchName, orderNames, overlapsOf } from "./radarText";
+import { badgeText, branchName, orderNames, overlapsOf, sidesOf } from "./radarText";
 import { useConflicts } from "./useConflicts";
 import "./radar.css";
 
@@ -31,22 +31,29 @@ export function RadarBadge({ workspace: w, compact }: { workspace: Workspace; co
         {list.map((o) => (
           <section key={o.workspaceId} className="radar-pair">
             <div className="radar-title">
-              Both this worktree and <span className="mono">{o.branch}</span> change:
+              Both this worktree (first line) and <span className="mono">{o.branch}</span> (second) change:
             </div>
             <ul>
               {o.files.map((f) => (
                 <li key={f.path}>
                   <span className="mono">{f.path}</span>
-                  {(f.hunks ?? []).slice(0, 2).map((h) => (
-                    <div key={h.start} className="radar-hunk mono" title={`lines ${h.start}–${h.end} of the merged file`}>
-                      {h.a.slice(0, HUNK_LINES).map((l, i) => (
-                        <div key={`a${i}`} className="radar-line radar-ours">{l || " "}</div>
-                      ))}
-                      {h.b.slice(0, HUNK_LINES).map((l, i) => (
-                        <div key={`b${i}`} className="radar-line radar-theirs">{l || " "}</div>
-                      ))}
-                    </div>
-                  ))}
+                  {(f.hunks ?? []).slice(0, 2).map((h) => {
+                    const side = sidesOf(h, o.mine);
+                    return (
+                      <div key={h.start} className="radar-hunk mono">
+                        {side.mine.slice(0, HUNK_LINES).map((l, i) => (
+                          <div key={`m${i}`} className="radar-line radar-ours" title="This worktree's line">
+                            {l || " "}
+                          </div>
+                        ))}
+                        {side.theirs.slice(0, HUNK_LINES).map((l, i) => (
+                          <div key={`t${i}`} className="radar-line radar-theirs" title={`${o.branch}'s line`}>
+                            {l || " "}
+                          </div>
+                        ))}
+                      </div>
+                    );
+                  })}
                 </li>
               ))}
             </ul>

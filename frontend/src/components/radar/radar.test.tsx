@@ -8,7 +8,7 @@ import type { BusHandlers, Transport } from "../../transport/transport";
 import type { Conflicts, Workspace } from "../../transport/types";
 import { WorkspaceChip } from "../workspaces/WorkspaceChip";
 import { WorkspacesContext, type Workspaces } from "../workspaces/WorkspacesContext";
-import { badgeText, branchName, orderNames, overlapsOf, type OverlapWith } from "./radarText";
+import { badgeText, branchName, orderNames, overlapsOf, sidesOf, type OverlapWith } from "./radarText";
 
 const side = (id: string) => ({ workspace_id: id, branch: `hermesdesk/${id.slice(4)}` });
 const answer = (overlaps: Conflicts["overlaps"], order: string[]): Conflicts => ({ project_id: "p1", overlaps, order, checked_at: "2026-11-27T08:00:00Z" });
@@ -22,10 +22,18 @@ describe("what the radar says", () => {
       [overlapsOf(c, "wsp_b"), "Overlaps with a: api/server.go"],
       [overlapsOf(c, "wsp_c"), ""],
       [overlapsOf(undefined, "wsp_a"), ""],
-      [[{ workspaceId: "wsp_b", branch: "b", files: [serverGo, { path: "go.mod" }] }], "Overlaps with b: api/server.go and 1 more file"],
-      [[{ workspaceId: "wsp_b", branch: "b", files: [serverGo, { path: "x" }, { path: "y" }] }, { workspaceId: "wsp_c", branch: "c", files: [serverGo] }], "Overlaps with b: api/server.go and 2 more files (and 1 more workspace)"],
+      [[{ workspaceId: "wsp_b", branch: "b", files: [serverGo, { path: "go.mod" }], mine: "a" }], "Overlaps with b: api/server.go and 1 more file"],
+      [[{ workspaceId: "wsp_b", branch: "b", files: [serverGo, { path: "x" }, { path: "y" }], mine: "a" }, { workspaceId: "wsp_c", branch: "c", files: [serverGo], mine: "b" }], "Overlaps with b: api/server.go and 2 more files (and 1 more workspace)"],
     ];
     for (const [list, want] of cases) expect(badgeText(list)).toBe(want);
+  });
+
+  it("shows each workspace its own lines first", () => {
+    const c = answer([{ a: side("wsp_a"), b: side("wsp_b"), files: [serverGo] }], []);
+    const [forA] = overlapsOf(c, "wsp_a");
+    const [forB] = overlapsOf(c, "wsp_b");
+    expect(sidesOf(serverGo.hunks[0]!, forA!.mine)).toEqual({ mine: ["five by a"], theirs: ["five by b"] });
+    expect(sidesOf(serverGo.hunks[0]!, forB!.mine)).toEqual({ mine: ["five by b"], theirs: ["five by a"] });
   });
 
   it("orders names first to merge first, this one marked", () => {

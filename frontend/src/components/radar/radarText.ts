@@ -1,12 +1,14 @@
 // What the conflict radar says on a workspace's chip (docs/ARCHITECTURE.md
 // §Conflict radar): pure, table-tested in radar.test.ts.
-import type { Conflicts, Overlap } from "../../transport/types";
+import type { Conflicts, Overlap, OverlapHunk } from "../../transport/types";
 
 /** One other workspace this one overlaps with, and the files they meet on. */
 export interface OverlapWith {
   workspaceId: string;
   branch: string;
   files: Overlap["files"];
+  /** Which side of the overlap this workspace is: its lines are that side's. */
+  mine: "a" | "b";
 }
 
 /** The branch as people read it: without the app's prefix. */
@@ -19,8 +21,10 @@ export function overlapsOf(c: Conflicts | undefined, workspaceId: string): Overl
   if (!c || !workspaceId) return [];
   const out: OverlapWith[] = [];
   for (const o of c.overlaps ?? []) {
-    const other = o.a.workspace_id === workspaceId ? o.b : o.b.workspace_id === workspaceId ? o.a : undefined;
-    if (other) out.push({ workspaceId: other.workspace_id, branch: branchName(other.branch, other.workspace_id), files: o.files ?? [] });
+    const mine = o.a.workspace_id === workspaceId ? "a" : o.b.workspace_id === workspaceId ? "b" : undefined;
+    if (!mine) continue;
+    const other = mine === "a" ? o.b : o.a;
+    out.push({ workspaceId: other.workspace_id, branch: branchName(other.branch, other.workspace_id), files: o.files ?? [], mine });
   }
   return out;
 }
@@ -39,4 +43,9 @@ export function badgeText(list: OverlapWith[]): string {
 /** The suggested merge order as names, first to merge first, this workspace marked ("fix-login — this one"). */
 export function orderNames(c: Conflicts | undefined, workspaceId: string, names: (id: string) => string): string[] {
   return (c?.order ?? []).map((id) => `${names(id)}${id === workspaceId ? " — this one" : ""}`);
+}
+
+/** A hunk's two sides as this workspace sees them: its own lines, then the other's. */
+export function sidesOf(h: OverlapHunk, mine: "a" | "b"): { mine: string[]; theirs: string[] } {
+  return mine === "a" ? { mine: h.a, theirs: h.b } : { mine: h.b, theirs: h.a };
 }
