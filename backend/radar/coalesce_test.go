@@ -86,3 +86,22 @@ func TestRadarCoalescesChangesDuringAPass(t *testing.T) {
 		t.Fatalf("merges = %d, want 3 then b's 2 pairs", g.merges)
 	}
 }
+
+// A project with one worktree has nothing to compare: nothing is taken,
+// and the answer (no overlaps, the one workspace in the order) is told.
+func TestRadarLoneWorktreeTakesNothing(t *testing.T) {
+	src := &fakeSource{ws: map[string][]run.Workspace{}, sessions: map[string]string{}}
+	src.add("p", run.Workspace{ID: "a", ProjectID: "p", Kind: "worktree", State: "ready", Path: "/a"})
+	g := &blockingGit{takes: map[string]int{}}
+	rad := New(src, g, nil)
+	answers := running(t, rad)
+	rad.Project("p")
+	if c := next(t, answers); len(c.Overlaps) != 0 || len(c.Order) != 1 {
+		t.Fatalf("answer %+v", c)
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.takes) != 0 {
+		t.Fatalf("took %v", g.takes)
+	}
+}

@@ -193,7 +193,8 @@ func (r *Radar) pass(ctx context.Context, projectID string, changed map[string]b
 	retake := map[string]bool{}
 	for _, w := range active {
 		ids = append(ids, w.ID)
-		if changed[w.ID] || r.states[w.ID] == "" {
+		// A lone worktree has nobody to conflict with: not taken.
+		if len(active) > 1 && (changed[w.ID] || r.states[w.ID] == "") {
 			retake[w.ID] = true
 		}
 	}
