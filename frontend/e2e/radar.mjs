@@ -44,10 +44,12 @@ try {
   for (const w of ws) await nav.locator(`[data-workspace-group="${w.id}"]`).waitFor({ timeout: 10_000 });
 
   // Long tasks from here on: the runs, their transcripts, the radar's answer.
-  await page.evaluate(() => {
+  const observing = await page.evaluate(() => {
     window.__longtasks = [];
     new PerformanceObserver((l) => window.__longtasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask" });
+    return PerformanceObserver.supportedEntryTypes.includes("longtask");
   });
+  if (!observing) problems.push("this Chromium does not report long tasks: the main thread cannot be watched");
   const started = Date.now();
   for (const s of sessions) await call("POST", "/api/runs", { session_id: s.id, message: "/scenario radar", client_request_id: `radar-${s.id}` });
   await waitIdle();
@@ -61,7 +63,15 @@ try {
     if (text !== `Overlaps with ${short(other)}: readme.txt`) problems.push(`the chip of ${short(w)} says "${text}"`);
   }
   const shownMs = Date.now() - started;
-  const long = await page.evaluate(() => window.__longtasks);
+  const long = await page.evaluate(() => [...window.__longtasks]);
+  // The observer does see one: a deliberate 80 ms task is reported.
+  await page.evaluate(() =>
+    setTimeout(() => {
+      const until = performance.now() + 80;
+      while (performance.now() < until);
+    }, 0),
+  );
+  await page.waitForFunction((n) => window.__longtasks.length > n, long.length, { timeout: 5_000 }).catch(() => problems.push("a deliberate 80 ms task was not reported: the long-task watch sees nothing"));
   const longest = long.length ? Math.max(...long) : 0;
   console.log(`radar: runs done in ${ranMs} ms, both chips show the overlap ${shownMs} ms after the runs started; main-thread tasks over 50 ms meanwhile: ${long.length}, longest ${Math.round(longest)} ms`);
   if (long.length > 0 && longest > maxLongTask) problems.push(`a main-thread task of ${Math.round(longest)} ms while the radar ran (bar ${maxLongTask} ms)`);
