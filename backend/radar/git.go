@@ -3,6 +3,7 @@ package radar
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/changes"
@@ -61,6 +62,18 @@ func (realGit) MergeTree(ctx context.Context, dir, a, b string) (gitcmd.MergeTre
 	return gitcmd.MergeTreeOf(ctx, dir, a, b)
 }
 
+// maxMergedFile bounds a merged file read for its hunks: a larger one
+// (a conflicted binary, a generated file) is named without them.
+const maxMergedFile = 1 << 20
+
 func (realGit) File(ctx context.Context, dir, tree, path string) (string, error) {
-	return gitcmd.Output(ctx, dir, "cat-file", "blob", tree+":"+path)
+	obj := tree + ":" + path
+	size, err := gitcmd.Output(ctx, dir, "cat-file", "-s", obj)
+	if err != nil {
+		return "", err
+	}
+	if n, err := strconv.ParseInt(strings.TrimSpace(size), 10, 64); err != nil || n > maxMergedFile {
+		return "", fmt.Errorf("the merged %s is %s bytes, past the %d read for hunks", path, strings.TrimSpace(size), maxMergedFile)
+	}
+	return gitcmd.Output(ctx, dir, "cat-file", "blob", obj)
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -103,5 +104,29 @@ func TestRadarThreeWorkspacesOrder(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got.Order, []string{"c", "a", "b"}) {
 		t.Fatalf("order = %v, want c, a, b", got.Order)
+	}
+}
+
+// A conflicted file too large to read for hunks is still named, without
+// them.
+func TestRadarLargeConflictNamedWithoutHunks(t *testing.T) {
+	r := newRepo(t, 0)
+	a := r.worktree("a", 1)
+	b := r.worktree("b", 2)
+	big := func(who string) string {
+		var s strings.Builder
+		for s.Len() <= maxMergedFile {
+			s.WriteString("a long line of the generated file, as " + who + " wrote it\n")
+		}
+		return s.String()
+	}
+	write(t, a, "gen/big.txt", big("a"))
+	write(t, b, "gen/big.txt", big("b"))
+	rad := New(r.src, RealGit(), nil)
+	answers := running(t, rad)
+	rad.Project("p")
+	c := next(t, answers)
+	if len(c.Overlaps) != 1 || c.Overlaps[0].Files[0].Path != "gen/big.txt" || len(c.Overlaps[0].Files[0].Hunks) != 0 {
+		t.Fatalf("overlaps = %+v", c.Overlaps)
 	}
 }
