@@ -105,3 +105,33 @@ func TestRadarLoneWorktreeTakesNothing(t *testing.T) {
 		t.Fatalf("took %v", g.takes)
 	}
 }
+
+// workspace.changed marks a workspace only when its state moved: a setup's
+// streamed output (the same state, again and again) makes no pass.
+func TestRadarWorkspaceChangedOnlyOnStateMoves(t *testing.T) {
+	src := &fakeSource{ws: map[string][]run.Workspace{}, sessions: map[string]string{}}
+	g := &blockingGit{takes: map[string]int{}}
+	rad := New(src, g, nil)
+	passes := make(chan string, 8)
+	rad.Passed = func(p string, _ time.Duration) { passes <- p }
+	w := run.Workspace{ID: "a", ProjectID: "p", Kind: "worktree", State: "ready"}
+	rad.WorkspaceChanged(w)
+	rad.passAll(context.Background())
+	<-passes
+	w.SetupOutput = "npm install…"
+	rad.WorkspaceChanged(w)
+	rad.WorkspaceChanged(w)
+	rad.mu.Lock()
+	marked := len(rad.dirty)
+	rad.mu.Unlock()
+	if marked != 0 {
+		t.Fatalf("the same state again marked %d projects", marked)
+	}
+	w.State = "archived"
+	rad.WorkspaceChanged(w)
+	rad.mu.Lock()
+	defer rad.mu.Unlock()
+	if !rad.dirty["p"]["a"] {
+		t.Fatal("archiving the workspace did not mark it")
+	}
+}

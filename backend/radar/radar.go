@@ -56,6 +56,7 @@ type Radar struct {
 	dirty    map[string]map[string]bool // project → changed workspace ids
 	sessions map[string]string          // session → project, to resolve in the pass
 	last     map[string]run.Conflicts   // each project's latest answer
+	seen     map[string]string          // each workspace's state as last told
 
 	// Owned by the pass goroutine.
 	states map[string]string   // workspace id → its last state commit
@@ -74,7 +75,7 @@ func New(src Source, git Git, log *slog.Logger) *Radar {
 		log = slog.Default()
 	}
 	return &Radar{src: src, git: git, log: log, wake: make(chan struct{}, 1),
-		dirty: map[string]map[string]bool{}, sessions: map[string]string{}, last: map[string]run.Conflicts{},
+		dirty: map[string]map[string]bool{}, sessions: map[string]string{}, last: map[string]run.Conflicts{}, seen: map[string]string{},
 		states: map[string]string{}, pairs: map[Pair]pairAnswer{}}
 }
 
@@ -91,12 +92,20 @@ func (r *Radar) FilesChanged(projectID, sessionID string) {
 }
 
 // WorkspaceChanged says a workspace was made, archived, restored or found
-// changed: its project is looked at again, the workspace re-taken.
+// changed: when its state moved, its project is looked at again and the
+// workspace re-taken. The same state again (a setup's output streaming,
+// four times a second) is not a change of its files the radar can see.
 func (r *Radar) WorkspaceChanged(w run.Workspace) {
-	if w.ProjectID == "" {
+	if w.ProjectID == "" || w.ID == "" {
 		return
 	}
-	r.mark(w.ProjectID, w.ID)
+	r.mu.Lock()
+	same := r.seen[w.ID] == w.State
+	r.seen[w.ID] = w.State
+	r.mu.Unlock()
+	if !same {
+		r.mark(w.ProjectID, w.ID)
+	}
 }
 
 // Project asks for a pass over a project (at start: the overlaps that

@@ -23,8 +23,9 @@ func New() *State { return &State{runs: map[string]run.RunState{}} }
 
 // Apply folds one watch message into the state and reports whether what
 // the tray shows may have changed. A snapshot replaces everything; a
-// run.changed with a terminal status removes the run; other message types
-// change nothing here.
+// run.changed with a terminal status removes the run; the conflict radar's
+// lines come with the snapshot and conflicts.changed (conflicts.go); other
+// message types change nothing here.
 func (s *State) Apply(m run.WatchMessage) bool {
 	radar := s.applyConflicts(m)
 	switch m.Type {
