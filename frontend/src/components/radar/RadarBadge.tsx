@@ -2,6 +2,7 @@
 // radar): a badge naming the other worktree and the file they both change,
 // opening on the files' conflicting lines and the suggested merge order.
 import { TriangleAlert } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import type { Workspace } from "../../transport/types";
 import { useWorkspacesContext } from "../workspaces/WorkspacesContext";
 import { badgeText, branchName, orderNames, overlapsOf, sidesOf } from "./radarText";
@@ -14,6 +15,21 @@ const HUNK_LINES = 3;
 export function RadarBadge({ workspace: w, compact }: { workspace: Workspace; compact?: boolean }) {
   const ctx = useWorkspacesContext();
   const c = useConflicts(ctx?.bus, w.project_id);
+  const box = useRef<HTMLDetailsElement>(null);
+  const [open, setOpen] = useState(false);
+  // Open, a click elsewhere or Escape closes it, as a menu does.
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !box.current?.contains(e.target as Node)) box.current?.removeAttribute("open");
+    };
+    document.addEventListener("pointerdown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("pointerdown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, [open]);
   const list = overlapsOf(c, w.id);
   if (list.length === 0) return null;
   const names = (id: string) => {
@@ -22,7 +38,7 @@ export function RadarBadge({ workspace: w, compact }: { workspace: Workspace; co
   };
   const text = badgeText(list);
   return (
-    <details className={`radar${compact ? " radar-compact" : ""}`} data-radar-workspace={w.id}>
+    <details ref={box} className={`radar${compact ? " radar-compact" : ""}`} data-radar-workspace={w.id} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="chip chip-warn radar-badge" title={text}>
         <TriangleAlert size={12} aria-hidden />
         <span className="ellipsis">{text}</span>

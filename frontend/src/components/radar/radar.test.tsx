@@ -75,6 +75,12 @@ describe("the radar on the chips", () => {
     fireEvent.click(screen.getByText("Overlaps with a: api/server.go"));
     expect(screen.getAllByText("five by a").length).toBeGreaterThan(0);
     expect(screen.getAllByText("a — this one").length).toBeGreaterThan(0);
+    // Escape closes it, as a menu.
+    const box = screen.getByText("Overlaps with a: api/server.go").closest("details")!;
+    expect(box.open).toBe(true);
+    act(() => box.dispatchEvent(new Event("toggle")));
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(box.open).toBe(false);
     // The overlap goes: conflicts.changed with none.
     act(() => h().onMessage({ seq: 4, type: "conflicts.changed", conflicts: answer([], ["wsp_a", "wsp_b"]) }));
     expect(screen.queryByText(/Overlaps with/)).toBeNull();
