@@ -139,6 +139,12 @@ func (r *Radar) Conflicts(projectID string) (run.Conflicts, bool) {
 	return c, ok
 }
 
+// rest is the pause after a pass before the next one starts: an agent
+// editing file after file makes at most a few passes a second, each over
+// all its edits so far, rather than one per edit back to back. Only after
+// a pass: idle, no timer.
+const rest = 250 * time.Millisecond
+
 // Run passes over what changed each time it is woken, until ctx ends.
 func (r *Radar) Run(ctx context.Context) {
 	for {
@@ -148,6 +154,13 @@ func (r *Radar) Run(ctx context.Context) {
 		case <-r.wake:
 		}
 		r.passAll(ctx)
+		t := time.NewTimer(rest)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
 	}
 }
 
