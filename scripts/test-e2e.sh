@@ -81,6 +81,14 @@ git -C "$work/wsproj" add readme.txt
 git -C "$work/wsproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
 (cd frontend && node e2e/workspaces.mjs --url "$url" --project "$work/wsproj")
 echo "test-e2e: workspaces flow passed"
+# Conflict radar (issue 27): two worktree sessions rewrite the same line;
+# both chips show the overlap, with no long main-thread task meanwhile.
+git init -q -b main "$work/radarproj"
+printf 'one\ntwo\n' >"$work/radarproj/readme.txt"
+git -C "$work/radarproj" add readme.txt
+git -C "$work/radarproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+(cd frontend && node e2e/radar.mjs --url "$url" --project "$work/radarproj" --max-longtask-ms "${E2E_RADAR_LONGTASK_MS:-50}")
+echo "test-e2e: conflict radar flow passed"
 # Checkpoints (issue 26): a demo run writes hello.txt; Undo removes it from
 # the disk, Redo brings it back, Restore previews and applies, from the footer.
 git init -q -b main "$work/cpproj"

@@ -87,6 +87,11 @@ func wire() []byte {
 	w.name(run.Checkpoint{}, "Checkpoint")
 	w.name(run.CheckpointResult{}, "CheckpointResult")
 	w.name(run.CheckpointFile{}, "CheckpointFile")
+	w.name(run.Conflicts{}, "Conflicts")
+	w.name(run.Overlap{}, "Overlap")
+	w.name(run.OverlapSide{}, "OverlapSide")
+	w.name(run.OverlapFile{}, "OverlapFile")
+	w.name(run.OverlapHunk{}, "OverlapHunk")
 	w.names[typeOf[run.EventType]()] = "string" // the fold ignores types it does not know
 	// What the window builds itself without these (an optimistic message,
 	// a RunInfo from a watch message, a project or session before its
@@ -126,6 +131,11 @@ func wire() []byte {
 	w.iface(run.Checkpoint{}, "A checkpoint record: a run's files kept before and after it, or an undo or restore (docs/ARCHITECTURE.md §Checkpoints)")
 	w.iface(run.CheckpointResult{}, "What POST /api/runs/{id}/undo and POST /api/sessions/{id}/restore answer")
 	w.iface(run.CheckpointFile{}, "One file an undo or restore changes or leaves")
+	w.iface(run.Conflicts{}, "The conflict radar's answer for a project: overlaps between its worktrees and the suggested merge order (docs/ARCHITECTURE.md §Conflict radar)")
+	w.iface(run.Overlap{}, "Two workspaces whose changes conflict")
+	w.iface(run.OverlapSide{}, "One workspace of an overlap")
+	w.iface(run.OverlapFile{}, "A file both sides of an overlap change in ways that conflict")
+	w.iface(run.OverlapHunk{}, "One conflicted region: each side's lines")
 
 	out := w.b.String()
 	if len(out) < 2 || out[len(out)-2:] != "\n\n" {

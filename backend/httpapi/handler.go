@@ -97,6 +97,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("DELETE /api/projects/{id}", h.deleteProject)
 	m.HandleFunc("GET /api/projects/{id}/workspaces", h.listWorkspaces)
 	m.HandleFunc("POST /api/projects/{id}/workspaces", h.createWorkspace)
+	m.HandleFunc("GET /api/projects/{id}/conflicts", h.projectConflicts)
 	m.HandleFunc("GET /api/workspaces/{id}", h.getWorkspace)
 	m.HandleFunc("POST /api/workspaces/{id}/archive", h.archiveWorkspace)
 	m.HandleFunc("POST /api/workspaces/{id}/restore", h.restoreWorkspace)

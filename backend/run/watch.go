@@ -40,6 +40,9 @@ const (
 	// §Checkpoints). Checkpoint is the undo's or restore's record; the
 	// transcript shows it at its time.
 	WatchCheckpointChanged WatchType = "checkpoint.changed"
+	// WatchConflictsChanged: the conflict radar's answer for a project
+	// moved (docs/ARCHITECTURE.md §Conflict radar). Conflicts is set.
+	WatchConflictsChanged WatchType = "conflicts.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"
@@ -64,7 +67,9 @@ type WatchMessage struct {
 	Workspace *Workspace `json:"workspace,omitempty"`
 	// Checkpoint is set on checkpoint.changed.
 	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
-	Reason     string      `json:"reason,omitempty"`
+	// Conflicts is set on conflicts.changed.
+	Conflicts *Conflicts `json:"conflicts,omitempty"`
+	Reason    string     `json:"reason,omitempty"`
 }
 
 // WatchSnapshot is the state a watcher starts from.
@@ -74,6 +79,9 @@ type WatchSnapshot struct {
 	// SessionsVersion changes whenever the session or project list does;
 	// a client re-reads the list when it differs from the one it holds.
 	SessionsVersion int64 `json:"sessions_version"`
+	// Conflicts are the conflict radar's answers, one per project that
+	// has an overlap (docs/ARCHITECTURE.md §Conflict radar).
+	Conflicts []Conflicts `json:"conflicts,omitempty"`
 }
 
 // RunState is what a watcher needs to show one run without another read.

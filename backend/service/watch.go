@@ -54,6 +54,10 @@ type bus struct {
 	// so that a snapshot and the messages after it never overlap or gap.
 	fan   *fanout.Hub[run.WatchMessage]
 	rings map[*ringer]struct{}
+	// radar hears the runs' file changes; conflicts are its answers with
+	// an overlap, by project (radar.go, docs/ARCHITECTURE.md §Conflict radar).
+	radar     Radar
+	conflicts map[string]run.Conflicts
 }
 
 type ringer struct{ ring func(runID string, seq int64) }
@@ -174,7 +178,8 @@ func (s *Service) CloseWatchers() {
 }
 
 func (b *bus) snapshotLocked() *run.WatchSnapshot {
-	snap := &run.WatchSnapshot{Runs: make([]run.RunState, 0, len(b.runs)), SessionsVersion: b.version}
+	snap := &run.WatchSnapshot{Runs: make([]run.RunState, 0, len(b.runs)), SessionsVersion: b.version,
+		Conflicts: b.conflictsLocked()}
 	for _, st := range b.runs {
 		snap.Runs = append(snap.Runs, copyState(st))
 	}

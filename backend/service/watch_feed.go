@@ -36,6 +36,7 @@ func (b *bus) tap(ev run.Event) {
 	}
 	b.mu.Lock()
 	if st := b.runs[ev.RunID]; st != nil {
+		b.radarSees(st, ev)
 		b.applyLocked(st, ev)
 	}
 	b.mu.Unlock()

@@ -57,7 +57,7 @@ func (m *Model) Active() []run.RunState {
 func (m *Model) View() View {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return Render(m.st.Runs(), Options{Now: m.clock.Now(), Quota: m.quota})
+	return Render(m.st.Runs(), Options{Now: m.clock.Now(), Quota: m.quota, Conflicts: m.st.ConflictLines()})
 }
 
 // SetQuota replaces the vendors' quota lines the menu shows and reports

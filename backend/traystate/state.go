@@ -14,6 +14,8 @@ import (
 // State is the set of active runs the watch bus has told about.
 type State struct {
 	runs map[string]run.RunState
+	// conflicts are the conflict radar's lines by project (conflicts.go).
+	conflicts map[string][]string
 }
 
 // New returns an empty state (no runs: idle).
@@ -21,9 +23,11 @@ func New() *State { return &State{runs: map[string]run.RunState{}} }
 
 // Apply folds one watch message into the state and reports whether what
 // the tray shows may have changed. A snapshot replaces everything; a
-// run.changed with a terminal status removes the run; other message types
-// change nothing here.
+// run.changed with a terminal status removes the run; the conflict radar's
+// lines come with the snapshot and conflicts.changed (conflicts.go); other
+// message types change nothing here.
 func (s *State) Apply(m run.WatchMessage) bool {
+	radar := s.applyConflicts(m)
 	switch m.Type {
 	case run.WatchSnapshotType:
 		s.runs = map[string]run.RunState{}
@@ -47,7 +51,7 @@ func (s *State) Apply(m run.WatchMessage) bool {
 		s.runs[m.Run.RunID] = *m.Run
 		return true
 	}
-	return false
+	return radar
 }
 
 // Runs returns the active runs: those that need a person first, then the

@@ -86,6 +86,9 @@ type Options struct {
 	// Quota is each vendor's latest quota line (usage.QuotaLine), shown
 	// under the runs (docs/ARCHITECTURE.md §Usage).
 	Quota []string
+	// Conflicts are the conflict radar's lines (State.ConflictLines),
+	// shown under the quota lines (docs/ARCHITECTURE.md §Conflict radar).
+	Conflicts []string
 }
 
 // Render computes the view of the given runs (as ordered by State.Runs).
@@ -133,6 +136,7 @@ func Render(runs []run.RunState, o Options) View {
 			v.Items = append(v.Items, Item{Label: line})
 		}
 	}
+	v.Items = append(v.Items, conflictItems(o.Conflicts)...)
 	if len(v.Items) > 0 && !v.Items[len(v.Items)-1].Separator {
 		v.Items = append(v.Items, Item{Separator: true})
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/schedule"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
@@ -64,6 +65,7 @@ type Stack struct {
 	guard           *datadir.Guard
 	log             *slog.Logger
 	workspaces      *workspaces.Manager
+	stopRadar       func()
 }
 
 // UploadsDir is the data dir's folder of files sent through
@@ -136,12 +138,13 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	sch := schedule.New(schedule.Config{Store: j, Starter: firer{svc: svc, j: j}, Clock: o.Clock,
 		Log: o.Log.With("component", "scheduler")})
 	svc.SetSchedules(j, sch)
-	wsm.Changed = svc.WorkspaceChanged
+	rad, stopRadar := startRadar(j, svc, o.Log)
+	wsm.Changed = func(w run.Workspace) { svc.WorkspaceChanged(w); rad.WorkspaceChanged(w) }
 	svc.SetWorkspaces(wsm)
 	svc.SetCheckpoints(j, o.DataDir)
 	sch.Start(ctx)
 	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log,
-		workspaces: wsm}
+		workspaces: wsm, stopRadar: stopRadar}
 	st.stopMaintenance = maintain(j, clock.Real{}, o.Log,
 		func(ctx context.Context) { pruneArchives(ctx, j, wsm, o.Log) },
 		func(ctx context.Context) {
@@ -183,6 +186,7 @@ func (s *Stack) close(retireWarm bool) error {
 		}
 	}
 	s.stopMaintenance()
+	s.stopRadar()
 	return errors.Join(s.Supervisor.Close(), s.Journal.Close(), s.guard.Close())
 }
 

@@ -8,7 +8,7 @@ export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_c
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
 
 /** A watch bus message's type (run.WatchType). */
-export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed";
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "conflicts.changed";
 
 /** What a pending prompt asks for (run.PendingKind). */
 export type PendingKind = "approval" | "clarify";
@@ -32,7 +32,7 @@ export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaitin
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
 
 /** Every watch bus message type. */
-export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed"];
+export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "conflicts.changed"];
 
 /** The codes of a run whose agent never started (run.StartFailureCodes). */
 export const START_FAILURE_CODES: readonly RunErrorCode[] = ["agent_not_installed", "agent_start", "agent_unknown"];
@@ -245,6 +245,7 @@ export interface SessionChange {
 export interface WatchSnapshot {
   runs: RunState[];
   sessions_version: number;
+  conflicts?: Conflicts[];
 }
 
 /** One message on the watch bus (docs/ARCHITECTURE.md §The watch bus) (Go: run.WatchMessage). */
@@ -256,6 +257,7 @@ export interface WatchMessage {
   session?: SessionChange;
   workspace?: Workspace;
   checkpoint?: Checkpoint;
+  conflicts?: Conflicts;
   reason?: string;
 }
 
@@ -430,4 +432,40 @@ export interface CheckpointFile {
   path: string;
   action: string;
   reason?: string;
+}
+
+/** The conflict radar's answer for a project: overlaps between its worktrees and the suggested merge order (docs/ARCHITECTURE.md §Conflict radar) (Go: run.Conflicts). */
+export interface Conflicts {
+  project_id: string;
+  overlaps: Overlap[];
+  order: string[];
+  lines?: string[];
+  checked_at: string;
+}
+
+/** Two workspaces whose changes conflict (Go: run.Overlap). */
+export interface Overlap {
+  a: OverlapSide;
+  b: OverlapSide;
+  files: OverlapFile[];
+}
+
+/** One workspace of an overlap (Go: run.OverlapSide). */
+export interface OverlapSide {
+  workspace_id: string;
+  branch: string;
+}
+
+/** A file both sides of an overlap change in ways that conflict (Go: run.OverlapFile). */
+export interface OverlapFile {
+  path: string;
+  hunks?: OverlapHunk[];
+}
+
+/** One conflicted region: each side's lines (Go: run.OverlapHunk). */
+export interface OverlapHunk {
+  start: number;
+  end: number;
+  a: string[];
+  b: string[];
 }

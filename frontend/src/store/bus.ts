@@ -3,7 +3,7 @@
 // status and pending prompts, the session list's version, agent health
 // changes. One subscription per window; nothing polls.
 import type { Transport } from "../transport/transport";
-import type { RunInfo, RunState, WatchMessage } from "../transport/types";
+import type { Conflicts, RunInfo, RunState, WatchMessage } from "../transport/types";
 
 export type BusListener = (m: WatchMessage) => void;
 
@@ -14,6 +14,8 @@ export class WatchBus {
   private list: RunInfo[] = [];
   /** The session list's version as of the last message (0: none yet). */
   sessionsVersion = 0;
+  /** The conflict radar's answers with an overlap, by project (docs/ARCHITECTURE.md §Conflict radar). */
+  private readonly overlaps = new Map<string, Conflicts>();
   /** False until the first snapshot, and while the bus is unreachable. */
   connected = false;
 
@@ -54,7 +56,19 @@ export class WatchBus {
     return this.list;
   }
 
+  /** The project's latest radar answer with an overlap, if any. */
+  conflicts(projectId: string): Conflicts | undefined {
+    return this.overlaps.get(projectId);
+  }
+
   private apply(m: WatchMessage): void {
+    if (m.type === "snapshot") {
+      this.overlaps.clear();
+      for (const c of m.snapshot?.conflicts ?? []) this.overlaps.set(c.project_id, c);
+    } else if (m.type === "conflicts.changed" && m.conflicts) {
+      if (m.conflicts.overlaps?.length) this.overlaps.set(m.conflicts.project_id, m.conflicts);
+      else this.overlaps.delete(m.conflicts.project_id);
+    }
     switch (m.type) {
       case "snapshot":
         this.runs.clear();

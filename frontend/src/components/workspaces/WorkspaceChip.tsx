@@ -5,6 +5,7 @@
 import { Archive, ArchiveRestore, GitBranch } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { Workspace, WorkspaceDetail } from "../../transport/types";
+import { RadarBadge } from "../radar/RadarBadge";
 import { SetupOutput } from "./SetupOutput";
 import { chipTitle, figures, isExternal, shortName, stateWords } from "./workspaceText";
 import { useWorkspacesContext, type Workspaces } from "./WorkspacesContext";
@@ -78,6 +79,7 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
           <ArchiveRestore size={14} aria-hidden /> {!compact && "Restore"}
         </button>
       )}
+      {w.state === "ready" && !external && <RadarBadge workspace={w} compact={compact} />}
       {words && (!compact || trouble || external) && <span className={`ws-words${trouble ? " tone-fail" : " quiet"}`}>{words}</span>}
       {!compact && <SetupOutput w={w} />}
       {refusal && (

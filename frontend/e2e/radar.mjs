@@ -1,0 +1,133 @@
+// The conflict radar from the window (issue 27, docs/ARCHITECTURE.md
+// §Conflict radar), against the real `serve`, shims, the test kit's demo
+// agent and a real git repository: two sessions, each in its own worktree,
+// rewrite the same line of readme.txt (`/scenario radar`); both sidebar
+// chips and the header's then show "Overlaps with <branch>: readme.txt",
+// the badge opens on the lines and the suggested merge order, and
+// GET /api/projects/{id}/conflicts agrees. While the runs and the radar
+// work, the page's main thread is watched for long tasks (PerformanceObserver
+// "longtask", over 50 ms): their count and longest are printed, and more
+// than --max-longtask-ms fails. 420 and 1280 px, light and dark, never
+// wider than the window; screenshots e2e/out/radar-*.png.
+//
+//   node e2e/radar.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
+import { join } from "node:path";
+import { out, arg, launch, report, pageApi } from "./harness.mjs";
+
+const url = arg("--url");
+const project = arg("--project");
+const maxLongTask = Number(arg("--max-longtask-ms", "50"));
+if (!url || !project) {
+  console.error("usage: node e2e/radar.mjs --url LOGIN_URL --project GIT_REPO [--max-longtask-ms 50]");
+  process.exit(2);
+}
+
+const browser = await launch();
+const problems = [];
+let page;
+const short = (w) => (w.branch || w.id.replace(/^wsp_/, "")).replace(/^hermesdesk\//, "");
+try {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await ctx.newPage();
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(url, { waitUntil: "domcontentloaded" });
+  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  const { call, waitIdle } = pageApi(page);
+  const proj = await call("POST", "/api/projects", { workspace: project });
+  const sessions = [];
+  for (const title of ["Radar one", "Radar two"]) sessions.push(await call("POST", "/api/sessions", { project_id: proj.id, agent: "demo", title, workspace: "worktree" }));
+  const made = await call("GET", `/api/projects/${proj.id}/workspaces`);
+  const ws = sessions.map((s) => made.find((w) => w.id === s.workspace_id));
+  if (ws.some((w) => !w)) throw new Error("a session has no worktree");
+  await page.reload({ waitUntil: "domcontentloaded" });
+  const nav = page.getByRole("navigation", { name: "Projects and sessions" });
+  for (const w of ws) await nav.locator(`[data-workspace-group="${w.id}"]`).waitFor({ timeout: 10_000 });
+
+  // Long tasks from here on: the runs, their transcripts, the radar's answer.
+  const observing = await page.evaluate(() => {
+    window.__longtasks = [];
+    new PerformanceObserver((l) => window.__longtasks.push(...l.getEntries().map((e) => e.duration))).observe({ type: "longtask" });
+    return PerformanceObserver.supportedEntryTypes.includes("longtask");
+  });
+  if (!observing) problems.push("this Chromium does not report long tasks: the main thread cannot be watched");
+  const started = Date.now();
+  for (const s of sessions) await call("POST", "/api/runs", { session_id: s.id, message: "/scenario radar", client_request_id: `radar-${s.id}` });
+  await waitIdle();
+  const ranMs = Date.now() - started;
+  for (const [i, w] of ws.entries()) {
+    const other = ws[1 - i];
+    const badge = nav.locator(`[data-workspace-group="${w.id}"] .radar-badge`);
+    await badge.waitFor({ timeout: 30_000 });
+    const text = ((await badge.textContent()) ?? "").trim();
+    console.log(`radar: sidebar chip of ${short(w)}: "${text}"`);
+    if (text !== `Overlaps with ${short(other)}: readme.txt`) problems.push(`the chip of ${short(w)} says "${text}"`);
+  }
+  const shownMs = Date.now() - started;
+  const long = await page.evaluate(() => [...window.__longtasks]);
+  // The observer does see one: a deliberate 80 ms task is reported.
+  await page.evaluate(() =>
+    setTimeout(() => {
+      const until = performance.now() + 80;
+      while (performance.now() < until);
+    }, 0),
+  );
+  await page.waitForFunction((n) => window.__longtasks.length > n, long.length, { timeout: 5_000 }).catch(() => problems.push("a deliberate 80 ms task was not reported: the long-task watch sees nothing"));
+  const longest = long.length ? Math.max(...long) : 0;
+  console.log(`radar: runs done in ${ranMs} ms, both chips show the overlap ${shownMs} ms after the runs started; main-thread tasks over 50 ms meanwhile: ${long.length}, longest ${Math.round(longest)} ms`);
+  if (long.length > 0 && longest > maxLongTask) problems.push(`a main-thread task of ${Math.round(longest)} ms while the radar ran (bar ${maxLongTask} ms)`);
+
+  const answer = await call("GET", `/api/projects/${proj.id}/conflicts`);
+  console.log(`radar: GET conflicts: ${answer.overlaps.length} overlap(s), files ${answer.overlaps.flatMap((o) => o.files.map((f) => f.path)).join(", ")}, order ${answer.order.map((id) => short(ws.find((w) => w.id === id) ?? { id })).join(" → ")}, lines ${JSON.stringify(answer.lines)}`);
+  if (answer.overlaps.length !== 1 || answer.order.length !== 2) problems.push(`the route answers ${JSON.stringify(answer)}`);
+
+  // The header's chip too, and its menu: the lines and the merge order.
+  await nav.getByText("Radar one").click();
+  const head = page.locator(".main-head");
+  const headBadge = head.locator(".radar-badge");
+  await headBadge.waitFor({ timeout: 10_000 });
+  await headBadge.click();
+  const menu = head.locator(".radar-menu");
+  await menu.waitFor({ timeout: 5_000 });
+  const menuText = (await menu.textContent()) ?? "";
+  if (!menuText.includes("Suggested merge order") || !menuText.includes("— this one") || !menuText.includes("readme.txt")) problems.push(`the badge's menu says "${menuText}"`);
+  // Seen, not clipped by the header: the point at its middle is the menu's.
+  const visible = async (loc) => loc.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 20));
+    return r.width > 100 && r.height > 40 && !!hit && el.contains(hit);
+  });
+  if (!(await visible(menu))) problems.push("the header badge's menu is hidden or clipped");
+  await page.screenshot({ path: join(out, "radar-menu-1280.png") });
+  await headBadge.click(); // closed again
+  const sideBadge = nav.locator(`[data-workspace-group="${ws[1].id}"] .radar-badge`);
+  await sideBadge.click();
+  const sideMenu = nav.locator(`[data-workspace-group="${ws[1].id}"] .radar-menu`);
+  if (!(await visible(sideMenu))) problems.push("the sidebar badge's menu is hidden or clipped");
+  await page.screenshot({ path: join(out, "radar-menu-sidebar-1280.png") });
+  await sideBadge.click();
+
+  for (const width of [1280, 420]) {
+    for (const scheme of ["light", "dark"]) {
+      const at = `${width} px ${scheme}`;
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: join(out, `radar-${width}-${scheme}.png`) });
+      const m = await page.evaluate(() => {
+        const badges = [...document.querySelectorAll(".radar-badge")].filter((b) => b.getClientRects().length > 0).map((b) => b.getBoundingClientRect());
+        return { page: document.documentElement.scrollWidth - window.innerWidth, vw: window.innerWidth, shown: badges.length, past: badges.filter((r) => r.right > window.innerWidth + 1).length };
+      });
+      console.log(`radar ${at}: ${m.shown} badge(s) shown, page overflow ${m.page} px`);
+      if (m.page > 1) problems.push(`${at}: the page is ${m.page} px wider than the window`);
+      if (m.shown === 0) problems.push(`${at}: no overlap badge is shown`);
+      if (m.past > 0) problems.push(`${at}: a badge reaches past the window`);
+    }
+  }
+  await ctx.close();
+} catch (e) {
+  problems.push(String(e));
+  await page?.screenshot({ path: join(out, "radar-failure.png") }).catch(() => {});
+} finally {
+  await browser.close();
+}
+report("radar", problems);

@@ -1,0 +1,87 @@
+// The conflict radar on a workspace's chip (docs/ARCHITECTURE.md §Conflict
+// radar): a badge naming the other worktree and the file they both change,
+// opening on the files' conflicting lines and the suggested merge order.
+import { TriangleAlert } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
+import type { Workspace } from "../../transport/types";
+import { useWorkspacesContext } from "../workspaces/WorkspacesContext";
+import { badgeText, branchName, orderNames, overlapsOf, sidesOf } from "./radarText";
+import { useConflicts } from "./useConflicts";
+import "./radar.css";
+
+/** Lines of a hunk side shown in the menu; the review view shows the file. */
+const HUNK_LINES = 3;
+
+export function RadarBadge({ workspace: w, compact }: { workspace: Workspace; compact?: boolean }) {
+  const ctx = useWorkspacesContext();
+  const c = useConflicts(ctx?.bus, w.project_id);
+  const box = useRef<HTMLDetailsElement>(null);
+  const [open, setOpen] = useState(false);
+  // Open, a click elsewhere or Escape closes it, as a menu does.
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: Event) => {
+      if (e instanceof KeyboardEvent ? e.key === "Escape" : !box.current?.contains(e.target as Node)) box.current?.removeAttribute("open");
+    };
+    document.addEventListener("pointerdown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("pointerdown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, [open]);
+  const list = overlapsOf(c, w.id);
+  if (list.length === 0) return null;
+  const names = (id: string) => {
+    const x = ctx?.get(id);
+    return x ? branchName(x.branch ?? "", x.id) : branchName("", id);
+  };
+  const text = badgeText(list);
+  return (
+    <details ref={box} className={`radar${compact ? " radar-compact" : ""}`} data-radar-workspace={w.id} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary className="chip chip-warn radar-badge" title={text}>
+        <TriangleAlert size={12} aria-hidden />
+        <span className="ellipsis">{text}</span>
+      </summary>
+      <div className="radar-menu" role="group" aria-label="Overlapping changes">
+        {list.map((o) => (
+          <section key={o.workspaceId} className="radar-pair">
+            <div className="radar-title">
+              Both this worktree (first line) and <span className="mono">{o.branch}</span> (second) change:
+            </div>
+            <ul>
+              {o.files.map((f) => (
+                <li key={f.path}>
+                  <span className="mono">{f.path}</span>
+                  {(f.hunks ?? []).slice(0, 2).map((h) => {
+                    const side = sidesOf(h, o.mine);
+                    return (
+                      <div key={h.start} className="radar-hunk mono">
+                        {side.mine.slice(0, HUNK_LINES).map((l, i) => (
+                          <div key={`m${i}`} className="radar-line radar-ours" title="This worktree's line">
+                            {l || " "}
+                          </div>
+                        ))}
+                        {side.theirs.slice(0, HUNK_LINES).map((l, i) => (
+                          <div key={`t${i}`} className="radar-line radar-theirs" title={`${o.branch}'s line`}>
+                            {l || " "}
+                          </div>
+                        ))}
+                      </div>
+                    );
+                  })}
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
+        <div className="radar-title">Suggested merge order (fewest conflicts first)</div>
+        <ol className="radar-order">
+          {orderNames(c, w.id, names).map((l) => (
+            <li key={l}>{l}</li>
+          ))}
+        </ol>
+      </div>
+    </details>
+  );
+}

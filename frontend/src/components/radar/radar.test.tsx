@@ -1,0 +1,88 @@
+// The conflict radar's text and badge (docs/ARCHITECTURE.md §Conflict
+// radar): pure text table-tested; the chip's badge driven by a watch bus.
+import { act, fireEvent, render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { WatchBus } from "../../store/bus";
+import { ApiClient } from "../../transport/api";
+import type { BusHandlers, Transport } from "../../transport/transport";
+import type { Conflicts, Workspace } from "../../transport/types";
+import { WorkspaceChip } from "../workspaces/WorkspaceChip";
+import { WorkspacesContext, type Workspaces } from "../workspaces/WorkspacesContext";
+import { badgeText, branchName, orderNames, overlapsOf, sidesOf, type OverlapWith } from "./radarText";
+
+const side = (id: string) => ({ workspace_id: id, branch: `hermesdesk/${id.slice(4)}` });
+const answer = (overlaps: Conflicts["overlaps"], order: string[]): Conflicts => ({ project_id: "p1", overlaps, order, checked_at: "2026-11-27T08:00:00Z" });
+const serverGo = { path: "api/server.go", hunks: [{ start: 4, end: 8, a: ["five by a"], b: ["five by b"] }] };
+
+describe("what the radar says", () => {
+  it("names the other workspace and the first file, the rest counted", () => {
+    const c = answer([{ a: side("wsp_a"), b: side("wsp_b"), files: [serverGo] }], ["wsp_a", "wsp_b"]);
+    const cases: [OverlapWith[], string][] = [
+      [overlapsOf(c, "wsp_a"), "Overlaps with b: api/server.go"],
+      [overlapsOf(c, "wsp_b"), "Overlaps with a: api/server.go"],
+      [overlapsOf(c, "wsp_c"), ""],
+      [overlapsOf(undefined, "wsp_a"), ""],
+      [[{ workspaceId: "wsp_b", branch: "b", files: [serverGo, { path: "go.mod" }], mine: "a" }], "Overlaps with b: api/server.go and 1 more file"],
+      [[{ workspaceId: "wsp_b", branch: "b", files: [serverGo, { path: "x" }, { path: "y" }], mine: "a" }, { workspaceId: "wsp_c", branch: "c", files: [serverGo], mine: "b" }], "Overlaps with b: api/server.go and 2 more files (and 1 more workspace)"],
+    ];
+    for (const [list, want] of cases) expect(badgeText(list)).toBe(want);
+  });
+
+  it("shows each workspace its own lines first", () => {
+    const c = answer([{ a: side("wsp_a"), b: side("wsp_b"), files: [serverGo] }], []);
+    const [forA] = overlapsOf(c, "wsp_a");
+    const [forB] = overlapsOf(c, "wsp_b");
+    expect(sidesOf(serverGo.hunks[0]!, forA!.mine)).toEqual({ mine: ["five by a"], theirs: ["five by b"] });
+    expect(sidesOf(serverGo.hunks[0]!, forB!.mine)).toEqual({ mine: ["five by b"], theirs: ["five by a"] });
+  });
+
+  it("orders names first to merge first, this one marked", () => {
+    const c = answer([], ["wsp_b", "wsp_a"]);
+    expect(orderNames(c, "wsp_a", (id) => id.slice(4))).toEqual(["b", "a — this one"]);
+    expect(orderNames(undefined, "wsp_a", (id) => id)).toEqual([]);
+    expect(branchName("hermesdesk/fix-login", "wsp_x")).toBe("fix-login");
+    expect(branchName("", "wsp_x")).toBe("x");
+  });
+});
+
+const W = (id: string): Workspace => ({ id, project_id: "p1", kind: "worktree", state: "ready", path: `/w/${id}`, branch: `hermesdesk/${id.slice(4)}`, created_at: "2026-11-27T08:00:00Z", updated_at: "2026-11-27T08:00:00Z" });
+
+function world(): { ctx: Workspaces; h: () => BusHandlers } {
+  let handlers: BusHandlers | undefined;
+  const api = new ApiClient(async () => ({ status: 404, body: "{}" }));
+  const t: Transport = { kind: "http", api, watchRun: () => () => {}, watchBus: (h) => ((handlers = h), () => {}) };
+  const bus = new WatchBus(t);
+  bus.start();
+  const list = [W("wsp_a"), W("wsp_b")];
+  const ctx: Workspaces = { api, bus, byProject: { p1: list }, get: (id) => list.find((w) => w.id === id), reload: async () => {}, archive: async () => undefined, restore: async () => undefined };
+  return { ctx, h: () => handlers! };
+}
+
+describe("the radar on the chips", () => {
+  it("shows the overlap on both chips from the bus, with the lines and the order, and clears it", () => {
+    const { ctx, h } = world();
+    render(
+      <WorkspacesContext.Provider value={ctx}>
+        <WorkspaceChip compact workspace={W("wsp_a")} sessionIds={[]} />
+        <WorkspaceChip workspace={W("wsp_b")} sessionIds={[]} />
+      </WorkspacesContext.Provider>,
+    );
+    expect(screen.queryByText(/Overlaps with/)).toBeNull();
+    // A snapshot already holding the answer (a window opened after it).
+    act(() => h().onMessage({ seq: 3, type: "snapshot", snapshot: { runs: [], sessions_version: 1, conflicts: [answer([{ a: side("wsp_a"), b: side("wsp_b"), files: [serverGo] }], ["wsp_b", "wsp_a"])] } }));
+    expect(screen.getByText("Overlaps with b: api/server.go")).toBeTruthy();
+    expect(screen.getByText("Overlaps with a: api/server.go")).toBeTruthy();
+    fireEvent.click(screen.getByText("Overlaps with a: api/server.go"));
+    expect(screen.getAllByText("five by a").length).toBeGreaterThan(0);
+    expect(screen.getAllByText("a — this one").length).toBeGreaterThan(0);
+    // Escape closes it, as a menu.
+    const box = screen.getByText("Overlaps with a: api/server.go").closest("details")!;
+    expect(box.open).toBe(true);
+    act(() => box.dispatchEvent(new Event("toggle")));
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(box.open).toBe(false);
+    // The overlap goes: conflicts.changed with none.
+    act(() => h().onMessage({ seq: 4, type: "conflicts.changed", conflicts: answer([], ["wsp_a", "wsp_b"]) }));
+    expect(screen.queryByText(/Overlaps with/)).toBeNull();
+  });
+});
