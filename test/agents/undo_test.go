@@ -66,6 +66,11 @@ func editsUndone(t *testing.T, c agentCase) {
 		t.Error("the agent did not delete gone.txt")
 	}
 	if t.Failed() {
+		for _, ev := range j.events {
+			if ev.Type == run.EventToolStarted || ev.Type == run.EventToolDone {
+				t.Logf("%s %s", ev.Type, ev.Payload)
+			}
+		}
 		t.Fatalf("the agent's edits did not all happen; tree %v", after)
 	}
 
