@@ -85,6 +85,11 @@ type Spec struct {
 	Model           string         `json:"model,omitempty"`
 	Profile         string         `json:"profile,omitempty"`
 	NativeSessionID string         `json:"native_session_id,omitempty"`
+	// Fork: the agent starts as a fork of its own session where it can
+	// (docs/ARCHITECTURE.md §Checkpoints, native forks); where it cannot,
+	// HandoverMessage (the conversation ahead of Message) is given instead.
+	Fork            *run.NativeFork `json:"fork,omitempty"`
+	HandoverMessage string          `json:"handover_message,omitempty"`
 	DataDir         string         `json:"data_dir"`
 	DBPath          string         `json:"db_path"`
 
