@@ -11,8 +11,12 @@ import (
 // Which turns a fork keeps natively, counted from the transcript: a turn
 // reached the agent when its answer was recorded.
 func TestNativeForkCountsTheTurns(t *testing.T) {
-	user := func(runID, text string) run.Message { return run.Message{RunID: runID, Role: run.RoleUser, Content: text} }
-	said := func(runID, text string) run.Message { return run.Message{RunID: runID, Role: run.RoleAssistant, Content: text} }
+	user := func(runID, text string) run.Message {
+		return run.Message{RunID: runID, Role: run.RoleUser, Content: text}
+	}
+	said := func(runID, text string) run.Message {
+		return run.Message{RunID: runID, Role: run.RoleAssistant, Content: text}
+	}
 	three := []run.Message{user("r1", "one"), said("r1", "a1"), user("r2", "two"), said("r2", "a2"), user("r3", "three"), said("r3", "a3")}
 	lastFailed := []run.Message{user("r1", "one"), said("r1", "a1"), user("r2", "two"), said("r2", "")}
 	claude := run.Session{Agent: "claude", NativeSessionID: "n"}

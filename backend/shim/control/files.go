@@ -90,8 +90,8 @@ type Spec struct {
 	// HandoverMessage (the conversation ahead of Message) is given instead.
 	Fork            *run.NativeFork `json:"fork,omitempty"`
 	HandoverMessage string          `json:"handover_message,omitempty"`
-	DataDir         string         `json:"data_dir"`
-	DBPath          string         `json:"db_path"`
+	DataDir         string          `json:"data_dir"`
+	DBPath          string          `json:"db_path"`
 
 	// SessionConfig is the session's kept choices of the agent's settings
 	// (option id → value), applied before the prompt (docs/ARCHITECTURE.md
