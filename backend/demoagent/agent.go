@@ -67,8 +67,8 @@ func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsd
 	return acpsdk.InitializeResponse{
 		ProtocolVersion: acpsdk.ProtocolVersionNumber,
 		AgentCapabilities: acpsdk.AgentCapabilities{
-			LoadSession:        true,
-			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true, Image: true},
+			LoadSession:         true,
+			PromptCapabilities:  acpsdk.PromptCapabilities{EmbeddedContext: true, Image: true},
 			SessionCapabilities: a.sessionCapabilities(),
 		},
 		AgentInfo:   &acpsdk.Implementation{Name: "hermesdesk-demo-agent", Title: acpsdk.Ptr("Demo agent (no AI)"), Version: version.Version},
