@@ -209,6 +209,10 @@ type NativeFork struct {
 	Turns int    `json:"turns"`
 	All   bool   `json:"all,omitempty"`
 	Next  string `json:"next,omitempty"`
+	// At is the agent's own id of the last message kept, where it forks
+	// at one (Claude Code: an assistant line's uuid), found in its files
+	// before it starts (history.ForkPoint).
+	At string `json:"at,omitempty"`
 }
 
 // StartResult is what a start (or queue) returns: HTTP 202's body.

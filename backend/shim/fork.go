@@ -2,6 +2,7 @@ package shim
 
 import (
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/history"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -12,10 +13,26 @@ import (
 // nativeFork is the fork the agent is asked for: none once the session
 // has a native session of its own (it is resumed instead).
 func (r *runner) nativeFork() *run.NativeFork {
-	if r.spec.NativeSessionID != "" {
+	if r.spec.NativeSessionID != "" || r.spec.Fork == nil {
 		return nil
 	}
 	return r.spec.Fork
+}
+
+// forkRequest is nativeFork with where the agent's fork ends, read from
+// the agent's own files where it forks at a message.
+func (r *runner) forkRequest() *run.NativeFork {
+	f := r.nativeFork()
+	if f == nil || f.At != "" {
+		return f
+	}
+	out := *f
+	at, err := history.ForkPoint(r.spec.Agent, r.spec.Config, out)
+	if err != nil {
+		r.log.Info("no fork point in the agent's files", "agent", r.spec.Agent, "err", err)
+	}
+	out.At = at
+	return &out
 }
 
 // message is what the agent on conn is given for this run.

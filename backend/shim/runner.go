@@ -277,7 +277,7 @@ func (r *runner) startAgent(ctx context.Context, ad adapter.Adapter) (adapter.Co
 			Model:           r.spec.Model,
 			Metadata:        r.spec.Config.Options,
 			Config:          r.spec.Config,
-			Fork:            r.nativeFork(),
+			Fork:            r.forkRequest(),
 		}, adapter.Host{Launcher: newLauncher(r.logw, r.setAgentPid), Log: r.logw})
 		sc <- started{conn, err}
 	}()
