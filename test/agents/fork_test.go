@@ -11,14 +11,18 @@ import (
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel"
 )
 
-// Fork from here, natively, with the real Claude Code (docs/ARCHITECTURE.md
+// Fork from here, natively, with the real CLIs (docs/ARCHITECTURE.md
 // §Checkpoints, native forks): a fork from the second of two turns is
 // `claude --resume SRC --fork-session --resume-session-at <the first
-// turn's last answer>`; its first message goes alone, and the model sees
-// the first turn as the conversation's own messages — not the second, not
-// a handover — while the source's session is left as it was.
-func TestRealClaudeForkNatively(t *testing.T) {
-	e := newEnv(t, claudeCase.agent, claudeCase.cfg(t))
+// turn's last answer>`, or Codex's `thread/fork {lastTurnId: <the first
+// turn>}`; its first message goes alone, and the model sees the first
+// turn as the conversation's own messages — not the second, not a
+// handover — while the source's session is left as it was.
+func TestRealClaudeForkNatively(t *testing.T) { forkNatively(t, claudeCase) }
+func TestRealCodexForkNatively(t *testing.T)  { forkNatively(t, codexCase) }
+
+func forkNatively(t *testing.T, c agentCase) {
+	e := newEnv(t, c.agent, c.cfg(t))
 	gitIn(t, e.workspace, "init", "-q")
 	writeFile(t, e.workspace, "keep.txt", "one\n", 0o644)
 	gitIn(t, e.workspace, "add", ".")
@@ -59,7 +63,7 @@ func TestRealClaudeForkNatively(t *testing.T) {
 	}
 	forkNative := e.nativeSession()
 	if forkNative == "" || forkNative == src.NativeSessionID {
-		t.Fatalf("the fork's Claude session %q (source %q): want one of its own", forkNative, src.NativeSessionID)
+		t.Fatalf("the fork's own session in the agent %q (source %q): want one of its own", forkNative, src.NativeSessionID)
 	}
 	var asked *fakemodel.Request
 	for _, r := range e.srv.ModelRequests() {
@@ -89,7 +93,7 @@ func TestRealClaudeForkNatively(t *testing.T) {
 	e.session = src
 	e.runTurn("[scenario:recall] and in the source?", e.approveWith("allow_once", new(int)))
 	if got := e.nativeSession(); got != src.NativeSessionID {
-		t.Fatalf("the source's Claude session %q → %q", src.NativeSessionID, got)
+		t.Fatalf("the source's session in the agent %q → %q", src.NativeSessionID, got)
 	}
 	last := e.srv.ModelRequests()
 	if r := last[len(last)-1]; !conversationHas([]fakemodel.Request{r}, "recall", fakemodel.RoleUser, secondMsg) {
