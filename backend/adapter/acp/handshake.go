@@ -92,7 +92,8 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 		c.log.Info("acp: fork", "from", req.Fork.From, "native", c.forked, "session", sess.SessionID)
 		loaded = c.forked
 	}
-	// (A fork is asked for only without a session to load.)
+	// A fork is asked for only without a session to load: after one the
+	// load below does not run.
 	if req.NativeSessionID != "" && c.loadable {
 		// The agent replays the history as updates: not this run's output.
 		err = c.rpc.callHook(ctx, "session/load", acpsdk.LoadSessionRequest{
