@@ -23,27 +23,37 @@ import (
 // Undo that run puts the tree back exactly as before, undoing the undo
 // brings the agent's changes back, and Restore to before the message
 // puts it back again. In a git project where the person has something
-// staged, which stays staged.
-func TestRealClaudeEditsUndone(t *testing.T) { editsUndone(t, claudeCase) }
-func TestRealCodexEditsUndone(t *testing.T)  { editsUndone(t, codexCase) }
-func TestRealGeminiEditsUndone(t *testing.T) { editsUndone(t, geminiCase) }
+// staged, which stays staged, and in a plain folder (a shadow repository
+// in the data dir; the folder never gains a .git).
+func TestRealClaudeEditsUndone(t *testing.T) { editsUndoneBoth(t, claudeCase) }
+func TestRealCodexEditsUndone(t *testing.T)  { editsUndoneBoth(t, codexCase) }
+func TestRealGeminiEditsUndone(t *testing.T) { editsUndoneBoth(t, geminiCase) }
 
 const undoMsg = "[scenario:undo] change the files"
 
-func editsUndone(t *testing.T, c agentCase) {
+func editsUndoneBoth(t *testing.T, c agentCase) {
+	t.Run("git project", func(t *testing.T) { editsUndone(t, c, true) })
+	t.Run("plain folder", func(t *testing.T) { editsUndone(t, c, false) })
+}
+
+func editsUndone(t *testing.T, c agentCase, gitProject bool) {
 	e := newEnv(t, c.agent, c.cfg(t))
 	ws := e.workspace
-	gitIn(t, ws, "init", "-q")
 	writeFile(t, ws, "keep.txt", "one\ntwo\nthree\n", 0o644)
 	writeFile(t, ws, "gone.txt", "to be deleted\n", 0o644)
 	writeFile(t, ws, "run.sh", "#!/bin/sh\necho run\n", 0o644)
 	writeFile(t, ws, "staged.txt", "committed\n", 0o644)
-	gitIn(t, ws, "add", ".")
-	gitIn(t, ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
-	writeFile(t, ws, "staged.txt", "staged by the person\n", 0o644)
-	gitIn(t, ws, "add", "staged.txt")
+	staged := func() string { return "" }
+	if gitProject {
+		gitIn(t, ws, "init", "-q")
+		gitIn(t, ws, "add", ".")
+		gitIn(t, ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+		writeFile(t, ws, "staged.txt", "staged by the person\n", 0o644)
+		gitIn(t, ws, "add", "staged.txt")
+		staged = func() string { return gitIn(t, ws, "diff", "--cached", "--raw") }
+	}
 	writeFile(t, ws, "untracked.txt", "the person's, untracked\n", 0o644)
-	staged := gitIn(t, ws, "diff", "--cached", "--raw")
+	stagedBefore := staged()
 	before := treeOf(t, ws)
 
 	res := e.runTurn(undoMsg, e.approveWith("allow_once", new(int)))
@@ -82,8 +92,8 @@ func editsUndone(t *testing.T, c agentCase) {
 		t.Fatalf("undo: %v", err)
 	}
 	sameTree(t, "after the undo", treeOf(t, ws), before)
-	if got := gitIn(t, ws, "diff", "--cached", "--raw"); got != staged {
-		t.Errorf("the person's staged change moved: %q, was %q", got, staged)
+	if got := staged(); got != stagedBefore {
+		t.Errorf("the person's staged change moved: %q, was %q", got, stagedBefore)
 	}
 	if _, err := svc.UndoCheckpoint(ctx, undo.Checkpoint.ID); err != nil {
 		t.Fatalf("undo the undo: %v", err)
@@ -107,8 +117,11 @@ func editsUndone(t *testing.T, c agentCase) {
 		t.Fatalf("restore: %v", err)
 	}
 	sameTree(t, "after restoring to before the message", treeOf(t, ws), before)
-	if got := gitIn(t, ws, "diff", "--cached", "--raw"); got != staged {
-		t.Errorf("the person's staged change moved: %q, was %q", got, staged)
+	if got := staged(); got != stagedBefore {
+		t.Errorf("the person's staged change moved: %q, was %q", got, stagedBefore)
+	}
+	if _, err := os.Stat(filepath.Join(ws, ".git")); !gitProject && err == nil {
+		t.Error("the plain folder gained a .git")
 	}
 }
 
