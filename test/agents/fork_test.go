@@ -2,10 +2,12 @@ package agents
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel"
@@ -99,4 +101,92 @@ func forkNatively(t *testing.T, c agentCase) {
 	if r := last[len(last)-1]; !conversationHas([]fakemodel.Request{r}, "recall", fakemodel.RoleUser, secondMsg) {
 		t.Fatalf("the source lost its second turn: %+v", r.Conversation.Messages)
 	}
+}
+
+// A fork with a real ACP agent offering session/fork (claude-agent-acp
+// 0.23.1 advertises sessionCapabilities.fork): the source's second turn
+// never reached the agent (its command was broken then), so the
+// conversation before that turn is its whole session and session/fork is
+// asked for. claude-agent-acp 0.23.1 answers it "Resource not found" (its
+// Agent SDK's Claude closes before answering; likely because the fork's
+// folder, a new worktree, is not the source's), so the conversation is
+// handed over: either way the fork's model sees the first turn, never the
+// second, and the run completes (the way taken is logged).
+func TestRealACPClaudeAgentACPFork(t *testing.T) {
+	c := acpCaseByID(t, "claude-agent-acp")
+	e := addAgent(t, c)
+	gitIn(t, e.workspace, "init", "-q")
+	writeFile(t, e.workspace, "keep.txt", "one\n", 0o644)
+	gitIn(t, e.workspace, "add", ".")
+	gitIn(t, e.workspace, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+	const secondMsg = "[scenario:text] the second question"
+
+	if j := e.journal(e.runTurn(toolMsg, e.approveWith("allow_once", new(int))).RunID); j.done.Status != run.StatusCompleted {
+		t.Fatalf("the first run done %+v", j.done)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	key := agents.SettingKey(c.id)
+	good, _, err := e.st.Journal.Setting(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var broken map[string]any
+	if err := json.Unmarshal(good, &broken); err != nil {
+		t.Fatal(err)
+	}
+	broken["command"] = []string{"/nonexistent/agent"}
+	raw, _ := json.Marshal(broken)
+	if err := e.st.Journal.PutSetting(ctx, key, raw); err != nil {
+		t.Fatal(err)
+	}
+	second := e.runTurn(secondMsg)
+	if j := e.journal(second.RunID); j.done.Status != run.StatusFailed {
+		t.Fatalf("the second run (no agent) done %+v", j.done)
+	}
+	if err := e.st.Journal.PutSetting(ctx, key, good); err != nil {
+		t.Fatal(err)
+	}
+	src := e.session
+	src.NativeSessionID = e.nativeSession()
+	recs, err := e.st.Service.Checkpoints(ctx, src.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := ""
+	for _, r := range recs {
+		if r.RunID == second.RunID {
+			turn = r.TurnID
+		}
+	}
+	fork, err := e.st.Service.Fork(ctx, service.ForkRequest{SessionID: src.ID, TurnID: turn})
+	if err != nil {
+		t.Fatalf("fork from the second turn (%q): %v", turn, err)
+	}
+	e.session = fork
+	j := e.journal(e.runTurn(recallMsg, e.approveWith("allow_once", new(int))).RunID)
+	if j.done.Status != run.StatusCompleted {
+		t.Fatalf("the fork's run done %+v; events %v", j.done, j.types())
+	}
+	if got := e.nativeSession(); got == "" || got == src.NativeSessionID {
+		t.Fatalf("the fork's own session in the agent %q (source %q)", got, src.NativeSessionID)
+	}
+	reqs := e.srv.ModelRequests()
+	asked := reqs[len(reqs)-1]
+	var users []string
+	for _, m := range asked.Conversation.Messages {
+		if m.Role == fakemodel.RoleUser {
+			users = append(users, m.Text)
+		}
+	}
+	all := strings.Join(users, "\n---\n")
+	if asked.Scenario != "recall" || !conversationHas([]fakemodel.Request{asked}, "recall", fakemodel.RoleUser, toolMsg) ||
+		strings.Contains(all, secondMsg) {
+		t.Fatalf("the model saw, in the fork (scenario %q):\n%s", asked.Scenario, all)
+	}
+	way := "natively (session/fork)"
+	if strings.Contains(all, "This conversation continues") {
+		way = "by the handover (the agent refused session/fork)"
+	}
+	t.Logf("the fork got the conversation %s", way)
 }
