@@ -116,6 +116,17 @@ type StartRequest struct {
 	Toolsets        []string
 	Metadata        map[string]string
 	Config          Config
+	// Fork, when set (and NativeSessionID empty), starts the session as
+	// a fork of the agent's own session Fork.From where the agent can
+	// make one; a connection that did make it says so (Forker).
+	Fork *run.NativeFork
+}
+
+// Forker is implemented by connections that can start as a native fork:
+// ForkedNatively says whether this one did, so the run gives its agent the
+// message alone rather than the conversation handed over ahead of it.
+type Forker interface {
+	ForkedNatively() bool
 }
 
 // TurnRequest is one user message on an open connection.

@@ -33,10 +33,30 @@ func ForkBase(c run.Checkpoint) (string, error) {
 // checkpoint's differences show as changes); the person's checkout is
 // never touched.
 func LayOver(ctx context.Context, worktree, before string) error {
+	// A checkpoint of an empty folder over a worktree with no file: git
+	// restore would refuse its pathspec ("did not match any file").
+	if empty, err := bothEmpty(ctx, worktree, before); err != nil || empty {
+		return err
+	}
 	_, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: worktree,
 		Args: []string{"restore", "--no-overlay", "--source=" + strings.TrimSpace(before), "--worktree", "--", "."}})
 	if err != nil {
 		return fmt.Errorf("the files before that turn could not be written into the new worktree: %w", err)
 	}
 	return nil
+}
+
+// bothEmpty says whether the checkpoint's tree and the worktree's index
+// both hold no file.
+func bothEmpty(ctx context.Context, worktree, before string) (bool, error) {
+	for _, args := range [][]string{{"ls-tree", "-r", "--name-only", strings.TrimSpace(before)}, {"ls-files"}} {
+		out, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: worktree, Args: args})
+		if err != nil {
+			return false, fmt.Errorf("the files before that turn could not be read: %w", err)
+		}
+		if len(strings.TrimSpace(string(out))) > 0 {
+			return false, nil
+		}
+	}
+	return true, nil
 }

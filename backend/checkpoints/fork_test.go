@@ -90,3 +90,31 @@ func TestForkBaseRefusesWithASentence(t *testing.T) {
 		})
 	}
 }
+
+// A fork of an empty project (a commit without files, nothing on disk):
+// an empty worktree, not an error.
+func TestForkOfAnEmptyProject(t *testing.T) {
+	needGit(t)
+	ctx := context.Background()
+	data, ws := t.TempDir(), t.TempDir()
+	l := ledger(t, data)
+	git(t, ws, "init", "-q")
+	git(t, ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "base")
+	k := runAround(t, l, data, ws, "run_1", func() { put(t, filepath.Join(ws, "new.txt"), "new\n", 0o644) })
+	rec, err := l.GetCheckpoint(ctx, k.Record().ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := ForkBase(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt := filepath.Join(t.TempDir(), "fork")
+	git(t, ws, "worktree", "add", "-q", "-b", "hermesdesk/fork", wt, base)
+	if err := LayOver(ctx, wt, rec.Before); err != nil {
+		t.Fatalf("lay an empty checkpoint over an empty worktree: %v", err)
+	}
+	got := tree(t, wt)
+	delete(got, ".git")
+	same(t, "the fork's files", got, map[string]string{})
+}

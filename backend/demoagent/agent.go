@@ -30,6 +30,8 @@ type agent struct {
 	signedIn atomic.Bool
 	// configOptions: see Options.ConfigOptions.
 	configOptions bool
+	// forks: see Options.Fork.
+	forks bool
 	// ignoreEOF keeps Serve from returning when the client goes away.
 	ignoreEOF atomic.Bool
 
@@ -65,8 +67,9 @@ func (a *agent) Initialize(_ context.Context, p acpsdk.InitializeRequest) (acpsd
 	return acpsdk.InitializeResponse{
 		ProtocolVersion: acpsdk.ProtocolVersionNumber,
 		AgentCapabilities: acpsdk.AgentCapabilities{
-			LoadSession:        true,
-			PromptCapabilities: acpsdk.PromptCapabilities{EmbeddedContext: true, Image: true},
+			LoadSession:         true,
+			PromptCapabilities:  acpsdk.PromptCapabilities{EmbeddedContext: true, Image: true},
+			SessionCapabilities: a.sessionCapabilities(),
 		},
 		AgentInfo:   &acpsdk.Implementation{Name: "hermesdesk-demo-agent", Title: acpsdk.Ptr("Demo agent (no AI)"), Version: version.Version},
 		AuthMethods: a.authMethods(),

@@ -90,6 +90,9 @@ type Options struct {
 	// options only — model, mode, thought level, a switch — as OpenCode
 	// and codex-acp do, instead of the older models and modes.
 	ConfigOptions bool
+	// Fork offers ACP's unstable session/fork (sessionCapabilities.fork),
+	// answered with a copy of the session (fork.go).
+	Fork bool
 }
 
 // Serve speaks ACP on in/out until the client closes in or ctx ends.
@@ -117,6 +120,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 		replayAfter:   opts.ReplayAfterAnswer,
 		auth:          opts.Auth,
 		configOptions: opts.ConfigOptions,
+		forks:         opts.Fork,
 		sessions:      map[string]*session{},
 		ready:         make(chan struct{}),
 	}

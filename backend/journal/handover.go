@@ -33,3 +33,26 @@ func (s *Store) SessionHandover(ctx context.Context, sessionID string) (string, 
 	}
 	return text, s.wrap("read session handover", err)
 }
+
+// SetSessionFork records the native fork a forked session's first run
+// makes (JSON the service writes; "" for none).
+func (s *Store) SetSessionFork(ctx context.Context, sessionID, fork string) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET fork = ? WHERE id = ?`, fork, sessionID)
+	if err != nil {
+		return s.wrap("set session fork", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
+	}
+	return nil
+}
+
+// SessionFork is a session's native fork ("" for none).
+func (s *Store) SessionFork(ctx context.Context, sessionID string) (string, error) {
+	var fork string
+	err := s.db.QueryRowContext(ctx, `SELECT fork FROM sessions WHERE id = ?`, sessionID).Scan(&fork)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
+	}
+	return fork, s.wrap("read session fork", err)
+}

@@ -249,6 +249,12 @@ CREATE INDEX checkpoints_by_state ON checkpoints(state) WHERE state <> 'kept';
 ALTER TABLE checkpoints ADD COLUMN head TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN handover TEXT NOT NULL DEFAULT '';
 `, nil},
+	// The agent's own session a forked session's first run forks
+	// natively, as JSON (journal/handover.go; docs/ARCHITECTURE.md
+	// §Checkpoints, native forks).
+	{14, "native fork of a forked session", `
+ALTER TABLE sessions ADD COLUMN fork TEXT NOT NULL DEFAULT '';
+`, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

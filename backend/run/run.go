@@ -192,6 +192,27 @@ type StartRequest struct {
 	// Message (which the transcript keeps): a forked session's first
 	// message with the conversation handed over ahead of it.
 	AgentMessage string `json:"-"`
+	// Fork, when set, has the agent start as a fork of its own session
+	// (docs/ARCHITECTURE.md §Checkpoints, native forks); AgentMessage is
+	// then given only where it could not make that fork.
+	Fork *NativeFork `json:"-"`
+}
+
+// NativeFork asks an agent for a fork of its own session: the new session
+// keeps the first Turns turns of session From. All says those are all the
+// turns it has, so a fork at its end (ACP session/fork) is exact; Next is
+// the message of the turn after them, which an agent forking at a turn
+// checks its turn Turns+1 against before forking there (a mismatch: no
+// fork, and the conversation is handed over instead).
+type NativeFork struct {
+	From  string `json:"from"`
+	Turns int    `json:"turns"`
+	All   bool   `json:"all,omitempty"`
+	Next  string `json:"next,omitempty"`
+	// At is the agent's own id of the last message kept, where it forks
+	// at one (Claude Code: an assistant line's uuid), found in its files
+	// before it starts (history.ForkPoint).
+	At string `json:"at,omitempty"`
 }
 
 // StartResult is what a start (or queue) returns: HTTP 202's body.

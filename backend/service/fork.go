@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -20,6 +21,8 @@ import (
 type HandoverStore interface {
 	SetSessionHandover(ctx context.Context, sessionID, text string) error
 	SessionHandover(ctx context.Context, sessionID string) (string, error)
+	SetSessionFork(ctx context.Context, sessionID, fork string) error
+	SessionFork(ctx context.Context, sessionID string) (string, error)
 }
 
 // ForkRequest is POST /api/sessions/{id}/fork {turn}.
@@ -86,7 +89,14 @@ func (s *Service) Fork(ctx context.Context, req ForkRequest) (run.Session, error
 			return run.Session{}, s.classify(ctx, "fork session", "session", err)
 		}
 	}
-	s.log.Info("service: session forked", "from", src.ID, "turn", req.TurnID, "session", ses.ID, "workspace", w.ID)
+	way, fork := nativeFork(src, msgs, rec.RunID)
+	if fork != nil {
+		raw, _ := json.Marshal(fork) // a struct of strings and ints
+		if err := l.SetSessionFork(ctx, ses.ID, string(raw)); err != nil {
+			return run.Session{}, s.classify(ctx, "fork session", "session", err)
+		}
+	}
+	s.log.Info("service: session forked", "from", src.ID, "turn", req.TurnID, "session", ses.ID, "workspace", w.ID, "conversation", way)
 	s.sessionChanged(run.SessionCreated, ses.ID, ses.ProjectID)
 	return ses, nil
 }

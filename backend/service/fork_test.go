@@ -120,6 +120,13 @@ func TestForkFromATurnThroughTheService(t *testing.T) {
 			gitIn(t, repo, "status", "--porcelain", "--untracked-files=all")
 	}
 	personBefore := person()
+	// The agent's own session, whose second turn was never answered: a
+	// fork from that turn is the whole of it, so the agent is asked to
+	// fork it natively.
+	native := "native-1"
+	if _, err := j.UpdateSession(ctx, src.ID, run.SessionUpdate{NativeSessionID: &native}); err != nil {
+		t.Fatal(err)
+	}
 
 	ses, err := s.Fork(ctx, service.ForkRequest{SessionID: src.ID, TurnID: second.Turn.ID})
 	if err != nil {
@@ -155,6 +162,9 @@ func TestForkFromATurnThroughTheService(t *testing.T) {
 		!strings.Contains(got.AgentMessage, "User: What is in a.txt?") ||
 		strings.Contains(got.AgentMessage, "Now rewrite everything") {
 		t.Errorf("the fork's first message to the agent:\n%q", got.AgentMessage)
+	}
+	if f := got.Fork; f == nil || *f != (run.NativeFork{From: native, Turns: 1, All: true, Next: "Now rewrite everything"}) {
+		t.Errorf("the fork's first run asks for the native fork %+v", f)
 	}
 
 	// A plain folder: refused, in words, and no session made.

@@ -40,6 +40,7 @@ func (s *Service) StartRun(ctx context.Context, req run.StartRequest) (run.Start
 		return run.StartResult{}, err
 	}
 	req.AgentMessage = s.agentMessage(ctx, ses, req.Message)
+	req.Fork = s.forkOf(ctx, ses)
 	res, err := s.runner.Start(ctx, req)
 	if err == nil {
 		s.runCreated(res.RunID)

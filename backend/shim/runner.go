@@ -278,6 +278,7 @@ func (r *runner) startAgent(ctx context.Context, ad adapter.Adapter) (adapter.Co
 			Model:           r.spec.Model,
 			Metadata:        r.spec.Config.Options,
 			Config:          r.spec.Config,
+			Fork:            r.forkRequest(),
 		}, adapter.Host{Launcher: newLauncher(r.logw, r.setAgentPid), Log: r.logw})
 		sc <- started{conn, err}
 	}()
@@ -337,7 +338,7 @@ func (r *runner) playTurn(ctx context.Context, conn adapter.Conn) outcome {
 	tc := make(chan adapter.TurnResult, 1)
 	go func() {
 		tc <- conn.Turn(ctx, adapter.TurnRequest{
-			RunID: r.spec.RunID, Message: r.spec.Message,
+			RunID: r.spec.RunID, Message: r.message(conn),
 			Attachments: r.spec.Attachments, Model: r.spec.Model, Settings: r.spec.SessionConfig,
 		}, emitter{r})
 	}()

@@ -65,6 +65,10 @@ func (s *Supervisor) Start(ctx context.Context, req run.StartRequest) (run.Start
 			Agent: ses.Agent, Message: agentMessage(req), Attachments: req.Attachments, Model: model,
 			DataDir: s.cfg.DataDir, DBPath: s.cfg.DBPath, CreatedAt: time.Now().UTC(),
 		}
+		if req.Fork != nil {
+			// The handover only where the agent cannot fork natively.
+			spec.Message, spec.Fork, spec.HandoverMessage = req.Message, req.Fork, req.AgentMessage
+		}
 		if spec.Agent == "" {
 			spec.Agent = r.Agent
 		}

@@ -74,8 +74,13 @@ func Main(args []string) int {
 		ReplayAfterAnswer: os.Getenv(ReplayEnv) == ReplayAfter,
 		Auth:              authScript(os.Getenv(AuthEnv)),
 		ConfigOptions:     os.Getenv(ConfigEnv) == ConfigOptions,
+		Fork:              os.Getenv(ForkEnv) == "1",
 	})
 }
+
+// ForkEnv set to "1" makes the agent offer ACP's unstable session/fork
+// (demoagent.Options.Fork).
+const ForkEnv = "HERMESDESK_FAKEAGENT_FORK"
 
 // AuthEnv makes the fake agent demand a sign-in before session/new (-32000
 // "Authentication required"): AuthTerminal offers a terminal command

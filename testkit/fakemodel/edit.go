@@ -1,6 +1,7 @@
 package fakemodel
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -35,7 +36,9 @@ func chooseEditTool(spec *ToolSpec, c Conversation, has map[string]bool, id stri
 	case spec.Kind == "write" && has["write_file"]: // Gemini CLI
 		return ToolCall{ID: id, Name: "write_file", Args: map[string]any{"file_path": spec.Path, "content": spec.Content}}, true
 	case spec.Kind == "edit" && has["replace"]:
-		return ToolCall{ID: id, Name: "replace", Args: map[string]any{"file_path": spec.Path, "old_string": spec.Old, "new_string": spec.New}}, true
+		// Gemini CLI 0.61.0's replace also requires an instruction.
+		return ToolCall{ID: id, Name: "replace", Args: map[string]any{"file_path": spec.Path, "old_string": spec.Old, "new_string": spec.New,
+			"instruction": "Replace " + strconv.Quote(spec.Old) + " in " + spec.Path + "."}}, true
 	case spec.Kind == "write":
 		*spec = ToolSpec{Kind: "shell", Command: "printf '%s' " + shellQuote(spec.Content) + " > " + shellQuote(spec.Path)}
 	case spec.Kind == "delete":

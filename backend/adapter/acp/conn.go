@@ -34,6 +34,7 @@ type conn struct {
 
 	sessionID  string
 	loadable   bool                      // agent advertised loadSession
+	forked     bool                      // the session is a native fork (fork.go)
 	promptCaps acpsdk.PromptCapabilities // what prompt content the agent takes
 	models     bool                      // agent reported a model list: session/set_model may work
 	// loadID is the id of the session/load request while its replayed

@@ -34,8 +34,11 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 	var init struct {
 		ProtocolVersion   int `json:"protocolVersion"`
 		AgentCapabilities struct {
-			LoadSession        bool                      `json:"loadSession"`
-			PromptCapabilities acpsdk.PromptCapabilities `json:"promptCapabilities"`
+			LoadSession         bool                      `json:"loadSession"`
+			PromptCapabilities  acpsdk.PromptCapabilities `json:"promptCapabilities"`
+			SessionCapabilities struct {
+				Fork *struct{} `json:"fork"` // unstable session/fork offered
+			} `json:"sessionCapabilities"`
 		} `json:"agentCapabilities"`
 		AgentInfo *struct {
 			Name    string `json:"name"`
@@ -84,6 +87,13 @@ func (c *conn) handshake(ctx context.Context, req adapter.StartRequest) error {
 		} `json:"modes"`
 	}
 	loaded := false
+	if req.NativeSessionID == "" && req.Fork != nil {
+		c.forked = c.fork(ctx, *req.Fork, init.AgentCapabilities.SessionCapabilities.Fork != nil, &sess) && sess.SessionID != ""
+		c.log.Info("acp: fork", "from", req.Fork.From, "native", c.forked, "session", sess.SessionID)
+		loaded = c.forked
+	}
+	// A fork is asked for only without a session to load: after one the
+	// load below does not run.
 	if req.NativeSessionID != "" && c.loadable {
 		// The agent replays the history as updates: not this run's output.
 		err = c.rpc.callHook(ctx, "session/load", acpsdk.LoadSessionRequest{

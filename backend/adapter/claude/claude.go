@@ -87,9 +87,17 @@ func Env(cfg adapter.Config) []string {
 func Args(req adapter.StartRequest, sessionID string, resume bool) []string {
 	args := []string{"-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
 		"--include-partial-messages", "--permission-prompt-tool", "stdio"}
-	if resume {
+	switch f := forkOf(req); {
+	case resume:
 		args = append(args, "--resume", sessionID)
-	} else {
+	case f != nil:
+		// A native fork (docs/ARCHITECTURE.md §Checkpoints): a new session
+		// sessionID holding f.From's conversation up to f.At.
+		args = append(args, "--resume", f.From, "--fork-session", "--session-id", sessionID)
+		if f.At != "" {
+			args = append(args, "--resume-session-at", f.At)
+		}
+	default:
 		args = append(args, "--session-id", sessionID)
 	}
 	if req.Model != "" {
@@ -120,6 +128,7 @@ func (a Adapter) Start(ctx context.Context, req adapter.StartRequest, host adapt
 		return nil, fmt.Errorf("claude: launch: %w", err)
 	}
 	c := newConn(proc, sid, req.Workspace, host.Log)
+	c.forked = !resume && forkOf(req) != nil
 	go c.read()
 	ictx, cancel := context.WithTimeout(ctx, startTimeout)
 	defer cancel()

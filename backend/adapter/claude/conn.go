@@ -23,6 +23,7 @@ type conn struct {
 	log    io.Writer
 	mapper *Mapper
 	sid    string
+	forked bool // the session is a native fork (fork.go)
 
 	reqSeq  atomic.Int64
 	done    chan struct{} // closed when stdout ends (the process is gone)

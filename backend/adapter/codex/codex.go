@@ -184,6 +184,10 @@ func (c *conn) open(ctx context.Context, req adapter.StartRequest) error {
 	method := "thread/start"
 	if req.NativeSessionID != "" {
 		method, params["threadId"] = "thread/resume", req.NativeSessionID
+	} else if last := c.forkPoint(ctx, req.Fork); last != "" {
+		// A native fork (fork.go): a new thread holding the source's
+		// turns through last.
+		method, params["threadId"], params["lastTurnId"], c.forked = "thread/fork", req.Fork.From, last, true
 	}
 	var res struct {
 		Thread struct {
@@ -191,7 +195,16 @@ func (c *conn) open(ctx context.Context, req adapter.StartRequest) error {
 		} `json:"thread"`
 		Model string `json:"model"`
 	}
-	if err := c.callInto(ctx, method, params, &res); err != nil {
+	err := c.callInto(ctx, method, params, &res)
+	if err != nil && c.forked {
+		// The fork refused: a new thread, and the handover (fork.go).
+		logf(c.log, "thread/fork of %s: %v; starting a new thread", req.Fork.From, err)
+		delete(params, "threadId")
+		delete(params, "lastTurnId")
+		method, c.forked = "thread/start", false
+		err = c.callInto(ctx, method, params, &res)
+	}
+	if err != nil {
 		return fmt.Errorf("codex: %s: %w", method, err)
 	}
 	if res.Thread.ID == "" {

@@ -23,6 +23,7 @@ type conn struct {
 	log      io.Writer
 	mapper   *Mapper
 	threadID string
+	forked   bool // the thread is a native fork (fork.go)
 
 	seq     atomic.Int64
 	done    chan struct{}

@@ -85,8 +85,13 @@ type Spec struct {
 	Model           string         `json:"model,omitempty"`
 	Profile         string         `json:"profile,omitempty"`
 	NativeSessionID string         `json:"native_session_id,omitempty"`
-	DataDir         string         `json:"data_dir"`
-	DBPath          string         `json:"db_path"`
+	// Fork: the agent starts as a fork of its own session where it can
+	// (docs/ARCHITECTURE.md §Checkpoints, native forks); where it cannot,
+	// HandoverMessage (the conversation ahead of Message) is given instead.
+	Fork            *run.NativeFork `json:"fork,omitempty"`
+	HandoverMessage string          `json:"handover_message,omitempty"`
+	DataDir         string          `json:"data_dir"`
+	DBPath          string          `json:"db_path"`
 
 	// SessionConfig is the session's kept choices of the agent's settings
 	// (option id → value), applied before the prompt (docs/ARCHITECTURE.md
