@@ -249,6 +249,9 @@ CREATE INDEX checkpoints_by_state ON checkpoints(state) WHERE state <> 'kept';
 ALTER TABLE checkpoints ADD COLUMN head TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN handover TEXT NOT NULL DEFAULT '';
 `, nil},
+	// A workspace review's viewed marks and line comments
+	// (journal/review.go; docs/ARCHITECTURE.md §Review).
+	{14, "review marks and comments", reviewSQL, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by
