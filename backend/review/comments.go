@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -45,7 +44,7 @@ func (r *Reviewer) draft(ctx context.Context, id, cid string) (run.ReviewComment
 		return c, err
 	}
 	if c.WorkspaceID != id {
-		return c, fmt.Errorf("comment %s is not one of this workspace's: %w", cid, errdefs.ErrNotFound)
+		return c, notFound("comment " + cid + " is not one of this workspace's")
 	}
 	if c.State != run.CommentDraft {
 		return c, refused("this comment was sent to the agent already and can no longer be changed")

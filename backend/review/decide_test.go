@@ -87,9 +87,9 @@ func TestSessionFor(t *testing.T) {
 		{ID: "s4", UpdatedAt: t0.Add(3 * time.Hour)},
 	}
 	for _, c := range []struct{ ws, named, want string }{
-		{"w1", "", "s2"},  // the one updated last
+		{"w1", "", "s2"},   // the one updated last
 		{"w1", "s1", "s1"}, // the one named
-		{"w1", "s3", ""},  // named, but of another workspace
+		{"w1", "s3", ""},   // named, but of another workspace
 		{"w2", "", "s3"},
 		{"w9", "", ""},
 	} {

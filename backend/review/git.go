@@ -105,4 +105,3 @@ func parseLsTree(out []byte) map[string]string {
 	}
 	return m
 }
-

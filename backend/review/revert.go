@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
-	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -37,7 +36,7 @@ func (r *Reviewer) Revert(ctx context.Context, id string, req RevertRequest) (ru
 		return run.CheckpointResult{}, err
 	}
 	if _, ok := work.blobs[req.Path]; !ok {
-		return run.CheckpointResult{}, fmt.Errorf("%s is not changed in this workspace: %w", req.Path, errdefs.ErrNotFound)
+		return run.CheckpointResult{}, notFound(req.Path + " is not changed in this workspace")
 	}
 	sessions, err := r.Store.ListSessions(ctx, w.ProjectID)
 	if err != nil {

@@ -62,8 +62,9 @@ type Refusal struct {
 func (r *Refusal) Error() string { return r.Reason }
 func (r *Refusal) Unwrap() error { return r.Kind }
 
-func refused(reason string) error { return &Refusal{Reason: reason, Kind: errdefs.ErrConflict} }
-func invalid(reason string) error { return &Refusal{Reason: reason, Kind: errdefs.ErrInvalid} }
+func refused(reason string) error  { return &Refusal{Reason: reason, Kind: errdefs.ErrConflict} }
+func invalid(reason string) error  { return &Refusal{Reason: reason, Kind: errdefs.ErrInvalid} }
+func notFound(reason string) error { return &Refusal{Reason: reason, Kind: errdefs.ErrNotFound} }
 
 func (r *Reviewer) log() *slog.Logger {
 	if r.Log == nil {
@@ -132,7 +133,7 @@ func (r *Reviewer) Diff(ctx context.Context, id, path string) (run.FileChanged, 
 			return f, nil
 		}
 	}
-	return run.FileChanged{}, fmt.Errorf("%s is not changed in this workspace: %w", path, errdefs.ErrNotFound)
+	return run.FileChanged{}, notFound(path + " is not changed in this workspace")
 }
 
 // MarkViewed marks a file viewed at the blob the person saw (blob ""

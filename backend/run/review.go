@@ -70,3 +70,9 @@ type ReviewMark struct {
 	Path string `json:"path"`
 	Blob string `json:"blob"`
 }
+
+// ReviewChange is what review.changed carries: the workspace whose review
+// to read again.
+type ReviewChange struct {
+	WorkspaceID string `json:"workspace_id"`
+}

@@ -40,6 +40,10 @@ const (
 	// §Checkpoints). Checkpoint is the undo's or restore's record; the
 	// transcript shows it at its time.
 	WatchCheckpointChanged WatchType = "checkpoint.changed"
+	// WatchReviewChanged: a workspace's review changed — a file marked
+	// viewed, a comment written, edited, deleted or sent, a file
+	// reverted (docs/ARCHITECTURE.md §Review). Review names the workspace.
+	WatchReviewChanged WatchType = "review.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"
@@ -65,6 +69,9 @@ type WatchMessage struct {
 	// Checkpoint is set on checkpoint.changed.
 	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
 	Reason     string      `json:"reason,omitempty"`
+
+	// Review is set on review.changed (docs/ARCHITECTURE.md §Review).
+	Review *ReviewChange `json:"review,omitempty"`
 }
 
 // WatchSnapshot is the state a watcher starts from.

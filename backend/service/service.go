@@ -85,6 +85,8 @@ type Service struct {
 
 	// ws makes and keeps workspaces (SetWorkspaces; workspaces.go).
 	ws WorkspaceManager
+	// review reviews workspaces (SetReview; review.go).
+	review *reviewer
 
 	// missingRetired: projects whose folder was found gone and whose warm
 	// agents were retired (projects.go), so that each is retired once.

@@ -19,6 +19,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/review"
 	"github.com/hermesdesk/hermesdesk/backend/schedule"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/supervisor"
@@ -139,6 +140,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	wsm.Changed = svc.WorkspaceChanged
 	svc.SetWorkspaces(wsm)
 	svc.SetCheckpoints(j, o.DataDir)
+	svc.SetReview(&review.Reviewer{Store: j, DataDir: o.DataDir, Log: o.Log.With("component", "review")})
 	sch.Start(ctx)
 	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log,
 		workspaces: wsm}
