@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
+	"github.com/hermesdesk/hermesdesk/backend/review"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/workspaces"
@@ -87,6 +88,12 @@ func wire() []byte {
 	w.name(run.Checkpoint{}, "Checkpoint")
 	w.name(run.CheckpointResult{}, "CheckpointResult")
 	w.name(run.CheckpointFile{}, "CheckpointFile")
+	w.name(run.Review{}, "Review") // docs/ARCHITECTURE.md §Review
+	w.name(run.ReviewFile{}, "ReviewFile")
+	w.name(run.ReviewComment{}, "ReviewComment")
+	w.name(run.ReviewChange{}, "ReviewChange")
+	w.name(review.CommentRequest{}, "ReviewCommentRequest")
+	w.name(review.SendResult{}, "ReviewSendResult")
 	w.names[typeOf[run.EventType]()] = "string" // the fold ignores types it does not know
 	// What the window builds itself without these (an optimistic message,
 	// a RunInfo from a watch message, a project or session before its
@@ -126,6 +133,12 @@ func wire() []byte {
 	w.iface(run.Checkpoint{}, "A checkpoint record: a run's files kept before and after it, or an undo or restore (docs/ARCHITECTURE.md §Checkpoints)")
 	w.iface(run.CheckpointResult{}, "What POST /api/runs/{id}/undo and POST /api/sessions/{id}/restore answer")
 	w.iface(run.CheckpointFile{}, "One file an undo or restore changes or leaves")
+	w.iface(run.Review{}, "GET /api/workspaces/{id}/review: the changed files against the merge-base and the comments (docs/ARCHITECTURE.md §Review)")
+	w.iface(run.ReviewFile{}, "One changed file of a review; viewed holds only at the blob it was marked at")
+	w.iface(run.ReviewComment{}, "A line comment of a review: a draft until sent to the agent")
+	w.iface(run.ReviewChange{}, "The payload of review.changed")
+	w.iface(review.CommentRequest{}, "POST /api/workspaces/{id}/review/comments")
+	w.iface(review.SendResult{}, "POST /api/workspaces/{id}/review/send: the run the comments went in")
 
 	out := w.b.String()
 	if len(out) < 2 || out[len(out)-2:] != "\n\n" {
