@@ -100,6 +100,23 @@ func TestEndToEndReviewRoundTrip(t *testing.T) {
 			t.Errorf("the agent was not given %q; it recalls:\n%s", want, said)
 		}
 	}
+	// The transcript's message of the review carries its comments (the card).
+	var detail service.SessionDetail
+	if err := c.Call(ctx, "GET", "/api/sessions/"+sent.Run.SessionID, nil, &detail); err != nil {
+		t.Fatal(err)
+	}
+	carried := 0
+	for _, m := range detail.Messages {
+		if m.RunID == sent.Run.RunID && m.Role == run.RoleUser {
+			carried = len(m.Review)
+			if carried == 1 && (m.Review[0].Path != "hello.txt" || m.Review[0].Line != 1) {
+				t.Errorf("the message's review: %+v", m.Review)
+			}
+		}
+	}
+	if carried != 1 {
+		t.Errorf("the review's message carries %d comments, want 1", carried)
+	}
 	var rv run.Review
 	if err := c.Call(ctx, "GET", "/api/workspaces/"+id+"/review", nil, &rv); err != nil || len(rv.Comments) != 1 || rv.Comments[0].RunID != sent.Run.RunID {
 		t.Fatalf("review after send: %+v %v", rv, err)

@@ -141,3 +141,18 @@ func newID() string {
 	rand.Read(b)
 	return "rvc_" + hex.EncodeToString(b)
 }
+
+// SentByRun is the workspace's sent comments by the run they went in.
+func (r *Reviewer) SentByRun(ctx context.Context, id string) (map[string][]run.ReviewComment, error) {
+	all, err := r.Store.ReviewComments(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]run.ReviewComment{}
+	for _, c := range all {
+		if c.State == run.CommentSent && c.RunID != "" {
+			out[c.RunID] = append(out[c.RunID], c)
+		}
+	}
+	return out, nil
+}

@@ -140,3 +140,17 @@ func (s *Service) reviewChanged(workspaceID string) {
 	defer b.mu.Unlock()
 	b.publishLocked(run.WatchMessage{Type: run.WatchReviewChanged, Review: &run.ReviewChange{WorkspaceID: workspaceID}})
 }
+
+// reviewsSent are the review comments sent in the runs of a session's
+// workspace, by run: the transcript's review cards. Empty for a session in
+// the checkout; a failure to read them only loses the cards.
+func (s *Service) reviewsSent(ctx context.Context, ses run.Session) map[string][]run.ReviewComment {
+	if s.review == nil || ses.WorkspaceID == "" {
+		return nil
+	}
+	byRun, err := s.review.SentByRun(ctx, ses.WorkspaceID)
+	if err != nil {
+		s.log.Warn("service: the review comments of a session could not be read", "session", ses.ID, "err", err)
+	}
+	return byRun
+}

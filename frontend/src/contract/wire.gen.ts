@@ -124,6 +124,7 @@ export interface Message {
   error?: string;
   attachments?: string[];
   run?: RunInfo;
+  review?: ReviewComment[];
 }
 
 /** GET /api/sessions/{id} (Go: service.SessionDetail). */
