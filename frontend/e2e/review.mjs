@@ -60,7 +60,7 @@ try {
   await files.getByRole("button", { name: "readme.txt" }).click();
   const line = base.split("\n").length; // the edit's line number in the new file
   await view.getByRole("button", { name: `Comment on line ${line}` }).click();
-  await view.getByLabel("Comment").fill("Say why this line is here");
+  await view.getByRole("textbox", { name: "Comment" }).fill("Say why this line is here");
   await view.getByRole("button", { name: "Add comment" }).click();
   await view.getByText("Say why this line is here").waitFor({ timeout: 10_000 });
   await shots("comment");

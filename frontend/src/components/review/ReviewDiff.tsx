@@ -27,18 +27,19 @@ export function ReviewDiff({ file, comments, split, actions }: { file: ReviewFil
     return <DiffView file={{ path: file.path, action: file.action, seq: 0, diff: file.diff, binary: file.binary, notCompared: file.not_compared, truncated: file.truncated }} />;
   }
   const rows = numberedRows(file.diff);
-  const target = (r: DiffRow): LineTarget | undefined => {
-    const at = lineOf(r);
+  // A context line's left half (side by side) is the base's line.
+  const target = (r: DiffRow, side?: "old" | "new"): LineTarget | undefined => {
+    const at = r.kind === "ctx" && side === "old" && r.old !== undefined ? { side: "old" as const, line: r.old } : lineOf(r);
     return at && { path: file.path, ...at, quote: quoteOf(r) };
   };
   const cell = (r: DiffRow | undefined, key: string, side?: "old" | "new"): ReactNode => {
     if (!r) return <div key={key} className="rv-cell rv-empty" />;
-    const t = target(r);
+    const t = target(r, side);
     const no = side === "old" ? r.old : side === "new" ? r.new : undefined;
     const nums = side ? <span className="rv-no">{no ?? ""}</span> : <><span className="rv-no">{r.old ?? ""}</span><span className="rv-no">{r.new ?? ""}</span></>;
     if (!t) return <div key={key} className={`rv-cell diff-line diff-${r.kind}`}>{nums}<span className="rv-text">{r.text || " "}</span></div>;
     return (
-      <button key={key} type="button" className={`rv-cell rv-line diff-line diff-${r.kind}`} onClick={() => setOpen(t)} title="Comment on this line" aria-label={`Comment on ${t.side === "old" ? "the base's" : ""} line ${t.line}`.replace("  ", " ")}>
+      <button key={key} type="button" className={`rv-cell rv-line diff-line diff-${r.kind}`} onClick={() => setOpen(t)} title="Comment on this line" aria-label={t.side === "old" ? `Comment on the base's line ${t.line}` : `Comment on line ${t.line}`}>
         {nums}
         <span className="rv-text">{r.text || " "}</span>
       </button>
@@ -65,14 +66,14 @@ export function ReviewDiff({ file, comments, split, actions }: { file: ReviewFil
     splitRows(rows).forEach((s, i) => {
       if (s.full) out.push(<div key={i} className="rv-split">{cell(s.full, "f")}</div>);
       else out.push(<div key={i} className="rv-split">{cell(s.left, "l", "old")}{cell(s.right, "r", "new")}</div>);
-      const ts = s.full ? [] : s.left === s.right ? [target(s.right!)] : [s.left && target(s.left), s.right && target(s.right)];
+      const ts = s.full ? [] : [s.left && target(s.left, "old"), s.right && target(s.right, "new")];
       const u = under(ts, `u${i}`);
       if (u) out.push(u);
     });
   } else {
     rows.forEach((r, i) => {
       out.push(cell(r, String(i)));
-      const u = under([target(r)], `u${i}`);
+      const u = under([target(r), r.kind === "ctx" ? target(r, "old") : undefined], `u${i}`);
       if (u) out.push(u);
     });
   }

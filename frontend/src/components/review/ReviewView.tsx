@@ -20,7 +20,7 @@ import "./review.css";
 const STATUS_LETTER: Record<string, string> = { added: "A", modified: "M", deleted: "D" };
 
 export default function ReviewView({ workspace: w, api, bus, onClose }: { workspace: Workspace; api: ApiClient; bus?: WatchBus; onClose(): void }) {
-  const { review, err, reload } = useReview(api, bus, w.id);
+  const { review, err, reload, setReview } = useReview(api, bus, w.id);
   const wide = useWide(SPLIT_MIN_WIDTH);
   const [selected, setSelected] = useState<string>();
   const [diff, setDiff] = useState<ReviewFileDiff>();
@@ -116,7 +116,15 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
     }
     setBusy(false);
   };
-  const toggleViewed = (p: string, b: string, viewed: boolean) => void attempt(() => api.markViewed(w.id, p, b, viewed)).then((e) => e && setNote({ text: `Could not mark ${p}: ${e}`, fail: true }));
+  // Ticked at once; the review read again after says what was saved.
+  const toggleViewed = (p: string, b: string, viewed: boolean) => {
+    setReview((r) => r && { ...r, files: r.files.map((f) => (f.path === p ? { ...f, viewed } : f)) });
+    void attempt(() => api.markViewed(w.id, p, b, viewed)).then((e) => {
+      if (!e) return;
+      setNote({ text: `Could not mark ${p}: ${e}`, fail: true });
+      reload();
+    });
+  };
 
   const name = shortName(w);
   return (

@@ -42,7 +42,7 @@ export function useReview(api: ApiClient, bus: WatchBus | undefined, workspaceId
       live = false;
     };
   }, [api, workspaceId, version]);
-  return { review, err, reload };
+  return { review, err, reload, setReview };
 }
 
 /** True while the window is at least min px wide; follows resizes (an event, not a poll). */
