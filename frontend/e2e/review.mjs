@@ -112,6 +112,33 @@ try {
   }
   await page.keyboard.press("Escape");
   await view.waitFor({ state: "detached", timeout: 5_000 });
+  // The transcript shows the review as a card of its comment, and the
+  // header's chip keeps Review within the window.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const card = page.getByRole("region", { name: "Review: 1 comment" });
+  // The transcript is a virtual list that opens at its tail: scroll up to the card.
+  await page.locator(".main-head").waitFor();
+  const box = await page.locator("main").boundingBox();
+  if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 30 && (await card.count()) === 0; i++) {
+    await page.mouse.wheel(0, -300);
+    await page.waitForTimeout(100);
+  }
+  await card.waitFor({ timeout: 10_000 });
+  await card.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: join(out, "review-card.png") });
+  if (!((await card.textContent()) ?? "").includes(`readme.txt:${line}`)) problems.push("the review card does not name readme.txt:" + line);
+  for (const width of [420, 720]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(out, `review-header-${width}.png`) });
+    const m = await page.evaluate(() => {
+      const h = document.querySelector(".main-head");
+      return { overflow: h ? h.scrollWidth - h.clientWidth : 0, page: document.documentElement.scrollWidth - window.innerWidth };
+    });
+    console.log(`review header ${width} px: overflow ${m.overflow} px`);
+    if (m.overflow > 1 || m.page > 1) problems.push(`${width} px: the header with Review is wider than the window (${m.overflow}/${m.page} px)`);
+  }
   await ctx.close();
 
   async function shots(name) {
