@@ -31,14 +31,16 @@ func StatusOf(action string) string {
 		return "added"
 	case "deleted":
 		return "deleted"
+	case "renamed":
+		return "renamed"
 	}
 	return "modified"
 }
 
 // Files is the review's file list: each changed file with its counts, its
-// blob now, and viewed only when marked at that same blob (a file changed
-// since it was viewed is unviewed again).
-func Files(changed []run.FileChanged, blobs map[string]string, marks []run.ReviewMark) []run.ReviewFile {
+// blob now, the path a renamed file had, and viewed only when marked at
+// that same blob (a file changed since it was viewed is unviewed again).
+func Files(changed []run.FileChanged, blobs map[string]string, marks []run.ReviewMark, renames map[string]string) []run.ReviewFile {
 	markOf := map[string]string{}
 	for _, m := range marks {
 		markOf[m.Path] = m.Blob
@@ -47,8 +49,12 @@ func Files(changed []run.FileChanged, blobs map[string]string, marks []run.Revie
 	for _, f := range changed {
 		blob := blobs[f.Path]
 		mark, marked := markOf[f.Path]
-		out = append(out, run.ReviewFile{Path: f.Path, Status: StatusOf(f.Action), Added: f.Added, Removed: f.Removed,
-			Binary: f.Binary, NotCompared: f.NotCompared, Blob: blob, Viewed: marked && mark == blob})
+		rf := run.ReviewFile{Path: f.Path, Status: StatusOf(f.Action), Added: f.Added, Removed: f.Removed,
+			Binary: f.Binary, NotCompared: f.NotCompared, Blob: blob, Viewed: marked && mark == blob}
+		if f.Action == "renamed" {
+			rf.OldPath = renames[f.Path]
+		}
+		out = append(out, rf)
 	}
 	return out
 }

@@ -40,7 +40,7 @@ func TestFilesViewedOnlyAtTheMarkedBlob(t *testing.T) {
 	}
 	blobs := map[string]string{"a.go": "a2", "b.go": "b1", "c.go": "", "d.png": "d1", "e.go": "e1"}
 	marks := []run.ReviewMark{{Path: "a.go", Blob: "a1"}, {Path: "b.go", Blob: "b1"}, {Path: "c.go", Blob: ""}, {Path: "gone.go", Blob: "x"}}
-	got := Files(changed, blobs, marks)
+	got := Files(changed, blobs, marks, nil)
 	want := []run.ReviewFile{
 		{Path: "a.go", Status: "modified", Added: 2, Removed: 1, Blob: "a2", Viewed: false},
 		{Path: "b.go", Status: "added", Added: 5, Blob: "b1", Viewed: true},
@@ -104,5 +104,39 @@ func TestDrafts(t *testing.T) {
 	got := Drafts(all)
 	if len(got) != 2 || got[0].ID != "2" || got[1].ID != "3" {
 		t.Errorf("%+v", got)
+	}
+}
+
+func TestRenamesArePaired(t *testing.T) {
+	recs := parseNameStatus([]byte("R087\x00old.go\x00new.go\x00M\x00keep.go\x00R100\x00x\x00y\x00D\x00gone\x00"))
+	if len(recs) != 4 || recs[0] != (statusPath{"R", "old.go", "new.go"}) || recs[1] != (statusPath{"M", "", "keep.go"}) {
+		t.Fatalf("%+v", recs)
+	}
+	files := []run.FileChanged{
+		{Path: "keep.go", Action: "modified"},
+		{Path: "new.go", Action: "created", Added: 9},
+		{Path: "old.go", Action: "deleted", Removed: 8},
+		{Path: "y", Action: "created"}, // x is not in the list: not paired
+		{Path: "gone", Action: "deleted"},
+	}
+	renames := Renames(recs, files)
+	if !reflect.DeepEqual(renames, map[string]string{"new.go": "old.go"}) {
+		t.Fatalf("renames: %v", renames)
+	}
+	patch := run.FileChanged{Path: "new.go", Action: "renamed", Added: 1, Removed: 1}
+	got := PairRenames(files, renames, map[string]run.FileChanged{"new.go": patch})
+	var paths []string
+	for _, f := range got {
+		paths = append(paths, f.Path+":"+f.Action)
+	}
+	if want := []string{"keep.go:modified", "new.go:renamed", "y:created", "gone:deleted"}; !reflect.DeepEqual(paths, want) {
+		t.Errorf("paired: %v, want %v", paths, want)
+	}
+	// Without its patch a rename stays a deletion and an addition.
+	if got := PairRenames(files, renames, nil); len(got) != len(files) {
+		t.Errorf("unpaired: %+v", got)
+	}
+	if rf := Files(got, nil, nil, renames); rf[1].Status != "renamed" || rf[1].OldPath != "old.go" {
+		t.Errorf("the list's entry: %+v", rf[1])
 	}
 }

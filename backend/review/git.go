@@ -15,6 +15,7 @@ type work struct {
 	mergeBase string
 	files     []run.FileChanged
 	blobs     map[string]string // path → blob now ("" deleted)
+	renames   map[string]string // new path → old path
 }
 
 // readWork snapshots the worktree (tracked and untracked, .gitignore
@@ -39,11 +40,12 @@ func readWork(ctx context.Context, w run.Workspace) (work, error) {
 	if err != nil {
 		return work{}, fmt.Errorf("the worktree could not be compared with its base: %w", err)
 	}
+	files, renames := withRenames(ctx, s, mb, now.Tree, files)
 	blobs, err := blobsOf(ctx, s, now.Tree, files)
 	if err != nil {
 		return work{}, err
 	}
-	return work{mergeBase: mb, files: files, blobs: blobs}, nil
+	return work{mergeBase: mb, files: files, blobs: blobs, renames: renames}, nil
 }
 
 // mergeBase is where the workspace's work starts: the merge-base of its

@@ -14,7 +14,7 @@ type RevertRequest struct {
 }
 
 // Revert puts one file back to the merge-base's version (removed when it
-// did not exist there), in the worktree only, through a checkpoint taken
+// did not exist there; a renamed file back under its old name), in the worktree only, through a checkpoint taken
 // first (backend/checkpoints): the record is journaled and its undo
 // (POST /api/checkpoints/{id}/undo) brings the file back. Refused while a
 // run works in the workspace.
@@ -46,8 +46,12 @@ func (r *Reviewer) Revert(ctx context.Context, id string, req RevertRequest) (ru
 	if sid == "" {
 		sid = id // listed under the workspace when no session works in it
 	}
+	paths := []string{req.Path}
+	if old, ok := work.renames[req.Path]; ok {
+		paths = append(paths, old) // a rename goes back to its old name
+	}
 	res, err := checkpoints.Revert(ctx, r.Store, checkpoints.RevertTarget{DataDir: r.DataDir, Workspace: w.Path,
-		SessionID: sid, Source: work.mergeBase, Paths: []string{req.Path}})
+		SessionID: sid, Source: work.mergeBase, Paths: paths})
 	if res.Checkpoint != nil && r.Checkpoint != nil {
 		r.Checkpoint(res.Checkpoint)
 	}

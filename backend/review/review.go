@@ -111,7 +111,7 @@ func (r *Reviewer) Review(ctx context.Context, id string) (run.Review, error) {
 		return run.Review{}, fmt.Errorf("the review's comments could not be read: %w", err)
 	}
 	return run.Review{WorkspaceID: id, Base: w.Base, MergeBase: work.mergeBase,
-		Files: Files(work.files, work.blobs, marks), Comments: comments}, nil
+		Files: Files(work.files, work.blobs, marks, work.renames), Comments: comments}, nil
 }
 
 // Diff is one file's diff against the merge-base, in the shape of a

@@ -61,6 +61,7 @@ func newFixture(t *testing.T) *fixture {
 	write(t, filepath.Join(repo, "keep.txt"), "keep\n")
 	write(t, filepath.Join(repo, "edit.txt"), "one\ntwo\nthree\n")
 	write(t, filepath.Join(repo, "gone.txt"), "bye\n")
+	write(t, filepath.Join(repo, "moved.txt"), "a\nb\nc\nd\ne\nf\n")
 	write(t, filepath.Join(repo, ".gitignore"), "*.log\n")
 	git(t, repo, "add", "-A")
 	git(t, repo, "commit", "-q", "-m", "first")
@@ -74,6 +75,8 @@ func newFixture(t *testing.T) *fixture {
 	write(t, filepath.Join(wt, "new.txt"), "new\n")
 	write(t, filepath.Join(wt, "debug.log"), "ignored\n")
 	os.Remove(filepath.Join(wt, "gone.txt"))
+	os.Remove(filepath.Join(wt, "moved.txt"))
+	write(t, filepath.Join(wt, "renamed.txt"), "a\nb\nc\nd\ne\nF\n")
 	write(t, filepath.Join(repo, "keep.txt"), "main moved\n")
 	git(t, repo, "commit", "-q", "-am", "main moves ahead")
 
@@ -116,7 +119,7 @@ func TestReviewOfAWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := byPath(rv.Files)
-	want := map[string]string{"committed.txt": "added", "edit.txt": "modified", "new.txt": "added", "gone.txt": "deleted"}
+	want := map[string]string{"committed.txt": "added", "edit.txt": "modified", "new.txt": "added", "gone.txt": "deleted", "renamed.txt": "renamed"}
 	if len(got) != len(want) {
 		t.Errorf("files: %+v", rv.Files)
 	}
@@ -127,6 +130,9 @@ func TestReviewOfAWorkspace(t *testing.T) {
 	}
 	if e := got["edit.txt"]; e.Added != 2 || e.Removed != 1 || e.Blob == "" {
 		t.Errorf("edit.txt counts: %+v", e)
+	}
+	if r := got["renamed.txt"]; r.OldPath != "moved.txt" || r.Added != 1 || r.Removed != 1 {
+		t.Errorf("renamed.txt: %+v", r)
 	}
 	if got["gone.txt"].Blob != "" || got["gone.txt"].Removed != 1 {
 		t.Errorf("gone.txt: %+v", got["gone.txt"])
@@ -192,6 +198,20 @@ func TestRevertIsUndoable(t *testing.T) {
 		if got, err := os.ReadFile(p); (c.restore == "") != os.IsNotExist(err) || (c.restore != "" && string(got) != c.restore) {
 			t.Errorf("%s after undo: %q %v", c.path, got, err)
 		}
+	}
+	// A renamed file goes back under its old name; the undo moves it again.
+	res, err := f.r.Revert(ctx, f.ws.ID, RevertRequest{Path: "renamed.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(f.wt, "renamed.txt")); !os.IsNotExist(err) || read(t, filepath.Join(f.wt, "moved.txt")) != "a\nb\nc\nd\ne\nf\n" {
+		t.Errorf("after reverting the rename: %v", err)
+	}
+	if _, err := checkpoints.Undo(ctx, f.j, f.dataDir, res.Checkpoint.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(f.wt, "moved.txt")); !os.IsNotExist(err) || read(t, filepath.Join(f.wt, "renamed.txt")) != "a\nb\nc\nd\ne\nF\n" {
+		t.Errorf("after undoing it: %v", err)
 	}
 	if read(t, filepath.Join(f.wt, "debug.log")) != "ignored\n" {
 		t.Error("the ignored file changed")

@@ -11,8 +11,10 @@ import "time"
 type ReviewFile struct {
 	// Path is relative to the worktree, slash-separated.
 	Path string `json:"path"`
-	// Status is added, modified or deleted.
-	Status  string `json:"status"`
+	// Status is added, modified, deleted or renamed.
+	Status string `json:"status"`
+	// OldPath is where a renamed file was on the base.
+	OldPath string `json:"old_path,omitempty"`
 	Added   int    `json:"added"`
 	Removed int    `json:"removed"`
 	Binary  bool   `json:"binary,omitempty"`

@@ -447,6 +447,7 @@ export interface Review {
 export interface ReviewFile {
   path: string;
   status: string;
+  old_path?: string;
   added: number;
   removed: number;
   binary?: boolean;

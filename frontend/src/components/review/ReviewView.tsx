@@ -17,7 +17,7 @@ import { drafts, reviewSummary, SPLIT_MIN_WIDTH } from "./reviewDiff";
 import { useReview, useWide } from "./useReview";
 import "./review.css";
 
-const STATUS_LETTER: Record<string, string> = { added: "A", modified: "M", deleted: "D" };
+const STATUS_LETTER: Record<string, string> = { added: "A", modified: "M", deleted: "D", renamed: "R" };
 
 export default function ReviewView({ workspace: w, api, bus, onClose }: { workspace: Workspace; api: ApiClient; bus?: WatchBus; onClose(): void }) {
   const { review, err, reload, setReview } = useReview(api, bus, w.id);
@@ -155,7 +155,7 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
             {files.map((f) => (
               <li key={f.path} className={f.path === file?.path ? "on" : undefined}>
                 <input type="checkbox" checked={f.viewed} onChange={(e) => toggleViewed(f.path, f.blob, e.target.checked)} aria-label={`Viewed ${f.path}`} title="Viewed" />
-                <button type="button" className="rv-file link-btn mono ellipsis" onClick={() => setSelected(f.path)} aria-current={f.path === file?.path ? "true" : undefined} title={f.path}>
+                <button type="button" className="rv-file link-btn mono ellipsis" onClick={() => setSelected(f.path)} aria-current={f.path === file?.path ? "true" : undefined} title={f.old_path ? `${f.old_path} → ${f.path}` : f.path}>
                   {f.path}
                 </button>
                 <span className={`rv-status rv-${f.status}`} title={f.status}>{STATUS_LETTER[f.status] ?? "?"}</span>
@@ -166,7 +166,7 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
           <section className="rv-main" aria-label={file ? `Changes in ${file.path}` : undefined}>
             {file && (
               <div className="rv-file-head">
-                <span className="mono ellipsis" title={file.path}>{file.path}</span>
+                <span className="mono ellipsis" title={file.path}>{file.old_path ? `${file.old_path} → ${file.path}` : file.path}</span>
                 <span className="spacer" />
                 <button type="button" className="btn btn-ghost" disabled={busy} onClick={() => setConfirm(file.path)} title="Put this file back as it is on the base, in the worktree only; undoable">
                   <RotateCcw size={14} aria-hidden /> Revert
@@ -176,7 +176,7 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
             {confirm && (
               <div className="rv-confirm" role="alertdialog" aria-label="Revert the file">
                 <p>
-                  Revert <code>{confirm}</code> to the base's version{file?.status === "added" ? " (it is not on the base, so it is deleted)" : ""}? A checkpoint is kept first: Undo brings it back.
+                  Revert <code>{confirm}</code> to the base's version{file?.status === "added" ? " (it is not on the base, so it is deleted)" : file?.status === "renamed" ? ` (back to its old name, ${file.old_path})` : ""}? A checkpoint is kept first: Undo brings it back.
                 </p>
                 <button type="button" className="btn btn-ghost" onClick={() => setConfirm(undefined)}>Cancel</button>
                 <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void revert(confirm)}>Revert</button>
