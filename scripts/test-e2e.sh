@@ -89,6 +89,14 @@ git -C "$work/radarproj" add readme.txt
 git -C "$work/radarproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
 (cd frontend && node e2e/radar.mjs --url "$url" --project "$work/radarproj" --max-longtask-ms "${E2E_RADAR_LONGTASK_MS:-50}")
 echo "test-e2e: conflict radar flow passed"
+# Review (issue 27): a worktree's files, a line comment sent to the agent,
+# Revert and its Undo, from the chip's Review view.
+git init -q -b main "$work/rvproj"
+printf 'one\n' >"$work/rvproj/readme.txt"
+git -C "$work/rvproj" add readme.txt
+git -C "$work/rvproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+(cd frontend && node e2e/review.mjs --url "$url" --project "$work/rvproj")
+echo "test-e2e: review flow passed"
 # Checkpoints (issue 26): a demo run writes hello.txt; Undo removes it from
 # the disk, Redo brings it back, Restore previews and applies, from the footer.
 git init -q -b main "$work/cpproj"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
+	"github.com/hermesdesk/hermesdesk/backend/review"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/workspaces"
@@ -92,6 +93,12 @@ func wire() []byte {
 	w.name(run.OverlapSide{}, "OverlapSide")
 	w.name(run.OverlapFile{}, "OverlapFile")
 	w.name(run.OverlapHunk{}, "OverlapHunk")
+	w.name(run.Review{}, "Review") // docs/ARCHITECTURE.md §Review
+	w.name(run.ReviewFile{}, "ReviewFile")
+	w.name(run.ReviewComment{}, "ReviewComment")
+	w.name(run.ReviewChange{}, "ReviewChange")
+	w.name(review.CommentRequest{}, "ReviewCommentRequest")
+	w.name(review.SendResult{}, "ReviewSendResult")
 	w.names[typeOf[run.EventType]()] = "string" // the fold ignores types it does not know
 	// What the window builds itself without these (an optimistic message,
 	// a RunInfo from a watch message, a project or session before its
@@ -136,6 +143,12 @@ func wire() []byte {
 	w.iface(run.OverlapSide{}, "One workspace of an overlap")
 	w.iface(run.OverlapFile{}, "A file both sides of an overlap change in ways that conflict")
 	w.iface(run.OverlapHunk{}, "One conflicted region: each side's lines")
+	w.iface(run.Review{}, "GET /api/workspaces/{id}/review: the changed files against the merge-base and the comments (docs/ARCHITECTURE.md §Review)")
+	w.iface(run.ReviewFile{}, "One changed file of a review; viewed holds only at the blob it was marked at")
+	w.iface(run.ReviewComment{}, "A line comment of a review: a draft until sent to the agent")
+	w.iface(run.ReviewChange{}, "The payload of review.changed")
+	w.iface(review.CommentRequest{}, "POST /api/workspaces/{id}/review/comments")
+	w.iface(review.SendResult{}, "POST /api/workspaces/{id}/review/send: the run the comments went in")
 
 	out := w.b.String()
 	if len(out) < 2 || out[len(out)-2:] != "\n\n" {

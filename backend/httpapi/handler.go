@@ -101,6 +101,7 @@ func (h *Handler) routes() {
 	m.HandleFunc("GET /api/workspaces/{id}", h.getWorkspace)
 	m.HandleFunc("POST /api/workspaces/{id}/archive", h.archiveWorkspace)
 	m.HandleFunc("POST /api/workspaces/{id}/restore", h.restoreWorkspace)
+	h.reviewRoutes() // review.go (docs/ARCHITECTURE.md §Review)
 	m.HandleFunc("POST /api/sessions/{id}/workspace", h.moveSession)
 	m.HandleFunc("POST /api/sessions", h.createSession)
 	m.HandleFunc("GET /api/sessions", h.listSessions)

@@ -255,6 +255,9 @@ ALTER TABLE sessions ADD COLUMN handover TEXT NOT NULL DEFAULT '';
 	{14, "native fork of a forked session", `
 ALTER TABLE sessions ADD COLUMN fork TEXT NOT NULL DEFAULT '';
 `, nil},
+	// A workspace review's viewed marks and line comments
+	// (journal/review.go; docs/ARCHITECTURE.md §Review).
+	{15, "review marks and comments", reviewSQL, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

@@ -43,6 +43,10 @@ const (
 	// WatchConflictsChanged: the conflict radar's answer for a project
 	// moved (docs/ARCHITECTURE.md §Conflict radar). Conflicts is set.
 	WatchConflictsChanged WatchType = "conflicts.changed"
+	// WatchReviewChanged: a workspace's review changed — a file marked
+	// viewed, a comment written, edited, deleted or sent, a file
+	// reverted (docs/ARCHITECTURE.md §Review). Review names the workspace.
+	WatchReviewChanged WatchType = "review.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"
@@ -70,6 +74,9 @@ type WatchMessage struct {
 	// Conflicts is set on conflicts.changed.
 	Conflicts *Conflicts `json:"conflicts,omitempty"`
 	Reason    string     `json:"reason,omitempty"`
+
+	// Review is set on review.changed (docs/ARCHITECTURE.md §Review).
+	Review *ReviewChange `json:"review,omitempty"`
 }
 
 // WatchSnapshot is the state a watcher starts from.

@@ -22,6 +22,7 @@ var WatchTypes = []WatchType{
 	WatchSnapshotType, WatchRunChanged, WatchSessionChanged, WatchAgentsChanged, WatchSchedulesChanged,
 	WatchWorkspaceChanged, WatchGoodbye, WatchDoorbell, WatchCheckpointChanged,
 	WatchConflictsChanged,
+	WatchReviewChanged,
 }
 
 // PendingKinds lists every PendingKind.

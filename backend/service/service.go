@@ -85,6 +85,8 @@ type Service struct {
 
 	// ws makes and keeps workspaces (SetWorkspaces; workspaces.go).
 	ws WorkspaceManager
+	// review reviews workspaces (SetReview; review.go).
+	review *reviewer
 
 	// missingRetired: projects whose folder was found gone and whose warm
 	// agents were retired (projects.go), so that each is retired once.
@@ -283,6 +285,10 @@ type MessageView struct {
 	run.Message
 	RunStatus *struct{} `json:"run_status,omitempty"`
 	Run       *run.Run  `json:"run,omitempty"`
+	// Review: a user message that sent a workspace review's comments
+	// carries them, so the transcript shows a review card, not the text
+	// (docs/ARCHITECTURE.md §Review).
+	Review []run.ReviewComment `json:"review,omitempty"`
 }
 
 // SessionDetail is GET /api/sessions/{id}.
@@ -314,8 +320,12 @@ func (s *Service) SessionTail(ctx context.Context, id string, tail int) (Session
 		msgs = msgs[len(msgs)-tail:]
 	}
 	d := SessionDetail{Session: ses, Messages: make([]MessageView, 0, len(msgs))}
+	sent := s.reviewsSent(ctx, ses) // review.go
 	for _, m := range msgs {
 		v := MessageView{Message: m}
+		if m.Role == run.RoleUser {
+			v.Review = sent[m.RunID]
+		}
 		if m.RunID != "" {
 			r, err := s.store.GetRun(ctx, m.RunID)
 			if err != nil {

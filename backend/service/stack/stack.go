@@ -19,6 +19,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
+	"github.com/hermesdesk/hermesdesk/backend/review"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/schedule"
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -142,6 +143,7 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	wsm.Changed = func(w run.Workspace) { svc.WorkspaceChanged(w); rad.WorkspaceChanged(w) }
 	svc.SetWorkspaces(wsm)
 	svc.SetCheckpoints(j, o.DataDir)
+	svc.SetReview(&review.Reviewer{Store: j, DataDir: o.DataDir, Log: o.Log.With("component", "review")})
 	sch.Start(ctx)
 	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log,
 		workspaces: wsm, stopRadar: stopRadar}

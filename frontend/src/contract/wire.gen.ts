@@ -8,7 +8,7 @@ export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_c
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
 
 /** A watch bus message's type (run.WatchType). */
-export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "conflicts.changed";
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "conflicts.changed" | "review.changed";
 
 /** What a pending prompt asks for (run.PendingKind). */
 export type PendingKind = "approval" | "clarify";
@@ -32,7 +32,7 @@ export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaitin
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
 
 /** Every watch bus message type. */
-export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "conflicts.changed"];
+export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "conflicts.changed", "review.changed"];
 
 /** The codes of a run whose agent never started (run.StartFailureCodes). */
 export const START_FAILURE_CODES: readonly RunErrorCode[] = ["agent_not_installed", "agent_start", "agent_unknown"];
@@ -124,6 +124,7 @@ export interface Message {
   error?: string;
   attachments?: string[];
   run?: RunInfo;
+  review?: ReviewComment[];
 }
 
 /** GET /api/sessions/{id} (Go: service.SessionDetail). */
@@ -259,6 +260,7 @@ export interface WatchMessage {
   checkpoint?: Checkpoint;
   conflicts?: Conflicts;
   reason?: string;
+  review?: ReviewChange;
 }
 
 /** Where a session's agent works: the checkout or a worktree the app made (docs/ARCHITECTURE.md §Workspaces) (Go: run.Workspace). */
@@ -468,4 +470,61 @@ export interface OverlapHunk {
   end: number;
   a: string[];
   b: string[];
+}
+
+/** GET /api/workspaces/{id}/review: the changed files against the merge-base and the comments (docs/ARCHITECTURE.md §Review) (Go: run.Review). */
+export interface Review {
+  workspace_id: string;
+  base: string;
+  merge_base: string;
+  files: ReviewFile[];
+  comments: ReviewComment[];
+}
+
+/** One changed file of a review; viewed holds only at the blob it was marked at (Go: run.ReviewFile). */
+export interface ReviewFile {
+  path: string;
+  status: string;
+  old_path?: string;
+  added: number;
+  removed: number;
+  binary?: boolean;
+  not_compared?: string;
+  blob: string;
+  viewed: boolean;
+}
+
+/** A line comment of a review: a draft until sent to the agent (Go: run.ReviewComment). */
+export interface ReviewComment {
+  id: string;
+  workspace_id: string;
+  path: string;
+  side: string;
+  line: number;
+  quote: string;
+  text: string;
+  state: string;
+  run_id?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The payload of review.changed (Go: run.ReviewChange). */
+export interface ReviewChange {
+  workspace_id: string;
+}
+
+/** POST /api/workspaces/{id}/review/comments (Go: review.CommentRequest). */
+export interface ReviewCommentRequest {
+  path: string;
+  side: string;
+  line: number;
+  quote: string;
+  text: string;
+}
+
+/** POST /api/workspaces/{id}/review/send: the run the comments went in (Go: review.SendResult). */
+export interface ReviewSendResult {
+  run: StartResult;
+  comments: ReviewComment[];
 }

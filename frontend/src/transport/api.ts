@@ -27,7 +27,7 @@ import type {
   Workspace,
   WorkspaceDetail,
 } from "./types";
-import type { Checkpoint, CheckpointResult } from "../contract/wire.gen";
+import type { Checkpoint, CheckpointResult, Review, ReviewComment, ReviewCommentRequest, ReviewSendResult } from "../contract/wire.gen";
 import type { Firing, Schedule, ScheduleInput, SchedulePreview } from "../schedules/types";
 
 export interface RawResponse {
@@ -135,6 +135,18 @@ export interface WorkspaceWhere {
   workspace_id?: string;
 }
 
+/** One file's diff against the workspace's merge-base: a file.changed payload (GET …/review/diff). */
+export interface ReviewFileDiff {
+  path: string;
+  action: string;
+  diff?: string;
+  added?: number;
+  removed?: number;
+  binary?: boolean;
+  truncated?: boolean;
+  not_compared?: string;
+}
+
 export class ApiClient {
   constructor(private readonly raw: RawRequest) {}
 
@@ -200,6 +212,31 @@ export class ApiClient {
   }
   restoreWorkspace(id: string): Promise<Workspace> {
     return this.call("POST", `/api/workspaces/${enc(id)}/restore`, {});
+  }
+  // The review of a worktree (docs/ARCHITECTURE.md §Review).
+  review(id: string): Promise<Review> {
+    return this.call("GET", `/api/workspaces/${enc(id)}/review`);
+  }
+  reviewDiff(id: string, path: string): Promise<ReviewFileDiff> {
+    return this.call("GET", `/api/workspaces/${enc(id)}/review/diff?path=${enc(path)}`);
+  }
+  markViewed(id: string, path: string, blob: string, viewed: boolean): Promise<unknown> {
+    return this.call("PUT", `/api/workspaces/${enc(id)}/review/viewed`, { path, blob, viewed });
+  }
+  addReviewComment(id: string, c: ReviewCommentRequest): Promise<ReviewComment> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/review/comments`, c);
+  }
+  editReviewComment(id: string, cid: string, text: string): Promise<ReviewComment> {
+    return this.call("PATCH", `/api/workspaces/${enc(id)}/review/comments/${enc(cid)}`, { text });
+  }
+  deleteReviewComment(id: string, cid: string): Promise<unknown> {
+    return this.call("DELETE", `/api/workspaces/${enc(id)}/review/comments/${enc(cid)}`);
+  }
+  sendReview(id: string): Promise<ReviewSendResult> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/review/send`, {});
+  }
+  revertFile(id: string, path: string): Promise<CheckpointResult> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/review/revert`, { path });
   }
   /** Moves a session that has not run yet (a new worktree, another workspace, or the checkout). */
   moveSession(id: string, where: WorkspaceWhere): Promise<Session> {

@@ -7,9 +7,11 @@ import { BlockView, type BlockActions } from "./BlockView";
 import { CopyButton } from "../common/copy";
 import { Markdown } from "../common/Markdown";
 import type { Focus } from "./useJump";
+import type { ReviewComment } from "../../contract/wire.gen";
+import { ReviewCard } from "../review/ReviewCard";
 
 export type Item =
-  | { key: string; kind: "user"; text: string; queuedRun?: string; attachments?: string[] }
+  | { key: string; kind: "user"; text: string; queuedRun?: string; attachments?: string[]; review?: ReviewComment[] }
   | { key: string; kind: "static"; text: string; runId?: string }
   /** `at`: the block's index in its run's view, where a live row reads its newer versions. */
   | { key: string; kind: "block"; runId: string; block: Block; live: boolean; at?: number }
@@ -88,7 +90,7 @@ const Row = memo(function Row({ item, actions, onOlder, onReveal }: { item: Item
       }
       return (
         <div className="msg-user">
-          {item.text && <div className="bubble">{item.text}</div>}
+          {item.review?.length ? <ReviewCard comments={item.review} /> : item.text && <div className="bubble">{item.text}</div>}
           <MessageAttachments paths={item.attachments} />
         </div>
       );

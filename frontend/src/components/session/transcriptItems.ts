@@ -57,7 +57,7 @@ export function transcriptItems({ messages, runs, queued, wait, cache, readOnly 
     else if (waitAt === Number.MAX_SAFE_INTEGER) waitAt = out.length;
     if (m.role === "user") {
       const q = m.run_id && queued.has(m.run_id) ? m.run_id : undefined;
-      out.push({ key: `m:${m.id}`, kind: "user", text: m.content, queuedRun: q, attachments: m.attachments });
+      out.push({ key: `m:${m.id}`, kind: "user", text: m.content, queuedRun: q, attachments: m.attachments, ...(m.review?.length ? { review: m.review } : {}) });
       continue;
     }
     const v = m.run_id ? runs.view(m.run_id) : undefined;

@@ -6,6 +6,7 @@ import { Archive, ArchiveRestore, GitBranch } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { Workspace, WorkspaceDetail } from "../../transport/types";
 import { RadarBadge } from "../radar/RadarBadge";
+import { ReviewButton } from "../review/ReviewButton";
 import { SetupOutput } from "./SetupOutput";
 import { chipTitle, figures, isExternal, shortName, stateWords } from "./workspaceText";
 import { useWorkspacesContext, type Workspaces } from "./WorkspacesContext";
@@ -74,6 +75,7 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
           <Archive size={14} aria-hidden />
         </button>
       )}
+      {!external && <ReviewButton workspace={w} compact={compact} />}
       {ctx && w.state === "archived" && (
         <button type="button" className={compact ? "icon-btn ws-act" : "btn btn-ghost ws-act"} disabled={busy} onClick={() => void act(ctx.restore)} aria-label={`Restore the worktree ${name}`} title="Restore the worktree: the same branch and files back">
           <ArchiveRestore size={14} aria-hidden /> {!compact && "Restore"}

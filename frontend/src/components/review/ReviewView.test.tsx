@@ -1,0 +1,73 @@
+// The Review view against a fake API: the file list, a comment on a
+// clicked line, Send, Revert with its confirm and Undo, the viewed box.
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import type { Review, ReviewComment, Workspace } from "../../contract/wire.gen";
+import type { ApiClient } from "../../transport/api";
+import ReviewView from "./ReviewView";
+
+const w = { id: "wsp_x", project_id: "p", kind: "worktree", state: "ready", path: "/r/.worktrees/x", branch: "hermesdesk/x", base: "main", created_at: "", updated_at: "" } as Workspace;
+const diff = "diff --git a/a.go b/a.go\n--- a/a.go\n+++ b/a.go\n@@ -1,2 +1,2 @@\n keep\n-old\n+new\n";
+
+function fakeApi() {
+  let comments: ReviewComment[] = [];
+  const review = (): Review => ({
+    workspace_id: "wsp_x",
+    base: "main",
+    merge_base: "abc",
+    files: [
+      { path: "a.go", status: "modified", added: 1, removed: 1, blob: "b1", viewed: false },
+      { path: "new.txt", status: "added", added: 2, removed: 0, blob: "b2", viewed: true },
+    ],
+    comments,
+  });
+  const api = {
+    review: vi.fn(async () => review()),
+    reviewDiff: vi.fn(async (_id: string, path: string) => ({ path, action: "modified", diff, added: 1, removed: 1 })),
+    markViewed: vi.fn(async () => ({})),
+    addReviewComment: vi.fn(async (_id: string, c: { path: string; side: string; line: number; quote: string; text: string }) => {
+      const made = { ...c, id: "rvc_1", workspace_id: "wsp_x", state: "draft", created_at: "", updated_at: "" } as ReviewComment;
+      comments = [made];
+      return made;
+    }),
+    editReviewComment: vi.fn(),
+    deleteReviewComment: vi.fn(),
+    sendReview: vi.fn(async () => {
+      comments = comments.map((c) => ({ ...c, state: "sent", run_id: "run_1" }));
+      return { run: { run_id: "run_1", session_id: "s", user_message_id: "", assistant_message_id: "", status: "queued" }, comments };
+    }),
+    revertFile: vi.fn(async () => ({ checkpoint: { id: "revert_1" }, files: [{ path: "a.go", action: "write" }] })),
+    undoCheckpoint: vi.fn(async () => ({ files: [] })),
+  };
+  return api;
+}
+
+describe("ReviewView", () => {
+  it("lists the files, comments on a clicked line, sends, reverts and undoes", async () => {
+    const api = fakeApi();
+    render(<ReviewView workspace={w} api={api as unknown as ApiClient} onClose={() => undefined} />);
+    expect(await screen.findByRole("button", { name: "a.go" })).toBeTruthy();
+    expect(screen.getByText(/2 files · 1 viewed · \+3 −1/)).toBeTruthy();
+    expect((screen.getByLabelText("Viewed new.txt") as HTMLInputElement).checked).toBe(true);
+
+    fireEvent.click(await screen.findByRole("button", { name: "Comment on line 2" }));
+    fireEvent.change(screen.getByLabelText("Comment"), { target: { value: "why new?" } });
+    fireEvent.click(screen.getByRole("button", { name: "Add comment" }));
+    await waitFor(() => expect(api.addReviewComment).toHaveBeenCalledWith("wsp_x", { path: "a.go", side: "new", line: 2, quote: "new", text: "why new?" }));
+    expect(await screen.findByText("why new?")).toBeTruthy();
+
+    const send = await screen.findByRole("button", { name: /Send 1 comment$/ });
+    fireEvent.click(send);
+    expect(await screen.findByText(/Sent 1 comment to the agent/)).toBeTruthy();
+    expect(api.sendReview).toHaveBeenCalledWith("wsp_x");
+
+    fireEvent.click(screen.getByRole("button", { name: /Revert/ }));
+    fireEvent.click(within(screen.getByRole("alertdialog")).getByRole("button", { name: "Revert" }));
+    expect(await screen.findByText(/Reverted a.go/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Undo" }));
+    await waitFor(() => expect(api.undoCheckpoint).toHaveBeenCalledWith("revert_1"));
+
+    fireEvent.click(screen.getByLabelText("Viewed a.go"));
+    await waitFor(() => expect(api.markViewed).toHaveBeenCalledWith("wsp_x", "a.go", "b1", true));
+  });
+});
