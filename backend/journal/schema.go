@@ -249,6 +249,9 @@ CREATE INDEX checkpoints_by_state ON checkpoints(state) WHERE state <> 'kept';
 ALTER TABLE checkpoints ADD COLUMN head TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN handover TEXT NOT NULL DEFAULT '';
 `, nil},
+	// Remote hosts reached over the person's ssh (journal/hosts.go;
+	// docs/ARCHITECTURE.md §Hosts).
+	{14, "hosts", hostsSQL, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by
