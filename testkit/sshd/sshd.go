@@ -10,6 +10,10 @@
 // RemoteHome, and a program put in RemoteHome/bin shadows the system's
 // (a fake `uname` reports another architecture).
 //
+// Forwarding: OpenSSH 9.2 refuses a forwarded unix socket
+// (direct-streamlocal) when AllowTcpForwarding is no, so the server allows
+// local forwards only ("local": no -R, nothing listens for the client).
+//
 // StrictModes is off: the test's folders live under the world-writable
 // temp dir, which sshd's path check would refuse.
 package sshd
@@ -112,7 +116,7 @@ KbdInteractiveAuthentication no
 PubkeyAuthentication yes
 PermitRootLogin prohibit-password
 AllowStreamLocalForwarding yes
-AllowTcpForwarding no
+AllowTcpForwarding local
 X11Forwarding no
 PrintMotd no
 MaxStartups 100

@@ -1,0 +1,5 @@
+package hosts_test
+
+import "runtime"
+
+func goarch() string { return runtime.GOARCH }
