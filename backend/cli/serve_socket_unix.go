@@ -214,4 +214,3 @@ func writeHostCore(dataDir string, c hostCore) {
 		_ = os.Rename(tmp, filepath.Join(dataDir, hostCoreFile))
 	}
 }
-

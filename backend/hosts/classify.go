@@ -10,16 +10,16 @@ import (
 type Problem string
 
 const (
-	ProblemUnreachable    Problem = "unreachable"     // no TCP connection, no name, timed out
-	ProblemAuth           Problem = "auth"            // the server refused every key
+	ProblemUnreachable    Problem = "unreachable"      // no TCP connection, no name, timed out
+	ProblemAuth           Problem = "auth"             // the server refused every key
 	ProblemHostKeyChanged Problem = "host_key_changed" // known_hosts holds another key
 	ProblemHostKeyUnknown Problem = "host_key_unknown" // known_hosts holds no key
-	ProblemConfig         Problem = "ssh_config"      // ssh refused its own configuration
-	ProblemNoSSH          Problem = "no_ssh"          // no ssh program
-	ProblemNoHome         Problem = "no_home"         // no writable home folder there
-	ProblemPlatform       Problem = "platform"        // not linux amd64/arm64
-	ProblemSSH            Problem = "ssh"             // ssh failed some other way
-	ProblemRemote         Problem = "remote"          // the far side's command failed
+	ProblemConfig         Problem = "ssh_config"       // ssh refused its own configuration
+	ProblemNoSSH          Problem = "no_ssh"           // no ssh program
+	ProblemNoHome         Problem = "no_home"          // no writable home folder there
+	ProblemPlatform       Problem = "platform"         // not linux amd64/arm64
+	ProblemSSH            Problem = "ssh"              // ssh failed some other way
+	ProblemRemote         Problem = "remote"           // the far side's command failed
 )
 
 // Error is a failed check or start: the problem, and a sentence a person

@@ -225,4 +225,3 @@ func (s *Service) logFail(op, target string, err error) {
 	}
 	s.log.Warn("hosts: "+op+" failed", "target", target, "err", err)
 }
-

@@ -126,3 +126,15 @@ func CheckTarget(target string) error {
 	}
 	return nil
 }
+
+// EnvSSHConfig names another ssh client config file (`ssh -F`) for every
+// ssh Hermes Desk runs; unset, ssh reads the person's ~/.ssh/config.
+const EnvSSHConfig = "HERMESDESK_SSH_CONFIG"
+
+// SSHFromEnv is the person's ssh, with EnvSSHConfig's file when set.
+func SSHFromEnv(getenv func(string) string) SSH {
+	if f := getenv(EnvSSHConfig); f != "" {
+		return SSH{Args: []string{"-F", f}}
+	}
+	return SSH{}
+}

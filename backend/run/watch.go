@@ -40,6 +40,10 @@ const (
 	// §Checkpoints). Checkpoint is the undo's or restore's record; the
 	// transcript shows it at its time.
 	WatchCheckpointChanged WatchType = "checkpoint.changed"
+	// WatchHostsChanged: a remote host was added, removed, started or
+	// found unreachable (docs/ARCHITECTURE.md §Hosts). A client re-reads
+	// GET /api/hosts.
+	WatchHostsChanged WatchType = "hosts.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"

@@ -21,6 +21,7 @@ var ControlStatuses = []ControlStatus{
 var WatchTypes = []WatchType{
 	WatchSnapshotType, WatchRunChanged, WatchSessionChanged, WatchAgentsChanged, WatchSchedulesChanged,
 	WatchWorkspaceChanged, WatchGoodbye, WatchDoorbell, WatchCheckpointChanged,
+	WatchHostsChanged,
 }
 
 // PendingKinds lists every PendingKind.

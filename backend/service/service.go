@@ -86,6 +86,9 @@ type Service struct {
 	// ws makes and keeps workspaces (SetWorkspaces; workspaces.go).
 	ws WorkspaceManager
 
+	// hosts are the remote hosts (SetHosts; hosts.go).
+	hosts HostManager
+
 	// missingRetired: projects whose folder was found gone and whose warm
 	// agents were retired (projects.go), so that each is retired once.
 	missingRetired sync.Map
