@@ -4,12 +4,14 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -70,6 +72,9 @@ func TestServeSocketOnlyHandsOverToANewerVersion(t *testing.T) {
 	old := buildVersion(t, "0.0.1-old")
 	cur := buildVersion(t, "0.0.2-new")
 	dir := newDataDir(t)
+	// The cores are detached: end every one of this data dir, whatever
+	// the test reached.
+	t.Cleanup(func() { killByHome(dir) })
 
 	oldCmd := exec.Command(old, "serve", "--socket-only")
 	oldCmd.Env = append(os.Environ(), "HERMESDESK_HOME="+dir)
@@ -123,7 +128,6 @@ func TestServeSocketOnlyHandsOverToANewerVersion(t *testing.T) {
 	if json.Unmarshal(b, &c) != nil || c.Version != "0.0.2-new" || c.PID == 0 {
 		t.Fatalf("host-core.json %s", b)
 	}
-	t.Cleanup(func() { syscall.Kill(c.PID, syscall.SIGTERM) })
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := httpapi.NewLocalClient(sock).Ping(ctx); err != nil {
@@ -135,5 +139,22 @@ func TestServeSocketOnlyHandsOverToANewerVersion(t *testing.T) {
 	b2, _ := os.ReadFile(filepath.Join(dir, hostCoreFile))
 	if string(b2) != string(b) {
 		t.Fatalf("the same version started a second core: %s then %s", b, b2)
+	}
+}
+
+// killByHome SIGKILLs every process whose environment names dir as its
+// HERMESDESK_HOME.
+func killByHome(dir string) {
+	ents, _ := os.ReadDir("/proc")
+	want := []byte("HERMESDESK_HOME=" + dir + "\x00")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if err == nil && bytes.Contains(env, want) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import { NotificationSettings } from "./NotificationSettings";
 import { HistorySettings, type HistoryApi } from "../history/HistorySettings";
 import { Dialog } from "../common/Dialog";
 import { CheckpointSettings, type CheckpointSettingsApi } from "../checkpoints/CheckpointSettings";
+import { HostsSettings, type HostsApi } from "../hosts/HostsSettings";
 
 // Quick Switch lives in its own file; re-exported where it always was.
 export { QuickSwitch } from "../sidebar/QuickSwitch";
@@ -25,7 +26,7 @@ export function SettingsDialog({
   onTheme(t: ThemePref): void;
   desktop?: DesktopBridge;
   /** Agents and retention live in the backend; absent while it is not connected. */
-  api?: SettingsApi & Partial<HistoryApi> & Partial<Pick<CheckpointSettingsApi, "checkpointUsage">>;
+  api?: SettingsApi & Partial<HistoryApi> & Partial<Pick<CheckpointSettingsApi, "checkpointUsage">> & Partial<HostsApi>;
   onAbout(): void;
   onClose(): void;
   /** How many runs are active now (the watch bus): Quit then asks what to do with them. */
@@ -108,6 +109,7 @@ export function SettingsDialog({
       {api && <NotificationSettings api={api} />}
       {api?.historySources && api.importHistory && <HistorySettings api={api as HistoryApi} />}
       {api?.checkpointUsage && <CheckpointSettings api={api as CheckpointSettingsApi} />}
+      {api?.hosts && api.addHost && api.removeHost && <HostsSettings api={api as HostsApi} />}
       {api ? <BackendSettings api={api} /> : <p className="quiet">Agent and history settings appear once the backend is connected.</p>}
       <div className="dialog-foot">
         {desktop && (
