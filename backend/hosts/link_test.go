@@ -1,3 +1,5 @@
+//go:build unix
+
 package hosts_test
 
 import (
