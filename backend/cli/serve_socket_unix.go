@@ -94,13 +94,16 @@ func (e *Env) serveSocketOnly(dataDir string, detach bool) int {
 			return exitOK
 		case <-time.After(holderWait):
 			// Another Hermes Desk (the person's own serve or app on the
-			// host) supervises the data dir: its api.sock is the API.
-			log.Info("another Hermes Desk supervises this data dir; fronting it")
+			// host) supervises the data dir: its api.sock is the API. Say
+			// so and leave: staying as its front would leave one idle
+			// process per start.
+			log.Info("another Hermes Desk supervises this data dir; using its socket")
+			report("socket=" + sock)
+			api.Close()
+			return exitOK
 		}
 	}
-	if api.Supervising() {
-		writeHostCore(dataDir, hostCore{PID: os.Getpid(), Version: version.Version})
-	}
+	writeHostCore(dataDir, hostCore{PID: os.Getpid(), Version: version.Version})
 	report("socket=" + sock)
 	handover := false
 	select {
