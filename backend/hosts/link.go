@@ -42,10 +42,15 @@ type Link struct {
 	onChange       func(LinkState)
 	// backoff is the first wait before a reconnect (a var for tests).
 	backoff time.Duration
+	// prepare runs before each reconnect and returns the remote socket:
+	// the host's core may have stopped (a reboot) while the link was down
+	// (nil: the socket stays).
+	prepare func(ctx context.Context) (string, error)
 
-	mu  sync.Mutex
-	up  bool
-	pid int
+	mu   sync.Mutex
+	up   bool
+	pid  int
+	stop func() // ends the current ssh (Redial)
 }
 
 // NewLink returns a link of target's remote socket to local; Run runs it.
@@ -98,11 +103,37 @@ func (l *Link) args() []string {
 		"-N", "-L", l.local+":"+l.remote, "--", l.target)
 }
 
+// Redial ends the link's ssh so that it reconnects now, preparing the
+// host again: for a client that found the host's API gone behind a link
+// that is up (its core stopped).
+func (l *Link) Redial() {
+	l.mu.Lock()
+	stop := l.stop
+	l.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+}
+
 // Run keeps the link up until ctx ends.
 func (l *Link) Run(ctx context.Context) {
 	wait := l.backoff
+	first := true
 	for ctx.Err() == nil {
-		wasUp, err := l.once(ctx)
+		var wasUp bool
+		var err error
+		if !first && l.prepare != nil {
+			var remote string
+			if remote, err = l.prepare(ctx); err == nil {
+				l.mu.Lock()
+				l.remote = remote
+				l.mu.Unlock()
+			}
+		}
+		first = false
+		if err == nil {
+			wasUp, err = l.once(ctx)
+		}
 		if ctx.Err() != nil {
 			break
 		}
@@ -133,7 +164,13 @@ func (l *Link) once(ctx context.Context) (bool, error) {
 			os.Remove(p)
 		}
 	}
-	cmd := exec.CommandContext(ctx, l.ssh.program(), l.args()...)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	l.mu.Lock()
+	args := l.args()
+	l.stop = cancel
+	l.mu.Unlock()
+	cmd := exec.CommandContext(ctx, l.ssh.program(), args...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return false, err
@@ -160,7 +197,7 @@ func (l *Link) once(ctx context.Context) (bool, error) {
 	}
 	err = cmd.Wait()
 	l.mu.Lock()
-	l.pid = 0
+	l.pid, l.stop = 0, nil
 	l.mu.Unlock()
 	code := -1
 	var ee *exec.ExitError

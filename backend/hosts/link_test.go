@@ -91,10 +91,8 @@ func newFixture(t *testing.T) *fixture {
 	}
 	// The remote core outlives every ssh session: stop it when the test ends.
 	t.Cleanup(func() {
-		b, err := os.ReadFile(filepath.Join(srv.RemoteHome, ".local/share/hermesdesk/host-core.json"))
-		var c struct{ PID int }
-		if err == nil && json.Unmarshal(b, &c) == nil && c.PID > 0 {
-			syscall.Kill(c.PID, syscall.SIGTERM)
+		if pid := readCorePID(srv); pid > 0 {
+			syscall.Kill(pid, syscall.SIGTERM)
 		}
 	})
 	return &fixture{srv: srv, svc: svc, bin: bin}
@@ -164,12 +162,31 @@ func TestLinkReachesTheHostsCoreAndComesBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantState(t, states, false)
+	if list, _ := f.svc.List(ctx); len(list) != 1 || list[0].Status != hosts.StatusUnreachable || list[0].Note == "" {
+		t.Errorf("while the link is down: %+v", list)
+	}
 	wantState(t, states, true)
 	if l.PID() == pid {
 		t.Fatal("the same ssh after a reconnect")
 	}
 	if err := httpapi.NewLocalClient(l.Path()).Ping(ctx); err != nil {
 		t.Fatalf("the host's API after the link came back: %v", err)
+	}
+
+	// The host's core crashed (or the host rebooted) behind a link that is
+	// up: a redial starts it again before linking.
+	corePID := remoteCorePID(t, f.srv)
+	if err := syscall.Kill(corePID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	l.Redial()
+	wantState(t, states, false)
+	wantState(t, states, true)
+	if got := remoteCorePID(t, f.srv); got == corePID {
+		t.Fatal("the host's core was not started again")
+	}
+	if err := httpapi.NewLocalClient(l.Path()).Ping(ctx); err != nil {
+		t.Fatalf("the host's API after its core was started again: %v", err)
 	}
 
 	// Starting again finds the same program (no second copy) and the same
@@ -240,4 +257,23 @@ func TestOtherArchitectures(t *testing.T) {
 	if list, _ := f.svc.List(ctx); len(list) != 1 || list[0].Status != hosts.StatusUnreachable || list[0].Note == "" {
 		t.Errorf("after a refused start: %+v", list)
 	}
+}
+
+// readCorePID is the pid the host's core recorded (0: none).
+func readCorePID(srv *sshd.Server) int {
+	b, err := os.ReadFile(filepath.Join(srv.RemoteHome, ".local/share/hermesdesk/host-core.json"))
+	var c struct{ PID int }
+	if err != nil || json.Unmarshal(b, &c) != nil {
+		return 0
+	}
+	return c.PID
+}
+
+func remoteCorePID(t *testing.T, srv *sshd.Server) int {
+	t.Helper()
+	pid := readCorePID(srv)
+	if pid <= 0 {
+		t.Fatal("the host's core recorded no pid")
+	}
+	return pid
 }

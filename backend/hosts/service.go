@@ -206,9 +206,40 @@ func (s *Service) Connect(ctx context.Context, id string, onChange func(LinkStat
 	if err := paths.EnsureRuntimeDir(dir); err != nil {
 		return nil, err
 	}
-	l := NewLink(s.o.SSH, h.Target, remote, filepath.Join(dir, h.ID+".sock"), s.log, onChange)
+	if onChange == nil {
+		onChange = func(LinkState) {}
+	}
+	l := NewLink(s.o.SSH, h.Target, remote, filepath.Join(dir, h.ID+".sock"), s.log, func(st LinkState) {
+		s.linkChanged(h.ID, st)
+		onChange(st)
+	})
+	// After a drop the host's core may be gone (a reboot): start it again
+	// (a no-op when it runs) before the next ssh.
+	l.prepare = func(ctx context.Context) (string, error) { return s.Start(ctx, id) }
 	go l.Run(ctx)
 	return l, nil
+}
+
+// linkChanged records a link's up (running, seen now) or down
+// (unreachable, why) on the host, for the list and hosts.changed.
+func (s *Service) linkChanged(id string, st LinkState) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	h, err := s.store.GetHost(ctx, id)
+	if err != nil {
+		return
+	}
+	if st.Up {
+		h.Status, h.Note, h.LastSeen = StatusRunning, "", time.Now()
+	} else {
+		h.Status, h.Note = StatusUnreachable, "the link is down; reconnecting"
+		if st.Err != nil {
+			h.Note = st.Err.Error()
+		}
+	}
+	if _, err := s.store.UpdateHost(ctx, h); err == nil {
+		s.changed()
+	}
 }
 
 func (s *Service) changed() {
