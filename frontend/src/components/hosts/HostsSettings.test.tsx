@@ -1,7 +1,8 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../transport/api";
+import type { WatchMessage } from "../../transport/types";
 import { hostLine, HostsSettings, type Host } from "./HostsSettings";
 
 const box: Host = {
@@ -54,5 +55,16 @@ describe("hosts settings", () => {
     expect((await screen.findByRole("alert")).textContent).toContain("CHANGED since you last connected");
     expect(f.hosts).toEqual([]);
     expect((screen.getByLabelText("Add a host") as HTMLInputElement).value).toBe("box");
+  });
+
+  it("reads the list again on hosts.changed", async () => {
+    const f = fakeApi();
+    const listeners: ((m: WatchMessage) => void)[] = [];
+    const bus = { subscribe: (cb: (m: WatchMessage) => void) => (listeners.push(cb), () => {}) };
+    render(<HostsSettings api={f.api} bus={bus} />);
+    await waitFor(() => expect(listeners.length).toBe(1));
+    f.hosts.push({ ...box, target: "me@cli-added" });
+    act(() => listeners.forEach((cb) => cb({ seq: 3, type: "hosts.changed" } as WatchMessage)));
+    expect(await screen.findByText("me@cli-added")).toBeTruthy();
   });
 });

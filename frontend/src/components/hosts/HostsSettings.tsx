@@ -5,6 +5,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { causeText } from "../common/bannerError";
 import type { Host } from "../../hosts/types";
+import type { WatchBus } from "../../store/bus";
 
 export type { Host };
 
@@ -21,7 +22,7 @@ export function hostLine(h: Host): string {
   return parts.join(" · ");
 }
 
-export function HostsSettings({ api }: { api: HostsApi }) {
+export function HostsSettings({ api, bus }: { api: HostsApi; bus?: Pick<WatchBus, "subscribe"> }) {
   const [list, setList] = useState<Host[] | null>();
   const [target, setTarget] = useState("");
   const [busy, setBusy] = useState(false);
@@ -37,6 +38,16 @@ export function HostsSettings({ api }: { api: HostsApi }) {
   useEffect(() => {
     void load();
   }, [load]);
+  // A host added or removed elsewhere (the CLI), or its link going down
+  // or coming back, says hosts.changed; a reconnect's snapshot may have
+  // missed one.
+  useEffect(
+    () =>
+      bus?.subscribe((m) => {
+        if (m.type === "hosts.changed" || m.type === "snapshot") void load();
+      }),
+    [bus, load],
+  );
 
   const add = async (e: FormEvent) => {
     e.preventDefault();

@@ -9,6 +9,7 @@ import { HistorySettings, type HistoryApi } from "../history/HistorySettings";
 import { Dialog } from "../common/Dialog";
 import { CheckpointSettings, type CheckpointSettingsApi } from "../checkpoints/CheckpointSettings";
 import { HostsSettings, type HostsApi } from "../hosts/HostsSettings";
+import type { WatchBus } from "../../store/bus";
 
 // Quick Switch lives in its own file; re-exported where it always was.
 export { QuickSwitch } from "../sidebar/QuickSwitch";
@@ -21,6 +22,7 @@ export function SettingsDialog({
   onClose,
   api,
   activeRuns,
+  bus,
 }: {
   theme: ThemePref;
   onTheme(t: ThemePref): void;
@@ -31,6 +33,8 @@ export function SettingsDialog({
   onClose(): void;
   /** How many runs are active now (the watch bus): Quit then asks what to do with them. */
   activeRuns?(): number;
+  /** The watch bus: hosts.changed reloads Settings → Hosts. */
+  bus?: Pick<WatchBus, "subscribe">;
 }) {
   // undefined: unknown yet; null: not available here.
   const [autostart, setAutostart] = useState<boolean | null | undefined>(desktop ? undefined : null);
@@ -109,7 +113,7 @@ export function SettingsDialog({
       {api && <NotificationSettings api={api} />}
       {api?.historySources && api.importHistory && <HistorySettings api={api as HistoryApi} />}
       {api?.checkpointUsage && <CheckpointSettings api={api as CheckpointSettingsApi} />}
-      {api?.hosts && api.addHost && api.removeHost && <HostsSettings api={api as HostsApi} />}
+      {api?.hosts && api.addHost && api.removeHost && <HostsSettings api={api as HostsApi} bus={bus} />}
       {api ? <BackendSettings api={api} /> : <p className="quiet">Agent and history settings appear once the backend is connected.</p>}
       <div className="dialog-foot">
         {desktop && (
