@@ -30,7 +30,7 @@ var (
 
 // buildApp builds the real hermesdesk program once (it embeds the built
 // web app, so frontend/dist must exist).
-func buildApp(t *testing.T) string {
+func buildApp(t testing.TB) string {
 	t.Helper()
 	appOnce.Do(func() {
 		out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
@@ -69,7 +69,7 @@ type fixture struct {
 
 // newFixture: a real sshd, this data dir's journal and a short private
 // runtime dir (socket paths are limited to ~104 bytes).
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	srv := sshd.Start(t)
 	bin := buildApp(t)
@@ -98,13 +98,13 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{srv: srv, svc: svc, bin: bin}
 }
 
-func ctxT(t *testing.T) context.Context {
+func ctxT(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
 
-func wantState(t *testing.T, states <-chan hosts.LinkState, up bool) {
+func wantState(t testing.TB, states <-chan hosts.LinkState, up bool) {
 	t.Helper()
 	for {
 		select {
