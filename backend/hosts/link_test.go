@@ -18,7 +18,10 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/hosts"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/version"
+	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
 	"github.com/hermesdesk/hermesdesk/testkit/sshd"
 )
 
@@ -89,11 +92,13 @@ func newFixture(t testing.TB) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The remote core outlives every ssh session: stop it when the test ends.
+	// The remote core and its shims outlive every ssh session: stop them
+	// when the test ends.
 	t.Cleanup(func() {
 		if pid := readCorePID(srv); pid > 0 {
 			syscall.Kill(pid, syscall.SIGTERM)
 		}
+		runprocs.KillAll(filepath.Join(srv.RemoteHome, ".local/share/hermesdesk"))
 	})
 	return &fixture{srv: srv, svc: svc, bin: bin}
 }
@@ -276,4 +281,57 @@ func remoteCorePID(t *testing.T, srv *sshd.Server) int {
 		t.Fatal("the host's core recorded no pid")
 	}
 	return pid
+}
+
+// The host's core supervises runs: a project in a folder on the host, a
+// session of the demo agent, a run started and followed to its end, all
+// through the forwarded socket (the same API as locally).
+func TestRunOnTheHostThroughTheLink(t *testing.T) {
+	f := newFixture(t)
+	ctx := ctxT(t)
+	h, err := f.svc.Add(ctx, f.srv.Alias)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := make(chan hosts.LinkState, 16)
+	l, err := f.svc.Connect(ctx, h.ID, func(s hosts.LinkState) { states <- s })
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantState(t, states, true)
+	c := httpapi.NewLocalClient(l.Path())
+	ws := filepath.Join(f.srv.RemoteHome, "project")
+	if err := os.MkdirAll(ws, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var p run.Project
+	if err := c.Call(ctx, "POST", "/api/projects", service.CreateProjectRequest{Workspace: ws}, &p); err != nil {
+		t.Fatal(err)
+	}
+	var ses run.Session
+	if err := c.Call(ctx, "POST", "/api/sessions", service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo"}, &ses); err != nil {
+		t.Fatal(err)
+	}
+	var res run.StartResult
+	req := run.StartRequest{SessionID: ses.ID, Message: "/scenario demo\nhello from the desk", ClientRequestID: service.NewRequestID()}
+	if err := c.Call(ctx, "POST", "/api/runs", req, &res); err != nil {
+		t.Fatal(err)
+	}
+	var last int64
+	if err := c.Follow(ctx, res.RunID, 0, func(e run.Event) error {
+		if e.Seq != last+1 {
+			t.Errorf("event %d after %d", e.Seq, last)
+		}
+		last = e.Seq
+		return nil
+	}); err != nil {
+		t.Fatalf("follow the run on the host: %v", err)
+	}
+	var info run.Run
+	if err := c.Call(ctx, "GET", "/api/runs/"+res.RunID, nil, &info); err != nil {
+		t.Fatal(err)
+	}
+	if info.Status != run.StatusCompleted || last < 2 {
+		t.Fatalf("the run on the host: %s after %d events", info.Status, last)
+	}
 }
