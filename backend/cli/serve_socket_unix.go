@@ -47,12 +47,19 @@ func (e *Env) serveSocketOnly(dataDir string, detach bool) int {
 	if detach {
 		return e.detachSocketServe(dataDir)
 	}
+	// The pipe a --detach parent waits on: kept from the shims this core
+	// starts (close-on-exec, and out of their environment).
+	var ready *os.File
+	if fd, err := strconv.Atoi(os.Getenv(envReadyFD)); err == nil && fd > 2 {
+		syscall.CloseOnExec(fd)
+		ready = os.NewFile(uintptr(fd), "ready")
+		os.Unsetenv(envReadyFD)
+	}
 	report := func(line string) {
-		if fd, err := strconv.Atoi(os.Getenv(envReadyFD)); err == nil && fd > 2 {
-			f := os.NewFile(uintptr(fd), "ready")
-			fmt.Fprintln(f, line)
-			f.Close()
-			os.Unsetenv(envReadyFD)
+		if ready != nil {
+			fmt.Fprintln(ready, line)
+			ready.Close()
+			ready = nil
 			return
 		}
 		fmt.Fprintln(e.Stdout, line)
