@@ -335,3 +335,29 @@ func TestRunOnTheHostThroughTheLink(t *testing.T) {
 		t.Fatalf("the run on the host: %s after %d events", info.Status, last)
 	}
 }
+
+// What a check finds, through a real sshd, in the person's words: nothing
+// listening, a key the host does not take, a home it cannot write.
+func TestAddSaysWhatFailed(t *testing.T) {
+	f := newFixture(t)
+	ctx := ctxT(t)
+	f.srv.RemoteCommand(t, "mkdir", "#!/bin/sh\necho 'mkdir: Permission denied' >&2\nexit 1\n")
+	for _, tc := range []struct {
+		target string
+		want   hosts.Problem
+		words  string
+	}{
+		{sshd.ClosedAlias, hosts.ProblemUnreachable, "unreachable"},
+		{sshd.NoKeyAlias, hosts.ProblemAuth, "refused the login"},
+		{f.srv.Alias, hosts.ProblemNoHome, "no writable home"},
+	} {
+		_, err := f.svc.Add(ctx, tc.target)
+		var e *hosts.Error
+		if !errors.As(err, &e) || e.Problem != tc.want || !strings.Contains(e.Sentence, tc.words) {
+			t.Errorf("%s: %v", tc.target, err)
+		}
+	}
+	if list, _ := f.svc.List(ctx); len(list) != 0 {
+		t.Errorf("stored after refusals: %+v", list)
+	}
+}

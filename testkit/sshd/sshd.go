@@ -38,6 +38,13 @@ const Path = "/usr/sbin/sshd"
 // Alias is the name the client config gives the server.
 const Alias = "hdtest"
 
+// Aliases for failures: ClosedAlias is a loopback port nothing listens
+// on; NoKeyAlias is the server with a key it does not authorize.
+const (
+	ClosedAlias = "hdtest-closed"
+	NoKeyAlias  = "hdtest-nokey"
+)
+
 // Server is one running sshd and the client side that reaches it.
 type Server struct {
 	Port       int
@@ -87,8 +94,10 @@ func Start(t testing.TB) *Server {
 	}
 	hostKey := filepath.Join(dir, "host_ed25519")
 	clientKey := filepath.Join(s.ClientHome, ".ssh", "id_ed25519")
+	strangerKey := filepath.Join(s.ClientHome, ".ssh", "id_stranger")
 	keygen(t, hostKey)
 	keygen(t, clientKey)
+	keygen(t, strangerKey)
 	s.hostPub = readPub(t, hostKey)
 	pub, err := os.ReadFile(clientKey + ".pub")
 	if err != nil {
@@ -136,7 +145,33 @@ LogLevel VERBOSE
   GlobalKnownHostsFile /dev/null
   StrictHostKeyChecking yes
   LogLevel ERROR
-`, s.Alias, s.Port, me.Username, clientKey, s.knownHosts))
+
+Host %s
+  HostName 127.0.0.1
+  Port %d
+  User %s
+  IdentityFile %s
+  IdentitiesOnly yes
+  IdentityAgent none
+  UserKnownHostsFile %s
+  GlobalKnownHostsFile /dev/null
+  StrictHostKeyChecking yes
+  LogLevel ERROR
+
+Host %s
+  HostName 127.0.0.1
+  Port %d
+  User %s
+  IdentityFile %s
+  IdentitiesOnly yes
+  IdentityAgent none
+  UserKnownHostsFile %s
+  GlobalKnownHostsFile /dev/null
+  StrictHostKeyChecking yes
+  LogLevel ERROR
+`, s.Alias, s.Port, me.Username, clientKey, s.knownHosts,
+		NoKeyAlias, s.Port, me.Username, strangerKey, s.knownHosts,
+		ClosedAlias, freePort(t), me.Username, clientKey, s.knownHosts))
 	s.TrustHostKey(t)
 
 	s.cmd = exec.Command(Path, "-D", "-e", "-f", cfg)
