@@ -89,11 +89,11 @@ func (l *Link) PID() int {
 func (l *Link) args() []string {
 	a := []string{}
 	if l.ssh.ControlDir != "" {
-		// First value wins in ssh: these come before options()'s
+		// First value wins in ssh: these come before options's
 		// ControlMaster=no.
 		a = append(a, "-o", "ControlMaster=yes", "-o", "ControlPersist=no")
 	}
-	a = append(a, l.ssh.options()...)
+	a = append(a, l.ssh.options(l.target)...)
 	return append(a,
 		"-o", "ExitOnForwardFailure=yes",
 		"-o", "StreamLocalBindUnlink=yes",
@@ -160,9 +160,7 @@ func (l *Link) once(ctx context.Context) (bool, error) {
 	if l.ssh.ControlDir != "" {
 		// A master killed with SIGKILL leaves its socket: only this link
 		// is the master, so a leftover is stale.
-		if p, err := l.controlSocket(ctx); err == nil && p != "" {
-			os.Remove(p)
-		}
+		os.Remove(l.ssh.controlPath(l.target))
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -208,21 +206,6 @@ func (l *Link) once(ctx context.Context) (bool, error) {
 		return up, e
 	}
 	return up, fmt.Errorf("the ssh link to %s ended (%v): %s", l.target, err, strings.TrimSpace(errb.String()))
-}
-
-// controlSocket asks ssh where this host's ControlPath is (%C expanded).
-func (l *Link) controlSocket(ctx context.Context) (string, error) {
-	args := append(l.ssh.options(), "-G", "--", l.target)
-	out, err := exec.CommandContext(ctx, l.ssh.program(), args...).Output()
-	if err != nil {
-		return "", err
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if v, ok := strings.CutPrefix(line, "controlpath "); ok {
-			return strings.TrimSpace(v), nil
-		}
-	}
-	return "", nil
 }
 
 func (l *Link) set(up bool, err error) {

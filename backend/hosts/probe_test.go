@@ -46,3 +46,19 @@ func TestCheckTarget(t *testing.T) {
 		}
 	}
 }
+
+// The control and forwarded sockets fit macOS's 104-byte limit under its
+// long runtime dir (ssh binds the master at the path plus 17 characters).
+func TestSocketPathsFit(t *testing.T) {
+	rt := "/var/folders/zz/zyxvpxvq6csfxvn_n0000000000000/T/hermesdesk-501/5bbd354f"
+	s := SSH{ControlDir: rt + "/ssh"}
+	if p := s.controlPath("someone@a-rather-long-host-name.example.com"); len(p)+17 > 104 {
+		t.Errorf("control path %q is %d bytes (+17)", p, len(p))
+	}
+	if p := rt + "/hosts/" + shortHash("host_0123456789abcdef") + ".sock"; len(p) > 104 {
+		t.Errorf("forwarded socket %q is %d bytes", p, len(p))
+	}
+	if shortHash("a") == shortHash("b") || len(shortHash("a")) != 8 {
+		t.Error("shortHash")
+	}
+}

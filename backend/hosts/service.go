@@ -209,7 +209,9 @@ func (s *Service) Connect(ctx context.Context, id string, onChange func(LinkStat
 	if onChange == nil {
 		onChange = func(LinkState) {}
 	}
-	l := NewLink(s.o.SSH, h.Target, remote, filepath.Join(dir, h.ID+".sock"), s.log, func(st LinkState) {
+	// Named by a short hash of the id: macOS limits a socket path to 104
+	// bytes and its runtime dir is long.
+	l := NewLink(s.o.SSH, h.Target, remote, filepath.Join(dir, shortHash(h.ID)+".sock"), s.log, func(st LinkState) {
 		s.linkChanged(h.ID, st)
 		onChange(st)
 	})

@@ -3,10 +3,13 @@ package hosts
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -40,7 +43,7 @@ func (s SSH) program() string {
 // command line they win over the person's config: no prompt can hang
 // (BatchMode), and a host key is checked strictly by ssh itself — an
 // unknown or changed key is an error, never accepted for the person.
-func (s SSH) options() []string {
+func (s SSH) options(target string) []string {
 	t := s.ConnectTimeout
 	if t <= 0 {
 		t = 10 * time.Second
@@ -56,19 +59,28 @@ func (s SSH) options() []string {
 	if s.ControlDir != "" {
 		// Commands ride the link's connection when it is up, else connect
 		// on their own; only the link is the master (link.go).
-		o = append(o, "-o", "ControlPath="+s.controlPath(), "-o", "ControlMaster=no")
+		o = append(o, "-o", "ControlPath="+s.controlPath(target), "-o", "ControlMaster=no")
 	}
 	return o
 }
 
-// controlPath is %C (a hash of the connection) in ControlDir: short, for
-// the ~104-byte socket path limit.
-func (s SSH) controlPath() string { return s.ControlDir + "/%C" }
+// controlPath is target's master socket in ControlDir, named by a short
+// hash of the target: one master per target (its link), and short for
+// the 104-byte socket path limit of macOS, whose runtime dir is under a
+// long temp dir (ssh's own %C is 40 characters, and ssh adds 17 while
+// binding).
+func (s SSH) controlPath(target string) string { return filepath.Join(s.ControlDir, shortHash(target)) }
+
+// shortHash names a socket after s in 8 hex characters.
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:4])
+}
 
 // Command is ssh running script with sh on target (`sh -c 'script'`: the
 // person's login shell only has to start sh).
 func (s SSH) Command(ctx context.Context, target, script string) *exec.Cmd {
-	args := append(s.options(), "--", target, "sh -c "+shellQuote(script))
+	args := append(s.options(target), "--", target, "sh -c "+shellQuote(script))
 	return exec.CommandContext(ctx, s.program(), args...)
 }
 
