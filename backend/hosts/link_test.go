@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -247,7 +248,7 @@ func TestOtherArchitectures(t *testing.T) {
 	}
 
 	other := "arm64"
-	if strings.Contains(f.bin, "arm64") || goarch() == "arm64" {
+	if runtime.GOARCH == "arm64" {
 		other = "amd64"
 	}
 	f.srv.RemoteCommand(t, "uname", "#!/bin/sh\ncase \"$1\" in -s) echo Linux;; -m) echo "+map[string]string{"arm64": "aarch64", "amd64": "x86_64"}[other]+";; esac\n")

@@ -1,5 +1,0 @@
-package hosts_test
-
-import "runtime"
-
-func goarch() string { return runtime.GOARCH }
