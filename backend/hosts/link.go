@@ -103,9 +103,9 @@ func (l *Link) args() []string {
 		"-N", "-L", l.local+":"+l.remote, "--", l.target)
 }
 
-// Redial ends the link's ssh so that it reconnects now, preparing the
-// host again: for a client that found the host's API gone behind a link
-// that is up (its core stopped).
+// Redial ends the link's ssh so that it reconnects after the first
+// back-off, preparing the host again: for a client that found the host's
+// API gone behind a link that is up (its core stopped).
 func (l *Link) Redial() {
 	l.mu.Lock()
 	stop := l.stop
