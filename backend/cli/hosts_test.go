@@ -4,6 +4,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	hostspkg "github.com/hermesdesk/hermesdesk/backend/hosts"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/testkit/sshd"
 )
 
@@ -56,6 +58,18 @@ func TestHostsCommands(t *testing.T) {
 	}
 	if code, _, errs = hosts("add", srv.Alias); code != exitFail || !strings.Contains(errs, "already added") {
 		t.Fatalf("adding it twice: %d %q", code, errs)
+	}
+	// The API's codes: a duplicate conflicts, a target that is an option is a bad request.
+	api := httpapi.NewLocalClient(httpapi.SocketPath(dir))
+	for _, tc := range []struct {
+		target string
+		status int
+	}{{srv.Alias, 409}, {"-oProxyCommand=x", 400}} {
+		var ae *httpapi.APIError
+		err := api.Call(ctx, "POST", "/api/hosts", service.AddHostRequest{Target: tc.target}, nil)
+		if !errors.As(err, &ae) || ae.Status != tc.status || ae.Message == "" {
+			t.Errorf("POST /api/hosts %q: %v, want %d", tc.target, err, tc.status)
+		}
 	}
 
 	srv.ChangeHostKey(t)

@@ -20,6 +20,8 @@ const (
 	ProblemPlatform       Problem = "platform"         // not linux amd64/arm64
 	ProblemSSH            Problem = "ssh"              // ssh failed some other way
 	ProblemRemote         Problem = "remote"           // the far side's command failed
+	ProblemInvalid        Problem = "invalid"          // not a target ssh should be given
+	ProblemExists         Problem = "exists"           // the target is already added
 )
 
 // Error is a failed check or start: the problem, and a sentence a person

@@ -90,7 +90,7 @@ func (s *Service) Add(ctx context.Context, target string) (Host, error) {
 	}
 	h, err := s.store.AddHost(ctx, Host{Target: target, Status: StatusReady, OS: p.OS, Arch: p.Arch, LastSeen: time.Now()})
 	if errors.Is(err, errdefs.ErrConflict) {
-		return Host{}, &Error{Problem: ProblemConfig, Target: target, Sentence: fmt.Sprintf("%s is already added.", target)}
+		return Host{}, &Error{Problem: ProblemExists, Target: target, Sentence: fmt.Sprintf("%s is already added.", target)}
 	}
 	if err != nil {
 		return Host{}, fmt.Errorf("store host %s: %w", target, err)

@@ -121,7 +121,7 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // 255 bytes.
 func CheckTarget(target string) error {
 	bad := func(why string) error {
-		return &Error{Problem: ProblemConfig, Target: target,
+		return &Error{Problem: ProblemInvalid, Target: target,
 			Sentence: fmt.Sprintf("%q is not a host: %s. Give user@host or a Host alias from ~/.ssh/config.", target, why)}
 	}
 	switch {

@@ -72,8 +72,11 @@ func (s *Service) hostError(ctx context.Context, op string, err error) error {
 	if errors.As(err, &he) {
 		s.log.Info("service: "+op+" refused", "target", he.Target, "problem", he.Problem, "detail", he.Detail)
 		code := CodeBadRequest
-		if he.Problem == hosts.ProblemUnreachable {
+		switch he.Problem {
+		case hosts.ProblemUnreachable:
 			code = CodeUnavailable
+		case hosts.ProblemExists:
+			code = CodeConflict
 		}
 		return &Error{Code: code, Message: he.Sentence, Err: err}
 	}
