@@ -14,6 +14,8 @@ pkgs=(build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev)
 # xclip owns a clipboard that offers only an image (a pasted screenshot).
 if [ "$mode" = test ]; then
   pkgs+=(xvfb xauth dbus-x11 x11-utils xdotool imagemagick chromium openbox wmctrl xclip)
+  # A real OpenSSH server for the remote hosts tests (testkit/sshd).
+  pkgs+=(openssh-server openssh-client)
   # The Windows cross-build (make build-windows).
   pkgs+=(gcc-mingw-w64-x86-64)
 fi

@@ -36,6 +36,7 @@ var commands = []command{
 	{"import", "bring a session bundle into this data folder", func(e *Env, a []string, _ fs.FS) int { return e.Import(a) }},
 	{"workspaces", "list, archive or restore a project's worktrees (ls, archive, restore)", func(e *Env, a []string, _ fs.FS) int { return e.Workspaces(a) }},
 	{"history", "list or import the agents' own histories (ls, import [--mirror] SOURCE)", func(e *Env, a []string, _ fs.FS) int { return e.History(a) }},
+	{"hosts", "list, add or remove remote hosts reached over ssh (ls, add, rm)", func(e *Env, a []string, _ fs.FS) int { return e.Hosts(a) }},
 	{"serve", "serve the app to a browser (and supervise runs without the window)", func(e *Env, a []string, f fs.FS) int { return e.Serve(a, f) }},
 }
 

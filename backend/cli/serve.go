@@ -21,7 +21,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
-const serveUsage = "hermesdesk serve [--addr 127.0.0.1:8765] [--allow-remote] [--host NAME]... [--frontend DIR]"
+const serveUsage = "hermesdesk serve [--addr 127.0.0.1:8765] [--allow-remote] [--host NAME]... [--frontend DIR] | serve --socket-only [--detach]"
 
 type hostList []string
 
@@ -39,6 +39,8 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	var hosts hostList
 	fset.Var(&hosts, "host", "a host name browsers may use to reach this server (repeatable; needed for names other than localhost)")
 	feDir := fset.String("frontend", "", "serve the web app from this folder instead of the built-in one")
+	socketOnly := fset.Bool("socket-only", false, "no TCP: serve the API on the data dir's local socket only (a remote host's core, docs/ARCHITECTURE.md §Hosts)")
+	detach := fset.Bool("detach", false, "with --socket-only: run in the background, print socket=PATH once it answers")
 	pos, err := parse(fset, args)
 	if err != nil || len(pos) > 0 {
 		if err == nil {
@@ -79,6 +81,9 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	if err != nil {
 		e.errorf("%v", err)
 		return exitFail
+	}
+	if *socketOnly {
+		return e.serveSocketOnly(dataDir, *detach)
 	}
 	token, err := httpapi.LoadOrCreateToken(dataDir)
 	if err != nil {

@@ -156,6 +156,9 @@ func (h *Handler) routes() {
 	m.HandleFunc("DELETE /api/schedules/{id}", h.deleteSchedule)
 	m.HandleFunc("POST /api/schedules/{id}/run", h.runSchedule)
 	m.HandleFunc("GET /api/schedules/{id}/history", h.scheduleHistory)
+	m.HandleFunc("GET /api/hosts", h.listHosts)
+	m.HandleFunc("POST /api/hosts", h.addHost)
+	m.HandleFunc("DELETE /api/hosts/{id}", h.removeHost)
 	m.HandleFunc("GET /api/watch", h.watch)
 	m.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, service.CodeNotFound, "no such API route")

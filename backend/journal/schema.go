@@ -258,6 +258,9 @@ ALTER TABLE sessions ADD COLUMN fork TEXT NOT NULL DEFAULT '';
 	// A workspace review's viewed marks and line comments
 	// (journal/review.go; docs/ARCHITECTURE.md §Review).
 	{15, "review marks and comments", reviewSQL, nil},
+	// Remote hosts reached over the person's ssh (journal/hosts.go;
+	// docs/ARCHITECTURE.md §Hosts).
+	{16, "hosts", hostsSQL, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

@@ -47,6 +47,10 @@ const (
 	// viewed, a comment written, edited, deleted or sent, a file
 	// reverted (docs/ARCHITECTURE.md §Review). Review names the workspace.
 	WatchReviewChanged WatchType = "review.changed"
+	// WatchHostsChanged: a remote host was added, removed, started or
+	// found unreachable (docs/ARCHITECTURE.md §Hosts). A client re-reads
+	// GET /api/hosts.
+	WatchHostsChanged WatchType = "hosts.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"

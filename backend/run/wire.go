@@ -23,6 +23,7 @@ var WatchTypes = []WatchType{
 	WatchWorkspaceChanged, WatchGoodbye, WatchDoorbell, WatchCheckpointChanged,
 	WatchConflictsChanged,
 	WatchReviewChanged,
+	WatchHostsChanged,
 }
 
 // PendingKinds lists every PendingKind.

@@ -88,6 +88,9 @@ type Service struct {
 	// review reviews workspaces (SetReview; review.go).
 	review *reviewer
 
+	// hosts are the remote hosts (SetHosts; hosts.go).
+	hosts HostManager
+
 	// missingRetired: projects whose folder was found gone and whose warm
 	// agents were retired (projects.go), so that each is retired once.
 	missingRetired sync.Map

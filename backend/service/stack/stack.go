@@ -17,6 +17,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
 	"github.com/hermesdesk/hermesdesk/backend/clock"
 	"github.com/hermesdesk/hermesdesk/backend/datadir"
+	"github.com/hermesdesk/hermesdesk/backend/hosts"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/paths"
 	"github.com/hermesdesk/hermesdesk/backend/review"
@@ -61,6 +62,9 @@ type Stack struct {
 	// supervisor, whether or not a window is open.
 	Scheduler *schedule.Scheduler
 	DataDir   string
+	// Hosts are the remote hosts (nil when their ssh folder could not be
+	// made; docs/ARCHITECTURE.md §Hosts).
+	Hosts *hosts.Service
 
 	stopMaintenance func()
 	guard           *datadir.Guard
@@ -144,9 +148,10 @@ func Open(ctx context.Context, o Options) (*Stack, error) {
 	svc.SetWorkspaces(wsm)
 	svc.SetCheckpoints(j, o.DataDir)
 	svc.SetReview(&review.Reviewer{Store: j, DataDir: o.DataDir, Log: o.Log.With("component", "review")})
+	hs := openHosts(j, svc, o)
 	sch.Start(ctx)
 	st := &Stack{Journal: j, Supervisor: sup, Service: svc, Scheduler: sch, DataDir: o.DataDir, guard: guard, log: o.Log,
-		workspaces: wsm, stopRadar: stopRadar}
+		workspaces: wsm, stopRadar: stopRadar, Hosts: hs}
 	st.stopMaintenance = maintain(j, clock.Real{}, o.Log,
 		func(ctx context.Context) { pruneArchives(ctx, j, wsm, o.Log) },
 		func(ctx context.Context) {

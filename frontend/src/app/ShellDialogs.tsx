@@ -40,6 +40,7 @@ export function ShellDialogs(p: {
           onAbout={() => nav.setDialog("about")}
           onClose={close}
           activeRuns={() => p.runs.bus.active().length}
+          bus={p.runs.bus}
         />
       )}
       {deleting && (

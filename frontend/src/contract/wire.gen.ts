@@ -8,7 +8,7 @@ export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_c
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
 
 /** A watch bus message's type (run.WatchType). */
-export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "conflicts.changed" | "review.changed";
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "conflicts.changed" | "review.changed" | "hosts.changed";
 
 /** What a pending prompt asks for (run.PendingKind). */
 export type PendingKind = "approval" | "clarify";
@@ -32,7 +32,7 @@ export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaitin
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
 
 /** Every watch bus message type. */
-export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "conflicts.changed", "review.changed"];
+export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "conflicts.changed", "review.changed", "hosts.changed"];
 
 /** The codes of a run whose agent never started (run.StartFailureCodes). */
 export const START_FAILURE_CODES: readonly RunErrorCode[] = ["agent_not_installed", "agent_start", "agent_unknown"];

@@ -29,6 +29,7 @@ import type {
 } from "./types";
 import type { Checkpoint, CheckpointResult, Review, ReviewComment, ReviewCommentRequest, ReviewSendResult } from "../contract/wire.gen";
 import type { Firing, Schedule, ScheduleInput, SchedulePreview } from "../schedules/types";
+import type { Host } from "../hosts/types";
 
 export interface RawResponse {
   status: number;
@@ -426,6 +427,16 @@ export class ApiClient {
   }
   previewSchedule(when: string, timezone: string): Promise<SchedulePreview> {
     return this.call("GET", `/api/schedules/preview?when=${enc(when)}&timezone=${enc(timezone)}`);
+  }
+  // Remote hosts over ssh (docs/ARCHITECTURE.md §Hosts).
+  async hosts(): Promise<Host[]> {
+    return list<Host>(await this.call("GET", "/api/hosts"), "hosts");
+  }
+  addHost(target: string): Promise<Host> {
+    return this.call("POST", "/api/hosts", { target });
+  }
+  removeHost(id: string): Promise<void> {
+    return this.call("DELETE", `/api/hosts/${enc(id)}`);
   }
 }
 

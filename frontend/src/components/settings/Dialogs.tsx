@@ -8,6 +8,8 @@ import { NotificationSettings } from "./NotificationSettings";
 import { HistorySettings, type HistoryApi } from "../history/HistorySettings";
 import { Dialog } from "../common/Dialog";
 import { CheckpointSettings, type CheckpointSettingsApi } from "../checkpoints/CheckpointSettings";
+import { HostsSettings, type HostsApi } from "../hosts/HostsSettings";
+import type { WatchBus } from "../../store/bus";
 
 // Quick Switch lives in its own file; re-exported where it always was.
 export { QuickSwitch } from "../sidebar/QuickSwitch";
@@ -20,16 +22,19 @@ export function SettingsDialog({
   onClose,
   api,
   activeRuns,
+  bus,
 }: {
   theme: ThemePref;
   onTheme(t: ThemePref): void;
   desktop?: DesktopBridge;
   /** Agents and retention live in the backend; absent while it is not connected. */
-  api?: SettingsApi & Partial<HistoryApi> & Partial<Pick<CheckpointSettingsApi, "checkpointUsage">>;
+  api?: SettingsApi & Partial<HistoryApi> & Partial<Pick<CheckpointSettingsApi, "checkpointUsage">> & Partial<HostsApi>;
   onAbout(): void;
   onClose(): void;
   /** How many runs are active now (the watch bus): Quit then asks what to do with them. */
   activeRuns?(): number;
+  /** The watch bus: hosts.changed reloads Settings → Hosts. */
+  bus?: Pick<WatchBus, "subscribe">;
 }) {
   // undefined: unknown yet; null: not available here.
   const [autostart, setAutostart] = useState<boolean | null | undefined>(desktop ? undefined : null);
@@ -108,6 +113,7 @@ export function SettingsDialog({
       {api && <NotificationSettings api={api} />}
       {api?.historySources && api.importHistory && <HistorySettings api={api as HistoryApi} />}
       {api?.checkpointUsage && <CheckpointSettings api={api as CheckpointSettingsApi} />}
+      {api?.hosts && api.addHost && api.removeHost && <HostsSettings api={api as HostsApi} bus={bus} />}
       {api ? <BackendSettings api={api} /> : <p className="quiet">Agent and history settings appear once the backend is connected.</p>}
       <div className="dialog-foot">
         {desktop && (

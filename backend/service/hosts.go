@@ -1,0 +1,87 @@
+package service
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hermesdesk/hermesdesk/backend/errdefs"
+	"github.com/hermesdesk/hermesdesk/backend/hosts"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+)
+
+// Remote hosts (docs/ARCHITECTURE.md §Hosts): the service is the one door
+// the API and the CLI reach backend/hosts through.
+
+// HostManager adds, lists and removes hosts (backend/hosts.Service).
+type HostManager interface {
+	Add(ctx context.Context, target string) (hosts.Host, error)
+	List(ctx context.Context) ([]hosts.Host, error)
+	Remove(ctx context.Context, id string) error
+}
+
+// AddHostRequest is POST /api/hosts.
+type AddHostRequest struct {
+	// Target is user@host or a Host alias of ~/.ssh/config.
+	Target string `json:"target"`
+}
+
+// SetHosts connects the hosts manager (the stack does).
+func (s *Service) SetHosts(h HostManager) { s.hosts = h }
+
+// HostsChanged publishes hosts.changed on the watch bus.
+func (s *Service) HostsChanged() {
+	b := s.bus
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.publishLocked(run.WatchMessage{Type: run.WatchHostsChanged})
+}
+
+var errNoHosts = &Error{Code: CodeUnavailable, Message: "remote hosts are not available in this process"}
+
+// Hosts lists the remote hosts.
+func (s *Service) Hosts(ctx context.Context) ([]hosts.Host, error) {
+	if s.hosts == nil {
+		return nil, errNoHosts
+	}
+	list, err := s.hosts.List(ctx)
+	return list, s.classify(ctx, "list hosts", "host", err)
+}
+
+// AddHost checks a host over ssh and adds it; a failed check comes back
+// as its sentence (unreachable, auth, host key, home, platform).
+func (s *Service) AddHost(ctx context.Context, req AddHostRequest) (hosts.Host, error) {
+	if s.hosts == nil {
+		return hosts.Host{}, errNoHosts
+	}
+	h, err := s.hosts.Add(ctx, req.Target)
+	return h, s.hostError(ctx, "add host", err)
+}
+
+// RemoveHost forgets a host; what runs there goes on.
+func (s *Service) RemoveHost(ctx context.Context, id string) error {
+	if s.hosts == nil {
+		return errNoHosts
+	}
+	return s.hostError(ctx, "remove host", s.hosts.Remove(ctx, id))
+}
+
+// hostError gives a host's refusal its own sentence rather than a
+// class's default message.
+func (s *Service) hostError(ctx context.Context, op string, err error) error {
+	var he *hosts.Error
+	if errors.As(err, &he) {
+		s.log.Info("service: "+op+" refused", "target", he.Target, "problem", he.Problem, "detail", he.Detail)
+		code := CodeBadRequest
+		switch he.Problem {
+		case hosts.ProblemUnreachable:
+			code = CodeUnavailable
+		case hosts.ProblemExists:
+			code = CodeConflict
+		}
+		return &Error{Code: code, Message: he.Sentence, Err: err}
+	}
+	if errors.Is(err, errdefs.ErrNotFound) {
+		return &Error{Code: CodeNotFound, Message: "host not found", Err: err}
+	}
+	return s.classify(ctx, op, "host", err)
+}
