@@ -56,6 +56,10 @@ type Follower struct {
 	// announced. Touched by Run's goroutine only.
 	cursors map[string]int64
 	want    map[string]int64
+	// known: this side followed the host before (cursors were kept, or
+	// a catch-up ran), so runs that ended unseen are news worth telling;
+	// on the first follow of a host its past runs are not.
+	known bool
 }
 
 // New returns a follower of link that stores into sink.
@@ -85,6 +89,7 @@ func (f *Follower) Run(ctx context.Context) error {
 		return fmt.Errorf("read what was kept of host %s: %w", f.link.Host(), err)
 	}
 	f.cursors = cursors
+	f.known = len(cursors) > 0
 	if f.cursors == nil {
 		f.cursors = map[string]int64{}
 	}
@@ -156,11 +161,22 @@ func (f *Follower) connection(ctx context.Context) (connected bool, err error) {
 				}
 			}
 		}
-		if f.o.Message != nil {
-			f.o.Message(f.link.Host(), m)
-		}
+		f.message(m)
 	}
 	return connected, nil
+}
+
+func (f *Follower) message(m run.WatchMessage) {
+	if f.o.Message != nil {
+		f.o.Message(f.link.Host(), m)
+	}
+}
+
+// endedState is the bus state of a run read after its end.
+func endedState(r run.Run) *run.RunState {
+	return &run.RunState{RunID: r.ID, SessionID: r.SessionID, ProjectID: r.ProjectID, Agent: r.Agent,
+		Status: r.Status, LastSeq: r.LastSeq, CreatedAt: r.CreatedAt, StartedAt: r.StartedAt,
+		EndedAt: r.EndedAt, Error: r.Error}
 }
 
 func (f *Follower) announce(runID string, seq int64) {
@@ -183,10 +199,18 @@ func (f *Follower) catchUp(ctx context.Context) error {
 	}
 	var errs []error
 	for _, r := range rs {
+		unseenEnd := r.Terminal && f.cursors[r.ID] < r.LastSeq
 		if err := f.pull(ctx, r.ID); err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		if unseenEnd && f.known {
+			// It ended while nobody followed: say so once (its cursor
+			// is now at its end, so the next catch-up does not).
+			f.message(run.WatchMessage{Type: run.WatchRunChanged, Run: endedState(r)})
 		}
 	}
+	f.known = true
 	// Runs of the snapshot not in the list (more than catchUpRuns).
 	for id := range f.want {
 		if err := f.pull(ctx, id); err != nil {

@@ -101,6 +101,9 @@ type RunState struct {
 	ResumesAt string `json:"resumes_at,omitempty"`
 	// Error is a terminal run's safe error summary, if any.
 	Error string `json:"error,omitempty"`
+	// Host is the host whose core runs it; empty on this machine
+	// (docs/ARCHITECTURE.md §Remote cores).
+	Host string `json:"host,omitempty"`
 }
 
 // PendingKind says what a pending prompt asks for.
@@ -145,4 +148,6 @@ type SessionChange struct {
 	ProjectID string            `json:"project_id,omitempty"`
 	// SessionsVersion is the list's version after this change.
 	SessionsVersion int64 `json:"sessions_version"`
+	// Host is the host whose core changed it; empty on this machine.
+	Host string `json:"host,omitempty"`
 }

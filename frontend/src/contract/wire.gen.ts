@@ -231,6 +231,7 @@ export interface RunState {
   pending?: PendingPrompt;
   resumes_at?: string;
   error?: string;
+  host?: string;
 }
 
 /** The payload of session.changed (Go: run.SessionChange). */
@@ -239,6 +240,7 @@ export interface SessionChange {
   session_id?: string;
   project_id?: string;
   sessions_version: number;
+  host?: string;
 }
 
 /** The first watch message's state (Go: run.WatchSnapshot). */
