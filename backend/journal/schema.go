@@ -249,6 +249,16 @@ CREATE INDEX checkpoints_by_state ON checkpoints(state) WHERE state <> 'kept';
 ALTER TABLE checkpoints ADD COLUMN head TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN handover TEXT NOT NULL DEFAULT '';
 `, nil},
+	// How far this side followed each run of each remote host
+	// (docs/ARCHITECTURE.md §Remote cores; journal/remote.go).
+	{14, "remote cursors", `
+CREATE TABLE remote_cursors (
+  host   TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  seq    INTEGER NOT NULL,
+  PRIMARY KEY (host, run_id)
+) WITHOUT ROWID;
+`, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by
