@@ -183,8 +183,8 @@ func Tooltip(running, needsYou int) string {
 	}
 }
 
-// RunLabel is one run's menu line: title — in workspace — agent — status
-// — age. The workspace is named only for a run in a worktree, so two runs
+// RunLabel is one run's menu line: title — in workspace — on host —
+// agent — status — age. The workspace is named only for a run in a worktree, so two runs
 // of one project in parallel tell apart (docs/ARCHITECTURE.md §Workspaces).
 func RunLabel(r run.RunState, now time.Time) string {
 	title := Clean(r.SessionTitle)
@@ -194,6 +194,10 @@ func RunLabel(r run.RunState, now time.Time) string {
 	parts := []string{Truncate(title, maxTitle)}
 	if w := Clean(r.Workspace); w != "" {
 		parts = append(parts, "in "+Truncate(w, maxWorkspace))
+	}
+	if h := Clean(r.Host); h != "" {
+		// Where it runs: another host's core (docs/ARCHITECTURE.md §Remote cores).
+		parts = append(parts, "on "+Truncate(h, maxWorkspace))
 	}
 	if a := Clean(cmp.Or(r.AgentName, r.Agent)); a != "" {
 		parts = append(parts, a)
