@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httputil"
+	"path"
+	"strings"
 	"sync"
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
@@ -52,13 +54,22 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.proxyFor(host, link.Socket()).ServeHTTP(w, r2)
 }
 
-// hostPath maps /api/hosts/{host}/REST to /api/REST.
-func hostPath(path, host string) (string, bool) {
+// hostPath maps /api/hosts/{host}/REST to /api/REST; a REST that would
+// leave /api/ (dot segments) is refused: only the host's API is reached.
+func hostPath(p, host string) (string, bool) {
 	prefix := "/api/hosts/" + host + "/"
-	if len(path) <= len(prefix) || path[:len(prefix)] != prefix {
+	rest, ok := strings.CutPrefix(p, prefix)
+	if !ok || rest == "" {
 		return "", false
 	}
-	return "/api/" + path[len(prefix):], true
+	out := path.Clean("/api/" + rest)
+	if !strings.HasPrefix(out, "/api/") {
+		return "", false
+	}
+	if strings.HasSuffix(rest, "/") {
+		out += "/"
+	}
+	return out, true
 }
 
 func (p *Proxy) proxyFor(host, socket string) *httputil.ReverseProxy {

@@ -25,12 +25,27 @@ func TestHostPath(t *testing.T) {
 		{"/api/hosts/h1/projects", "h1", "/api/projects", true},
 		{"/api/hosts/h1/", "h1", "", false},
 		{"/api/hosts/h10/projects", "h1", "", false},
+		{"/api/hosts/h1/../../health", "h1", "", false},
+		{"/api/hosts/h1/runs/../projects", "h1", "/api/projects", true},
 	} {
 		got, ok := hostPath(tc.path, tc.host)
 		if got != tc.want || ok != tc.ok {
 			t.Errorf("hostPath(%q, %q) = %q, %v; want %q, %v", tc.path, tc.host, got, ok, tc.want, tc.ok)
 		}
 	}
+}
+
+// Whatever the path, a host is only asked for its own API.
+func FuzzHostPath(f *testing.F) {
+	for _, p := range []string{"/api/hosts/h1/projects", "/api/hosts/h1/../x", "/api/hosts/h1//a/./b/", "/api/hosts/h1/.."} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		out, ok := hostPath(p, "h1")
+		if ok && (!strings.HasPrefix(out, "/api/") || strings.Contains(out, "/../") || strings.HasSuffix(out, "/..")) {
+			t.Fatalf("hostPath(%q) = %q leaves the API", p, out)
+		}
+	})
 }
 
 // The desktop side drives a run on the host through its own API: a
