@@ -60,6 +60,8 @@ type Follower struct {
 	// a catch-up ran), so runs that ended unseen are news worth telling;
 	// on the first follow of a host its past runs are not.
 	known bool
+	// reachable: the last reachability told (nil: none yet).
+	reachable *bool
 }
 
 // New returns a follower of link that stores into sink.
@@ -102,6 +104,7 @@ func (f *Follower) Run(ctx context.Context) error {
 		if err != nil {
 			f.log.Info("remote core unreachable; retrying", "err", err, "after", backoff)
 		}
+		f.reach(false, err)
 		backoff = nextBackoff(backoff, connected, f.o.MinBackoff, f.o.MaxBackoff)
 		if !f.wait(ctx, backoff) {
 			break
@@ -145,6 +148,7 @@ func (f *Follower) connection(ctx context.Context) (connected bool, err error) {
 		case run.WatchSnapshotType:
 			connected = true
 			f.log.Info("following remote core")
+			f.reach(true, nil)
 			if m.Snapshot != nil {
 				for _, r := range m.Snapshot.Runs {
 					f.announce(r.RunID, r.LastSeq)
@@ -164,6 +168,24 @@ func (f *Follower) connection(ctx context.Context) (connected bool, err error) {
 		f.message(m)
 	}
 	return connected, nil
+}
+
+// reach tells the host's reachability when it moved (host.changed), in
+// words a person reads in the window.
+func (f *Follower) reach(up bool, err error) {
+	if f.reachable != nil && *f.reachable == up {
+		return
+	}
+	f.reachable = &up
+	h := run.HostState{Host: f.link.Host(), Reachable: up, Since: time.Now().UTC()}
+	switch {
+	case up:
+	case err != nil:
+		h.Error = fmt.Sprintf("The host %s does not answer (%v); its runs go on there. Trying again.", f.link.Host(), err)
+	default:
+		h.Error = fmt.Sprintf("The link to the host %s dropped; its runs go on there. Reconnecting.", f.link.Host())
+	}
+	f.message(run.WatchMessage{Type: run.WatchHostChanged, HostState: &h})
 }
 
 func (f *Follower) message(m run.WatchMessage) {

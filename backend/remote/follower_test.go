@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,11 +42,15 @@ func TestCatchUpAfterTheLinkWasCut(t *testing.T) {
 	link := newRelay(t, "h1", rc.socket)
 	sink := newMemSink()
 	goodbyes := make(chan string, 16)
+	reach := make(chan run.HostState, 16)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	f := New(link, sink, Options{Log: quiet, Message: func(host string, m run.WatchMessage) {
-		if m.Type == run.WatchGoodbye {
+		switch m.Type {
+		case run.WatchGoodbye:
 			goodbyes <- host + ":" + m.Reason
+		case run.WatchHostChanged:
+			reach <- *m.HostState
 		}
 	}})
 	done := make(chan struct{})
@@ -75,6 +80,15 @@ func TestCatchUpAfterTheLinkWasCut(t *testing.T) {
 	waitStored(t, sink, res.RunID, last)
 	cancel()
 	<-done
+	// The window was told: reachable, then not (in words), then again.
+	var told []run.HostState
+	for len(reach) > 0 {
+		told = append(told, <-reach)
+	}
+	if len(told) != 3 || !told[0].Reachable || told[1].Reachable || !told[2].Reachable ||
+		!strings.Contains(told[1].Error, "h1") || !strings.Contains(told[1].Error, "runs go on") {
+		t.Errorf("reachability told: %+v", told)
+	}
 	sink.mu.Lock()
 	defer sink.mu.Unlock()
 	exactlyOnce(t, sink.seen[res.RunID], last)

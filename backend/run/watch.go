@@ -40,6 +40,9 @@ const (
 	// §Checkpoints). Checkpoint is the undo's or restore's record; the
 	// transcript shows it at its time.
 	WatchCheckpointChanged WatchType = "checkpoint.changed"
+	// WatchHostChanged: a remote host's core became reachable or not
+	// (docs/ARCHITECTURE.md §Remote cores); carries HostState.
+	WatchHostChanged WatchType = "host.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"
@@ -64,7 +67,19 @@ type WatchMessage struct {
 	Workspace *Workspace `json:"workspace,omitempty"`
 	// Checkpoint is set on checkpoint.changed.
 	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
-	Reason     string      `json:"reason,omitempty"`
+	// HostState is set on host.changed.
+	HostState *HostState `json:"host_state,omitempty"`
+	Reason    string     `json:"reason,omitempty"`
+}
+
+// HostState is a remote host's core as this side reaches it
+// (docs/ARCHITECTURE.md §Remote cores).
+type HostState struct {
+	Host      string `json:"host"`
+	Reachable bool   `json:"reachable"`
+	// Error says in words why it cannot be reached; its runs go on there.
+	Error string    `json:"error,omitempty"`
+	Since time.Time `json:"since"`
 }
 
 // WatchSnapshot is the state a watcher starts from.
@@ -74,6 +89,8 @@ type WatchSnapshot struct {
 	// SessionsVersion changes whenever the session or project list does;
 	// a client re-reads the list when it differs from the one it holds.
 	SessionsVersion int64 `json:"sessions_version"`
+	// Hosts are the remote hosts followed, and whether each answers.
+	Hosts []HostState `json:"hosts,omitempty"`
 }
 
 // RunState is what a watcher needs to show one run without another read.

@@ -20,7 +20,7 @@ var ControlStatuses = []ControlStatus{
 // WatchTypes lists every WatchType.
 var WatchTypes = []WatchType{
 	WatchSnapshotType, WatchRunChanged, WatchSessionChanged, WatchAgentsChanged, WatchSchedulesChanged,
-	WatchWorkspaceChanged, WatchGoodbye, WatchDoorbell, WatchCheckpointChanged,
+	WatchWorkspaceChanged, WatchGoodbye, WatchDoorbell, WatchCheckpointChanged, WatchHostChanged,
 }
 
 // PendingKinds lists every PendingKind.

@@ -54,6 +54,8 @@ type bus struct {
 	// so that a snapshot and the messages after it never overlap or gap.
 	fan   *fanout.Hub[run.WatchMessage]
 	rings map[*ringer]struct{}
+	// hosts: the remote hosts' reachability (watch_remote.go).
+	hosts map[string]run.HostState
 }
 
 type ringer struct{ ring func(runID string, seq int64) }
@@ -174,7 +176,7 @@ func (s *Service) CloseWatchers() {
 }
 
 func (b *bus) snapshotLocked() *run.WatchSnapshot {
-	snap := &run.WatchSnapshot{Runs: make([]run.RunState, 0, len(b.runs)), SessionsVersion: b.version}
+	snap := &run.WatchSnapshot{Runs: make([]run.RunState, 0, len(b.runs)), SessionsVersion: b.version, Hosts: b.hostsLocked()}
 	for _, st := range b.runs {
 		snap.Runs = append(snap.Runs, copyState(st))
 	}

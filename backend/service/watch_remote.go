@@ -2,6 +2,7 @@ package service
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
@@ -17,6 +18,8 @@ import (
 //   - run.changed and session.changed pass on, tagged, with this bus's seq
 //     and sessions version;
 //   - a doorbell rings this bus's doorbells (the window reads the events);
+//   - host.changed (the Follower's: the host answers again, or not) is
+//     kept for snapshots and published when its reachability moved;
 //   - a goodbye (the link dropped) changes nothing: the host's runs go on.
 func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 	if host == "" {
@@ -46,6 +49,19 @@ func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 			c.Host, c.SessionsVersion = host, b.version
 			b.publishLocked(run.WatchMessage{Type: run.WatchSessionChanged, Session: &c})
 		}
+	case run.WatchHostChanged:
+		if m.HostState != nil {
+			h := *m.HostState
+			h.Host = host
+			if old, ok := b.hosts[host]; ok && old.Reachable == h.Reachable {
+				return
+			}
+			if b.hosts == nil {
+				b.hosts = map[string]run.HostState{}
+			}
+			b.hosts[host] = h
+			b.publishLocked(run.WatchMessage{Type: run.WatchHostChanged, HostState: &h})
+		}
 	case run.WatchDoorbell:
 		if m.Run != nil {
 			for r := range b.rings {
@@ -53,6 +69,18 @@ func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 			}
 		}
 	}
+}
+
+func (b *bus) hostsLocked() []run.HostState {
+	if len(b.hosts) == 0 {
+		return nil
+	}
+	out := make([]run.HostState, 0, len(b.hosts))
+	for _, h := range b.hosts {
+		out = append(out, h)
+	}
+	slices.SortFunc(out, func(a, c run.HostState) int { return strings.Compare(a.Host, c.Host) })
+	return out
 }
 
 // remoteRunLocked holds or ends a remote run's state and announces it

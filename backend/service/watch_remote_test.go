@@ -76,3 +76,43 @@ func TestPublishRemoteTagsAndAnnouncesOnce(t *testing.T) {
 		t.Fatalf("local snapshot still holds %+v", st.Snapshot.Runs)
 	}
 }
+
+// A host's reachability is told when it moves, and a new watcher finds it
+// in the snapshot.
+func TestPublishRemoteHostReachability(t *testing.T) {
+	s, _, _ := busWorld(t, service.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := s.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next(t, ch)
+	reach := func(up bool) {
+		s.PublishRemote("h1", run.WatchMessage{Type: run.WatchHostChanged, HostState: &run.HostState{Reachable: up, Error: "words"}})
+	}
+	reach(true)
+	reach(false)
+	reach(false) // each failed retry says it again: not news
+	reach(true)
+	s.PublishRemote("h1", run.WatchMessage{Type: run.WatchSessionChanged, Session: &run.SessionChange{SessionID: "marker"}})
+	var got []bool
+	for {
+		m := next(t, ch)
+		if m.Type == run.WatchSessionChanged {
+			break
+		}
+		if m.Type != run.WatchHostChanged || m.HostState.Host != "h1" {
+			t.Fatalf("unexpected %s %+v", m.Type, m.HostState)
+		}
+		got = append(got, m.HostState.Reachable)
+	}
+	if len(got) != 3 || !got[0] || got[1] || !got[2] {
+		t.Fatalf("told reachability %v, want [true false true]", got)
+	}
+	reach(false)
+	snap, _ := s.Snapshot(ctx)
+	if hs := snap.Snapshot.Hosts; len(hs) != 1 || hs[0].Host != "h1" || hs[0].Reachable || hs[0].Error != "words" {
+		t.Fatalf("snapshot's hosts %+v", hs)
+	}
+}

@@ -8,7 +8,7 @@ export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_c
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
 
 /** A watch bus message's type (run.WatchType). */
-export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed";
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "host.changed";
 
 /** What a pending prompt asks for (run.PendingKind). */
 export type PendingKind = "approval" | "clarify";
@@ -32,7 +32,7 @@ export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaitin
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
 
 /** Every watch bus message type. */
-export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed"];
+export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "host.changed"];
 
 /** The codes of a run whose agent never started (run.StartFailureCodes). */
 export const START_FAILURE_CODES: readonly RunErrorCode[] = ["agent_not_installed", "agent_start", "agent_unknown"];
@@ -243,10 +243,19 @@ export interface SessionChange {
   host?: string;
 }
 
+/** A remote host's core as this side reaches it: host.changed (docs/ARCHITECTURE.md §Remote cores) (Go: run.HostState). */
+export interface HostState {
+  host: string;
+  reachable: boolean;
+  error?: string;
+  since: string;
+}
+
 /** The first watch message's state (Go: run.WatchSnapshot). */
 export interface WatchSnapshot {
   runs: RunState[];
   sessions_version: number;
+  hosts?: HostState[];
 }
 
 /** One message on the watch bus (docs/ARCHITECTURE.md §The watch bus) (Go: run.WatchMessage). */
@@ -258,6 +267,7 @@ export interface WatchMessage {
   session?: SessionChange;
   workspace?: Workspace;
   checkpoint?: Checkpoint;
+  host_state?: HostState;
   reason?: string;
 }
 
