@@ -3,7 +3,7 @@
 // status and pending prompts, the session list's version, agent health
 // changes. One subscription per window; nothing polls.
 import type { Transport } from "../transport/transport";
-import type { RunInfo, RunState, WatchMessage } from "../transport/types";
+import type { HostState, RunInfo, RunState, WatchMessage } from "../transport/types";
 
 export type BusListener = (m: WatchMessage) => void;
 
@@ -12,6 +12,8 @@ export class WatchBus {
   private readonly listeners = new Set<BusListener>();
   private stopWatch: (() => void) | null = null;
   private list: RunInfo[] = [];
+  /** Other hosts' cores and whether each answers (docs/ARCHITECTURE.md §Remote cores). */
+  private readonly hostStates = new Map<string, HostState>();
   /** The session list's version as of the last message (0: none yet). */
   sessionsVersion = 0;
   /** False until the first snapshot, and while the bus is unreachable. */
@@ -49,6 +51,11 @@ export class WatchBus {
     return this.runs.get(id);
   }
 
+  /** The remote hosts followed, by name, and whether each answers. */
+  hosts(): HostState[] {
+    return [...this.hostStates.values()].sort((a, b) => a.host.localeCompare(b.host));
+  }
+
   /** The active runs as RunInfo (what the sidebar markers read), oldest first. */
   active(): RunInfo[] {
     return this.list;
@@ -61,6 +68,11 @@ export class WatchBus {
         for (const r of m.snapshot?.runs ?? []) this.runs.set(r.run_id, r);
         this.sessionsVersion = m.snapshot?.sessions_version ?? 0;
         this.connected = true;
+        this.hostStates.clear();
+        for (const h of m.snapshot?.hosts ?? []) this.hostStates.set(h.host, h);
+        break;
+      case "host.changed":
+        if (m.host_state) this.hostStates.set(m.host_state.host, m.host_state);
         break;
       case "run.changed":
         if (!m.run) return;
