@@ -17,8 +17,10 @@ func openRemote(ctx context.Context, st *stack.Stack, log *slog.Logger) *remote.
 	j, svc := st.Journal, st.Service
 	var copier *remote.Copier
 	hosts := remote.NewHosts(remote.JournalSink{Cursor: j}, remote.Options{Log: log, Message: func(host string, m run.WatchMessage) {
-		svc.PublishRemote(host, m)
+		// The copy first: once the bus tells a run's end, its session
+		// reads and searches here.
 		copier.OnMessage(ctx, host, m)
+		svc.PublishRemote(host, m)
 	}})
 	copier = remote.NewCopier(j, hosts.Link, log)
 	return hosts
