@@ -97,6 +97,9 @@ func (h *Handler) routes() {
 	m.HandleFunc("POST /api/projects", h.createProject)
 	if h.cfg.Hosts != nil {
 		m.Handle("/api/hosts/{host}/", http.MaxBytesHandler(h.cfg.Hosts, MaxBodyBytes))
+		// An attachment goes to the host whole: its core applies its own
+		// upload limit (20 MiB), as for POST /api/uploads.
+		m.Handle("POST /api/hosts/{host}/uploads", h.cfg.Hosts)
 	}
 	m.HandleFunc("GET /api/projects", h.listProjects)
 	m.HandleFunc("PATCH /api/projects/{id}", h.patchProject)

@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/http/httputil"
@@ -87,6 +88,14 @@ func (p *Proxy) proxyFor(host, socket string) *httputil.ReverseProxy {
 		Transport:     httpapi.SocketTransport(socket),
 		FlushInterval: -1,
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			// The request's own fault is said as such, not as the host
+			// being away.
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				w.Header().Set("Connection", "close")
+				httpapi.WriteError(w, http.StatusRequestEntityTooLarge, service.CodeTooLarge, "request body is larger than 1 MiB")
+				return
+			}
 			p.log.Warn("remote: the host's core did not answer", "host", host, "path", r.URL.Path, "err", err)
 			httpapi.WriteError(w, http.StatusBadGateway, service.CodeUnavailable,
 				"The host "+host+" cannot be reached right now; its runs go on there and show here once it is back.")

@@ -127,7 +127,24 @@ func TestApproveARemoteRunFromTheDesktopSide(t *testing.T) {
 		t.Fatalf("on the host the run is %s", r.Status)
 	}
 
-	status, body := api.Do("GET", "/api/hosts/nowhere/projects", "")
+	// An attachment bigger than a JSON body is uploaded to the host.
+	big := strings.Repeat("x", 2<<20)
+	status, body := api.Do("POST", "/api/hosts/h1/uploads?name=big.txt", big)
+	var up struct {
+		Path string `json:"path"`
+		Size int64  `json:"size"`
+	}
+	if json.Unmarshal([]byte(body), &up); status != 201 || up.Size != int64(len(big)) || !strings.HasPrefix(up.Path, rc.dataDir) {
+		t.Fatalf("upload to the host: %d %s", status, body)
+	}
+
+	// A JSON body over the limit is refused here, in words about it.
+	status, body = api.Do("POST", "/api/hosts/h1/projects", `{"name":"`+big+`"}`)
+	if status != 413 || !strings.Contains(body, "larger than 1 MiB") {
+		t.Fatalf("too big a body: %d %s", status, body)
+	}
+
+	status, body = api.Do("GET", "/api/hosts/nowhere/projects", "")
 	if status != 404 || !strings.Contains(body, "no host named nowhere") {
 		t.Fatalf("unknown host: %d %s", status, body)
 	}
