@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"slices"
 	"time"
@@ -254,6 +255,14 @@ func (f *Follower) pull(ctx context.Context, runID string) error {
 		var page service.EventPage
 		path := fmt.Sprintf("/api/runs/%s/events?after=%d&limit=%d", url.PathEscape(runID), cur, pageSize)
 		if err := f.client.Call(ctx, "GET", path, nil, &page); err != nil {
+			var gone *httpapi.APIError
+			if errors.As(err, &gone) && gone.Status == http.StatusNotFound {
+				// Deleted on the host (with its session): nothing more
+				// will come; asking at every catch-up would only fail.
+				f.log.Info("a remote run is gone from its host", "run", runID)
+				delete(f.want, runID)
+				return nil
+			}
 			return err
 		}
 		evs := fresh(page.Events, cur)
