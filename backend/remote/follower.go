@@ -182,7 +182,9 @@ func (f *Follower) reach(up bool, err error) {
 	switch {
 	case up:
 	case err != nil:
-		h.Error = fmt.Sprintf("The host %s does not answer (%v); its runs go on there. Trying again.", f.link.Host(), err)
+		// The details are in the log (Run logs err); the person reads
+		// what it means.
+		h.Error = fmt.Sprintf("The host %s does not answer; its runs go on there. Trying again.", f.link.Host())
 	default:
 		h.Error = fmt.Sprintf("The link to the host %s dropped; its runs go on there. Reconnecting.", f.link.Host())
 	}
