@@ -21,12 +21,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 const (
-	childSocketEnv = "HD_REMOTE_TEST_SOCKET"
-	childFileEnv   = "HD_REMOTE_TEST_FILE"
+	childSocketEnv  = "HD_REMOTE_TEST_SOCKET"
+	childFileEnv    = "HD_REMOTE_TEST_FILE"
+	childJournalEnv = "HD_REMOTE_TEST_JOURNAL" // set: the file is a journal, kept by JournalSink
 )
 
 type staticLink struct{ host, socket string }
@@ -38,8 +40,22 @@ func (l staticLink) Up() <-chan struct{} { return nil }
 func childFollower() int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 	defer stop()
-	sink := &fileSink{path: os.Getenv(childFileEnv)}
-	f := New(staticLink{"h1", os.Getenv(childSocketEnv)}, sink, Options{MinBackoff: 50 * time.Millisecond, MaxBackoff: 200 * time.Millisecond})
+	var sink Sink = &fileSink{path: os.Getenv(childFileEnv)}
+	if os.Getenv(childJournalEnv) != "" {
+		j, err := journal.Open(os.Getenv(childFileEnv), journal.Options{Log: quiet})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer j.Close()
+		sink = printingSink{JournalSink{Cursor: j}}
+	}
+	f := New(staticLink{"h1", os.Getenv(childSocketEnv)}, sink, Options{MinBackoff: 50 * time.Millisecond, MaxBackoff: 200 * time.Millisecond,
+		Message: func(_ string, m run.WatchMessage) {
+			if m.Type == run.WatchRunChanged && m.Run.Status.Terminal() {
+				fmt.Printf("ended %s\n", m.Run.RunID)
+			}
+		}})
 	if err := f.Run(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -93,6 +109,17 @@ func (s *fileSink) Store(_ context.Context, _ string, evs []run.Event) error {
 	return nil
 }
 
+// printingSink says each batch stored, as fileSink does.
+type printingSink struct{ JournalSink }
+
+func (s printingSink) Store(ctx context.Context, host string, evs []run.Event) error {
+	if err := s.JournalSink.Store(ctx, host, evs); err != nil {
+		return err
+	}
+	fmt.Printf("stored %s %d\n", evs[0].RunID, evs[len(evs)-1].Seq)
+	return nil
+}
+
 func decodeEvents(b []byte) []run.Event {
 	var out []run.Event
 	for _, line := range bytes.Split(b, []byte("\n")) {
@@ -108,12 +135,13 @@ func decodeEvents(b []byte) []run.Event {
 type child struct {
 	cmd    *exec.Cmd
 	stored chan int64 // the last seq of each stored batch
+	ended  chan string
 }
 
-func startChild(t testing.TB, socket, file string) *child {
+func startChild(t testing.TB, socket, file string, env ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childSocketEnv+"="+socket, childFileEnv+"="+file)
+	cmd.Env = append(append(os.Environ(), childSocketEnv+"="+socket, childFileEnv+"="+file), env...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +150,7 @@ func startChild(t testing.TB, socket, file string) *child {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &child{cmd: cmd, stored: make(chan int64, 1<<12)}
+	c := &child{cmd: cmd, stored: make(chan int64, 1<<12), ended: make(chan string, 64)}
 	go func() {
 		sc := bufio.NewScanner(out)
 		for sc.Scan() {
@@ -130,6 +158,8 @@ func startChild(t testing.TB, socket, file string) *child {
 			var seq int64
 			if n, _ := fmt.Sscanf(strings.TrimSpace(sc.Text()), "stored %s %d", &id, &seq); n == 2 {
 				c.stored <- seq
+			} else if n, _ := fmt.Sscanf(strings.TrimSpace(sc.Text()), "ended %s", &id); n == 1 {
+				c.ended <- id
 			}
 		}
 		close(c.stored)

@@ -141,3 +141,38 @@ func waitStored(t testing.TB, sink *memSink, runID string, seq int64) {
 		}
 	}
 }
+
+// The local core's own sink (cursors in the journal), kill -9 mid-run:
+// the next process resumes at the journal's cursor, reaches the run's
+// last seq and tells its end — which happened while nobody followed —
+// exactly once.
+func TestJournalCursorsAfterKill9(t *testing.T) {
+	rc := startRemoteCore(t)
+	link := newRelay(t, "h1", rc.socket)
+	db := filepath.Join(t.TempDir(), "local.db")
+	first := startChild(t, link.Socket(), db, childJournalEnv+"=1")
+	res := rc.startRun(t, "/scenario trickle")
+	first.until(t, 5)
+	first.kill9(t)
+	last := rc.finish(t, res.RunID)
+	second := startChild(t, link.Socket(), db, childJournalEnv+"=1")
+	second.until(t, last)
+	select {
+	case id := <-second.ended:
+		if id != res.RunID {
+			t.Fatalf("told the end of %s", id)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("the run's end was not told after the restart")
+	}
+	second.cmd.Process.Signal(os.Interrupt)
+	for range second.stored { // closed once all its output was read
+	}
+	second.cmd.Wait()
+	for len(second.ended) > 0 {
+		t.Fatalf("the end was told again: %s", <-second.ended)
+	}
+	if len(first.ended) > 0 {
+		t.Fatal("the killed process told an end it did not see")
+	}
+}
