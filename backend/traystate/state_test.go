@@ -94,6 +94,8 @@ func TestRenderMenu(t *testing.T) {
 		{"two runs", []run.RunState{rs("a", run.StatusRunning, t0, nil), rs("b", run.StatusQueued, t0, nil)}, false,
 			[]string{"Fix a — demo — running — 1 h 5 min", "Fix b — demo — queued — 1 h 5 min", "---", LabelNewSession, LabelOpen, LabelAutostart, "---", LabelQuit},
 			[]string{"Keep 2 runs running in the background", "Stop 2 runs and quit"}},
+		{"another host's run only", []run.RunState{{RunID: "x", SessionTitle: "Build", Host: "devbox", Agent: "demo", Status: run.StatusRunning, CreatedAt: t0}}, false,
+			[]string{"Build — on devbox — demo — running — 1 h 5 min", "---", LabelNewSession, LabelOpen, LabelAutostart, "---", LabelQuit}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -141,9 +141,22 @@ func Render(runs []run.RunState, o Options) View {
 		Item{Label: LabelOpen, Tooltip: "Show the Hermes Desk window", Action: ActionOpen},
 		Item{Label: LabelAutostart, Tooltip: "Start Hermes Desk hidden when you log in", Action: ActionAutostart, Checkbox: true, Checked: o.Autostart},
 		Item{Separator: true},
-		QuitItem(len(runs)),
+		QuitItem(len(Local(runs))),
 	)
 	return v
+}
+
+// Local is the runs of this machine: quitting keeps or stops those only,
+// another host's runs go on there whatever this side does
+// (docs/ARCHITECTURE.md §Remote cores).
+func Local(runs []run.RunState) []run.RunState {
+	var out []run.RunState
+	for _, r := range runs {
+		if r.Host == "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // maxQuotaLine bounds a quota line in the menu.

@@ -56,6 +56,13 @@ export class WatchBus {
     return [...this.hostStates.values()].sort((a, b) => a.host.localeCompare(b.host));
   }
 
+  /** How many active runs are this machine's (quitting keeps or stops those only; another host's go on there). */
+  localActive(): number {
+    let n = 0;
+    for (const r of this.runs.values()) if (!r.host) n++;
+    return n;
+  }
+
   /** The active runs as RunInfo (what the sidebar markers read), oldest first. */
   active(): RunInfo[] {
     return this.list;
