@@ -42,6 +42,8 @@ func TestWindowQuitKeepsOrStopsRunsLikeTheTray(t *testing.T) {
 			k.onWatch(run.WatchMessage{Type: run.WatchSnapshotType, Snapshot: &run.WatchSnapshot{Runs: []run.RunState{
 				{RunID: "r1", SessionID: "s1", Status: run.StatusRunning, CreatedAt: now},
 				{RunID: "r2", SessionID: "s2", Status: run.StatusQueued, CreatedAt: now.Add(time.Second)},
+				// Another host's run goes on there whatever this quit does.
+				{RunID: "r3", SessionID: "s3", Host: "devbox", Status: run.StatusRunning, CreatedAt: now.Add(2 * time.Second)},
 			}}})
 			req := httptest.NewRequest(http.MethodPost, "/core/quit", strings.NewReader(tc.body))
 			rec := httptest.NewRecorder()

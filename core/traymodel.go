@@ -161,7 +161,7 @@ func (k *Core) onTrayAction(id string) {
 // question (docs/ARCHITECTURE.md §Quit with active runs): keep the active
 // runs going in their shims, or stop each through the API, then quit.
 func (k *Core) quitWithRuns(door string, stop bool) {
-	active := k.model().Active()
+	active := traystate.Local(k.model().Active()) // another host's runs are not this quit's
 	if !stop {
 		k.log.Info("quit; active runs keep running in their shims", "from", door, "runs", len(active))
 		k.quit()

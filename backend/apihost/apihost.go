@@ -17,6 +17,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/notify"
+	"github.com/hermesdesk/hermesdesk/backend/remote"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
 	"github.com/hermesdesk/hermesdesk/backend/watchbus"
@@ -54,11 +55,12 @@ type Host struct {
 	handler atomic.Pointer[httpapi.Handler]
 
 	mu        sync.Mutex
-	token     *string      // SetToken's, for handlers made after it
-	stack     *stack.Stack // nil while proxying
-	stopLocal func()       // the local socket
-	stopNote  func()       // the notifier (backend/notify), beside the supervisor
-	keepWarm  bool         // Close leaves idle warm agents (a handover: the next core adopts them)
+	token     *string       // SetToken's, for handlers made after it
+	stack     *stack.Stack  // nil while proxying
+	stopLocal func()        // the local socket
+	stopNote  func()        // the notifier (backend/notify), beside the supervisor
+	remote    *remote.Hosts // other hosts' cores followed (§Remote cores); nil while proxying
+	keepWarm  bool          // Close leaves idle warm agents (a handover: the next core adopts them)
 
 	kick chan struct{} // proxying: the watch bus broke, the supervisor may be gone
 }
@@ -110,7 +112,10 @@ func (h *Host) becomeSupervisor() error {
 		return err
 	}
 	h.mu.Lock()
-	api := httpapi.New(st.Service, h.configLocked())
+	h.remote = openRemote(h.ctx, st, h.log)
+	cfg := h.configLocked()
+	cfg.Hosts = remote.NewProxy(h.remote.Link, h.log) // /api/hosts/{host}/… (§Remote cores)
+	api := httpapi.New(st.Service, cfg)
 	h.handler.Store(api)
 	h.stack = st
 	h.mu.Unlock()
@@ -174,6 +179,16 @@ func (h *Host) SetToken(tok string) {
 	h.Handler().SetToken(tok)
 }
 
+// Remote is the supervisor's follower of other hosts' cores, where
+// backend/hosts hands over each host's link (Follow, Forget); nil while
+// this process proxies to another supervisor (docs/ARCHITECTURE.md
+// §Remote cores).
+func (h *Host) Remote() *remote.Hosts {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.remote
+}
+
 // Supervising reports whether this process is the data dir's supervisor.
 func (h *Host) Supervising() bool {
 	h.mu.Lock()
@@ -221,6 +236,7 @@ func (h *Host) Close() error {
 	if h.stack == nil {
 		return nil
 	}
+	h.remote.Close() // before the journal its cursors go to
 	if h.keepWarm {
 		return h.stack.CloseLeavingWarm()
 	}

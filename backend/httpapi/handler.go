@@ -43,7 +43,10 @@ type Config struct {
 	// BodyTimeout bounds how long an untrusted request's body may take to
 	// arrive (default DefaultBodyTimeout).
 	BodyTimeout time.Duration
-	Log         *slog.Logger
+	// Hosts, if set, answers /api/hosts/{host}/… : a remote core's API
+	// behind this one (backend/remote, docs/ARCHITECTURE.md §Remote cores).
+	Hosts http.Handler
+	Log   *slog.Logger
 }
 
 // Handler is the HTTP API. It is safe for concurrent use.
@@ -92,6 +95,12 @@ func New(svc *service.Service, cfg Config) *Handler {
 func (h *Handler) routes() {
 	m := h.mux
 	m.HandleFunc("POST /api/projects", h.createProject)
+	if h.cfg.Hosts != nil {
+		m.Handle("/api/hosts/{host}/", http.MaxBytesHandler(h.cfg.Hosts, MaxBodyBytes))
+		// An attachment goes to the host whole: its core applies its own
+		// upload limit (20 MiB), as for POST /api/uploads.
+		m.Handle("POST /api/hosts/{host}/uploads", h.cfg.Hosts)
+	}
 	m.HandleFunc("GET /api/projects", h.listProjects)
 	m.HandleFunc("PATCH /api/projects/{id}", h.patchProject)
 	m.HandleFunc("DELETE /api/projects/{id}", h.deleteProject)

@@ -261,6 +261,16 @@ ALTER TABLE sessions ADD COLUMN fork TEXT NOT NULL DEFAULT '';
 	// Remote hosts reached over the person's ssh (journal/hosts.go;
 	// docs/ARCHITECTURE.md §Hosts).
 	{16, "hosts", hostsSQL, nil},
+	// How far this side followed each run of each remote host
+	// (docs/ARCHITECTURE.md §Remote cores; journal/remote.go).
+	{17, "remote cursors", `
+CREATE TABLE remote_cursors (
+  host   TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  seq    INTEGER NOT NULL,
+  PRIMARY KEY (host, run_id)
+) WITHOUT ROWID;
+`, nil},
 }
 
 // redactUserMessages masks secrets in user messages stored in clear by

@@ -338,11 +338,17 @@ func agentName(r run.RunState) string {
 	return "The agent"
 }
 
+// sessionTitle names the run's session, and the host it runs on when that
+// is not this machine (docs/ARCHITECTURE.md §Remote cores).
 func sessionTitle(r run.RunState) string {
-	if t := oneLine(r.SessionTitle, 60); t != "" {
-		return t
+	t := oneLine(r.SessionTitle, 60)
+	if t == "" {
+		t = "Untitled session"
 	}
-	return "Untitled session"
+	if h := oneLine(r.Host, 40); h != "" {
+		t += " (on " + h + ")"
+	}
+	return t
 }
 
 // oneLine makes agent text safe for a notification line: no control or

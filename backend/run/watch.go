@@ -51,6 +51,9 @@ const (
 	// found unreachable (docs/ARCHITECTURE.md §Hosts). A client re-reads
 	// GET /api/hosts.
 	WatchHostsChanged WatchType = "hosts.changed"
+	// WatchHostChanged: a remote host's core became reachable or not
+	// (docs/ARCHITECTURE.md §Remote cores); carries HostState.
+	WatchHostChanged WatchType = "host.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
 	WatchGoodbye WatchType = "goodbye"
@@ -77,10 +80,22 @@ type WatchMessage struct {
 	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
 	// Conflicts is set on conflicts.changed.
 	Conflicts *Conflicts `json:"conflicts,omitempty"`
+	// HostState is set on host.changed.
+	HostState *HostState `json:"host_state,omitempty"`
 	Reason    string     `json:"reason,omitempty"`
 
 	// Review is set on review.changed (docs/ARCHITECTURE.md §Review).
 	Review *ReviewChange `json:"review,omitempty"`
+}
+
+// HostState is a remote host's core as this side reaches it
+// (docs/ARCHITECTURE.md §Remote cores).
+type HostState struct {
+	Host      string `json:"host"`
+	Reachable bool   `json:"reachable"`
+	// Error says in words why it cannot be reached; its runs go on there.
+	Error string    `json:"error,omitempty"`
+	Since time.Time `json:"since"`
 }
 
 // WatchSnapshot is the state a watcher starts from.
@@ -93,6 +108,8 @@ type WatchSnapshot struct {
 	// Conflicts are the conflict radar's answers, one per project that
 	// has an overlap (docs/ARCHITECTURE.md §Conflict radar).
 	Conflicts []Conflicts `json:"conflicts,omitempty"`
+	// Hosts are the remote hosts followed, and whether each answers.
+	Hosts []HostState `json:"hosts,omitempty"`
 }
 
 // RunState is what a watcher needs to show one run without another read.
@@ -120,6 +137,9 @@ type RunState struct {
 	ResumesAt string `json:"resumes_at,omitempty"`
 	// Error is a terminal run's safe error summary, if any.
 	Error string `json:"error,omitempty"`
+	// Host is the host whose core runs it; empty on this machine
+	// (docs/ARCHITECTURE.md §Remote cores).
+	Host string `json:"host,omitempty"`
 }
 
 // PendingKind says what a pending prompt asks for.
@@ -164,4 +184,6 @@ type SessionChange struct {
 	ProjectID string            `json:"project_id,omitempty"`
 	// SessionsVersion is the list's version after this change.
 	SessionsVersion int64 `json:"sessions_version"`
+	// Host is the host whose core changed it; empty on this machine.
+	Host string `json:"host,omitempty"`
 }

@@ -24,6 +24,7 @@ var WatchTypes = []WatchType{
 	WatchConflictsChanged,
 	WatchReviewChanged,
 	WatchHostsChanged,
+	WatchWorkspaceChanged, WatchGoodbye, WatchDoorbell, WatchCheckpointChanged, WatchHostChanged,
 }
 
 // PendingKinds lists every PendingKind.

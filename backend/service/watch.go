@@ -58,6 +58,8 @@ type bus struct {
 	// an overlap, by project (radar.go, docs/ARCHITECTURE.md §Conflict radar).
 	radar     Radar
 	conflicts map[string]run.Conflicts
+	// hosts: the remote hosts' reachability (watch_remote.go).
+	hosts map[string]run.HostState
 }
 
 type ringer struct{ ring func(runID string, seq int64) }
@@ -179,7 +181,7 @@ func (s *Service) CloseWatchers() {
 
 func (b *bus) snapshotLocked() *run.WatchSnapshot {
 	snap := &run.WatchSnapshot{Runs: make([]run.RunState, 0, len(b.runs)), SessionsVersion: b.version,
-		Conflicts: b.conflictsLocked()}
+		Conflicts: b.conflictsLocked(), Hosts: b.hostsLocked()}
 	for _, st := range b.runs {
 		snap.Runs = append(snap.Runs, copyState(st))
 	}

@@ -94,6 +94,8 @@ func TestRenderMenu(t *testing.T) {
 		{"two runs", []run.RunState{rs("a", run.StatusRunning, t0, nil), rs("b", run.StatusQueued, t0, nil)}, false,
 			[]string{"Fix a — demo — running — 1 h 5 min", "Fix b — demo — queued — 1 h 5 min", "---", LabelNewSession, LabelOpen, LabelAutostart, "---", LabelQuit},
 			[]string{"Keep 2 runs running in the background", "Stop 2 runs and quit"}},
+		{"another host's run only", []run.RunState{{RunID: "x", SessionTitle: "Build", Host: "devbox", Agent: "demo", Status: run.StatusRunning, CreatedAt: t0}}, false,
+			[]string{"Build — on devbox — demo — running — 1 h 5 min", "---", LabelNewSession, LabelOpen, LabelAutostart, "---", LabelQuit}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -183,6 +185,7 @@ func TestRunLabel(t *testing.T) {
 		{"parked, no time known", run.RunState{SessionTitle: "t", Agent: "claude", Status: run.StatusParked, CreatedAt: t0},
 			"t — claude — Waiting for quota — just now"},
 		{"in a worktree", run.RunState{SessionTitle: "t", Workspace: "hermesdesk/abcdefghijklmnop", Agent: "x", Status: run.StatusRunning, CreatedAt: t0}, "t — in hermesdesk/abcdefghijklmnop — x — running — just now"},
+		{"on another host", run.RunState{SessionTitle: "t", Host: "devbox", Agent: "x", Status: run.StatusRunning}, "t — on devbox — x — running"},
 		{"long workspace", run.RunState{SessionTitle: "t", Workspace: "feature/" + strings.Repeat("b", 40), Agent: "x", Status: run.StatusRunning}, "t — in feature/" + strings.Repeat("b", 23) + "… — x — running"},
 		{"question", run.RunState{SessionTitle: "t", Agent: "x", Status: run.StatusAwaitingClarify, Pending: &run.PendingPrompt{Kind: run.PendingClarify}, CreatedAt: t0.Add(-49 * time.Hour)}, "t — x — has a question — 2 d"},
 	}

@@ -145,9 +145,22 @@ func Render(runs []run.RunState, o Options) View {
 		Item{Label: LabelOpen, Tooltip: "Show the Hermes Desk window", Action: ActionOpen},
 		Item{Label: LabelAutostart, Tooltip: "Start Hermes Desk hidden when you log in", Action: ActionAutostart, Checkbox: true, Checked: o.Autostart},
 		Item{Separator: true},
-		QuitItem(len(runs)),
+		QuitItem(len(Local(runs))),
 	)
 	return v
+}
+
+// Local is the runs of this machine: quitting keeps or stops those only,
+// another host's runs go on there whatever this side does
+// (docs/ARCHITECTURE.md §Remote cores).
+func Local(runs []run.RunState) []run.RunState {
+	var out []run.RunState
+	for _, r := range runs {
+		if r.Host == "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // maxQuotaLine bounds a quota line in the menu.
@@ -187,8 +200,8 @@ func Tooltip(running, needsYou int) string {
 	}
 }
 
-// RunLabel is one run's menu line: title — in workspace — agent — status
-// — age. The workspace is named only for a run in a worktree, so two runs
+// RunLabel is one run's menu line: title — in workspace — on host —
+// agent — status — age. The workspace is named only for a run in a worktree, so two runs
 // of one project in parallel tell apart (docs/ARCHITECTURE.md §Workspaces).
 func RunLabel(r run.RunState, now time.Time) string {
 	title := Clean(r.SessionTitle)
@@ -198,6 +211,10 @@ func RunLabel(r run.RunState, now time.Time) string {
 	parts := []string{Truncate(title, maxTitle)}
 	if w := Clean(r.Workspace); w != "" {
 		parts = append(parts, "in "+Truncate(w, maxWorkspace))
+	}
+	if h := Clean(r.Host); h != "" {
+		// Where it runs: another host's core (docs/ARCHITECTURE.md §Remote cores).
+		parts = append(parts, "on "+Truncate(h, maxWorkspace))
 	}
 	if a := Clean(cmp.Or(r.AgentName, r.Agent)); a != "" {
 		parts = append(parts, a)

@@ -13,6 +13,7 @@ import "./components/common/folderMissing.css";
 import "./styles/manage.css";
 import "./styles/workbench.css";
 import "./components/composer/attachments.css";
+import "./components/hosts/hosts.css";
 import "./usage/usage.css";
 
 applyTheme(readTheme());

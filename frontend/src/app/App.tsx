@@ -16,6 +16,7 @@ import type { Project, Session } from "../transport/types";
 import { loadSessionView, loadUsageView, MainPane } from "./MainPane";
 import { ShellDialogs } from "./ShellDialogs";
 import { ShellSidebar } from "./ShellSidebar";
+import { HostsSection } from "../components/hosts/HostsSection";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
 import { useDesktopEvents } from "./useDesktopEvents";
@@ -88,6 +89,7 @@ export function App({ transport: t }: { transport: Transport }) {
           onRenameProject={projects.renameProject}
           onRemoveProject={setRemoving}
           onAddProject={() => void projects.pickFolder()}
+          hosts={<HostsSection bus={runs.bus} api={t.api} />}
         />
       )}
       <main className="main">

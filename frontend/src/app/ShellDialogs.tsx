@@ -39,7 +39,7 @@ export function ShellDialogs(p: {
           api={connected ? t.api : undefined}
           onAbout={() => nav.setDialog("about")}
           onClose={close}
-          activeRuns={() => p.runs.bus.active().length}
+          activeRuns={() => p.runs.bus.localActive()}
           bus={p.runs.bus}
         />
       )}

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Sidebar } from "../components/sidebar/Sidebar";
 import type { Project, Session } from "../transport/types";
 import type { Backend } from "./useBackend";
@@ -16,6 +17,8 @@ export function ShellSidebar(p: {
   onRenameProject(p: Project, name: string): Promise<string | undefined>;
   onRemoveProject(p: Project): void;
   onAddProject(): void;
+  /** Other hosts' projects, below this computer's (components/hosts). */
+  hosts?: ReactNode;
 }) {
   const { b, nav, layout } = p;
   // A choice in the overlay closes it, then acts.
@@ -52,6 +55,7 @@ export function ShellSidebar(p: {
       width={layout.width}
       onWidth={layout.setWidth}
       connected={b.conn === "connected"}
+      hosts={p.hosts}
     />
   );
 }

@@ -8,7 +8,7 @@ export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_c
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
 
 /** A watch bus message's type (run.WatchType). */
-export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "conflicts.changed" | "review.changed" | "hosts.changed";
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "conflicts.changed" | "review.changed" | "hosts.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "host.changed";
 
 /** What a pending prompt asks for (run.PendingKind). */
 export type PendingKind = "approval" | "clarify";
@@ -32,7 +32,7 @@ export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaitin
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
 
 /** Every watch bus message type. */
-export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "conflicts.changed", "review.changed", "hosts.changed"];
+export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "conflicts.changed", "review.changed", "hosts.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "host.changed"];
 
 /** The codes of a run whose agent never started (run.StartFailureCodes). */
 export const START_FAILURE_CODES: readonly RunErrorCode[] = ["agent_not_installed", "agent_start", "agent_unknown"];
@@ -232,6 +232,7 @@ export interface RunState {
   pending?: PendingPrompt;
   resumes_at?: string;
   error?: string;
+  host?: string;
 }
 
 /** The payload of session.changed (Go: run.SessionChange). */
@@ -240,6 +241,15 @@ export interface SessionChange {
   session_id?: string;
   project_id?: string;
   sessions_version: number;
+  host?: string;
+}
+
+/** A remote host's core as this side reaches it: host.changed (docs/ARCHITECTURE.md §Remote cores) (Go: run.HostState). */
+export interface HostState {
+  host: string;
+  reachable: boolean;
+  error?: string;
+  since: string;
 }
 
 /** The first watch message's state (Go: run.WatchSnapshot). */
@@ -247,6 +257,7 @@ export interface WatchSnapshot {
   runs: RunState[];
   sessions_version: number;
   conflicts?: Conflicts[];
+  hosts?: HostState[];
 }
 
 /** One message on the watch bus (docs/ARCHITECTURE.md §The watch bus) (Go: run.WatchMessage). */
@@ -259,6 +270,7 @@ export interface WatchMessage {
   workspace?: Workspace;
   checkpoint?: Checkpoint;
   conflicts?: Conflicts;
+  host_state?: HostState;
   reason?: string;
   review?: ReviewChange;
 }

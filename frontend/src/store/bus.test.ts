@@ -82,4 +82,13 @@ describe("WailsTransport.watchBus", () => {
     emit({ seq: 22, type: "session.changed" });
     expect(got).toEqual([10, 11, 20, 21]);
   });
+  it("counts only this machine's runs for the quit question, and keeps the hosts", () => {
+    const { bus, h } = busWith();
+    h().onMessage({ seq: 1, type: "snapshot", snapshot: { runs: [state("r1", "running"), state("r2", "running", { host: "devbox" })], sessions_version: 1,
+      hosts: [{ host: "devbox", reachable: true, since: "2026-11-27T10:00:00Z" }] } });
+    expect(bus.active()).toHaveLength(2);
+    expect(bus.localActive()).toBe(1);
+    h().onMessage({ seq: 2, type: "host.changed", host_state: { host: "devbox", reachable: false, error: "gone", since: "2026-11-27T10:01:00Z" } });
+    expect(bus.hosts()).toEqual([{ host: "devbox", reachable: false, error: "gone", since: "2026-11-27T10:01:00Z" }]);
+  });
 });

@@ -3,7 +3,7 @@
 // status and pending prompts, the session list's version, agent health
 // changes. One subscription per window; nothing polls.
 import type { Transport } from "../transport/transport";
-import type { Conflicts, RunInfo, RunState, WatchMessage } from "../transport/types";
+import type { Conflicts, HostState, RunInfo, RunState, WatchMessage } from "../transport/types";
 
 export type BusListener = (m: WatchMessage) => void;
 
@@ -12,6 +12,8 @@ export class WatchBus {
   private readonly listeners = new Set<BusListener>();
   private stopWatch: (() => void) | null = null;
   private list: RunInfo[] = [];
+  /** Other hosts' cores and whether each answers (docs/ARCHITECTURE.md §Remote cores). */
+  private readonly hostStates = new Map<string, HostState>();
   /** The session list's version as of the last message (0: none yet). */
   sessionsVersion = 0;
   /** The conflict radar's answers with an overlap, by project (docs/ARCHITECTURE.md §Conflict radar). */
@@ -51,6 +53,18 @@ export class WatchBus {
     return this.runs.get(id);
   }
 
+  /** The remote hosts followed, by name, and whether each answers. */
+  hosts(): HostState[] {
+    return [...this.hostStates.values()].sort((a, b) => a.host.localeCompare(b.host));
+  }
+
+  /** How many active runs are this machine's (quitting keeps or stops those only; another host's go on there). */
+  localActive(): number {
+    let n = 0;
+    for (const r of this.runs.values()) if (!r.host) n++;
+    return n;
+  }
+
   /** The active runs as RunInfo (what the sidebar markers read), oldest first. */
   active(): RunInfo[] {
     return this.list;
@@ -75,6 +89,11 @@ export class WatchBus {
         for (const r of m.snapshot?.runs ?? []) this.runs.set(r.run_id, r);
         this.sessionsVersion = m.snapshot?.sessions_version ?? 0;
         this.connected = true;
+        this.hostStates.clear();
+        for (const h of m.snapshot?.hosts ?? []) this.hostStates.set(h.host, h);
+        break;
+      case "host.changed":
+        if (m.host_state) this.hostStates.set(m.host_state.host, m.host_state);
         break;
       case "run.changed":
         if (!m.run) return;

@@ -167,6 +167,10 @@ export class ApiClient {
   async listProjects(): Promise<Project[]> {
     return list<Project>(await this.call("GET", "/api/projects"), "projects");
   }
+  /** Another host's projects, through its core's API (docs/ARCHITECTURE.md §Remote cores). */
+  async hostProjects(host: string): Promise<Project[]> {
+    return list<Project>(await this.call("GET", `/api/hosts/${enc(host)}/projects`), "projects");
+  }
   createProject(name: string, workspace: string): Promise<Project> {
     return this.call("POST", "/api/projects", { name, workspace });
   }

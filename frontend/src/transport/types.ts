@@ -15,6 +15,7 @@ export type {
   ApprovalOption,
   ControlResult,
   ControlStatus,
+  HostState,
   Message,
   ModelOption,
   PendingKind,

@@ -1,5 +1,5 @@
 import { Archive, BarChart3, CalendarClock, ChevronDown, Ellipsis, Folder, FolderPlus, PanelLeftClose, Plus, Settings } from "lucide-react";
-import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from "react";
+import { useCallback, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from "react";
 import type { Project, RunInfo, Session } from "../../transport/types";
 import { InlineTitle, SessionMenu, type MenuAnchor } from "./SessionActions";
 import { ProjectMenu } from "./ProjectActions";
@@ -89,6 +89,8 @@ export interface SidebarProps {
   width: number;
   onWidth(w: number): void;
   connected: boolean;
+  /** Other hosts' projects, below this computer's (components/hosts). */
+  hosts?: ReactNode;
 }
 
 export function Sidebar(p: SidebarProps) {
@@ -263,6 +265,7 @@ export function Sidebar(p: SidebarProps) {
             </div>
           );
         })}
+        {p.hosts}
       </div>
       {menu && (
         <SessionMenu

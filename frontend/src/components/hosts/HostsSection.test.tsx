@@ -1,0 +1,47 @@
+import { act, render, screen } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { WatchBus } from "../../store/bus";
+import { ApiClient } from "../../transport/api";
+import type { BusHandlers, Transport } from "../../transport/transport";
+import { HostsSection } from "./HostsSection";
+
+// Other hosts in the sidebar (docs/ARCHITECTURE.md §Remote cores): each
+// host's projects read through /api/hosts/{host}/…, and an unreachable
+// host said in words from the bus — its runs go on there.
+function world() {
+  let handlers: BusHandlers | undefined;
+  const asked: string[] = [];
+  const api = new ApiClient(async (_method, path) => {
+    asked.push(path);
+    if (path === "/api/hosts/devbox/projects") return { status: 200, body: JSON.stringify([{ id: "p1", name: "Compiler", workspace: "/srv/compiler" }]) };
+    return { status: 404, body: "{}" };
+  });
+  const t: Transport = { kind: "http", api, watchRun: () => () => {}, watchBus: (h) => ((handlers = h), () => {}) };
+  const bus = new WatchBus(t);
+  bus.start();
+  return { bus, api, asked, emit: (m: Parameters<BusHandlers["onMessage"]>[0]) => act(() => handlers!.onMessage(m)) };
+}
+
+describe("HostsSection", () => {
+  it("shows nothing without other hosts", () => {
+    const { bus, api, emit } = world();
+    const { container } = render(<HostsSection bus={bus} api={api} />);
+    emit({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1 } });
+    expect(container.textContent).toBe("");
+  });
+
+  it("lists a host's projects, then says in words that it cannot be reached", async () => {
+    const { bus, api, asked, emit } = world();
+    render(<HostsSection bus={bus} api={api} />);
+    emit({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, hosts: [{ host: "devbox", reachable: true, since: "2026-11-27T10:00:00Z" }] } });
+    expect(await screen.findByText("Compiler")).toBeTruthy();
+    expect(asked).toEqual(["/api/hosts/devbox/projects"]);
+    const words = "The link to the host devbox dropped; its runs go on there. Reconnecting.";
+    emit({ seq: 2, type: "host.changed", host_state: { host: "devbox", reachable: false, error: words, since: "2026-11-27T10:05:00Z" } });
+    expect(screen.getByRole("status").textContent).toBe(words);
+    emit({ seq: 3, type: "host.changed", host_state: { host: "devbox", reachable: true, since: "2026-11-27T10:06:00Z" } });
+    await act(async () => {}); // the second read's answer
+    expect(screen.queryByRole("status")).toBeNull();
+    expect(asked).toEqual(["/api/hosts/devbox/projects", "/api/hosts/devbox/projects"]); // read again once back
+  });
+});
