@@ -187,24 +187,7 @@ var identity = []string{
 }
 
 func (gitGit) Snapshot(ctx context.Context, path, ref, message string) (string, error) {
-	commit, err := CommitWorktree(ctx, path, message)
-	if err != nil {
-		return "", err
-	}
-	if _, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: path, Args: []string{"update-ref", "-m", message, "--end-of-options", ref, commit}}); err != nil {
-		return "", err
-	}
-	return commit, nil
-}
-
-// CommitWorktree makes a commit, parented on HEAD, of the worktree at path
-// as it is (tracked and untracked files, not ignored ones) through a
-// temporary index, and points no ref at it: the worktree's own index and
-// branch are never touched. Archive keeps it under a ref (Snapshot);
-// backend/merge previews it merged with the base (docs/ARCHITECTURE.md
-// §Merge).
-func CommitWorktree(ctx context.Context, path, message string) (string, error) {
-	tmp, err := os.MkdirTemp("", "hermesdesk-snapshot-*")
+	tmp, err := os.MkdirTemp("", "hermesdesk-archive-*")
 	if err != nil {
 		return "", fmt.Errorf("a temporary folder for the snapshot could not be made: %w", err)
 	}
@@ -224,7 +207,14 @@ func CommitWorktree(ctx context.Context, path, message string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return run("commit-tree", tree, "-p", "HEAD", "-m", message)
+	commit, err := run("commit-tree", tree, "-p", "HEAD", "-m", message)
+	if err != nil {
+		return "", err
+	}
+	if _, err := run("update-ref", "-m", message, "--end-of-options", ref, commit); err != nil {
+		return "", err
+	}
+	return commit, nil
 }
 
 func (gitGit) PutSnapshot(ctx context.Context, path, commit string) error {
