@@ -98,3 +98,11 @@ func (r *repo) state(t testing.TB) string {
 	}
 	return b.String()
 }
+
+func lookGit(t testing.TB) string {
+	p, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip("git not installed")
+	}
+	return p
+}
