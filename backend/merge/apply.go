@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/gitcmd"
@@ -29,6 +30,8 @@ type Result struct {
 // refs/hermesdesk/backup/<workspace id>/<time>.
 const BackupPrefix = "refs/hermesdesk/backup/"
 
+var applying sync.Mutex
+
 // failAt, in tests, fails the step it names (the put-back test).
 var failAt func(step string) error
 
@@ -48,6 +51,9 @@ func step(name string) error {
 // update-ref. A failed step puts back every step before it. message is
 // the squash or merge commit's message ("" = the drafted one).
 func Apply(ctx context.Context, t Target, strategy Strategy, message string, now time.Time) (Result, error) {
+	// One merge at a time: two would race for the same base.
+	applying.Lock()
+	defer applying.Unlock()
 	p, err := PreviewOf(ctx, t, strategy)
 	if err != nil {
 		return Result{}, err

@@ -152,3 +152,13 @@ func commitTree(ctx context.Context, dir string, env []string, tree, message str
 	}
 	return strings.TrimSpace(string(out)), nil
 }
+
+// TopOf is the main checkout of the repository dir belongs to (the first
+// worktree git lists).
+func TopOf(ctx context.Context, dir string) (string, error) {
+	wts, err := gitcmd.Worktrees(ctx, dir)
+	if err != nil || len(wts) == 0 || wts[0].Bare {
+		return "", fmt.Errorf("the repository's main checkout could not be found: %w", err)
+	}
+	return wts[0].Path, nil
+}

@@ -76,3 +76,10 @@ func ResolveMessage(base string, conflicts []Conflict) string {
 	fmt.Fprintf(&b, "\nBring %s's changes into this workspace so it merges cleanly: run `git merge %s` here (or edit these files to keep both sides' intent), resolve every conflict, and commit. Do not change the %s branch itself.\n", base, base, base)
 	return b.String()
 }
+
+// DraftPullRequest is a pull request's title and description, drafted
+// like the squash message: its subject, then the runs.
+func DraftPullRequest(title string, runs []Run) (string, string) {
+	subject, body, _ := strings.Cut(DraftMessage(title, runs), "\n")
+	return subject, strings.TrimSpace(body)
+}

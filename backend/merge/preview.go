@@ -54,9 +54,8 @@ type Preview struct {
 	Refusal string   `json:"refusal,omitempty"`
 	Notes   []string `json:"notes,omitempty"`
 
-	tree    string // the merged tree
-	head    string // the workspace branch's commit
-	commits []string
+	tree string // the merged tree
+	head string // the workspace branch's commit
 }
 
 // PreviewOf computes the preview of merging t with strategy. Objects are
