@@ -57,10 +57,22 @@ func changedPaths(ctx context.Context, dir, from, to string) ([]string, error) {
 	return splitZ(out), nil
 }
 
-// dirtyPaths lists what is changed in a checkout: staged, unstaged or
-// untracked (not ignored) files.
-func dirtyPaths(ctx context.Context, dir string) ([]string, error) {
-	out, err := gitcmd.Output(ctx, dir, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all")
+// dirtyPaths lists what is changed in a checkout among paths (all of it
+// when paths is long): staged, unstaged or untracked (not ignored)
+// files. Only the paths a merge changes can decide it, and a status of
+// them alone does not stat the whole checkout.
+func dirtyPaths(ctx context.Context, dir string, paths []string) ([]string, error) {
+	if len(paths) == 0 {
+		return nil, nil
+	}
+	args := []string{"status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=all"}
+	if len(paths) <= maxPathArgs {
+		args = append(args, "--")
+		for _, p := range paths {
+			args = append(args, ":(literal)"+p)
+		}
+	}
+	out, err := gitcmd.Output(ctx, dir, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +83,16 @@ func dirtyPaths(ctx context.Context, dir string) ([]string, error) {
 		}
 	}
 	return list, nil
+}
+
+// maxPathArgs bounds the paths given on a command line.
+const maxPathArgs = 2000
+
+// appIdentity is who the commits the app makes of a worktree's files say
+// made them (as backend/workspaces' snapshots).
+var appIdentity = []string{
+	"GIT_AUTHOR_NAME=Hermes Desk", "GIT_AUTHOR_EMAIL=hermesdesk@localhost",
+	"GIT_COMMITTER_NAME=Hermes Desk", "GIT_COMMITTER_EMAIL=hermesdesk@localhost",
 }
 
 // checkoutOf is the worktree (the main checkout or another) where branch

@@ -73,18 +73,18 @@ func PreviewOf(ctx context.Context, t Target, strategy Strategy) (Preview, error
 		return p.decided(f), nil
 	}
 	p.BaseCommit = base
-	if p.head, err = commitOf(ctx, t.Path, "HEAD"); err != nil || p.head == "" {
+	heads, err := git(ctx, t.Path, "rev-parse", "HEAD^{commit}", "HEAD^{tree}")
+	if f := strings.Fields(heads); err != nil || len(f) != 2 {
 		return p, fmt.Errorf("the workspace's branch could not be read: %w", err)
-	}
-	if p.WorkCommit, err = workCommit(ctx, t.Path, p.head); err != nil {
-		return p, err
+	} else {
+		p.head = f[0]
+		if p.WorkCommit, err = workCommit(ctx, t.Path, p.head, f[1]); err != nil {
+			return p, err
+		}
 	}
 	p.Uncommitted = p.WorkCommit != p.head
-	fork, err := git(ctx, t.Top, "merge-base", base, p.WorkCommit)
-	if err != nil {
-		return p, fmt.Errorf("the workspace shares no history with %s: %w", t.Base, err)
-	}
-	if f.BaseAhead, err = count(ctx, t.Top, fork+".."+base); err != nil {
+	// The base's commits the work lacks: those since the fork point.
+	if f.BaseAhead, err = count(ctx, t.Top, p.WorkCommit+".."+base); err != nil {
 		return p, err
 	}
 	p.BaseAhead = f.BaseAhead
@@ -114,7 +114,7 @@ func PreviewOf(ctx context.Context, t Target, strategy Strategy) (Preview, error
 		return p, err
 	}
 	if p.Checkout != "" {
-		if f.CheckoutDirty, err = dirtyPaths(ctx, p.Checkout); err != nil {
+		if f.CheckoutDirty, err = dirtyPaths(ctx, p.Checkout, p.Files); err != nil {
 			return p, fmt.Errorf("the checkout of %s could not be read: %w", t.Base, err)
 		}
 	}
@@ -135,25 +135,23 @@ func (p Preview) decided(f Facts) Preview {
 // untracked, not ignored) on head, made through a temporary copy of its
 // index (backend/changes, the run's own snapshot: its stat cache makes it
 // fast) — its own index, branch and files never move.
-func workCommit(ctx context.Context, path, head string) (string, error) {
+func workCommit(ctx context.Context, path, head, headTree string) (string, error) {
 	snaps, err := changes.OpenWith(ctx, path, changes.Options{Keep: true})
 	if err != nil {
 		return "", fmt.Errorf("the workspace's files could not be read: %w", err)
 	}
 	defer snaps.Close()
-	snaps.MaxFileSize = 1 << 62 // a merge takes every file, however large
+	snaps.MaxFileSize = -1 // a merge takes every file, however large
 	snap, err := snaps.Snapshot(ctx)
 	if err != nil {
 		return "", fmt.Errorf("the workspace's files could not be read: %w", err)
 	}
-	headTree, err := git(ctx, path, "rev-parse", head+"^{tree}")
-	if err != nil {
-		return "", err
-	}
 	if snap.Tree == headTree {
 		return head, nil
 	}
-	return commitTree(ctx, path, identity(ctx, path), snap.Tree, "Uncommitted work of the workspace\n", head)
+	// Made by the app, like a checkpoint: the person's own name goes on
+	// the commits that land on their base.
+	return commitTree(ctx, path, appIdentity, snap.Tree, "Uncommitted work of the workspace\n", head)
 }
 
 // conflictsOf lists each conflicted file with git's CONFLICT messages

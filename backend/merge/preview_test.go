@@ -89,3 +89,13 @@ func TestPreviewNothingToMerge(t *testing.T) {
 		t.Fatalf("%+v", p)
 	}
 }
+
+// A file above the run snapshots' size limit is work like any other.
+func TestPreviewTakesLargeFiles(t *testing.T) {
+	r := newRepo(t)
+	put(t, filepath.Join(r.wt, "big.bin"), strings.Repeat("x", 51<<20))
+	p := r.preview(t, Squash)
+	if !reflect.DeepEqual(p.Files, []string{"big.bin"}) {
+		t.Fatalf("files %v", p.Files)
+	}
+}
