@@ -55,7 +55,7 @@ try {
   const head = page.locator(".main-head");
   await head.getByRole("button", { name: `Merge the worktree ${short}` }).click();
   const dlg = page.getByRole("dialog");
-  await dlg.getByText("Clean: merging into main changes 1 file.").waitFor({ timeout: 30_000 });
+  await dlg.getByText(/^Clean: merging into main changes 1 file/).waitFor({ timeout: 30_000 });
   const drafted = await dlg.getByRole("textbox").inputValue();
   console.log(`merge: preview clean, drafted message ${JSON.stringify(drafted)}`);
   if (!drafted.startsWith(title)) problems.push(`the drafted message ${JSON.stringify(drafted)} does not start with the session title`);

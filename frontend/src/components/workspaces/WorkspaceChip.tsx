@@ -71,7 +71,7 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
         {w.state === "ready" && detail && !compact && figures(detail).map((f) => <span key={f} className="ws-fig">{f}</span>)}
         {w.state === "ready" && detail && compact && detail.changed > 0 && <span className="ws-fig">{detail.changed} changed</span>}
       </span>
-      {ctx && w.state === "ready" && !external && w.kind === "worktree" && (
+      {ctx && w.state === "ready" && !external && w.kind === "worktree" && !compact && (
         <button type="button" className="icon-btn ws-act" disabled={busy} onClick={() => setMerging(true)} title="Merge the worktree's work into its base branch (preview first)" aria-label={`Merge the worktree ${name}`}>
           <GitMerge size={14} aria-hidden />
         </button>
