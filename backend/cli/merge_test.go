@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
+	"github.com/hermesdesk/hermesdesk/backend/merge"
+	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/backend/service"
 )
 
 // A demo run in a worktree, merged home from the CLI: the preview names
@@ -83,5 +89,79 @@ func TestEndToEndMergeAWorktree(t *testing.T) {
 	e, out, errOut = cliEnv(dataDir, nil)
 	if code := e.Workspaces([]string{"push", id, "--pr"}); code != exitFail || !strings.Contains(errOut.String(), "GitHub CLI (gh) is not installed") {
 		t.Fatalf("push --pr: %d\n%s%s", code, out.String(), errOut.String())
+	}
+}
+
+// A conflicting preview handed to the agent: POST …/merge/resolve starts a
+// run in the workspace's session whose message names the file and git's
+// words; when it ends the preview can be asked again.
+func TestEndToEndResolveWithTheAgent(t *testing.T) {
+	dataDir := newDataDir(t)
+	srv := startServe(t, dataDir)
+	defer srv.stop()
+	repo := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e", "GIT_CONFIG_GLOBAL=/dev/null")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("init", "-q", "-b", "main")
+	os.WriteFile(filepath.Join(repo, "hello.txt"), []byte("the first hello\n"), 0o644)
+	git("add", "hello.txt")
+	git("commit", "-q", "-m", "first")
+	e, out, errOut := cliEnv(dataDir, nil)
+	if code := e.Ask([]string{"--agent", "demo", "--project", repo, "--worktree", "/scenario tool"}); code != 0 {
+		t.Fatalf("ask: exit %d\n%s\n%s", code, out.String(), errOut.String())
+	}
+	// main moves the same line elsewhere: a conflict.
+	os.WriteFile(filepath.Join(repo, "hello.txt"), []byte("main's own hello\n"), 0o644)
+	git("commit", "-q", "-am", "main moved")
+
+	ctx := context.Background()
+	c := httpapi.NewLocalClient(httpapi.SocketPath(dataDir))
+	var p run.Project
+	var list []run.Workspace
+	if err := c.Call(ctx, "POST", "/api/projects", service.CreateProjectRequest{Workspace: repo}, &p); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call(ctx, "GET", "/api/projects/"+p.ID+"/workspaces", nil, &list); err != nil || len(list) != 1 {
+		t.Fatalf("%v %v", list, err)
+	}
+	id := list[0].ID
+	e, out, _ = cliEnv(dataDir, nil)
+	if code := e.Workspaces([]string{"merge", id, "--preview"}); code != exitFail || !strings.Contains(out.String(), "conflict: hello.txt\n  CONFLICT (") {
+		t.Fatalf("preview: %d\n%s", code, out.String())
+	}
+	var res service.ResolveResult
+	if err := c.Call(ctx, "POST", "/api/workspaces/"+id+"/merge/resolve", service.MergeRequest{}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Follow(ctx, res.Run.RunID, 0, func(run.Event) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var msgs []run.Message
+	var detail struct {
+		Messages []run.Message `json:"messages"`
+	}
+	if err := c.Call(ctx, "GET", "/api/sessions/"+res.Run.SessionID, nil, &detail); err != nil {
+		t.Fatal(err)
+	}
+	msgs = detail.Messages
+	last := ""
+	for _, m := range msgs {
+		if m.Role == run.RoleUser {
+			last = m.Content
+		}
+	}
+	if !strings.Contains(last, "Merging this workspace into main conflicts in 1 file") || !strings.Contains(last, "- hello.txt\n  git: CONFLICT (content)") {
+		t.Fatalf("the agent was told %q", last)
+	}
+	var again merge.Preview
+	if err := c.Call(ctx, "POST", "/api/workspaces/"+id+"/merge/preview", service.MergeRequest{}, &again); err != nil || again.Clean {
+		t.Fatalf("the preview after the run: %+v %v", again, err)
 	}
 }

@@ -1,6 +1,9 @@
 package gitcmd
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestTransportOf(t *testing.T) {
 	for url, want := range map[string]string{
@@ -25,4 +28,23 @@ func TestTransportOf(t *testing.T) {
 			t.Errorf("%q: %q, want %q", url, got, want)
 		}
 	}
+}
+
+// TransportOf answers one of the four transports or "" for any URL, and
+// never a transport for a URL that names a remote helper or an option.
+func FuzzTransportOf(f *testing.F) {
+	for _, s := range []string{"/srv/x.git", "ext::sh -c x", "git@h:x", "https://h/x", "-oProxy=x:y", "a::b", "ssh://h/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, url string) {
+		got := TransportOf(url)
+		switch got {
+		case "", "file", "ssh", "http", "https":
+		default:
+			t.Fatalf("%q: %q", url, got)
+		}
+		if got != "" && (strings.HasPrefix(url, "-") || strings.HasPrefix(url, "ext::") || strings.HasPrefix(url, "fd::")) {
+			t.Fatalf("%q opens %q", url, got)
+		}
+	})
 }
