@@ -199,3 +199,20 @@ func TestBackupRestores(t *testing.T) {
 		t.Errorf("the backup did not restore:\n%s\n---\n%s", before, after)
 	}
 }
+
+// What the person staged in a file the merge does not touch stays staged.
+func TestApplyKeepsTheCheckoutsStagedChange(t *testing.T) {
+	r := newRepo(t)
+	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	r.commit(t, r.wt, "a")
+	put(t, filepath.Join(r.top, "c.txt"), "staged by the person\n")
+	gitT(t, r.top, "add", "c.txt")
+	put(t, filepath.Join(r.top, "c.txt"), "staged, then edited again\n")
+	apply(t, r, Squash, "")
+	if got := gitT(t, r.top, "status", "--porcelain"); got != "MM c.txt" {
+		t.Errorf("status %q", got)
+	}
+	if gitT(t, r.top, "show", ":c.txt") != "staged by the person" || read(t, filepath.Join(r.top, "c.txt")) != "staged, then edited again\n" {
+		t.Error("the staged or the working version of c.txt changed")
+	}
+}
