@@ -105,6 +105,14 @@ git -C "$work/cpproj" add readme.txt
 git -C "$work/cpproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
 (cd frontend && node e2e/checkpoints.mjs --url "$url" --project "$work/cpproj")
 echo "test-e2e: checkpoints flow passed"
+# Merge back (issue 27): a demo run in a worktree squash-merged from the
+# Merge dialog; main's log on disk has the squash commit.
+git init -q -b main "$work/mgproj"
+printf 'one\n' >"$work/mgproj/readme.txt"
+git -C "$work/mgproj" add readme.txt
+git -C "$work/mgproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+(cd frontend && node e2e/merge.mjs --url "$url" --project "$work/mgproj")
+echo "test-e2e: merge flow passed"
 binabs=$(realpath "$bin")
 # The watch bus: no idle requests; a run started elsewhere shows at once.
 # The figures are printed (the bar is 200 ms: `E2E_LIVE_MAX_MS=200

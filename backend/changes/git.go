@@ -51,7 +51,9 @@ type Snapshots struct {
 	shadow    bool   // gitDir is a shadow repository of a plain folder
 	keep      bool   // objects are written to the repository's own store
 	tmp       *tempDir
-	// MaxFileSize: files above it are left out (default MaxFileSize).
+	// MaxFileSize: files above it are left out (default MaxFileSize);
+	// below 0, none is (a merge takes every file: docs/ARCHITECTURE.md
+	// §Merge), and the work tree is not listed twice.
 	MaxFileSize int64
 }
 
@@ -249,6 +251,9 @@ func copyFile(from, to string) error {
 
 // largeFiles lists the untracked and modified files above MaxFileSize.
 func (s *Snapshots) largeFiles(ctx context.Context) (map[string]stamp, error) {
+	if s.MaxFileSize < 0 {
+		return nil, nil
+	}
 	out, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: s.top, Env: s.env(),
 		Args: []string{"ls-files", "-z", "-t", "--modified", "--others", "--exclude-standard"}})
 	if err != nil {

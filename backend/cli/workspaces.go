@@ -9,7 +9,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
-const workspacesUsage = "hermesdesk workspaces ls [--project DIR] | workspaces archive ID | workspaces restore ID | " + reviewUsage
+const workspacesUsage = "hermesdesk workspaces ls [--project DIR] | workspaces archive ID | workspaces restore ID | workspaces merge ID [--strategy S] [--message M] [--preview] | workspaces push ID [--pr] | " + reviewUsage
 
 // Workspaces lists, archives and restores a project's workspaces
 // (docs/ARCHITECTURE.md §Workspaces).
@@ -27,6 +27,10 @@ func (e *Env) Workspaces(args []string) int {
 		return e.workspaceOne(args[1:], "restore")
 	case "review":
 		return e.workspaceReview(args[1:]) // review.go
+	case "merge":
+		return e.workspacesMerge(args[1:])
+	case "push":
+		return e.workspacesPush(args[1:])
 	case "-h", "--help", "help":
 		fmt.Fprintln(e.Stdout, "usage: "+workspacesUsage)
 		return exitOK

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
 	"github.com/hermesdesk/hermesdesk/backend/agents/agentdef"
+	"github.com/hermesdesk/hermesdesk/backend/merge"
 	"github.com/hermesdesk/hermesdesk/backend/review"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -77,6 +78,14 @@ func wire() []byte {
 	w.name(run.WatchMessage{}, "WatchMessage")
 	w.name(run.Workspace{}, "Workspace")
 	w.name(workspaces.Detail{}, "WorkspaceDetail")
+	w.name(merge.Preview{}, "MergePreview")
+	w.name(merge.Result{}, "MergeResult")
+	w.name(merge.Conflict{}, "MergeConflict")
+	w.name(merge.Pushed{}, "PushResult")
+	w.name(merge.PullRequest{}, "PullRequestResult")
+	w.name(service.MergeRequest{}, "MergeRequest")
+	w.name(service.PullRequestRequest{}, "PullRequestRequest")
+	w.name(service.ResolveResult{}, "ResolveMergeResult")
 	w.name(run.WarmAgent{}, "WarmAgent")
 	w.name(run.ModelOption{}, "ModelOption")
 	w.name(run.ConfigOption{}, "ConfigOption")
@@ -128,6 +137,14 @@ func wire() []byte {
 	w.iface(run.WatchMessage{}, "One message on the watch bus (docs/ARCHITECTURE.md §The watch bus)")
 	w.iface(run.Workspace{}, "Where a session's agent works: the checkout or a worktree the app made (docs/ARCHITECTURE.md §Workspaces)")
 	w.iface(workspaces.Detail{}, "GET /api/workspaces/{id}: the workspace, its changed files, ahead/behind its base, size on disk")
+	w.iface(merge.Preview{}, "POST /api/workspaces/{id}/merge/preview: what merging the workspace into its base would do (docs/ARCHITECTURE.md §Merge)")
+	w.iface(merge.Result{}, "POST /api/workspaces/{id}/merge: what the merge did, with its backup refs")
+	w.iface(merge.Conflict{}, "One conflicted file and git's messages about it")
+	w.iface(merge.Pushed{}, "POST /api/workspaces/{id}/push")
+	w.iface(merge.PullRequest{}, "POST /api/workspaces/{id}/pr")
+	w.iface(service.MergeRequest{}, "The body of merge/preview, merge and merge/resolve")
+	w.iface(service.PullRequestRequest{}, "The body of POST /api/workspaces/{id}/pr (empty: drafted)")
+	w.iface(service.ResolveResult{}, "POST /api/workspaces/{id}/merge/resolve: the run started and the preview it resolves")
 	w.iface(run.WarmAgent{}, "An agent kept warm for its session's next run (GET /api/health?deep=1)")
 	w.iface(run.ModelOption{}, "One model an agent offers")
 	w.iface(run.ConfigOption{}, "One of an agent's session settings: a selector or a switch (docs/ARCHITECTURE.md §Session config options)")

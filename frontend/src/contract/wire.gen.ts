@@ -321,6 +321,82 @@ export interface WorkspaceDetail {
   size_bytes: number;
 }
 
+/** POST /api/workspaces/{id}/merge/preview: what merging the workspace into its base would do (docs/ARCHITECTURE.md §Merge) (Go: merge.Preview). */
+export interface MergePreview {
+  workspace_id: string;
+  strategy: string;
+  base: string;
+  base_commit?: string;
+  work_commit?: string;
+  uncommitted?: boolean;
+  clean: boolean;
+  conflicts?: MergeConflict[];
+  files: string[];
+  message: string;
+  base_ahead: number;
+  checkout?: string;
+  refusal?: string;
+  notes?: string[];
+}
+
+/** POST /api/workspaces/{id}/merge: what the merge did, with its backup refs (Go: merge.Result). */
+export interface MergeResult {
+  workspace_id: string;
+  strategy: string;
+  base: string;
+  base_commit?: string;
+  work_commit?: string;
+  uncommitted?: boolean;
+  clean: boolean;
+  conflicts?: MergeConflict[];
+  files: string[];
+  message: string;
+  base_ahead: number;
+  checkout?: string;
+  refusal?: string;
+  notes?: string[];
+  old_base: string;
+  new_base: string;
+  backup: string;
+  branch_backup?: string;
+  offer_archive: boolean;
+}
+
+/** One conflicted file and git's messages about it (Go: merge.Conflict). */
+export interface MergeConflict {
+  path: string;
+  messages?: string[];
+}
+
+/** POST /api/workspaces/{id}/push (Go: merge.Pushed). */
+export interface PushResult {
+  remote: string;
+  branch: string;
+}
+
+/** POST /api/workspaces/{id}/pr (Go: merge.PullRequest). */
+export interface PullRequestResult {
+  url: string;
+}
+
+/** The body of merge/preview, merge and merge/resolve (Go: service.MergeRequest). */
+export interface MergeRequest {
+  strategy?: string;
+  message?: string;
+}
+
+/** The body of POST /api/workspaces/{id}/pr (empty: drafted) (Go: service.PullRequestRequest). */
+export interface PullRequestRequest {
+  title?: string;
+  body?: string;
+}
+
+/** POST /api/workspaces/{id}/merge/resolve: the run started and the preview it resolves (Go: service.ResolveResult). */
+export interface ResolveMergeResult {
+  run: StartResult;
+  preview: MergePreview;
+}
+
 /** An agent kept warm for its session's next run (GET /api/health?deep=1) (Go: run.WarmAgent). */
 export interface WarmAgent {
   session_id: string;

@@ -27,7 +27,7 @@ import type {
   Workspace,
   WorkspaceDetail,
 } from "./types";
-import type { Checkpoint, CheckpointResult, Review, ReviewComment, ReviewCommentRequest, ReviewSendResult } from "../contract/wire.gen";
+import type { Checkpoint, CheckpointResult, MergePreview, MergeResult, PullRequestResult, PushResult, ResolveMergeResult, Review, ReviewComment, ReviewCommentRequest, ReviewSendResult } from "../contract/wire.gen";
 import type { Firing, Schedule, ScheduleInput, SchedulePreview } from "../schedules/types";
 import type { Host } from "../hosts/types";
 
@@ -242,6 +242,23 @@ export class ApiClient {
   }
   revertFile(id: string, path: string): Promise<CheckpointResult> {
     return this.call("POST", `/api/workspaces/${enc(id)}/review/revert`, { path });
+  }
+  // Merge back (docs/ARCHITECTURE.md §Merge): a refusal is a 409 with its sentence.
+  mergePreview(id: string, strategy: string): Promise<MergePreview> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/merge/preview`, { strategy });
+  }
+  mergeWorkspace(id: string, strategy: string, message: string): Promise<MergeResult> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/merge`, { strategy, message });
+  }
+  /** Starts a run in the workspace told which files conflict; preview again when it ends. */
+  resolveMerge(id: string, strategy: string): Promise<ResolveMergeResult> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/merge/resolve`, { strategy });
+  }
+  pushWorkspace(id: string): Promise<PushResult> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/push`, {});
+  }
+  openPullRequest(id: string, title = "", body = ""): Promise<PullRequestResult> {
+    return this.call("POST", `/api/workspaces/${enc(id)}/pr`, { title, body });
   }
   /** Moves a session that has not run yet (a new worktree, another workspace, or the checkout). */
   moveSession(id: string, where: WorkspaceWhere): Promise<Session> {

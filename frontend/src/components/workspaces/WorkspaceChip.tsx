@@ -2,8 +2,10 @@
 // branch, ahead/behind its base, changed files and size on disk, or in
 // words what happened to it; with Archive (or Restore) beside it. Used in
 // the session header and on each sidebar group.
-import { Archive, ArchiveRestore, GitBranch } from "lucide-react";
+import { Archive, ArchiveRestore, GitBranch, GitMerge } from "lucide-react";
 import { useEffect, useState } from "react";
+import { createPortal } from "react-dom";
+import { MergeDialog } from "../merge/MergeDialog";
 import type { Workspace, WorkspaceDetail } from "../../transport/types";
 import { RadarBadge } from "../radar/RadarBadge";
 import { ReviewButton } from "../review/ReviewButton";
@@ -52,6 +54,7 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
   const detail = useWorkspaceDetail(ctx, w, sessionIds);
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string>();
+  const [merging, setMerging] = useState(false);
   useEffect(() => setRefusal(undefined), [w.state]);
   const words = stateWords(w);
   const external = isExternal(w);
@@ -70,6 +73,12 @@ export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace
         {w.state === "ready" && detail && !compact && figures(detail).map((f) => <span key={f} className="ws-fig">{f}</span>)}
         {w.state === "ready" && detail && compact && detail.changed > 0 && <span className="ws-fig">{detail.changed} changed</span>}
       </span>
+      {ctx && w.state === "ready" && !external && w.kind === "worktree" && !compact && (
+        <button type="button" className="icon-btn ws-act" disabled={busy} onClick={() => setMerging(true)} title="Merge the worktree's work into its base branch (preview first)" aria-label={`Merge the worktree ${name}`}>
+          <GitMerge size={14} aria-hidden />
+        </button>
+      )}
+      {ctx && merging && createPortal(<MergeDialog workspace={w} ctx={ctx} onClose={() => setMerging(false)} />, document.body)}
       {ctx && w.state === "ready" && !external && (
         <button type="button" className="icon-btn ws-act" disabled={busy} onClick={() => void act(ctx.archive)} title="Archive the worktree: its files are kept in a snapshot and can be restored; the branch stays" aria-label={`Archive the worktree ${name}`}>
           <Archive size={14} aria-hidden />
