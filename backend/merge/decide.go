@@ -1,5 +1,5 @@
 // Package merge brings a workspace's work home (docs/ARCHITECTURE.md
-// §Merge, DESIGN §13.3): a preview through `git merge-tree --write-tree`
+// §Merge; DESIGN.md section 13.3): a preview through `git merge-tree --write-tree`
 // that moves nothing of the person's, then — only when clean — a squash,
 // merge or rebase onto the base branch behind a backup ref, the main
 // checkout never left half-merged; push of the workspace branch and a
