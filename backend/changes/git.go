@@ -232,12 +232,21 @@ func (s *Snapshots) copyIndex() error {
 	return nil
 }
 
+// copyFile copies an index file and keeps its mtime: git re-reads the
+// files whose entries are not older than the index ("racy git"), and a
+// copy stamped with the time of copying would make it trust the stat of a
+// file edited, same size, in the second the index was written
+// (docs/ARCHITECTURE.md §Events, "file.changed").
 func copyFile(from, to string) error {
 	src, err := os.Open(from)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
+	fi, err := src.Stat()
+	if err != nil {
+		return err
+	}
 	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
@@ -246,7 +255,10 @@ func copyFile(from, to string) error {
 		out.Close()
 		return err
 	}
-	return out.Close()
+	if err := out.Close(); err != nil {
+		return err
+	}
+	return os.Chtimes(to, fi.ModTime(), fi.ModTime())
 }
 
 // largeFiles lists the untracked and modified files above MaxFileSize.

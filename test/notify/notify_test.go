@@ -7,6 +7,7 @@ package notify_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -95,19 +96,35 @@ func (e *env) events(runID string) []run.Event {
 	return page.Events
 }
 
+// waitRun waits until cond holds of the run's record, checked as each of
+// the run's events arrives (Service.Follow; the record is written in the
+// event's commit), never by polling: a condition met by the last event
+// before a long wait (an approval pending) is seen at once.
 func (e *env) waitRun(runID string, what string, cond func(run.Run) bool) run.Run {
 	e.t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		r, err := e.st.Service.Run(context.Background(), runID)
-		if err == nil && cond(r) {
-			return r
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("run %s: timed out waiting for %s (last %+v, %v)", runID, what, r, err)
-		}
-		time.Sleep(50 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var r run.Run
+	var err error
+	met := func() bool {
+		r, err = e.st.Service.Run(ctx, runID)
+		return err == nil && cond(r)
 	}
+	if met() {
+		return r
+	}
+	errMet := errors.New("condition met")
+	ferr := e.st.Service.Follow(ctx, runID, r.LastSeq, func(run.Event, bool) error {
+		if met() {
+			return errMet
+		}
+		return nil
+	})
+	if errors.Is(ferr, errMet) || met() { // Follow ends at the terminal event
+		return r
+	}
+	e.t.Fatalf("run %s: %s never came (last %+v, %v; follow: %v)", runID, what, r, err, ferr)
+	return r
 }
 
 // notifier starts the product's notifier over the stack's service and its watch bus on a
