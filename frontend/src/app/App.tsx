@@ -89,7 +89,7 @@ export function App({ transport: t }: { transport: Transport }) {
           onRenameProject={projects.renameProject}
           onRemoveProject={setRemoving}
           onAddProject={() => void projects.pickFolder()}
-          hosts={<HostsSection bus={runs.bus} api={t.api} />}
+          hosts={<HostsSection bus={runs.bus} t={t} open={nav.remote} onOpen={nav.openRemote} />}
         />
       )}
       <main className="main">

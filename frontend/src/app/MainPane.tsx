@@ -4,6 +4,7 @@ import { BackendOffline, PickProject, Unauthorized } from "../components/common/
 import type { FolderActions } from "../components/common/FolderMissing";
 import { NewSession } from "../components/composer/NewSession";
 import { SchedulesView } from "../components/schedules/Schedules";
+import { RemoteSession } from "../components/hosts/RemoteSession";
 import type { SessionHandle } from "../components/session/SessionView";
 import type { RunStore } from "../store/runStore";
 import { agentLabel } from "../settings/addAgent";
@@ -72,6 +73,24 @@ export function MainPane(p: MainPaneProps) {
           nav.openScheduledSession(sid, pid);
           void b.refresh();
         }}
+      />
+    );
+  }
+  if (nav.remote && !adding) {
+    // A host's project or session: the host's transport, chosen here once (components/hosts/RemoteSession.tsx).
+    return (
+      <RemoteSession
+        ref={composer}
+        t={t}
+        runs={runs}
+        remote={nav.remote}
+        localSessions={Object.values(b.sessions).flat()}
+        inspectorOpen={p.layout.inspector}
+        onInspector={p.layout.setInspector}
+        onSeen={p.markSeen}
+        onOpen={nav.openRemote}
+        onOpenSettings={() => nav.setDialog("settings")}
+        agentName={(id) => agentLabel(b.agents, id)}
       />
     );
   }

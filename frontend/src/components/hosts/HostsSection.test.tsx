@@ -19,20 +19,20 @@ function world() {
   const t: Transport = { kind: "http", api, watchRun: () => () => {}, watchBus: (h) => ((handlers = h), () => {}) };
   const bus = new WatchBus(t);
   bus.start();
-  return { bus, api, asked, emit: (m: Parameters<BusHandlers["onMessage"]>[0]) => act(() => handlers!.onMessage(m)) };
+  return { bus, t, api, asked, emit: (m: Parameters<BusHandlers["onMessage"]>[0]) => act(() => handlers!.onMessage(m)) };
 }
 
 describe("HostsSection", () => {
   it("shows nothing without other hosts", () => {
-    const { bus, api, emit } = world();
-    const { container } = render(<HostsSection bus={bus} api={api} />);
+    const { bus, t, emit } = world();
+    const { container } = render(<HostsSection bus={bus} t={t} />);
     emit({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1 } });
     expect(container.textContent).toBe("");
   });
 
   it("lists a host's projects, then says in words that it cannot be reached", async () => {
-    const { bus, api, asked, emit } = world();
-    render(<HostsSection bus={bus} api={api} />);
+    const { bus, t, asked, emit } = world();
+    render(<HostsSection bus={bus} t={t} />);
     emit({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, hosts: [{ host: "devbox", reachable: true, since: "2026-11-27T10:00:00Z" }] } });
     expect(await screen.findByText("Compiler")).toBeTruthy();
     expect(asked).toEqual(["/api/hosts/devbox/projects"]);
