@@ -49,7 +49,8 @@ export function App({ transport: t }: { transport: Transport }) {
   // fetched again, and its failure shown, when its view opens.
   useEffect(() => void loadSessionView().then(loadUsageView).catch(() => undefined), []);
 
-  const projects = useProjects(t, b, nav, { note: setNote, askRemove: setRemoving });
+  const hostsKnown = useCallback(() => runs.bus.hosts().length > 0, [runs]);
+  const projects = useProjects(t, b, nav, { note: setNote, askRemove: setRemoving, hosts: hostsKnown });
   const sessions = useSessionActions(t, b, nav, { composer, note: setNote, forgetSeen: seen.forget });
   const { newSession } = nav;
   const newSessionHere = useCallback(() => newSession(), [newSession]);

@@ -30,8 +30,18 @@ function fakeCore() {
   const json = (v: unknown, status = 200) => ({ status, body: JSON.stringify(v) });
   const notFound = json({ error: { code: "not_found", message: "No such thing" } }, 404);
 
+  const hostProjects = [{ id: "hp1", name: "Compiler", workspace: "/srv/compiler" }];
   const host = (m: string, p: string, body: string) => {
-    if (p === "/projects") return json([{ id: "hp1", name: "Compiler", workspace: "/srv/compiler" }]);
+    if (p === "/projects" && m === "POST") {
+      // The host's core checks the folder on the host.
+      const req = JSON.parse(body) as { name: string; workspace: string };
+      if (req.workspace !== "/srv/parser") return json({ error: { code: "bad_request", message: `The folder ${req.workspace} does not exist.` } }, 400);
+      const proj = { id: "hp2", name: req.name, workspace: req.workspace };
+      hostProjects.push(proj);
+      return json(proj);
+    }
+    if (p === "/projects") return json(hostProjects);
+    if (p === "/sessions?project_id=hp2") return json([]);
     if (p === "/sessions?project_id=hp1") return json(hostSessions);
     if (p === "/agents") return json([{ name: "demo", installed: true, ok: true }]);
     if (p === "/sessions" && m === "POST") {
@@ -170,5 +180,27 @@ describe("a session on another host", () => {
     expect(core.requests).toContain('POST /api/hosts/devbox/sessions {"project_id":"hp1","agent":"demo","title":"add a fuzz test"}');
     await waitFor(() => expect(core.requests).toContain("GET /api/hosts/devbox/sessions/hs2"));
     expect(core.requests.filter((r) => r.startsWith("POST /api/sessions") || r.startsWith("POST /api/runs"))).toEqual([]);
+  });
+
+  it("adds a project on a host: the folder is a path there, checked by the host; it opens under that host", async () => {
+    const core = fakeCore();
+    render(<App transport={core.t} />);
+    await within(sidebar()).findByRole("region", { name: "Host devbox" });
+    await userEvent.click(within(sidebar()).getByRole("button", { name: "Add a project folder" }));
+    // Where: this computer (its picker, as before) or a host.
+    const where = await screen.findByRole("radiogroup", { name: "Where the project is" });
+    expect(within(where).getByRole("radio", { name: "This computer" }).getAttribute("aria-checked")).toBe("true");
+    await userEvent.click(within(where).getByRole("radio", { name: "devbox" }));
+    const path = screen.getByRole("textbox", { name: "Folder path on devbox" });
+    await userEvent.type(path, "/srv/nope{Enter}");
+    expect((await screen.findByRole("alert")).textContent).toBe("The folder /srv/nope does not exist.");
+    await userEvent.clear(path);
+    await userEvent.type(path, "/srv/parser{Enter}");
+    expect(core.requests).toContain('POST /api/hosts/devbox/projects {"name":"parser","workspace":"/srv/parser"}');
+    // It shows under the host, and a new session there opens.
+    const group = within(sidebar()).getByRole("region", { name: "Host devbox" });
+    expect(await within(group).findByRole("button", { name: "parser" })).toBeTruthy();
+    expect(await screen.findByRole("textbox", { name: "Message" })).toBeTruthy();
+    expect(core.requests.filter((r) => r.startsWith("POST /api/projects"))).toEqual([]);
   });
 });

@@ -45,6 +45,9 @@ function HostGroup({ host, t, bus, open, onOpen }: { host: HostState; t: Transpo
   const [failed, setFailed] = useState<string>();
   const { reachable } = host;
   const name = host.host;
+  // A project just added on the host (NewProjectWhere) opens before the list has it: read again.
+  const openId = open?.project.id;
+  const unlisted = !!openId && !!projects && !projects.some((x) => x.id === openId);
   useEffect(() => {
     if (!reachable) return;
     let live = true;
@@ -62,7 +65,7 @@ function HostGroup({ host, t, bus, open, onOpen }: { host: HostState; t: Transpo
       live = false;
       off();
     };
-  }, [t, bus, name, reachable]);
+  }, [t, bus, name, reachable, unlisted]);
   const trouble = !reachable ? host.error || `${name} cannot be reached right now; its runs go on there.` : failed;
   return (
     <section className="host-group" aria-label={`Host ${name}`}>
