@@ -159,6 +159,10 @@ describe("a session on another host", () => {
     expect(await screen.findByText("Run make bench")).toBeTruthy();
     core.watch({ seq: 2, type: "host.changed", host_state: { host: "devbox", reachable: false, error: "The link to the host devbox dropped; its runs go on there. Reconnecting.", since: "2026-11-27T14:10:00Z" } });
     expect(await screen.findByText("devbox can't be reached; its runs go on there. Showing the copy from 14:02.")).toBeTruthy();
+    // The sidebar keeps the host's projects and sessions it read, with the reason beside them.
+    const group = within(sidebar()).getByRole("region", { name: "Host devbox" });
+    expect(within(group).getByRole("button", { name: "Compiler" })).toBeTruthy();
+    expect(within(group).getByRole("button", { name: "Speed up the lexer" })).toBeTruthy();
     expect(await screen.findByText("The copied answer.")).toBeTruthy();
     expect(core.requests).toContain("GET /api/sessions/copy1");
     // Read-only: the copy's composer sends nothing.

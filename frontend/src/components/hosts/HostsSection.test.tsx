@@ -71,4 +71,20 @@ describe("HostsSection", () => {
     emit({ seq: 2, type: "run.changed", run: { ...run, status: "completed" } });
     expect(within(row).queryByTitle("Running on devbox")).toBeNull();
   });
+
+  it("keeps what it read when the sidebar mounts again while the host is away", async () => {
+    const { bus, t, asked, emit } = world();
+    const first = render(<HostsSection bus={bus} t={t} />);
+    emit({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, hosts: [{ host: "devbox", reachable: true, since: "2026-11-27T10:00:00Z" }] } });
+    await userEvent.click(await screen.findByRole("button", { name: "Compiler" }));
+    await screen.findByRole("button", { name: /Speed up the lexer/ });
+    first.unmount(); // a narrow window's sidebar closes
+    emit({ seq: 2, type: "host.changed", host_state: { host: "devbox", reachable: false, error: "The host devbox does not answer; its runs go on there. Trying again.", since: "2026-11-27T10:05:00Z" } });
+    const n = asked.length;
+    render(<HostsSection bus={bus} t={t} />);
+    expect(screen.getByRole("status").textContent).toBe("The host devbox does not answer; its runs go on there. Trying again.");
+    expect(screen.getByRole("button", { name: "Compiler" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: /Speed up the lexer/ })).toBeTruthy();
+    expect(asked.length).toBe(n); // nothing asked of a host that is away
+  });
 });

@@ -14,6 +14,19 @@ import type { Transport } from "../../transport/transport";
 import type { HostState, Project, Session } from "../../transport/types";
 import type { RemoteOpen } from "../../hosts/remote";
 
+// The last lists read from each host, per window (its bus): a sidebar that
+// mounts again (a narrow window's overlay) while a host is away still shows
+// what it had, with the reason beside it.
+const lastRead = new WeakMap<WatchBus, Map<string, unknown>>();
+function remembered<T>(bus: WatchBus, key: string): T | undefined {
+  return lastRead.get(bus)?.get(key) as T | undefined;
+}
+function remember(bus: WatchBus, key: string, v: unknown): void {
+  let m = lastRead.get(bus);
+  if (!m) lastRead.set(bus, (m = new Map()));
+  m.set(key, v);
+}
+
 export interface HostsSectionProps {
   bus: WatchBus;
   t: Transport;
@@ -41,10 +54,10 @@ export function HostsSection({ bus, t, open, onOpen }: HostsSectionProps) {
 }
 
 function HostGroup({ host, t, bus, open, onOpen }: { host: HostState; t: Transport; bus: WatchBus; open?: RemoteOpen; onOpen?(r: RemoteOpen): void }) {
-  const [projects, setProjects] = useState<Project[]>();
+  const name = host.host;
+  const [projects, setProjects] = useState<Project[] | undefined>(() => remembered(bus, name));
   const [failed, setFailed] = useState<string>();
   const { reachable } = host;
-  const name = host.host;
   // A project just added on the host (NewProjectWhere) opens before the list has it: read again.
   const openId = open?.project.id;
   const unlisted = !!openId && !!projects && !projects.some((x) => x.id === openId);
@@ -53,7 +66,10 @@ function HostGroup({ host, t, bus, open, onOpen }: { host: HostState; t: Transpo
     let live = true;
     const read = () =>
       t.api.hostProjects(name).then(
-        (ps) => live && (setProjects(ps), setFailed(undefined)),
+        (ps) => {
+          remember(bus, name, ps);
+          if (live) (setProjects(ps), setFailed(undefined));
+        },
         (e: unknown) => live && setFailed(e instanceof Error ? e.message : String(e)),
       );
     void read();
@@ -93,14 +109,22 @@ function HostGroup({ host, t, bus, open, onOpen }: { host: HostState; t: Transpo
 
 function HostProject(p: { host: string; project: Project; t: Transport; bus: WatchBus; reachable: boolean; open?: RemoteOpen; onOpen?(r: RemoteOpen): void }) {
   const { host, project, t, bus, reachable, open, onOpen } = p;
-  const [expanded, setExpanded] = useState(!!open);
-  const [sessions, setSessions] = useState<Session[]>();
+  const key = `${host}\n${project.id}`;
+  const [sessions, setSessions] = useState<Session[] | undefined>(() => remembered(bus, key));
+  const [expanded, setExpanded] = useState(!!open || sessions !== undefined);
   const [, setTick] = useState(0);
   useEffect(() => {
     if (!expanded || !reachable) return;
     let live = true;
     const api = forHost(t, host).api;
-    const read = () => api.listSessions(project.id).then((ss) => live && setSessions(ss), () => undefined);
+    const read = () =>
+      api.listSessions(project.id).then(
+        (ss) => {
+          remember(bus, key, ss);
+          if (live) setSessions(ss);
+        },
+        () => undefined,
+      );
     void read();
     const off = bus.subscribe((m) => {
       if (m.type === "session.changed" && m.session?.host === host) void read();
@@ -111,7 +135,7 @@ function HostProject(p: { host: string; project: Project; t: Transport; bus: Wat
       live = false;
       off();
     };
-  }, [expanded, reachable, t, bus, host, project.id]);
+  }, [expanded, reachable, t, bus, host, project.id, key]);
   const active = bus.active();
   return (
     <li className="host-project-item">
