@@ -71,7 +71,8 @@ export function App({ transport: t }: { transport: Transport }) {
     newSession: newSessionHere,
   });
   const connected = b.conn === "connected";
-  useFocusReport(t.api, nav.session ? nav.session.id : "", connected);
+  // A host's session is told too: its runs' notifications come from this core's bus.
+  useFocusReport(t.api, nav.remote ? (nav.remote.session?.id ?? "") : nav.session ? nav.session.id : "", connected);
   const searchText = useCallback((q: string) => t.api.search(q), [t]);
 
   return (

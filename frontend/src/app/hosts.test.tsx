@@ -148,6 +148,8 @@ describe("a session on another host", () => {
     expect(await screen.findByText(/Twice as fast now\./)).toBeTruthy();
     expect(core.requests).toContain("GET /api/hosts/devbox/runs/hr1/events?after=3&limit=500");
 
+    // This core's notifier is told the window shows it (the host's runs notify from this bus).
+    expect(core.requests.some((r) => r.startsWith("PUT /api/client/focus") && r.includes('"session_id":"hs1"'))).toBe(true);
     // Nothing of the host's session asked this computer's core.
     const leaked = core.requests.filter((r) => /\/api\/(sessions\/hs1|runs\/hr1)/.test(r) && !r.includes("/api/hosts/"));
     expect(leaked).toEqual([]);
