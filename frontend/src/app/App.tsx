@@ -17,6 +17,7 @@ import { loadSessionView, loadUsageView, MainPane } from "./MainPane";
 import { ShellDialogs } from "./ShellDialogs";
 import { ShellSidebar } from "./ShellSidebar";
 import { HostsSection } from "../components/hosts/HostsSection";
+import { findHostSession } from "../hosts/remote";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
 import { useDesktopEvents } from "./useDesktopEvents";
@@ -54,6 +55,11 @@ export function App({ transport: t }: { transport: Transport }) {
   const sessions = useSessionActions(t, b, nav, { composer, note: setNote, forgetSeen: seen.forget });
   const { newSession } = nav;
   const newSessionHere = useCallback(() => newSession(), [newSession]);
+  const { openRemote } = nav;
+  const openHostSession = useCallback(
+    (id: string) => void findHostSession(t, runs.bus.hosts(), id).then((r) => r && openRemote(r)),
+    [t, runs, openRemote],
+  );
   useKeyboard({
     layout,
     dialogOpen: nav.dialog !== null || deleting !== undefined,
@@ -69,6 +75,7 @@ export function App({ transport: t }: { transport: Transport }) {
     addProjectPath: projects.addProjectPath,
     selectSession: nav.selectSession,
     newSession: newSessionHere,
+    openHostSession,
   });
   const connected = b.conn === "connected";
   // A host's session is told too: its runs' notifications come from this core's bus.

@@ -209,4 +209,14 @@ describe("a session on another host", () => {
     expect(await screen.findByRole("textbox", { name: "Message" })).toBeTruthy();
     expect(core.requests.filter((r) => r.startsWith("POST /api/projects"))).toEqual([]);
   });
+
+  it("opens a host's session from the tray or a notification (only its id is given)", async () => {
+    const core = fakeCore();
+    render(<App transport={core.t} />);
+    await within(sidebar()).findByRole("region", { name: "Host devbox" });
+    core.emit("app:open-session", { session_id: "hs1" });
+    expect(await screen.findByText("Run make bench")).toBeTruthy();
+    expect(screen.getByText(/on devbox/, { selector: ".chip-host" })).toBeTruthy();
+    expect(core.requests).toContain("GET /api/hosts/devbox/sessions/hs1");
+  });
 });

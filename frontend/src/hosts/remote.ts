@@ -2,7 +2,9 @@
 // (docs/ARCHITECTURE.md §Remote cores, "The window"): which local copy
 // stands for it while the host cannot be reached, and the sentence that
 // says so. Pure: table-tested in remote.test.ts.
-import type { Project, Session } from "../transport/types";
+import { forHost } from "../transport/host";
+import type { Transport } from "../transport/transport";
+import type { HostState, Project, Session } from "../transport/types";
 
 /** A project or session of a host opened in the window. */
 export interface RemoteOpen {
@@ -56,4 +58,23 @@ export function unreachableSentence(host: string, copy: Session | undefined, now
   if (!copy) return `${head} No copy of this session is kept here yet: it is copied when a run ends.`;
   const at = copyTime(copy.updated_at ?? copy.created_at, now);
   return at ? `${head} Showing the copy from ${at}.` : `${head} Showing the copy kept here.`;
+}
+
+/**
+ * The host session a tray item or a notification names (app:open-session
+ * carries only its id): asked of each reachable host in turn (a session id
+ * is one host's); undefined when none has it.
+ */
+export async function findHostSession(t: Transport, hosts: readonly HostState[], id: string): Promise<RemoteOpen | undefined> {
+  for (const h of hosts) {
+    if (!h.reachable) continue;
+    try {
+      const session = await forHost(t, h.host).api.getSession(id);
+      const project = (await t.api.hostProjects(h.host)).find((p) => p.id === session.project_id);
+      if (project) return { host: h.host, project, session };
+    } catch {
+      // Not this host's session (404), or the host went meanwhile: the next.
+    }
+  }
+  return undefined;
 }
