@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Session } from "../transport/types";
-import { copyTime, localCopyOf, unreachableSentence } from "./remote";
+import { ApiClient } from "../transport/api";
+import { hostPath } from "../transport/host";
+import type { Transport } from "../transport/transport";
+import { copyTime, findHostSession, localCopyOf, unreachableSentence } from "./remote";
 
 const remote: Session = { id: "s-remote", project_id: "p1", title: "Fix the parser", agent: "demo", created_at: "2026-11-27T14:00:00.123456789Z" };
 const copy = (over: Partial<Session>): Session => ({ id: "s-copy", project_id: "imported", title: "Fix the parser", agent: "demo", imported_from: "host devbox", created_at: remote.created_at, updated_at: "2026-11-27T14:02:00Z", ...over });
@@ -37,4 +40,28 @@ describe("unreachableSentence", () => {
     it(c.name, () => expect(unreachableSentence("devbox", c.copy, now)).toBe(c.want));
   }
   it("copyTime of nonsense is empty", () => expect(copyTime("not a time")).toBe(""));
+});
+
+describe("findHostSession", () => {
+  it("asks each reachable host in turn and opens the one that has it", async () => {
+    const asked: string[] = [];
+    const raw = async (_m: string, p: string) => {
+      asked.push(p);
+      if (p === "/api/hosts/big/sessions/s9") return { status: 200, body: JSON.stringify({ id: "s9", project_id: "p2", title: "T", agent: "demo", messages: [] }) };
+      if (p === "/api/hosts/big/projects") return { status: 200, body: JSON.stringify([{ id: "p2", name: "Two", workspace: "/srv/two" }]) };
+      return { status: 404, body: JSON.stringify({ error: { code: "not_found", message: "no such session" } }) };
+    };
+    const t: Transport = { kind: "http", api: new ApiClient(raw), forHost: (host) => ({ kind: "http", host, api: new ApiClient((m, p) => raw(m, hostPath(host, p))) }) };
+    const hosts = [
+      { host: "away", reachable: false, since: "" },
+      { host: "small", reachable: true, since: "" },
+      { host: "big", reachable: true, since: "" },
+    ];
+    const r = await findHostSession(t, hosts, "s9");
+    expect(r?.host).toBe("big");
+    expect(r?.project.name).toBe("Two");
+    expect(r?.session?.id).toBe("s9");
+    expect(asked).toEqual(["/api/hosts/small/sessions/s9", "/api/hosts/big/sessions/s9", "/api/hosts/big/projects"]);
+    expect(await findHostSession(t, hosts, "nowhere")).toBeUndefined();
+  });
 });
