@@ -53,6 +53,9 @@ echo "test-e2e: usage view passed"
 # History (issue 28): the first-start offer, Import, Settings → History,
 # search, Continue — on its own fresh data dir and fixture histories.
 scripts/e2e-history.sh "$bin"
+# A host in the window (issue 30): a second real core as the host, followed
+# by the local supervisor, fronted by serve (scripts/e2e-hosts.sh).
+scripts/e2e-hosts.sh "$bin"
 
 # Workbench: diffs, the slash menu, export — in a git project with a tracked file.
 git init -q "$work/gitproj"

@@ -17,6 +17,7 @@ import { loadSessionView, loadUsageView, MainPane } from "./MainPane";
 import { ShellDialogs } from "./ShellDialogs";
 import { ShellSidebar } from "./ShellSidebar";
 import { HostsSection } from "../components/hosts/HostsSection";
+import { findHostSession } from "../hosts/remote";
 import { useTheme } from "./theme";
 import { useBackend } from "./useBackend";
 import { useDesktopEvents } from "./useDesktopEvents";
@@ -49,10 +50,16 @@ export function App({ transport: t }: { transport: Transport }) {
   // fetched again, and its failure shown, when its view opens.
   useEffect(() => void loadSessionView().then(loadUsageView).catch(() => undefined), []);
 
-  const projects = useProjects(t, b, nav, { note: setNote, askRemove: setRemoving });
+  const hostsKnown = useCallback(() => runs.bus.hosts().length > 0, [runs]);
+  const projects = useProjects(t, b, nav, { note: setNote, askRemove: setRemoving, hosts: hostsKnown });
   const sessions = useSessionActions(t, b, nav, { composer, note: setNote, forgetSeen: seen.forget });
   const { newSession } = nav;
   const newSessionHere = useCallback(() => newSession(), [newSession]);
+  const { openRemote } = nav;
+  const openHostSession = useCallback(
+    (id: string) => void findHostSession(t, runs.bus.hosts(), id).then((r) => r && openRemote(r)),
+    [t, runs, openRemote],
+  );
   useKeyboard({
     layout,
     dialogOpen: nav.dialog !== null || deleting !== undefined,
@@ -68,9 +75,11 @@ export function App({ transport: t }: { transport: Transport }) {
     addProjectPath: projects.addProjectPath,
     selectSession: nav.selectSession,
     newSession: newSessionHere,
+    openHostSession,
   });
   const connected = b.conn === "connected";
-  useFocusReport(t.api, nav.session ? nav.session.id : "", connected);
+  // A host's session is told too: its runs' notifications come from this core's bus.
+  useFocusReport(t.api, nav.remote ? (nav.remote.session?.id ?? "") : nav.session ? nav.session.id : "", connected);
   const searchText = useCallback((q: string) => t.api.search(q), [t]);
 
   return (
@@ -89,7 +98,7 @@ export function App({ transport: t }: { transport: Transport }) {
           onRenameProject={projects.renameProject}
           onRemoveProject={setRemoving}
           onAddProject={() => void projects.pickFolder()}
-          hosts={<HostsSection bus={runs.bus} api={t.api} />}
+          hosts={<HostsSection bus={runs.bus} t={t} open={nav.remote} onOpen={nav.openRemote} />}
         />
       )}
       <main className="main">

@@ -1,9 +1,11 @@
 import { lazy, Suspense, useMemo, type RefObject } from "react";
 import { attachSourceOf } from "../components/composer/Attachments";
-import { BackendOffline, PickProject, Unauthorized } from "../components/common/EmptyStates";
+import { BackendOffline, Unauthorized } from "../components/common/EmptyStates";
 import type { FolderActions } from "../components/common/FolderMissing";
 import { NewSession } from "../components/composer/NewSession";
 import { SchedulesView } from "../components/schedules/Schedules";
+import { NewProjectWhere } from "../components/hosts/NewProjectWhere";
+import { RemoteSession } from "../components/hosts/RemoteSession";
 import type { SessionHandle } from "../components/session/SessionView";
 import type { RunStore } from "../store/runStore";
 import { agentLabel } from "../settings/addAgent";
@@ -37,7 +39,8 @@ export interface MainPaneProps {
   composer: RefObject<SessionHandle | null>;
   folder: FolderActions;
   markSeen(id: string): void;
-  pickFolder(): Promise<void>;
+  /** native: the folder picker itself, not the page that offers hosts too. */
+  pickFolder(native?: boolean): Promise<void>;
   addProjectPath(path: string): Promise<string | undefined>;
   startSession(agent: string, text: string, attachments?: string[], where?: WorkspaceWhere): Promise<boolean>;
   renameSession(s: Session, title: string): Promise<string | undefined>;
@@ -75,7 +78,28 @@ export function MainPane(p: MainPaneProps) {
       />
     );
   }
-  if (adding || b.projects.length === 0) return <PickProject canPickFolder={!!t.desktop && !adding} onPick={() => void p.pickFolder()} onAddPath={p.addProjectPath} />;
+  if (nav.remote && !adding) {
+    // A host's project or session: the host's transport, chosen here once (components/hosts/RemoteSession.tsx).
+    return (
+      <RemoteSession
+        ref={composer}
+        t={t}
+        runs={runs}
+        remote={nav.remote}
+        localSessions={Object.values(b.sessions).flat()}
+        inspectorOpen={p.layout.inspector}
+        onInspector={p.layout.setInspector}
+        onSeen={p.markSeen}
+        onOpen={nav.openRemote}
+        onOpenSettings={() => nav.setDialog("settings")}
+        agentName={(id) => agentLabel(b.agents, id)}
+      />
+    );
+  }
+  if (adding || b.projects.length === 0) {
+    // This computer or a host (components/hosts/NewProjectWhere.tsx); the native picker only here.
+    return <NewProjectWhere t={t} bus={runs.bus} canPickFolder={!!t.desktop && (!adding || runs.bus.hosts().length > 0)} onPick={() => void p.pickFolder(true)} onAddPath={p.addProjectPath} onOpen={nav.openRemote} />;
+  }
   if (session) {
     return (
       <Suspense fallback={null}>

@@ -26,9 +26,11 @@ export function useDesktopEvents(
     addProjectPath(path: string): Promise<string | undefined>;
     selectSession(s: Session): void;
     newSession(): void;
+    /** A session id not of this computer: a host's, opened if one has it (hosts/remote.ts). */
+    openHostSession?(id: string): void;
   },
 ) {
-  const { composer, workspace, note, addProjectPath, selectSession, newSession } = o;
+  const { composer, workspace, note, addProjectPath, selectSession, newSession, openHostSession } = o;
   // Nothing dropped or clicked replaces the app (app/guard.ts). In the
   // Linux desktop window Go hands over the dropped paths (app/wails.go):
   // files are attached, folders go into the composer, relative to the
@@ -86,8 +88,11 @@ export function useDesktopEvents(
         const s = Object.values(b.sessions).flat().find((x) => x.id === id);
         if (s) selectSession(s);
         else if (id === "") newSession();
-        else void b.refresh();
+        else {
+          void b.refresh();
+          openHostSession?.(id);
+        }
       }),
-    [t, b, selectSession, newSession],
+    [t, b, selectSession, newSession, openHostSession],
   );
 }

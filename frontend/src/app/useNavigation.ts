@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type RefObject } from "react";
 import type { SessionHandle } from "../components/session/SessionView";
 import { jumpTarget, type JumpTarget } from "../store/jump";
+import type { RemoteOpen } from "../hosts/remote";
 import type { SearchHit, Session } from "../transport/types";
 import type { Backend } from "./useBackend";
 import { usePersisted } from "./usePersisted";
@@ -20,6 +21,9 @@ export function useNavigation(b: Backend, composer: RefObject<SessionHandle | nu
   const [jump, setJump] = useState<JumpTarget>();
   const [schedules, setSchedules] = useState(false);
   const [usageOpen, setUsageOpen] = useState(false);
+  // A host's project or session (components/hosts/RemoteSession.tsx); any
+  // local choice leaves it. Not kept across starts: the host may be gone.
+  const [remote, setRemote] = useState<RemoteOpen>();
 
   const project = b.projects.find((p) => p.id === projectId);
   const session: Session | undefined = project ? (b.sessions[project.id] ?? []).find((s) => s.id === sessionId) : undefined;
@@ -37,6 +41,7 @@ export function useNavigation(b: Backend, composer: RefObject<SessionHandle | nu
     (s: Session, hit?: SearchHit) => {
       setProjectId(s.project_id);
       setSessionId(s.id);
+      setRemote(undefined);
       setAdding(false);
       setSchedules(false);
       setUsageOpen(false);
@@ -51,6 +56,7 @@ export function useNavigation(b: Backend, composer: RefObject<SessionHandle | nu
     (pid?: string) => {
       if (pid) setProjectId(pid);
       setSessionId("");
+      setRemote(undefined);
       setAdding(false);
       setSchedules(false);
       setUsageOpen(false);
@@ -64,10 +70,19 @@ export function useNavigation(b: Backend, composer: RefObject<SessionHandle | nu
     (id: string) => {
       setProjectId(id);
       setSessionId("");
+      setRemote(undefined);
       setAdding(false);
     },
     [setProjectId, setSessionId],
   );
+  /** Opens a host's session, or a new session in a host's project. */
+  const openRemote = useCallback((r: RemoteOpen) => {
+    setRemote(r);
+    setAdding(false);
+    setSchedules(false);
+    setUsageOpen(false);
+    setDialog(null);
+  }, []);
   // The open session or project went away.
   const clearSession = useCallback(() => setSessionId(""), [setSessionId]);
   const clearProject = useCallback(() => {
@@ -90,9 +105,12 @@ export function useNavigation(b: Backend, composer: RefObject<SessionHandle | nu
     selectSession,
     newSession,
     openProject,
+    remote,
+    openRemote,
     selectProject: (id: string) => {
       setProjectId(id);
       setSessionId("");
+      setRemote(undefined);
       setAdding(false);
       setSchedules(false);
       setUsageOpen(false);
@@ -108,6 +126,7 @@ export function useNavigation(b: Backend, composer: RefObject<SessionHandle | nu
     openScheduledSession: (sid: string, pid: string) => {
       setProjectId(pid);
       setSessionId(sid);
+      setRemote(undefined);
       setSchedules(false);
     },
   };

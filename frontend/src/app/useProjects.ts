@@ -12,9 +12,9 @@ import type { Navigation } from "./useNavigation";
  * picked), locate a missing folder, rename, remove. Each resolves the
  * sentence to show when refused (docs/ARCHITECTURE.md §Window).
  */
-export function useProjects(t: Transport, b: Backend, nav: Navigation, opts: { note(text: string): void; askRemove(p: Project): void }) {
+export function useProjects(t: Transport, b: Backend, nav: Navigation, opts: { note(text: string): void; askRemove(p: Project): void; hosts?(): boolean }) {
   const { openProject, setAdding, projectId, clearProject } = nav;
-  const { note, askRemove } = opts;
+  const { note, askRemove, hosts } = opts;
   const addProjectPath = useCallback(
     async (path: string): Promise<string | undefined> => {
       try {
@@ -29,8 +29,9 @@ export function useProjects(t: Transport, b: Backend, nav: Navigation, opts: { n
     [t, b, openProject],
   );
 
-  const pickFolder = useCallback(async () => {
-    if (!t.desktop) {
+  const pickFolder = useCallback(async (native = false) => {
+    // With hosts followed, the page asks where first (components/hosts/NewProjectWhere.tsx).
+    if (!t.desktop || (!native && (hosts?.() ?? false))) {
       setAdding(true);
       return;
     }
@@ -43,7 +44,7 @@ export function useProjects(t: Transport, b: Backend, nav: Navigation, opts: { n
     } catch {
       setAdding(true); // no native picker: fall back to typing the path
     }
-  }, [t, addProjectPath, setAdding, note]);
+  }, [t, addProjectPath, setAdding, note, hosts]);
 
   // Locate… and Remove for a project whose folder is gone (FolderMissing).
   const folder = useMemo<FolderActions>(

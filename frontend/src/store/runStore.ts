@@ -12,6 +12,8 @@ import { lastSeqOf, RunFeed } from "./feed";
 import type { RunView } from "./model";
 
 export interface RunStoreOptions {
+  /** The window's watch bus, shared by a store bound to another host. */
+  bus?: WatchBus;
   /** Events a run opens with: the tail; older ones page in on demand. */
   tailWindow?: number;
   pageSize?: number;
@@ -75,7 +77,8 @@ export class RunStore {
     private readonly transport: Transport,
     opts: RunStoreOptions = {},
   ) {
-    this.bus = new WatchBus(transport);
+    // A host's sessions share this window's bus (transport/host.ts).
+    this.bus = opts.bus ?? new WatchBus(transport);
     this.tail = opts.tailWindow ?? 2000;
     this.page = opts.pageSize ?? 500;
     this.schedule =

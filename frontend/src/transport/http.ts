@@ -1,6 +1,7 @@
 // The HTTP transport: same-origin fetch against /api with a bearer token, and
 // SSE read over fetch streaming (EventSource cannot send Authorization).
 import { ApiClient, ApiError, BackendUnavailableError, focusClientId, parseJSON, type RawResponse } from "./api";
+import { hostPath } from "./host";
 import { SSEParser, seqFromEventId } from "./sse";
 import type { BusHandlers, Transport, WatchHandlers } from "./transport";
 import type { RunEvent, Upload, WatchMessage } from "./types";
@@ -37,6 +38,8 @@ export interface HttpOptions {
   /** First reconnect delay; doubled per failure up to maxDelayMs. */
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** A host's core: every /api/ path goes through /api/hosts/{host}/ (transport/host.ts). */
+  host?: string;
 }
 
 /**
@@ -72,6 +75,7 @@ const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 export class HttpTransport implements Transport {
   readonly kind = "http" as const;
   readonly api: ApiClient;
+  readonly host?: string;
   private readonly fetch: typeof fetch;
   private readonly base: string;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -84,7 +88,17 @@ export class HttpTransport implements Transport {
     this.sleep = opts.sleep ?? defaultSleep;
     this.baseDelay = opts.baseDelayMs ?? 500;
     this.maxDelay = opts.maxDelayMs ?? 15_000;
+    this.host = opts.host || undefined;
     this.api = new ApiClient((m, p, b) => this.request(m, p, b));
+  }
+
+  forHost(host: string): HttpTransport {
+    return new HttpTransport({ ...this.opts, host });
+  }
+
+  /** Where a path of the API is for this transport's core. */
+  private url(path: string): string {
+    return this.base + hostPath(this.host ?? "", path);
   }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
@@ -96,7 +110,7 @@ export class HttpTransport implements Transport {
   private async request(method: string, path: string, body?: string): Promise<RawResponse> {
     let res: Response;
     try {
-      res = await this.fetch(this.base + path, {
+      res = await this.fetch(this.url(path), {
         method,
         headers: this.headers({
           Accept: "application/json",
@@ -116,7 +130,7 @@ export class HttpTransport implements Transport {
   async upload(file: Blob, name: string): Promise<Upload> {
     let res: Response;
     try {
-      res = await this.fetch(`${this.base}/api/uploads?name=${encodeURIComponent(name)}`, {
+      res = await this.fetch(this.url(`/api/uploads?name=${encodeURIComponent(name)}`), {
         method: "POST",
         headers: this.headers({ Accept: "application/json", "Content-Type": "application/octet-stream" }),
         body: file,
@@ -173,7 +187,7 @@ export class HttpTransport implements Transport {
       const headers = this.headers({ Accept: "text/event-stream" });
       // Query and header agree; the server lets the query win.
       if (cursor > 0) headers["Last-Event-ID"] = `${runId}:${cursor}`;
-      const res = await this.fetch(`${this.base}/api/runs/${encodeURIComponent(runId)}/events?after=${cursor}`, {
+      const res = await this.fetch(this.url(`/api/runs/${encodeURIComponent(runId)}/events?after=${cursor}`), {
         headers,
         signal: ac.signal,
         cache: "no-store",

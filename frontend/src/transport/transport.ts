@@ -63,6 +63,10 @@ export interface DesktopBridge {
 export interface Transport {
   readonly kind: "wails" | "http";
   readonly api: ApiClient;
+  /** The host whose core this transport reaches; absent for this computer (transport/host.ts). */
+  readonly host?: string;
+  /** The same transport bound to a host's core through /api/hosts/{host}/… (transport/host.ts forHost). */
+  forHost?(host: string): Transport;
   /**
    * Streams a run's events from the cursor `after` until its terminal
    * event, reconnecting on its own (HTTP: SSE). Returns a function that

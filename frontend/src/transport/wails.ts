@@ -4,6 +4,7 @@
 // events (large Wails event payloads leak memory in WebKit, docs/ARCHITECTURE.md §The watch bus);
 // on a doorbell the watcher pulls the next pages through Request.
 import { ApiClient, ApiError, BackendUnavailableError, parseJSON, type RawResponse } from "./api";
+import { hostDesktop, hostPath } from "./host";
 import type { BusHandlers, DesktopBridge, Transport } from "./transport";
 import type { DesktopInfo, Upload, WatchMessage } from "./types";
 import { onWailsEvent, wailsDesktop, wailsRuntime, type WailsDesktop } from "./wailsRuntime";
@@ -46,6 +47,23 @@ export class WailsTransport implements Transport {
     this.win = opts.win ?? globalThis.window;
     this.api = new ApiClient((m, p, b) => this.request(m, p, b));
     this.desktop = makeBridge(() => wailsDesktop(this.win), this.win);
+  }
+
+  /**
+   * This window bound to a host's core (transport/host.ts): requests through
+   * /api/hosts/{host}/…, doorbells from this core's bus (it rings the
+   * host's runs too). Bytes that have no path here are not uploaded to the
+   * host through Go's local Upload, so none are offered.
+   */
+  forHost(host: string): Transport {
+    return {
+      kind: this.kind,
+      host,
+      api: new ApiClient((m, p, b) => this.request(m, hostPath(host, p), b)),
+      ringRun: (runId, ring) => this.ringRun(runId, ring),
+      desktop: hostDesktop(this.desktop),
+      forHost: (h) => this.forHost(h),
+    };
   }
 
   private async request(method: string, path: string, body?: string): Promise<RawResponse> {

@@ -304,6 +304,7 @@ export function attachSourceOf(t: Transport, platform = typeof navigator === "un
     upload: t.upload ? (f, n) => t.upload!(f, n) : undefined,
     pasteImage: t.pasteImage ? (n) => t.pasteImage!(n) : undefined,
     pickFiles: d?.pickFiles ? () => d.pickFiles!("Attach files", folder) : undefined,
-    nativeDrops: t.kind === "wails" && /linux/i.test(platform),
+    // A drop's paths are this computer's, not a host's (transport/host.ts).
+    nativeDrops: t.kind === "wails" && !t.host && /linux/i.test(platform),
   };
 }

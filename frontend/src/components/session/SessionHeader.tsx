@@ -1,4 +1,4 @@
-import { PanelRight, Square } from "lucide-react";
+import { PanelRight, Server, Square } from "lucide-react";
 import { useRef } from "react";
 import type { Transport } from "../../transport/transport";
 import type { Project, Session } from "../../transport/types";
@@ -89,6 +89,12 @@ export function SessionHeader(p: SessionHeaderProps) {
         )}
         {!p.editing && p.project && <span className="quiet ellipsis head-project" title={p.project.workspace}>{p.project.name}</span>}
         {session.archived && <span className="chip chip-archived">Archived</span>}
+        {/* A host's session (transport/host.ts): where it runs, in words. */}
+        {t.host && (
+          <span className="chip chip-host" title={`This session runs on ${t.host}`}>
+            <Server size={12} aria-hidden /> on {t.host}
+          </span>
+        )}
       </div>
       {!p.editing && <SessionWorkspace session={session} hasRuns={!!latestId} onMoved={p.onChanged} />}
       {imported ? (
