@@ -8,6 +8,7 @@ import type { BusHandlers, Transport } from "../../transport/transport";
 import type { Conflicts, Workspace } from "../../transport/types";
 import { WorkspaceChip } from "../workspaces/WorkspaceChip";
 import { WorkspacesContext, type Workspaces } from "../workspaces/WorkspacesContext";
+import { WorkspaceDetails } from "../workspaces/workspaceDetails";
 import { badgeText, branchName, orderNames, overlapsOf, sidesOf, type OverlapWith } from "./radarText";
 
 const side = (id: string) => ({ workspace_id: id, branch: `hermesdesk/${id.slice(4)}` });
@@ -54,7 +55,7 @@ function world(): { ctx: Workspaces; h: () => BusHandlers } {
   const bus = new WatchBus(t);
   bus.start();
   const list = [W("wsp_a"), W("wsp_b")];
-  const ctx: Workspaces = { api, bus, byProject: { p1: list }, get: (id) => list.find((w) => w.id === id), reload: async () => {}, archive: async () => undefined, restore: async () => undefined };
+  const ctx: Workspaces = { api, bus, byProject: { p1: list }, get: (id) => list.find((w) => w.id === id), reload: async () => {}, archive: async () => undefined, restore: async () => undefined, details: new WorkspaceDetails(() => Promise.reject(new Error("none"))) };
   return { ctx, h: () => handlers! };
 }
 
