@@ -21,7 +21,8 @@ export interface CommentActions {
   remove(c: ReviewComment): Promise<string | undefined>;
 }
 
-export function ReviewDiff({ file, comments, split, actions }: { file: ReviewFileDiff; comments: readonly ReviewComment[]; split: boolean; actions: CommentActions }) {
+/** marked: this worktree's line numbers another worktree changes too (the radar), drawn as such. */
+export function ReviewDiff({ file, comments, split, actions, marked }: { file: ReviewFileDiff; comments: readonly ReviewComment[]; split: boolean; actions: CommentActions; marked?: ReadonlySet<number> }) {
   const [open, setOpen] = useState<LineTarget>();
   if (!file.diff || file.binary || file.not_compared) {
     return <DiffView file={{ path: file.path, action: file.action, seq: 0, diff: file.diff, binary: file.binary, notCompared: file.not_compared, truncated: file.truncated }} />;
@@ -36,10 +37,11 @@ export function ReviewDiff({ file, comments, split, actions }: { file: ReviewFil
     if (!r) return <div key={key} className="rv-cell rv-empty" />;
     const t = target(r, side);
     const no = side === "old" ? r.old : side === "new" ? r.new : undefined;
+    const overlap = side !== "old" && r.new !== undefined && r.kind !== "del" && marked?.has(r.new) ? " rv-overlap" : "";
     const nums = side ? <span className="rv-no">{no ?? ""}</span> : <><span className="rv-no">{r.old ?? ""}</span><span className="rv-no">{r.new ?? ""}</span></>;
-    if (!t) return <div key={key} className={`rv-cell diff-line diff-${r.kind}`}>{nums}<span className="rv-text">{r.text || " "}</span></div>;
+    if (!t) return <div key={key} className={`rv-cell diff-line diff-${r.kind}${overlap}`}>{nums}<span className="rv-text">{r.text || " "}</span></div>;
     return (
-      <button key={key} type="button" className={`rv-cell rv-line diff-line diff-${r.kind}`} onClick={() => setOpen(t)} title="Comment on this line" aria-label={t.side === "old" ? `Comment on the base's line ${t.line}` : `Comment on line ${t.line}`}>
+      <button key={key} type="button" className={`rv-cell rv-line diff-line diff-${r.kind}${overlap}`} onClick={() => setOpen(t)} title="Comment on this line" aria-label={t.side === "old" ? `Comment on the base's line ${t.line}` : `Comment on line ${t.line}`}>
         {nums}
         <span className="rv-text">{r.text || " "}</span>
       </button>

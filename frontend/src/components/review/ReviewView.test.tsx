@@ -1,9 +1,11 @@
 // The Review view against a fake API: the file list, a comment on a
 // clicked line, Send, Revert with its confirm and Undo, the viewed box.
-import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import type { Review, ReviewComment, Workspace } from "../../contract/wire.gen";
+import { WatchBus } from "../../store/bus";
 import type { ApiClient } from "../../transport/api";
+import type { BusHandlers, Transport } from "../../transport/transport";
 import ReviewView from "./ReviewView";
 
 const w = { id: "wsp_x", project_id: "p", kind: "worktree", state: "ready", path: "/r/.worktrees/x", branch: "hermesdesk/x", base: "main", created_at: "", updated_at: "" } as Workspace;
@@ -69,5 +71,32 @@ describe("ReviewView", () => {
 
     fireEvent.click(screen.getByLabelText("Viewed a.go"));
     await waitFor(() => expect(api.markViewed).toHaveBeenCalledWith("wsp_x", "a.go", "b1", true));
+  });
+});
+
+describe("ReviewView with the conflict radar", () => {
+  it("marks the file another worktree changes, says on which lines and the merge order, and follows the bus", async () => {
+    let h: BusHandlers | undefined;
+    const t = { kind: "http", watchRun: () => () => {}, watchBus: (x: BusHandlers) => ((h = x), () => {}) } as unknown as Transport;
+    const bus = new WatchBus(t);
+    bus.start();
+    const conflicts = (files: { path: string; hunks?: { start: number; end: number; a: string[]; b: string[] }[] }[]) => ({
+      project_id: "p",
+      overlaps: files.length ? [{ a: { workspace_id: "wsp_y", branch: "hermesdesk/fix-login" }, b: { workspace_id: "wsp_x", branch: "hermesdesk/x" }, files }] : [],
+      order: ["wsp_y", "wsp_x"],
+      checked_at: "",
+    });
+    act(() => h!.onMessage({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, conflicts: [conflicts([{ path: "a.go", hunks: [{ start: 2, end: 6, a: ["theirs"], b: ["new"] }] }])] } }));
+    render(<ReviewView workspace={w} api={fakeApi() as unknown as ApiClient} bus={bus} onClose={() => undefined} />);
+    expect(await screen.findByText("Also changed by fix-login: line 2")).toBeTruthy();
+    expect(screen.getByText("Suggested merge order, fewest conflicts first: fix-login, then this one (x)")).toBeTruthy();
+    expect(screen.getAllByLabelText("Another worktree changes this file too").length).toBe(1);
+    expect(screen.getByRole("button", { name: "Comment on line 2" }).className).toContain("rv-overlap");
+    expect(screen.getByRole("button", { name: "Comment on line 1" }).className).not.toContain("rv-overlap");
+    // The overlap goes (conflicts.changed with none): so do the marks.
+    act(() => h!.onMessage({ seq: 2, type: "conflicts.changed", conflicts: conflicts([]) }));
+    expect(screen.queryByText(/Also changed by/)).toBeNull();
+    expect(screen.queryByLabelText("Another worktree changes this file too")).toBeNull();
+    expect(screen.getByRole("button", { name: "Comment on line 2" }).className).not.toContain("rv-overlap");
   });
 });

@@ -3,7 +3,7 @@
 // selected file's diff (side by side when the window is at least 1100 px
 // wide), line comments with the drafts' Send, and Revert per file with a
 // confirm and an Undo. Opened from the workspace chip, over the window.
-import { RotateCcw, Send, X } from "lucide-react";
+import { RotateCcw, Send, TriangleAlert, X } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
 import type { ReviewComment, Workspace } from "../../contract/wire.gen";
 import type { WatchBus } from "../../store/bus";
@@ -15,6 +15,8 @@ import type { CommentActions, LineTarget } from "./ReviewDiff";
 import { ReviewDiff } from "./ReviewDiff";
 import { drafts, reviewSummary, SPLIT_MIN_WIDTH } from "./reviewDiff";
 import { useReview, useWide } from "./useReview";
+import { useReviewRadar } from "./useReviewRadar";
+import { ReviewRadarNote } from "./ReviewRadarNote";
 import "./review.css";
 
 const STATUS_LETTER: Record<string, string> = { added: "A", modified: "M", deleted: "D", renamed: "R" };
@@ -33,6 +35,7 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
   const file = files.find((f) => f.path === selected) ?? files[0];
   const path = file?.path;
   const blob = file?.blob;
+  const radar = useReviewRadar(bus, w, diff && diff.path === path ? diff : undefined);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -158,6 +161,7 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
                 <button type="button" className="rv-file link-btn mono ellipsis" onClick={() => setSelected(f.path)} aria-current={f.path === file?.path ? "true" : undefined} title={f.old_path ? `${f.old_path} → ${f.path}` : f.path}>
                   {f.path}
                 </button>
+                {radar.paths.has(f.path) && <TriangleAlert size={12} className="rv-radar-mark" aria-label="Another worktree changes this file too" />}
                 <span className={`rv-status rv-${f.status}`} title={f.status}>{STATUS_LETTER[f.status] ?? "?"}</span>
                 {f.binary || f.not_compared ? <span className="quiet">{f.binary ? "binary" : "large"}</span> : <Counts added={f.added} removed={f.removed} />}
               </li>
@@ -182,8 +186,9 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
                 <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void revert(confirm)}>Revert</button>
               </div>
             )}
+            {file && diff?.path === file.path && <ReviewRadarNote overlaps={radar.file} order={radar.order} />}
             {diffErr && <p className="control-note tone-fail" role="alert">{diffErr}</p>}
-            {diff && file && diff.path === file.path && <ReviewDiff file={diff} comments={comments} split={wide} actions={actions} />}
+            {diff && file && diff.path === file.path && <ReviewDiff file={diff} comments={comments} split={wide} actions={actions} marked={radar.marked} />}
           </section>
         </div>
       )}
