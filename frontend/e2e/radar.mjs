@@ -4,7 +4,8 @@
 // rewrite the same line of readme.txt (`/scenario radar`); both sidebar
 // chips and the header's then show "Overlaps with <branch>: readme.txt",
 // the badge opens on the lines and the suggested merge order, and
-// GET /api/projects/{id}/conflicts agrees. While the runs and the radar
+// GET /api/projects/{id}/conflicts agrees; the worktree's Review marks the
+// file and names the other worktree and the line. While the runs and the radar
 // work, the page's main thread is watched for long tasks (PerformanceObserver
 // "longtask", over 50 ms): their count and longest are printed, and more
 // than --max-longtask-ms fails. 420 and 1280 px, light and dark, never
@@ -105,6 +106,21 @@ try {
   if (!(await visible(sideMenu))) problems.push("the sidebar badge's menu is hidden or clipped");
   await page.screenshot({ path: join(out, "radar-menu-sidebar-1280.png") });
   await sideBadge.click();
+
+  // The review of the worktree says it too: the file marked, which
+  // worktree changes which of its lines, the merge order; Esc closes it.
+  await head.getByRole("button", { name: /^Review the worktree/ }).click();
+  const review = page.getByRole("dialog", { name: /^Review of/ });
+  const note = review.locator(".rv-radar");
+  await note.waitFor({ timeout: 10_000 });
+  const noteText = ((await note.textContent()) ?? "").trim();
+  console.log(`radar: the review of ${short(ws[0])} says "${noteText}"`);
+  if (!noteText.includes(`Also changed by ${short(ws[1])}: line 1`) || !noteText.includes("Suggested merge order")) problems.push(`the review's radar note says "${noteText}"`);
+  if ((await review.getByLabel("Another worktree changes this file too").count()) !== 1) problems.push("the review's file list does not mark readme.txt");
+  if ((await review.locator(".rv-overlap").count()) < 1) problems.push("no line of the review's diff is marked as changed by the other worktree");
+  await page.screenshot({ path: join(out, "radar-review-1280.png") });
+  await page.keyboard.press("Escape");
+  await review.waitFor({ state: "detached", timeout: 5_000 });
 
   for (const width of [1280, 420]) {
     for (const scheme of ["light", "dark"]) {
