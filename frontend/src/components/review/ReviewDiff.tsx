@@ -115,6 +115,7 @@ function CommentEditor({ target, initial = "", onSave, onCancel }: { target?: Li
         }}
       />
       <div className="rv-editor-foot">
+        <span className="quiet rv-keys">Ctrl+Enter {initial ? "saves" : "adds"} · Esc cancels</span>
         <button type="button" className="btn btn-ghost" onClick={onCancel}>Cancel</button>
         <button type="button" className="btn btn-primary" disabled={busy || !text.trim()} onClick={() => void save()}>{initial ? "Save" : "Add comment"}</button>
       </div>

@@ -13,7 +13,7 @@ import { Counts } from "../session/DiffView";
 import { shortName } from "../workspaces/workspaceText";
 import type { CommentActions, LineTarget } from "./ReviewDiff";
 import { ReviewDiff } from "./ReviewDiff";
-import { drafts, reviewSummary, SPLIT_MIN_WIDTH } from "./reviewDiff";
+import { drafts, reviewSummary, sendLabel, SPLIT_MIN_WIDTH } from "./reviewDiff";
 import { useReview, useWide } from "./useReview";
 import { useReviewRadar } from "./useReviewRadar";
 import { ReviewRadarNote } from "./ReviewRadarNote";
@@ -136,8 +136,8 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
         <h2 className="ellipsis">Review <span className="mono">{name}</span></h2>
         <span className="quiet rv-against">against {review?.base || w.base}{review && ` · ${reviewSummary(files)}`}</span>
         <span className="spacer" />
-        <button type="button" className="btn btn-primary rv-send" disabled={busy || pending.length === 0} onClick={() => void send()} title="Send the draft comments to the workspace's agent as one message">
-          <Send size={14} aria-hidden /> Send {pending.length} {pending.length === 1 ? "comment" : "comments"}
+        <button type="button" className="btn btn-primary rv-send" disabled={busy || pending.length === 0} onClick={() => void send()} title={pending.length ? "Send the draft comments to the workspace's agent as one message" : "Click a line of the diff to write a comment; the drafts go to the agent together"}>
+          <Send size={14} aria-hidden /> {sendLabel(pending.length)}
         </button>
         <button type="button" className="icon-btn" onClick={onClose} aria-label="Close the review">
           <X size={16} />
