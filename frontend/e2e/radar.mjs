@@ -133,7 +133,16 @@ try {
         const badges = [...document.querySelectorAll(".radar-badge")].filter((b) => b.getClientRects().length > 0).map((b) => b.getBoundingClientRect());
         return { page: document.documentElement.scrollWidth - window.innerWidth, vw: window.innerWidth, shown: badges.length, past: badges.filter((r) => r.right > window.innerWidth + 1).length };
       });
-      console.log(`radar ${at}: ${m.shown} badge(s) shown, page overflow ${m.page} px`);
+      // A sidebar group's Archive and Review stay on the chip's line (a long
+      // branch once pushed them onto a line of their own).
+      const rows = await nav.locator("[data-workspace-group] .ws-group-head .ws").evaluateAll((list) =>
+        list.filter((ws) => ws.getClientRects().length > 0).map((ws) => {
+          const mid = (el) => (el ? el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2 : NaN);
+          return { chip: mid(ws.querySelector(".ws-chip")), acts: [...ws.querySelectorAll(".ws-act")].map(mid) };
+        }),
+      );
+      for (const r of rows) if (r.acts.some((y) => Math.abs(y - r.chip) > 3)) problems.push(`${at}: a sidebar group's buttons are not on its chip's line (${JSON.stringify(r)})`);
+      console.log(`radar ${at}: ${m.shown} badge(s) shown, page overflow ${m.page} px, ${rows.length} sidebar group(s) on one line: ${rows.every((r) => r.acts.every((y) => Math.abs(y - r.chip) <= 3))}`);
       if (m.page > 1) problems.push(`${at}: the page is ${m.page} px wider than the window`);
       if (m.shown === 0) problems.push(`${at}: no overlap badge is shown`);
       if (m.past > 0) problems.push(`${at}: a badge reaches past the window`);
