@@ -100,3 +100,29 @@ describe("ReviewView with the conflict radar", () => {
     expect(screen.getByRole("button", { name: "Comment on line 2" }).className).not.toContain("rv-overlap");
   });
 });
+
+describe("ReviewView and the keyboard", () => {
+  it("takes the focus, keeps Tab inside, and gives it back to the Review button", async () => {
+    const opener = document.createElement("button");
+    opener.textContent = "Review";
+    const behind = document.createElement("button");
+    behind.textContent = "Behind";
+    document.body.append(opener, behind);
+    opener.focus();
+    const { unmount } = render(<ReviewView workspace={w} api={fakeApi() as unknown as ApiClient} onClose={() => undefined} />);
+    const dialog = screen.getByRole("dialog");
+    expect(dialog.contains(document.activeElement)).toBe(true);
+    await screen.findByRole("button", { name: "Comment on line 2" });
+    // Tab from the last control comes round to the first, not to the page behind.
+    const controls = [...dialog.querySelectorAll<HTMLElement>("button, input")].filter((el) => !el.hasAttribute("disabled"));
+    controls[controls.length - 1]!.focus();
+    fireEvent.keyDown(document.activeElement!, { key: "Tab" });
+    expect(document.activeElement).toBe(controls[0]);
+    fireEvent.keyDown(document.activeElement!, { key: "Tab", shiftKey: true });
+    expect(document.activeElement).toBe(controls[controls.length - 1]);
+    unmount();
+    expect(document.activeElement).toBe(opener);
+    opener.remove();
+    behind.remove();
+  });
+});

@@ -4,11 +4,12 @@
 // wide), line comments with the drafts' Send, and Revert per file with a
 // confirm and an Undo. Opened from the workspace chip, over the window.
 import { RotateCcw, Send, TriangleAlert, X } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { ReviewComment, Workspace } from "../../contract/wire.gen";
 import type { WatchBus } from "../../store/bus";
 import type { ApiClient, ReviewFileDiff } from "../../transport/api";
 import { causeText } from "../common/bannerError";
+import { useFocusTrap } from "../common/useFocusTrap";
 import { Counts } from "../session/DiffView";
 import { shortName } from "../workspaces/workspaceText";
 import type { CommentActions, LineTarget } from "./ReviewDiff";
@@ -30,6 +31,9 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
   const [confirm, setConfirm] = useState<string>();
   const [note, setNote] = useState<{ text: string; fail?: boolean; undo?: string }>();
   const [busy, setBusy] = useState(false);
+  // Over the whole window: the keyboard stays in it, and goes back to the chip's Review after.
+  const box = useRef<HTMLDivElement>(null);
+  useFocusTrap(box, "box");
   const files = review?.files ?? [];
   const comments = review?.comments ?? [];
   const file = files.find((f) => f.path === selected) ?? files[0];
@@ -131,7 +135,7 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
 
   const name = shortName(w);
   return (
-    <div className="rv-overlay" role="dialog" aria-modal="true" aria-label={`Review of ${name}`}>
+    <div ref={box} className="rv-overlay" role="dialog" aria-modal="true" aria-label={`Review of ${name}`} tabIndex={-1}>
       <header className="rv-head">
         <h2 className="ellipsis">Review <span className="mono">{name}</span></h2>
         <span className="quiet rv-against">against {review?.base || w.base}{review && ` · ${reviewSummary(files)}`}</span>
