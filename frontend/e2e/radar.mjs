@@ -2,7 +2,8 @@
 // §Conflict radar), against the real `serve`, shims, the test kit's demo
 // agent and a real git repository: two sessions, each in its own worktree,
 // rewrite the same line of readme.txt (`/scenario radar`); both sidebar
-// chips and the header's then show "Overlaps with <branch>: readme.txt",
+// chips show "readme.txt also changed in <branch>" and the header's
+// "Overlaps with <branch>: readme.txt",
 // the badge opens on the lines and the suggested merge order, and
 // GET /api/projects/{id}/conflicts agrees; the worktree's Review marks the
 // file and names the other worktree and the line. While the runs and the radar
@@ -61,7 +62,7 @@ try {
     await badge.waitFor({ timeout: 30_000 });
     const text = ((await badge.textContent()) ?? "").trim();
     console.log(`radar: sidebar chip of ${short(w)}: "${text}"`);
-    if (text !== `Overlaps with ${short(other)}: readme.txt`) problems.push(`the chip of ${short(w)} says "${text}"`);
+    if (text !== `readme.txt also changed in ${short(other)}`) problems.push(`the chip of ${short(w)} says "${text}"`);
   }
   const shownMs = Date.now() - started;
   const long = await page.evaluate(() => [...window.__longtasks]);
