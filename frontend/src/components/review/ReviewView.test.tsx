@@ -126,3 +126,18 @@ describe("ReviewView and the keyboard", () => {
     behind.remove();
   });
 });
+
+describe("ReviewView and Esc", () => {
+  it("closes the revert's confirm first, then the view", async () => {
+    const onClose = vi.fn();
+    render(<ReviewView workspace={w} api={fakeApi() as unknown as ApiClient} onClose={onClose} />);
+    fireEvent.click(await screen.findByRole("button", { name: /Revert/ }));
+    const confirm = screen.getByRole("alertdialog");
+    expect(document.activeElement).toBe(within(confirm).getByRole("button", { name: "Cancel" }));
+    fireEvent.keyDown(document.activeElement!, { key: "Escape" });
+    expect(screen.queryByRole("alertdialog")).toBeNull();
+    expect(onClose).not.toHaveBeenCalled();
+    fireEvent.keyDown(document.body, { key: "Escape" });
+    expect(onClose).toHaveBeenCalledTimes(1);
+  });
+});

@@ -42,15 +42,17 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
   const radar = useReviewRadar(bus, w, diff && diff.path === path ? diff : undefined);
 
   useEffect(() => {
+    // Esc closes what is open innermost: the revert's confirm, then the view.
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") {
         e.preventDefault();
-        onClose();
+        if (confirm) setConfirm(undefined);
+        else onClose();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  }, [onClose, confirm]);
 
   // The diff of the file shown, read again when its content changed.
   useEffect(() => {
@@ -186,7 +188,7 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
                 <p>
                   Revert <code>{confirm}</code> to the base's version{file?.status === "added" ? " (it is not on the base, so it is deleted)" : file?.status === "renamed" ? ` (back to its old name, ${file.old_path})` : ""}? A checkpoint is kept first: Undo brings it back.
                 </p>
-                <button type="button" className="btn btn-ghost" onClick={() => setConfirm(undefined)}>Cancel</button>
+                <button type="button" className="btn btn-ghost" autoFocus onClick={() => setConfirm(undefined)}>Cancel</button>
                 <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void revert(confirm)}>Revert</button>
               </div>
             )}
