@@ -24,6 +24,16 @@ export interface CommentActions {
 /** marked: this worktree's line numbers another worktree changes too (the radar), drawn as such. */
 export function ReviewDiff({ file, comments, split, actions, marked }: { file: ReviewFileDiff; comments: readonly ReviewComment[]; split: boolean; actions: CommentActions; marked?: ReadonlySet<number> }) {
   const [open, setOpen] = useState<LineTarget>();
+  // What is being written, kept here and not in the editors: the window
+  // going from side by side to unified (or back) rebuilds the rows and
+  // their editors, and a half-written comment must not go with them.
+  const [writing, setWriting] = useState<Writing>({});
+  const draft: Draft = {
+    has: (key) => key in writing,
+    text: (key, initial) => writing[key] ?? initial,
+    set: (key, text) => setWriting((w) => ({ ...w, [key]: text })),
+    done: (key) => setWriting(({ [key]: _, ...rest }) => rest),
+  };
   if (!file.diff || file.binary || file.not_compared) {
     return <DiffView file={{ path: file.path, action: file.action, seq: 0, diff: file.diff, binary: file.binary, notCompared: file.not_compared, truncated: file.truncated }} />;
   }
@@ -54,10 +64,16 @@ export function ReviewDiff({ file, comments, split, actions, marked }: { file: R
     if (here.length === 0 && !editing) return null;
     return (
       <div key={key} className="rv-thread">
-        {here.map((c) => <CommentCard key={c.id} c={c} actions={actions} />)}
-        {editing && <CommentEditor target={editing} onCancel={() => setOpen(undefined)} onSave={async (text) => {
+        {here.map((c) => <CommentCard key={c.id} c={c} actions={actions} draft={draft} />)}
+        {editing && <CommentEditor target={editing} draft={draft} draftKey={`new ${editing.side} ${editing.line}`} onCancel={() => {
+          draft.done(`new ${editing.side} ${editing.line}`);
+          setOpen(undefined);
+        }} onSave={async (text) => {
           const err = await actions.add(editing, text);
-          if (!err) setOpen(undefined);
+          if (!err) {
+            draft.done(`new ${editing.side} ${editing.line}`);
+            setOpen(undefined);
+          }
           return err;
         }} />}
       </div>
@@ -87,8 +103,19 @@ export function ReviewDiff({ file, comments, split, actions, marked }: { file: R
   );
 }
 
-function CommentEditor({ target, initial = "", onSave, onCancel }: { target?: LineTarget; initial?: string; onSave(text: string): Promise<string | undefined>; onCancel(): void }) {
-  const [text, setText] = useState(initial);
+/** The comments being written or edited, by "new <side> <line>" or "edit <id>". */
+type Writing = Record<string, string>;
+
+interface Draft {
+  has(key: string): boolean;
+  text(key: string, initial: string): string;
+  set(key: string, text: string): void;
+  done(key: string): void;
+}
+
+function CommentEditor({ target, initial = "", draft, draftKey, onSave, onCancel }: { target?: LineTarget; initial?: string; draft: Draft; draftKey: string; onSave(text: string): Promise<string | undefined>; onCancel(): void }) {
+  const text = draft.text(draftKey, initial);
+  const setText = (t: string) => draft.set(draftKey, t);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string>();
   const save = async () => {
@@ -124,11 +151,14 @@ function CommentEditor({ target, initial = "", onSave, onCancel }: { target?: Li
   );
 }
 
-function CommentCard({ c, actions }: { c: ReviewComment; actions: CommentActions }) {
-  const [editing, setEditing] = useState(false);
+function CommentCard({ c, actions, draft }: { c: ReviewComment; actions: CommentActions; draft: Draft }) {
+  // Being edited while its text is kept (it outlives a re-layout, as above).
+  const key = `edit ${c.id}`;
+  const editing = draft.has(key);
+  const setEditing = (on: boolean) => (on ? draft.set(key, c.text) : draft.done(key));
   const [err, setErr] = useState<string>();
   if (editing) {
-    return <CommentEditor initial={c.text} onCancel={() => setEditing(false)} onSave={async (text) => {
+    return <CommentEditor initial={c.text} draft={draft} draftKey={key} onCancel={() => setEditing(false)} onSave={async (text) => {
       const e = await actions.edit(c, text);
       if (!e) setEditing(false);
       return e;
