@@ -48,7 +48,7 @@ export function RadarBadge({ workspace: w, compact }: { workspace: Workspace; co
         {list.map((o) => (
           <section key={o.workspaceId} className="radar-pair">
             <div className="radar-title">
-              Both this worktree (first line) and <span className="mono">{o.branch}</span> (second) change:
+              Both change these lines: this worktree's first (green), then <span className="mono">{o.branch}</span>'s (red)
             </div>
             <ul>
               {o.files.map((f) => (

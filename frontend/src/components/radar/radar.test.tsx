@@ -99,3 +99,21 @@ describe("the radar on the chips", () => {
     expect(screen.queryByText(/Overlaps with|also changed in/)).toBeNull();
   });
 });
+
+describe("the badge's menu in words", () => {
+  it("says which lines are whose without counting them (a side has up to three)", () => {
+    const { ctx, h } = world();
+    render(
+      <WorkspacesContext.Provider value={ctx}>
+        <WorkspaceChip workspace={W("wsp_a")} sessionIds={[]} />
+      </WorkspacesContext.Provider>,
+    );
+    const three = { path: "api/server.go", hunks: [{ start: 4, end: 12, a: ["a1", "a2", "a3"], b: ["b1"] }] };
+    act(() => h().onMessage({ seq: 3, type: "conflicts.changed", conflicts: answer([{ a: side("wsp_a"), b: side("wsp_b"), files: [three] }], ["wsp_a", "wsp_b"]) }));
+    fireEvent.click(screen.getByText("Overlaps with b: api/server.go"));
+    const title = screen.getByText(/Both change these lines/);
+    expect(title.textContent).toBe("Both change these lines: this worktree's first (green), then b's (red)");
+    expect(screen.getByText("a3").className).toContain("radar-ours");
+    expect(screen.getByText("b1").className).toContain("radar-theirs");
+  });
+});
