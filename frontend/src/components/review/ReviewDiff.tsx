@@ -7,6 +7,7 @@ import type { ReviewComment } from "../../contract/wire.gen";
 import type { ReviewFileDiff } from "../../transport/api";
 import { DiffView } from "../session/DiffView";
 import { commentsAt, lineOf, numberedRows, quoteOf, splitRows, type DiffRow } from "./reviewDiff";
+import { editKey, newKey, type CommentDrafts } from "./useCommentDrafts";
 
 export interface LineTarget {
   path: string;
@@ -21,19 +22,14 @@ export interface CommentActions {
   remove(c: ReviewComment): Promise<string | undefined>;
 }
 
-/** marked: this worktree's line numbers another worktree changes too (the radar), drawn as such. */
-export function ReviewDiff({ file, comments, split, actions, marked }: { file: ReviewFileDiff; comments: readonly ReviewComment[]; split: boolean; actions: CommentActions; marked?: ReadonlySet<number> }) {
-  const [open, setOpen] = useState<LineTarget>();
-  // What is being written, kept here and not in the editors: the window
-  // going from side by side to unified (or back) rebuilds the rows and
-  // their editors, and a half-written comment must not go with them.
-  const [writing, setWriting] = useState<Writing>({});
-  const draft: Draft = {
-    has: (key) => key in writing,
-    text: (key, initial) => writing[key] ?? initial,
-    set: (key, text) => setWriting((w) => ({ ...w, [key]: text })),
-    done: (key) => setWriting(({ [key]: _, ...rest }) => rest),
-  };
+/**
+ * marked: this worktree's line numbers another worktree changes too (the
+ * radar), drawn as such. drafts: the comments being written, kept by the
+ * view (useCommentDrafts).
+ */
+export function ReviewDiff({ file, comments, split, actions, marked, drafts }: { file: ReviewFileDiff; comments: readonly ReviewComment[]; split: boolean; actions: CommentActions; marked?: ReadonlySet<number>; drafts: CommentDrafts }) {
+  const open = drafts.open?.path === file.path ? drafts.open : undefined;
+  const setOpen = drafts.setOpen;
   if (!file.diff || file.binary || file.not_compared) {
     return <DiffView file={{ path: file.path, action: file.action, seq: 0, diff: file.diff, binary: file.binary, notCompared: file.not_compared, truncated: file.truncated }} />;
   }
@@ -64,14 +60,14 @@ export function ReviewDiff({ file, comments, split, actions, marked }: { file: R
     if (here.length === 0 && !editing) return null;
     return (
       <div key={key} className="rv-thread">
-        {here.map((c) => <CommentCard key={c.id} c={c} actions={actions} draft={draft} />)}
-        {editing && <CommentEditor target={editing} draft={draft} draftKey={`new ${editing.side} ${editing.line}`} onCancel={() => {
-          draft.done(`new ${editing.side} ${editing.line}`);
+        {here.map((c) => <CommentCard key={c.id} c={c} actions={actions} drafts={drafts} />)}
+        {editing && <CommentEditor target={editing} drafts={drafts} draftKey={newKey(editing)} onCancel={() => {
+          drafts.done(newKey(editing));
           setOpen(undefined);
         }} onSave={async (text) => {
           const err = await actions.add(editing, text);
           if (!err) {
-            draft.done(`new ${editing.side} ${editing.line}`);
+            drafts.done(newKey(editing));
             setOpen(undefined);
           }
           return err;
@@ -103,19 +99,9 @@ export function ReviewDiff({ file, comments, split, actions, marked }: { file: R
   );
 }
 
-/** The comments being written or edited, by "new <side> <line>" or "edit <id>". */
-type Writing = Record<string, string>;
-
-interface Draft {
-  has(key: string): boolean;
-  text(key: string, initial: string): string;
-  set(key: string, text: string): void;
-  done(key: string): void;
-}
-
-function CommentEditor({ target, initial = "", draft, draftKey, onSave, onCancel }: { target?: LineTarget; initial?: string; draft: Draft; draftKey: string; onSave(text: string): Promise<string | undefined>; onCancel(): void }) {
-  const text = draft.text(draftKey, initial);
-  const setText = (t: string) => draft.set(draftKey, t);
+function CommentEditor({ target, initial = "", drafts, draftKey, onSave, onCancel }: { target?: LineTarget; initial?: string; drafts: CommentDrafts; draftKey: string; onSave(text: string): Promise<string | undefined>; onCancel(): void }) {
+  const text = drafts.text(draftKey, initial);
+  const setText = (t: string) => drafts.set(draftKey, t);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string>();
   const save = async () => {
@@ -151,14 +137,14 @@ function CommentEditor({ target, initial = "", draft, draftKey, onSave, onCancel
   );
 }
 
-function CommentCard({ c, actions, draft }: { c: ReviewComment; actions: CommentActions; draft: Draft }) {
-  // Being edited while its text is kept (it outlives a re-layout, as above).
-  const key = `edit ${c.id}`;
-  const editing = draft.has(key);
-  const setEditing = (on: boolean) => (on ? draft.set(key, c.text) : draft.done(key));
+function CommentCard({ c, actions, drafts }: { c: ReviewComment; actions: CommentActions; drafts: CommentDrafts }) {
+  // Being edited while its text is kept (useCommentDrafts).
+  const key = editKey(c.id);
+  const editing = drafts.has(key);
+  const setEditing = (on: boolean) => (on ? drafts.set(key, c.text) : drafts.done(key));
   const [err, setErr] = useState<string>();
   if (editing) {
-    return <CommentEditor initial={c.text} draft={draft} draftKey={key} onCancel={() => setEditing(false)} onSave={async (text) => {
+    return <CommentEditor initial={c.text} drafts={drafts} draftKey={key} onCancel={() => setEditing(false)} onSave={async (text) => {
       const e = await actions.edit(c, text);
       if (!e) setEditing(false);
       return e;

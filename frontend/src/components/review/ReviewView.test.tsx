@@ -141,3 +141,16 @@ describe("ReviewView and Esc", () => {
     expect(onClose).toHaveBeenCalledTimes(1);
   });
 });
+
+describe("ReviewView and a comment being written", () => {
+  it("keeps it, open on its line, while another file is looked at", async () => {
+    render(<ReviewView workspace={w} api={fakeApi() as unknown as ApiClient} onClose={() => undefined} />);
+    fireEvent.click(await screen.findByRole("button", { name: "Comment on line 2" }));
+    fireEvent.change(screen.getByLabelText("Comment"), { target: { value: "half a thought" } });
+    fireEvent.click(screen.getByRole("button", { name: "new.txt" }));
+    await waitFor(() => expect(screen.getByRole("region", { name: "Changes in new.txt" })).toBeTruthy());
+    await waitFor(() => expect(screen.queryByLabelText("Comment")).toBeNull());
+    fireEvent.click(screen.getByRole("button", { name: "a.go" }));
+    await waitFor(() => expect((screen.getByLabelText("Comment") as HTMLTextAreaElement).value).toBe("half a thought"));
+  });
+});

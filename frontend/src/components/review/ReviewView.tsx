@@ -17,6 +17,7 @@ import { ReviewDiff } from "./ReviewDiff";
 import { drafts, reviewSummary, sendLabel, SPLIT_MIN_WIDTH } from "./reviewDiff";
 import { useReview, useWide } from "./useReview";
 import { useReviewRadar } from "./useReviewRadar";
+import { useCommentDrafts } from "./useCommentDrafts";
 import { ReviewRadarNote } from "./ReviewRadarNote";
 import "./review.css";
 
@@ -39,6 +40,7 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
   const file = files.find((f) => f.path === selected) ?? files[0];
   const path = file?.path;
   const blob = file?.blob;
+  const writing = useCommentDrafts();
   const radar = useReviewRadar(bus, w, diff && diff.path === path ? diff : undefined);
 
   useEffect(() => {
@@ -194,7 +196,7 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
             )}
             {file && diff?.path === file.path && <ReviewRadarNote overlaps={radar.file} order={radar.order} />}
             {diffErr && <p className="control-note tone-fail" role="alert">{diffErr}</p>}
-            {diff && file && diff.path === file.path && <ReviewDiff file={diff} comments={comments} split={wide} actions={actions} marked={radar.marked} />}
+            {diff && file && diff.path === file.path && <ReviewDiff file={diff} comments={comments} split={wide} actions={actions} marked={radar.marked} drafts={writing} />}
           </section>
         </div>
       )}
