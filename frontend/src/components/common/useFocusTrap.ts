@@ -19,12 +19,18 @@ export function useFocusTrap(box: RefObject<HTMLElement | null>, start: "first" 
       if (e.key !== "Tab" || !box.current) return;
       const f = [...box.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => !el.hasAttribute("disabled"));
       if (f.length === 0) return;
+      // Outside (what had it went away, an editor closed say): back in.
+      if (!box.current.contains(document.activeElement)) {
+        e.preventDefault();
+        (e.shiftKey ? f[f.length - 1]! : f[0]!).focus();
+        return;
+      }
+      // From the modal itself the browser's own Tab goes in (and shows the ring).
       const i = f.indexOf(document.activeElement as HTMLElement);
       if (e.shiftKey && i <= 0) {
         e.preventDefault();
         f[f.length - 1]!.focus();
-      } else if (!e.shiftKey && (i === f.length - 1 || i < 0)) {
-        // From the last, or from outside (the modal itself): the first.
+      } else if (!e.shiftKey && i === f.length - 1) {
         e.preventDefault();
         f[0]!.focus();
       }

@@ -120,6 +120,10 @@ describe("ReviewView and the keyboard", () => {
     expect(document.activeElement).toBe(controls[0]);
     fireEvent.keyDown(document.activeElement!, { key: "Tab", shiftKey: true });
     expect(document.activeElement).toBe(controls[controls.length - 1]);
+    // Focus that fell outside (what had it went away) comes back in on Tab.
+    behind.focus();
+    fireEvent.keyDown(behind, { key: "Tab" });
+    expect(document.activeElement).toBe(controls[0]);
     unmount();
     expect(document.activeElement).toBe(opener);
     opener.remove();
