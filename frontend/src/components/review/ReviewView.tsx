@@ -169,7 +169,11 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
                 <button type="button" className="rv-file link-btn mono ellipsis" onClick={() => setSelected(f.path)} aria-current={f.path === file?.path ? "true" : undefined} title={f.old_path ? `${f.old_path} → ${f.path}` : f.path}>
                   {f.path}
                 </button>
-                {radar.paths.has(f.path) && <TriangleAlert size={12} className="rv-radar-mark" aria-label="Another worktree changes this file too" />}
+                {radar.paths.has(f.path) && (
+                  <span className="rv-radar-mark" role="img" title="Another worktree changes this file too: its diff says which lines" aria-label="Another worktree changes this file too">
+                    <TriangleAlert size={12} aria-hidden />
+                  </span>
+                )}
                 <span className={`rv-status rv-${f.status}`} title={f.status}>{STATUS_LETTER[f.status] ?? "?"}</span>
                 {f.binary || f.not_compared ? <span className="quiet">{f.binary ? "binary" : "large"}</span> : <Counts added={f.added} removed={f.removed} />}
               </li>
