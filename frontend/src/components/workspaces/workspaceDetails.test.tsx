@@ -51,7 +51,7 @@ const shown = (n: number) => {
 };
 
 describe("a workspace's detail", () => {
-  it("is read once for the header's chip and the sidebar's, again when it changes or a run of its sessions ends", async () => {
+  it("is read once for the header's chip and the sidebar's, again when it changes, a run of its sessions ends or the stream reconnects", async () => {
     const { reads, Window, h } = world();
     const { rerender } = render(<Window w={W} />);
     await waitFor(() => shown(1));
@@ -72,5 +72,10 @@ describe("a workspace's detail", () => {
     act(() => h().onMessage({ seq: 7, type: "run.changed", run: ended("ses_9", "completed") }));
     await new Promise((r) => setTimeout(r, 0));
     expect(reads.length).toBe(3);
+
+    // Connected again (a snapshot): read again, once for both chips.
+    act(() => h().onMessage({ seq: 9, type: "snapshot", snapshot: { runs: [], sessions_version: 2 } }));
+    await waitFor(() => shown(4));
+    expect(reads.length).toBe(4);
   });
 });

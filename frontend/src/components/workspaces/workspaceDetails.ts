@@ -3,8 +3,9 @@
 // group's chip of one worktree share it, so two chips cost one
 // GET /api/workspaces/{id}. It is read when the first chip shows the
 // workspace, again when the workspace itself changed (workspace.changed
-// gives it a new state) and when a run of one of the sessions the chips
-// show ends (its files changed). Nothing polls.
+// gives it a new state), when a run of one of the sessions the chips show
+// ends (its files changed) and when the watch stream connects again.
+// Nothing polls.
 import type { WatchMessage, Workspace, WorkspaceDetail } from "../../transport/types";
 import { isTerminalStatus } from "../../transport/types";
 
@@ -59,8 +60,13 @@ export class WorkspaceDetails {
     };
   }
 
-  /** The watch stream's messages: a run of a watched session ended. */
+  /** The watch stream's messages: a run of a watched session ended, or the stream came back. */
   heard(m: WatchMessage): void {
+    if (m.type === "snapshot") {
+      // Connected again: what changed meanwhile was not heard.
+      for (const [id, e] of this.entries) this.load(id, e);
+      return;
+    }
     if (m.type !== "run.changed" || !m.run || !isTerminalStatus(m.run.status)) return;
     const sid = m.run.session_id;
     for (const [id, e] of this.entries) {
