@@ -2,9 +2,11 @@
 // §Conflict radar), against the real `serve`, shims, the test kit's demo
 // agent and a real git repository: two sessions, each in its own worktree,
 // rewrite the same line of readme.txt (`/scenario radar`); both sidebar
-// chips and the header's then show "Overlaps with <branch>: readme.txt",
+// chips show "readme.txt also changed in <branch>" and the header's
+// "Overlaps with <branch>: readme.txt",
 // the badge opens on the lines and the suggested merge order, and
-// GET /api/projects/{id}/conflicts agrees. While the runs and the radar
+// GET /api/projects/{id}/conflicts agrees; the worktree's Review marks the
+// file and names the other worktree and the line. While the runs and the radar
 // work, the page's main thread is watched for long tasks (PerformanceObserver
 // "longtask", over 50 ms): their count and longest are printed, and more
 // than --max-longtask-ms fails. 420 and 1280 px, light and dark, never
@@ -60,7 +62,7 @@ try {
     await badge.waitFor({ timeout: 30_000 });
     const text = ((await badge.textContent()) ?? "").trim();
     console.log(`radar: sidebar chip of ${short(w)}: "${text}"`);
-    if (text !== `Overlaps with ${short(other)}: readme.txt`) problems.push(`the chip of ${short(w)} says "${text}"`);
+    if (text !== `readme.txt also changed in ${short(other)}`) problems.push(`the chip of ${short(w)} says "${text}"`);
   }
   const shownMs = Date.now() - started;
   const long = await page.evaluate(() => [...window.__longtasks]);
@@ -106,6 +108,21 @@ try {
   await page.screenshot({ path: join(out, "radar-menu-sidebar-1280.png") });
   await sideBadge.click();
 
+  // The review of the worktree says it too: the file marked, which
+  // worktree changes which of its lines, the merge order; Esc closes it.
+  await head.getByRole("button", { name: /^Review the worktree/ }).click();
+  const review = page.getByRole("dialog", { name: /^Review of/ });
+  const note = review.locator(".rv-radar");
+  await note.waitFor({ timeout: 10_000 });
+  const noteText = ((await note.textContent()) ?? "").trim();
+  console.log(`radar: the review of ${short(ws[0])} says "${noteText}"`);
+  if (!noteText.includes(`Also changed by ${short(ws[1])}: line 1`) || !noteText.includes("Suggested merge order")) problems.push(`the review's radar note says "${noteText}"`);
+  if ((await review.getByLabel("Another worktree changes this file too").count()) !== 1) problems.push("the review's file list does not mark readme.txt");
+  if ((await review.locator(".rv-overlap").count()) < 1) problems.push("no line of the review's diff is marked as changed by the other worktree");
+  await page.screenshot({ path: join(out, "radar-review-1280.png") });
+  await page.keyboard.press("Escape");
+  await review.waitFor({ state: "detached", timeout: 5_000 });
+
   for (const width of [1280, 420]) {
     for (const scheme of ["light", "dark"]) {
       const at = `${width} px ${scheme}`;
@@ -117,7 +134,16 @@ try {
         const badges = [...document.querySelectorAll(".radar-badge")].filter((b) => b.getClientRects().length > 0).map((b) => b.getBoundingClientRect());
         return { page: document.documentElement.scrollWidth - window.innerWidth, vw: window.innerWidth, shown: badges.length, past: badges.filter((r) => r.right > window.innerWidth + 1).length };
       });
-      console.log(`radar ${at}: ${m.shown} badge(s) shown, page overflow ${m.page} px`);
+      // A sidebar group's Archive and Review stay on the chip's line (a long
+      // branch once pushed them onto a line of their own).
+      const rows = await nav.locator("[data-workspace-group] .ws-group-head .ws").evaluateAll((list) =>
+        list.filter((ws) => ws.getClientRects().length > 0).map((ws) => {
+          const mid = (el) => (el ? el.getBoundingClientRect().top + el.getBoundingClientRect().height / 2 : NaN);
+          return { chip: mid(ws.querySelector(".ws-chip")), acts: [...ws.querySelectorAll(".ws-act")].map(mid) };
+        }),
+      );
+      for (const r of rows) if (r.acts.some((y) => Math.abs(y - r.chip) > 3)) problems.push(`${at}: a sidebar group's buttons are not on its chip's line (${JSON.stringify(r)})`);
+      console.log(`radar ${at}: ${m.shown} badge(s) shown, page overflow ${m.page} px, ${rows.length} sidebar group(s) on one line: ${rows.every((r) => r.acts.every((y) => Math.abs(y - r.chip) <= 3))}`);
       if (m.page > 1) problems.push(`${at}: the page is ${m.page} px wider than the window`);
       if (m.shown === 0) problems.push(`${at}: no overlap badge is shown`);
       if (m.past > 0) problems.push(`${at}: a badge reaches past the window`);

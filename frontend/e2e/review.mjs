@@ -104,7 +104,14 @@ try {
           return v ? v.scrollWidth - v.clientWidth : 0;
         })(),
         split: !!document.querySelector(".rv-diff-split"),
+        // Narrow, the file list above the diff is as tall as its files.
+        listSlack: (() => {
+          const l = document.querySelector(".rv-files");
+          const last = l?.lastElementChild;
+          return l && last ? Math.round(l.getBoundingClientRect().bottom - last.getBoundingClientRect().bottom - parseFloat(getComputedStyle(l).paddingBottom) - 1) : 0;
+        })(),
       }));
+      if (width <= 720 && m.listSlack > 4) problems.push(`${at}: the file list leaves ${m.listSlack} px empty above the diff`);
       console.log(`review ${at}: page overflow ${m.page} px, view overflow ${m.view} px, ${m.split ? "side by side" : "unified"}`);
       if (m.page > 1 || m.view > 1) problems.push(`${at}: wider than the window (${m.page}/${m.view} px)`);
       if ((width >= 1100) !== m.split) problems.push(`${at}: ${m.split ? "side by side" : "unified"}, want ${width >= 1100 ? "side by side" : "unified"}`);

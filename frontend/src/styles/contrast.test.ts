@@ -52,6 +52,18 @@ describe("theme contrast (WCAG AA)", () => {
     });
   }
 
+  // A link button (Edit, Delete, Undo, Show all) sits on the page, a
+  // raised card and code: its colour is a text colour there, not the one
+  // for text on an accent fill (white on white once, in the review).
+  it.each(Object.entries(themes))("%s: a link button reads on the page, a card and code", (_name, v) => {
+    const wb = readFileSync(resolve(__dirname, "workbench.css"), "utf8");
+    const rule = /\.link-btn \{[^}]*\bcolor:\s*var\(--([\w-]+)\)/.exec(wb);
+    expect(rule, ".link-btn's color").not.toBeNull();
+    const fg = v[rule![1]!];
+    expect(fg, rule![1]).toBeDefined();
+    for (const bg of ["bg", "bg-raised", "code-bg"]) expect(ratio(fg!, v[bg]!), bg).toBeGreaterThanOrEqual(4.5);
+  });
+
   it("the OS-dark block matches the explicit dark theme", () => {
     expect(block(':root:not([data-theme="light"]) {')).toEqual(themes.dark);
   });

@@ -5,7 +5,7 @@ import { TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { Workspace } from "../../transport/types";
 import { useWorkspacesContext } from "../workspaces/WorkspacesContext";
-import { badgeText, branchName, orderNames, overlapsOf, sidesOf } from "./radarText";
+import { badgeText, branchName, compactBadgeText, orderNames, overlapsOf, sidesOf } from "./radarText";
 import { useConflicts } from "./useConflicts";
 import "./radar.css";
 
@@ -37,17 +37,18 @@ export function RadarBadge({ workspace: w, compact }: { workspace: Workspace; co
     return x ? branchName(x.branch ?? "", x.id) : branchName("", id);
   };
   const text = badgeText(list);
+  const shown = compact ? compactBadgeText(list) : text;
   return (
     <details ref={box} className={`radar${compact ? " radar-compact" : ""}`} data-radar-workspace={w.id} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="chip chip-warn radar-badge" title={text}>
         <TriangleAlert size={12} aria-hidden />
-        <span className="ellipsis">{text}</span>
+        <span className="ellipsis">{shown}</span>
       </summary>
       <div className="radar-menu" role="group" aria-label="Overlapping changes">
         {list.map((o) => (
           <section key={o.workspaceId} className="radar-pair">
             <div className="radar-title">
-              Both this worktree (first line) and <span className="mono">{o.branch}</span> (second) change:
+              Both change these lines: this worktree's first (green), then <span className="mono">{o.branch}</span>'s (red)
             </div>
             <ul>
               {o.files.map((f) => (

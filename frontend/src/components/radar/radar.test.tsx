@@ -8,7 +8,8 @@ import type { BusHandlers, Transport } from "../../transport/transport";
 import type { Conflicts, Workspace } from "../../transport/types";
 import { WorkspaceChip } from "../workspaces/WorkspaceChip";
 import { WorkspacesContext, type Workspaces } from "../workspaces/WorkspacesContext";
-import { badgeText, branchName, orderNames, overlapsOf, sidesOf, type OverlapWith } from "./radarText";
+import { WorkspaceDetails } from "../workspaces/workspaceDetails";
+import { badgeText, branchName, compactBadgeText, orderNames, overlapsOf, sidesOf, type OverlapWith } from "./radarText";
 
 const side = (id: string) => ({ workspace_id: id, branch: `hermesdesk/${id.slice(4)}` });
 const answer = (overlaps: Conflicts["overlaps"], order: string[]): Conflicts => ({ project_id: "p1", overlaps, order, checked_at: "2026-11-27T08:00:00Z" });
@@ -26,6 +27,18 @@ describe("what the radar says", () => {
       [[{ workspaceId: "wsp_b", branch: "b", files: [serverGo, { path: "x" }, { path: "y" }], mine: "a" }, { workspaceId: "wsp_c", branch: "c", files: [serverGo], mine: "b" }], "Overlaps with b: api/server.go and 2 more files (and 1 more workspace)"],
     ];
     for (const [list, want] of cases) expect(badgeText(list)).toBe(want);
+  });
+
+  it("puts the file first on the sidebar's narrower badge", () => {
+    const one: OverlapWith = { workspaceId: "wsp_b", branch: "b", files: [serverGo], mine: "a" };
+    const cases: [OverlapWith[], string][] = [
+      [[one], "api/server.go also changed in b"],
+      [[{ ...one, files: [serverGo, { path: "go.mod" }, { path: "x" }] }], "3 files also changed in b"],
+      [[one, { workspaceId: "wsp_c", branch: "c", files: [serverGo], mine: "b" }], "api/server.go also changed in b and 1 more"],
+      [[{ ...one, files: [] }], "Some files also changed in b"],
+      [[], ""],
+    ];
+    for (const [list, want] of cases) expect(compactBadgeText(list)).toBe(want);
   });
 
   it("shows each workspace its own lines first", () => {
@@ -54,7 +67,7 @@ function world(): { ctx: Workspaces; h: () => BusHandlers } {
   const bus = new WatchBus(t);
   bus.start();
   const list = [W("wsp_a"), W("wsp_b")];
-  const ctx: Workspaces = { api, bus, byProject: { p1: list }, get: (id) => list.find((w) => w.id === id), reload: async () => {}, archive: async () => undefined, restore: async () => undefined };
+  const ctx: Workspaces = { api, bus, byProject: { p1: list }, get: (id) => list.find((w) => w.id === id), reload: async () => {}, archive: async () => undefined, restore: async () => undefined, details: new WorkspaceDetails(() => Promise.reject(new Error("none"))) };
   return { ctx, h: () => handlers! };
 }
 
@@ -67,10 +80,10 @@ describe("the radar on the chips", () => {
         <WorkspaceChip workspace={W("wsp_b")} sessionIds={[]} />
       </WorkspacesContext.Provider>,
     );
-    expect(screen.queryByText(/Overlaps with/)).toBeNull();
+    expect(screen.queryByText(/Overlaps with|also changed in/)).toBeNull();
     // A snapshot already holding the answer (a window opened after it).
     act(() => h().onMessage({ seq: 3, type: "snapshot", snapshot: { runs: [], sessions_version: 1, conflicts: [answer([{ a: side("wsp_a"), b: side("wsp_b"), files: [serverGo] }], ["wsp_b", "wsp_a"])] } }));
-    expect(screen.getByText("Overlaps with b: api/server.go")).toBeTruthy();
+    expect(screen.getByText("api/server.go also changed in b")).toBeTruthy();
     expect(screen.getByText("Overlaps with a: api/server.go")).toBeTruthy();
     fireEvent.click(screen.getByText("Overlaps with a: api/server.go"));
     expect(screen.getAllByText("five by a").length).toBeGreaterThan(0);
@@ -83,6 +96,24 @@ describe("the radar on the chips", () => {
     expect(box.open).toBe(false);
     // The overlap goes: conflicts.changed with none.
     act(() => h().onMessage({ seq: 4, type: "conflicts.changed", conflicts: answer([], ["wsp_a", "wsp_b"]) }));
-    expect(screen.queryByText(/Overlaps with/)).toBeNull();
+    expect(screen.queryByText(/Overlaps with|also changed in/)).toBeNull();
+  });
+});
+
+describe("the badge's menu in words", () => {
+  it("says which lines are whose without counting them (a side has up to three)", () => {
+    const { ctx, h } = world();
+    render(
+      <WorkspacesContext.Provider value={ctx}>
+        <WorkspaceChip workspace={W("wsp_a")} sessionIds={[]} />
+      </WorkspacesContext.Provider>,
+    );
+    const three = { path: "api/server.go", hunks: [{ start: 4, end: 12, a: ["a1", "a2", "a3"], b: ["b1"] }] };
+    act(() => h().onMessage({ seq: 3, type: "conflicts.changed", conflicts: answer([{ a: side("wsp_a"), b: side("wsp_b"), files: [three] }], ["wsp_a", "wsp_b"]) }));
+    fireEvent.click(screen.getByText("Overlaps with b: api/server.go"));
+    const title = screen.getByText(/Both change these lines/);
+    expect(title.textContent).toBe("Both change these lines: this worktree's first (green), then b's (red)");
+    expect(screen.getByText("a3").className).toContain("radar-ours");
+    expect(screen.getByText("b1").className).toContain("radar-theirs");
   });
 });

@@ -40,6 +40,19 @@ export function badgeText(list: OverlapWith[]): string {
   return text;
 }
 
+/**
+ * The sidebar's narrower badge, the file first (the branch is what the
+ * ellipsis eats): "api/server.go also changed in fix-login", "3 files also
+ * changed in fix-login and 1 more".
+ */
+export function compactBadgeText(list: OverlapWith[]): string {
+  const first = list[0];
+  if (!first) return "";
+  const what = first.files.length === 1 ? first.files[0]!.path : `${first.files.length || "Some"} files`;
+  const who = list.length > 1 ? `${first.branch} and ${list.length - 1} more` : first.branch;
+  return `${what} also changed in ${who}`;
+}
+
 /** The suggested merge order as names, first to merge first, this workspace marked ("fix-login — this one"). */
 export function orderNames(c: Conflicts | undefined, workspaceId: string, names: (id: string) => string): string[] {
   return (c?.order ?? []).map((id) => `${names(id)}${id === workspaceId ? " — this one" : ""}`);

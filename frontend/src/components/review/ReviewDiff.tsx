@@ -7,6 +7,7 @@ import type { ReviewComment } from "../../contract/wire.gen";
 import type { ReviewFileDiff } from "../../transport/api";
 import { DiffView } from "../session/DiffView";
 import { commentsAt, lineOf, numberedRows, quoteOf, splitRows, type DiffRow } from "./reviewDiff";
+import { editKey, newKey, type CommentDrafts } from "./useCommentDrafts";
 
 export interface LineTarget {
   path: string;
@@ -21,8 +22,14 @@ export interface CommentActions {
   remove(c: ReviewComment): Promise<string | undefined>;
 }
 
-export function ReviewDiff({ file, comments, split, actions }: { file: ReviewFileDiff; comments: readonly ReviewComment[]; split: boolean; actions: CommentActions }) {
-  const [open, setOpen] = useState<LineTarget>();
+/**
+ * marked: this worktree's line numbers another worktree changes too (the
+ * radar), drawn as such. drafts: the comments being written, kept by the
+ * view (useCommentDrafts).
+ */
+export function ReviewDiff({ file, comments, split, actions, marked, drafts }: { file: ReviewFileDiff; comments: readonly ReviewComment[]; split: boolean; actions: CommentActions; marked?: ReadonlySet<number>; drafts: CommentDrafts }) {
+  const open = drafts.open?.path === file.path ? drafts.open : undefined;
+  const setOpen = drafts.setOpen;
   if (!file.diff || file.binary || file.not_compared) {
     return <DiffView file={{ path: file.path, action: file.action, seq: 0, diff: file.diff, binary: file.binary, notCompared: file.not_compared, truncated: file.truncated }} />;
   }
@@ -36,10 +43,11 @@ export function ReviewDiff({ file, comments, split, actions }: { file: ReviewFil
     if (!r) return <div key={key} className="rv-cell rv-empty" />;
     const t = target(r, side);
     const no = side === "old" ? r.old : side === "new" ? r.new : undefined;
+    const overlap = side !== "old" && r.new !== undefined && r.kind !== "del" && marked?.has(r.new) ? " rv-overlap" : "";
     const nums = side ? <span className="rv-no">{no ?? ""}</span> : <><span className="rv-no">{r.old ?? ""}</span><span className="rv-no">{r.new ?? ""}</span></>;
-    if (!t) return <div key={key} className={`rv-cell diff-line diff-${r.kind}`}>{nums}<span className="rv-text">{r.text || " "}</span></div>;
+    if (!t) return <div key={key} className={`rv-cell diff-line diff-${r.kind}${overlap}`}>{nums}<span className="rv-text">{r.text || " "}</span></div>;
     return (
-      <button key={key} type="button" className={`rv-cell rv-line diff-line diff-${r.kind}`} onClick={() => setOpen(t)} title="Comment on this line" aria-label={t.side === "old" ? `Comment on the base's line ${t.line}` : `Comment on line ${t.line}`}>
+      <button key={key} type="button" className={`rv-cell rv-line diff-line diff-${r.kind}${overlap}`} onClick={() => setOpen(t)} title="Comment on this line" aria-label={t.side === "old" ? `Comment on the base's line ${t.line}` : `Comment on line ${t.line}`}>
         {nums}
         <span className="rv-text">{r.text || " "}</span>
       </button>
@@ -52,10 +60,16 @@ export function ReviewDiff({ file, comments, split, actions }: { file: ReviewFil
     if (here.length === 0 && !editing) return null;
     return (
       <div key={key} className="rv-thread">
-        {here.map((c) => <CommentCard key={c.id} c={c} actions={actions} />)}
-        {editing && <CommentEditor target={editing} onCancel={() => setOpen(undefined)} onSave={async (text) => {
+        {here.map((c) => <CommentCard key={c.id} c={c} actions={actions} drafts={drafts} />)}
+        {editing && <CommentEditor target={editing} drafts={drafts} draftKey={newKey(editing)} onCancel={() => {
+          drafts.done(newKey(editing));
+          setOpen(undefined);
+        }} onSave={async (text) => {
           const err = await actions.add(editing, text);
-          if (!err) setOpen(undefined);
+          if (!err) {
+            drafts.done(newKey(editing));
+            setOpen(undefined);
+          }
           return err;
         }} />}
       </div>
@@ -85,8 +99,9 @@ export function ReviewDiff({ file, comments, split, actions }: { file: ReviewFil
   );
 }
 
-function CommentEditor({ target, initial = "", onSave, onCancel }: { target?: LineTarget; initial?: string; onSave(text: string): Promise<string | undefined>; onCancel(): void }) {
-  const [text, setText] = useState(initial);
+function CommentEditor({ target, initial = "", drafts, draftKey, onSave, onCancel }: { target?: LineTarget; initial?: string; drafts: CommentDrafts; draftKey: string; onSave(text: string): Promise<string | undefined>; onCancel(): void }) {
+  const text = drafts.text(draftKey, initial);
+  const setText = (t: string) => drafts.set(draftKey, t);
   const [busy, setBusy] = useState(false);
   const [err, setErr] = useState<string>();
   const save = async () => {
@@ -113,6 +128,7 @@ function CommentEditor({ target, initial = "", onSave, onCancel }: { target?: Li
         }}
       />
       <div className="rv-editor-foot">
+        <span className="quiet rv-keys">Ctrl+Enter {initial ? "saves" : "adds"} · Esc cancels</span>
         <button type="button" className="btn btn-ghost" onClick={onCancel}>Cancel</button>
         <button type="button" className="btn btn-primary" disabled={busy || !text.trim()} onClick={() => void save()}>{initial ? "Save" : "Add comment"}</button>
       </div>
@@ -121,11 +137,14 @@ function CommentEditor({ target, initial = "", onSave, onCancel }: { target?: Li
   );
 }
 
-function CommentCard({ c, actions }: { c: ReviewComment; actions: CommentActions }) {
-  const [editing, setEditing] = useState(false);
+function CommentCard({ c, actions, drafts }: { c: ReviewComment; actions: CommentActions; drafts: CommentDrafts }) {
+  // Being edited while its text is kept (useCommentDrafts).
+  const key = editKey(c.id);
+  const editing = drafts.has(key);
+  const setEditing = (on: boolean) => (on ? drafts.set(key, c.text) : drafts.done(key));
   const [err, setErr] = useState<string>();
   if (editing) {
-    return <CommentEditor initial={c.text} onCancel={() => setEditing(false)} onSave={async (text) => {
+    return <CommentEditor initial={c.text} drafts={drafts} draftKey={key} onCancel={() => setEditing(false)} onSave={async (text) => {
       const e = await actions.edit(c, text);
       if (!e) setEditing(false);
       return e;

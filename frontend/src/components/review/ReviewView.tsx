@@ -3,18 +3,22 @@
 // selected file's diff (side by side when the window is at least 1100 px
 // wide), line comments with the drafts' Send, and Revert per file with a
 // confirm and an Undo. Opened from the workspace chip, over the window.
-import { RotateCcw, Send, X } from "lucide-react";
-import { useCallback, useEffect, useState } from "react";
+import { RotateCcw, Send, TriangleAlert, X } from "lucide-react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { ReviewComment, Workspace } from "../../contract/wire.gen";
 import type { WatchBus } from "../../store/bus";
 import type { ApiClient, ReviewFileDiff } from "../../transport/api";
 import { causeText } from "../common/bannerError";
+import { useFocusTrap } from "../common/useFocusTrap";
 import { Counts } from "../session/DiffView";
 import { shortName } from "../workspaces/workspaceText";
 import type { CommentActions, LineTarget } from "./ReviewDiff";
 import { ReviewDiff } from "./ReviewDiff";
-import { drafts, reviewSummary, SPLIT_MIN_WIDTH } from "./reviewDiff";
+import { drafts, reviewSummary, sendLabel, SPLIT_MIN_WIDTH } from "./reviewDiff";
 import { useReview, useWide } from "./useReview";
+import { useReviewRadar } from "./useReviewRadar";
+import { useCommentDrafts } from "./useCommentDrafts";
+import { ReviewRadarNote } from "./ReviewRadarNote";
 import "./review.css";
 
 const STATUS_LETTER: Record<string, string> = { added: "A", modified: "M", deleted: "D", renamed: "R" };
@@ -28,22 +32,29 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
   const [confirm, setConfirm] = useState<string>();
   const [note, setNote] = useState<{ text: string; fail?: boolean; undo?: string }>();
   const [busy, setBusy] = useState(false);
+  // Over the whole window: the keyboard stays in it, and goes back to the chip's Review after.
+  const box = useRef<HTMLDivElement>(null);
+  useFocusTrap(box, "box");
   const files = review?.files ?? [];
   const comments = review?.comments ?? [];
   const file = files.find((f) => f.path === selected) ?? files[0];
   const path = file?.path;
   const blob = file?.blob;
+  const writing = useCommentDrafts();
+  const radar = useReviewRadar(bus, w, diff && diff.path === path ? diff : undefined);
 
   useEffect(() => {
+    // Esc closes what is open innermost: the revert's confirm, then the view.
     const onKey = (e: KeyboardEvent) => {
       if (e.key === "Escape") {
         e.preventDefault();
-        onClose();
+        if (confirm) setConfirm(undefined);
+        else onClose();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
+  }, [onClose, confirm]);
 
   // The diff of the file shown, read again when its content changed.
   useEffect(() => {
@@ -128,13 +139,13 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
 
   const name = shortName(w);
   return (
-    <div className="rv-overlay" role="dialog" aria-modal="true" aria-label={`Review of ${name}`}>
+    <div ref={box} className="rv-overlay" role="dialog" aria-modal="true" aria-label={`Review of ${name}`} tabIndex={-1}>
       <header className="rv-head">
         <h2 className="ellipsis">Review <span className="mono">{name}</span></h2>
         <span className="quiet rv-against">against {review?.base || w.base}{review && ` · ${reviewSummary(files)}`}</span>
         <span className="spacer" />
-        <button type="button" className="btn btn-primary rv-send" disabled={busy || pending.length === 0} onClick={() => void send()} title="Send the draft comments to the workspace's agent as one message">
-          <Send size={14} aria-hidden /> Send {pending.length} {pending.length === 1 ? "comment" : "comments"}
+        <button type="button" className="btn btn-primary rv-send" disabled={busy || pending.length === 0} onClick={() => void send()} title={pending.length ? "Send the draft comments to the workspace's agent as one message" : "Click a line of the diff to write a comment; the drafts go to the agent together"}>
+          <Send size={14} aria-hidden /> {sendLabel(pending.length)}
         </button>
         <button type="button" className="icon-btn" onClick={onClose} aria-label="Close the review">
           <X size={16} />
@@ -158,6 +169,11 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
                 <button type="button" className="rv-file link-btn mono ellipsis" onClick={() => setSelected(f.path)} aria-current={f.path === file?.path ? "true" : undefined} title={f.old_path ? `${f.old_path} → ${f.path}` : f.path}>
                   {f.path}
                 </button>
+                {radar.paths.has(f.path) && (
+                  <span className="rv-radar-mark" role="img" title="Another worktree changes this file too: its diff says which lines" aria-label="Another worktree changes this file too">
+                    <TriangleAlert size={12} aria-hidden />
+                  </span>
+                )}
                 <span className={`rv-status rv-${f.status}`} title={f.status}>{STATUS_LETTER[f.status] ?? "?"}</span>
                 {f.binary || f.not_compared ? <span className="quiet">{f.binary ? "binary" : "large"}</span> : <Counts added={f.added} removed={f.removed} />}
               </li>
@@ -178,12 +194,13 @@ export default function ReviewView({ workspace: w, api, bus, onClose }: { worksp
                 <p>
                   Revert <code>{confirm}</code> to the base's version{file?.status === "added" ? " (it is not on the base, so it is deleted)" : file?.status === "renamed" ? ` (back to its old name, ${file.old_path})` : ""}? A checkpoint is kept first: Undo brings it back.
                 </p>
-                <button type="button" className="btn btn-ghost" onClick={() => setConfirm(undefined)}>Cancel</button>
+                <button type="button" className="btn btn-ghost" autoFocus onClick={() => setConfirm(undefined)}>Cancel</button>
                 <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void revert(confirm)}>Revert</button>
               </div>
             )}
+            {file && diff?.path === file.path && <ReviewRadarNote overlaps={radar.file} order={radar.order} />}
             {diffErr && <p className="control-note tone-fail" role="alert">{diffErr}</p>}
-            {diff && file && diff.path === file.path && <ReviewDiff file={diff} comments={comments} split={wide} actions={actions} />}
+            {diff && file && diff.path === file.path && <ReviewDiff file={diff} comments={comments} split={wide} actions={actions} marked={radar.marked} drafts={writing} />}
           </section>
         </div>
       )}

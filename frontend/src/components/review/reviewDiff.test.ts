@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReviewComment, ReviewFile } from "../../contract/wire.gen";
-import { commentsAt, drafts, lineOf, numberedRows, quoteOf, reviewSummary, splitRows } from "./reviewDiff";
+import { commentsAt, drafts, lineOf, numberedRows, quoteOf, reviewSummary, sendLabel, splitRows } from "./reviewDiff";
 
 const diff = [
   "diff --git a/a.go b/a.go",
@@ -78,4 +78,9 @@ it("sums a review", () => {
   const f = (added: number, removed: number, viewed: boolean) => ({ path: "p", status: "modified", added, removed, blob: "b", viewed }) as ReviewFile;
   expect(reviewSummary([f(3, 1, true), f(2, 0, false)])).toBe("2 files · 1 viewed · +5 −1");
   expect(reviewSummary([f(1, 0, false)])).toBe("1 file · 0 viewed · +1 −0");
+});
+
+it("names the Send button without a count of none", () => {
+  const cases: [number, string][] = [[0, "Send comments"], [1, "Send 1 comment"], [3, "Send 3 comments"]];
+  for (const [n, want] of cases) expect(sendLabel(n)).toBe(want);
 });

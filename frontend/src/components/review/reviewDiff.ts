@@ -108,3 +108,8 @@ export function reviewSummary(files: readonly ReviewFile[]): string {
   const removed = files.reduce((n, f) => n + f.removed, 0);
   return `${files.length} ${files.length === 1 ? "file" : "files"} · ${viewed} viewed · +${added} −${removed}`;
 }
+
+/** "Send comments" while there is none to send ("Send 0 comments" read as a count to send), then "Send 1 comment", "Send 3 comments". */
+export function sendLabel(n: number): string {
+  return n === 0 ? "Send comments" : `Send ${n} ${n === 1 ? "comment" : "comments"}`;
+}

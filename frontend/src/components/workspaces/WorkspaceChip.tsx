@@ -3,7 +3,7 @@
 // words what happened to it; with Archive (or Restore) beside it. Used in
 // the session header and on each sidebar group.
 import { Archive, ArchiveRestore, GitBranch, GitMerge } from "lucide-react";
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { createPortal } from "react-dom";
 import { MergeDialog } from "../merge/MergeDialog";
 import type { Workspace, WorkspaceDetail } from "../../transport/types";
@@ -15,39 +15,23 @@ import { useWorkspacesContext, type Workspaces } from "./WorkspacesContext";
 import "./workspaces.css";
 
 /**
- * The worktree's figures from GET /api/workspaces/{id}: read when the
- * workspace changes (workspace.changed gives a new object) and when a run
- * of one of sessionIds ends (its files changed). Never polled.
+ * The worktree's figures from GET /api/workspaces/{id}, one read for all
+ * the chips showing it (workspaceDetails.ts): read again when the
+ * workspace changes and when a run of one of sessionIds ends. Never polled.
  */
 export function useWorkspaceDetail(ctx: Workspaces | null, w: Workspace | undefined, sessionIds: readonly string[]): WorkspaceDetail | undefined {
-  const [detail, setDetail] = useState<WorkspaceDetail>();
-  const [ended, setEnded] = useState(0);
   // An outside worktree (no id) has no detail to read.
   const ready = w?.state === "ready" && !!w.id;
+  const details = ctx?.details;
   const sessions = sessionIds.join(" ");
-  useEffect(
-    () =>
-      ctx?.bus?.subscribe((m) => {
-        if (m.type === "run.changed" && m.run && sessions.split(" ").includes(m.run.session_id) && ["completed", "failed", "cancelled", "interrupted"].includes(m.run.status)) setEnded((n) => n + 1);
-      }),
-    [ctx?.bus, sessions],
-  );
   useEffect(() => {
-    if (!ctx || !w || !ready) {
-      setDetail(undefined);
-      return;
-    }
-    let live = true;
-    ctx.api.workspace(w.id).then(
-      (d) => live && setDetail(d),
-      () => live && setDetail(undefined),
-    );
-    return () => {
-      live = false;
-    };
-  }, [ctx, w, ready, ended]);
-  return detail;
+    if (!details || !w || !ready) return;
+    return details.watch(w, sessions ? sessions.split(" ") : []);
+  }, [details, w, ready, sessions]);
+  return useSyncExternalStore(details ? (cb) => details.subscribe(cb) : none, () => (ready && w ? details?.get(w.id) : undefined));
 }
+
+const none = () => () => {};
 
 export function WorkspaceChip({ workspace: w, sessionIds, compact }: { workspace: Workspace; sessionIds: readonly string[]; compact?: boolean }) {
   const ctx = useWorkspacesContext();

@@ -8,6 +8,7 @@ import type { WatchBus } from "../../store/bus";
 import { causeText } from "../common/bannerError";
 import type { ApiClient } from "../../transport/api";
 import type { Project, Workspace } from "../../transport/types";
+import { WorkspaceDetails } from "./workspaceDetails";
 
 export interface Workspaces {
   api: ApiClient;
@@ -18,6 +19,8 @@ export interface Workspaces {
   /** Resolves the refusal's sentence, or undefined when done. */
   archive(w: Workspace): Promise<string | undefined>;
   restore(w: Workspace): Promise<string | undefined>;
+  /** Each shown workspace's detail, read once for all its chips. */
+  details: WorkspaceDetails;
 }
 
 export const WorkspacesContext = createContext<Workspaces | null>(null);
@@ -35,6 +38,8 @@ export function upsert(m: Record<string, Workspace[]>, w: Workspace): Record<str
 
 export function useWorkspaces(api: ApiClient, bus: WatchBus | undefined, projects: Project[]): Workspaces {
   const [byProject, setByProject] = useState<Record<string, Workspace[]>>({});
+  const [details] = useState(() => new WorkspaceDetails((id) => api.workspace(id)));
+  useEffect(() => bus?.subscribe((m) => details.heard(m)), [bus, details]);
   const current = useRef(byProject);
   current.current = byProject;
   // Only projects with a folder have workspaces (the Imported place has none).
@@ -93,5 +98,5 @@ export function useWorkspaces(api: ApiClient, bus: WatchBus | undefined, project
   const archive = useCallback((w: Workspace) => act(w, (id) => api.archiveWorkspace(id)), [act, api]);
   const restore = useCallback((w: Workspace) => act(w, (id) => api.restoreWorkspace(id)), [act, api]);
 
-  return useMemo(() => ({ api, bus, byProject, get, reload, archive, restore }), [api, bus, byProject, get, reload, archive, restore]);
+  return useMemo(() => ({ api, bus, byProject, get, reload, archive, restore, details }), [api, bus, byProject, get, reload, archive, restore, details]);
 }

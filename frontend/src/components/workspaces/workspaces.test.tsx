@@ -8,6 +8,7 @@ import { WorkspaceChip } from "./WorkspaceChip";
 import { WorkspaceGroups } from "./WorkspaceGroups";
 import { whereOf } from "./WorkspaceChoice";
 import { upsert, WorkspacesContext, type Workspaces } from "./WorkspacesContext";
+import { WorkspaceDetails } from "./workspaceDetails";
 import { defaultKind, externalWorktrees, figures, groupByWorkspace, recentlyArchived, shortName, sizeText, stateWords, withDefault } from "./workspaceText";
 
 const W = (id: string, extra: Partial<Workspace> = {}): Workspace => ({
@@ -104,7 +105,7 @@ describe("what a workspace says", () => {
     expect(shortName(ext)).toBe("agent/fix");
     expect(shortName(detached)).toBe("try-1");
 
-    const ctx: Workspaces = { api: {} as ApiClient, byProject: { p1: [W("wsp_1"), ext] }, get: () => undefined, reload: async () => {}, archive: async () => undefined, restore: async () => undefined };
+    const ctx: Workspaces = { api: {} as ApiClient, byProject: { p1: [W("wsp_1"), ext] }, get: () => undefined, reload: async () => {}, archive: async () => undefined, restore: async () => undefined, details: new WorkspaceDetails(() => Promise.reject(new Error("none"))) };
     render(
       <WorkspacesContext.Provider value={ctx}>
         <WorkspaceGroups projectId="p1" sessions={[S("a", "a")]}>
