@@ -12,7 +12,7 @@ import (
 )
 
 // Link is one host's API as the SSH link hands it over. backend/hosts'
-// Manager gives one per host; tests give a unix-socket relay they can cut.
+// Link is what it is (apihost hands each over); tests give a unix-socket relay they can cut.
 type Link interface {
 	// Host is the host's id: the tag its runs carry on the local bus and
 	// the key of its cursors.

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 
 	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"github.com/hermesdesk/hermesdesk/backend/hosts"
@@ -57,12 +58,40 @@ func (s *Service) AddHost(ctx context.Context, req AddHostRequest) (hosts.Host, 
 	return h, s.hostError(ctx, "add host", err)
 }
 
-// RemoveHost forgets a host; what runs there goes on.
+// RemoveHost forgets a host and stops its core there. Refused in words
+// while runs go on there as this side last heard (docs/ARCHITECTURE.md
+// §Hosts): nobody here could see them end, and the core they need would
+// stop.
 func (s *Service) RemoveHost(ctx context.Context, id string) error {
 	if s.hosts == nil {
 		return errNoHosts
 	}
+	if n := s.bus.remoteActive(id); n > 0 {
+		return &Error{Code: CodeConflict, Message: fmt.Sprintf(
+			"This host still has %d %s going; let %s end or stop %s before removing the host.",
+			n, plural(n, "run", "runs"), plural(n, "it", "them"), plural(n, "it", "them"))}
+	}
 	return s.hostError(ctx, "remove host", s.hosts.Remove(ctx, id))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// remoteActive counts host's runs this bus holds as going.
+func (b *bus) remoteActive(host string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, st := range b.runs {
+		if st.Host == host && !st.Status.Terminal() {
+			n++
+		}
+	}
+	return n
 }
 
 // hostError gives a host's refusal its own sentence rather than a
