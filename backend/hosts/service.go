@@ -113,11 +113,13 @@ func (s *Service) Remove(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
+	// Its follower stops first, so nothing of it reaches the bus after
+	// the removal is told.
+	s.unkeep(id)
 	if err := s.store.RemoveHost(ctx, id); err != nil {
 		return err
 	}
 	s.changed()
-	s.unkeep(id)
 	if err := s.stopCore(ctx, h.Target); err != nil {
 		// Forgotten here all the same: a core left running there is
 		// stopped by hand or by the next add's start.

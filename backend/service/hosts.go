@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"github.com/hermesdesk/hermesdesk/backend/hosts"
-	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // Remote hosts (docs/ARCHITECTURE.md §Hosts): the service is the one door
@@ -26,15 +26,28 @@ type AddHostRequest struct {
 	Target string `json:"target"`
 }
 
-// SetHosts connects the hosts manager (the stack does).
-func (s *Service) SetHosts(h HostManager) { s.hosts = h }
+// SetHosts connects the hosts manager (the stack does) and puts its
+// hosts on the watch bus.
+func (s *Service) SetHosts(h HostManager) {
+	s.hosts = h
+	s.HostsChanged()
+}
 
-// HostsChanged publishes hosts.changed on the watch bus.
+// HostsChanged reads the stored hosts again and tells each one added,
+// changed or removed on the watch bus as host.changed, with the
+// reachability its follower last told (docs/ARCHITECTURE.md §Hosts).
 func (s *Service) HostsChanged() {
-	b := s.bus
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.publishLocked(run.WatchMessage{Type: run.WatchHostsChanged})
+	if s.hosts == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	list, err := s.hosts.List(ctx)
+	if err != nil {
+		s.log.Warn("service: cannot read the hosts for the watch bus", "err", err)
+		return
+	}
+	s.bus.storedHosts(list)
 }
 
 var errNoHosts = &Error{Code: CodeUnavailable, Message: "remote hosts are not available in this process"}
