@@ -19,7 +19,7 @@ type fakeHosts struct {
 }
 
 func (f *fakeHosts) Add(context.Context, string) (hosts.Host, error) { return hosts.Host{}, nil }
-func (f *fakeHosts) List(context.Context) ([]hosts.Host, error)     { return slices.Clone(f.list), nil }
+func (f *fakeHosts) List(context.Context) ([]hosts.Host, error)      { return slices.Clone(f.list), nil }
 func (f *fakeHosts) Remove(_ context.Context, id string) error {
 	f.removed = append(f.removed, id)
 	f.list = slices.DeleteFunc(f.list, func(h hosts.Host) bool { return h.ID == id })
