@@ -23,6 +23,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/version"
 	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
 	"github.com/hermesdesk/hermesdesk/testkit/sshd"
+	"golang.org/x/sys/unix"
 )
 
 // localCore is this machine's core as a real hermesdesk process (a
@@ -353,4 +354,75 @@ func eventSeqs(ctx context.Context, t *testing.T, c *httpapi.Client, runID strin
 		t.Fatalf("events of %s: %v", runID, err)
 	}
 	return seqs
+}
+
+// follows records what Keep hands over.
+type follows struct {
+	links  chan *hosts.Link
+	forgot chan string
+}
+
+func (f follows) Follow(l *hosts.Link) { f.links <- l }
+func (f follows) Forget(id string)     { f.forgot <- id }
+
+// Keep links a host added after it and hands the link over; Remove
+// forgets the follower, ends the link's ssh and stops the host's core
+// (docs/ARCHITECTURE.md §Hosts, "Joined").
+func TestKeepLinksAddedHostsAndRemoveStopsTheCore(t *testing.T) {
+	f := newFixture(t)
+	ctx := ctxT(t)
+	fl := follows{links: make(chan *hosts.Link, 4), forgot: make(chan string, 4)}
+	if err := f.svc.Keep(ctx, fl); err != nil {
+		t.Fatal(err)
+	}
+	h, err := f.svc.Add(ctx, f.srv.Alias)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l *hosts.Link
+	select {
+	case l = <-fl.links:
+	case <-ctx.Done():
+		t.Fatal("the added host's link was not handed over")
+	}
+	if l.Host() != h.ID {
+		t.Fatalf("link of %q, want %q", l.Host(), h.ID)
+	}
+	select {
+	case <-l.Up():
+	case <-ctx.Done():
+		t.Fatal("the link did not come up")
+	}
+	if err := httpapi.NewLocalClient(l.Socket()).Ping(ctx); err != nil {
+		t.Fatalf("the host's API through the kept link: %v", err)
+	}
+	pid := remoteCorePID(t, f.srv)
+	pidfd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		t.Skip("no pidfd:", err)
+	}
+	defer unix.Close(pidfd)
+	sshPid := l.PID()
+	if err := f.svc.Remove(ctx, h.ID); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case id := <-fl.forgot:
+		if id != h.ID {
+			t.Fatalf("forgot %q", id)
+		}
+	default:
+		t.Fatal("Remove did not forget the follower")
+	}
+	if sshPid > 0 && syscall.Kill(sshPid, 0) == nil {
+		t.Errorf("the link's ssh %d still runs after Remove", sshPid)
+	}
+	// The host's core ends (pidfd readable at its exit).
+	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
+	if n, err := unix.Poll(fds, 30_000); err != nil || n != 1 {
+		t.Fatalf("the host's core %d did not stop: %v", pid, err)
+	}
+	if list, _ := f.svc.List(ctx); len(list) != 0 {
+		t.Fatalf("still stored: %+v", list)
+	}
 }
