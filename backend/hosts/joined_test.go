@@ -314,7 +314,7 @@ func remoteAPI(t *testing.T, srv *sshd.Server) *httpapi.Client {
 
 // checkCopy: the local copy of the session holds the host's runs in
 // order, each with its events 1…last exactly once, last being the host's.
-func checkCopy(ctx context.Context, t *testing.T, local, remote *httpapi.Client, hostRuns []string) {
+func checkCopy(ctx context.Context, t *testing.T, local, remote *httpapi.Client, hostRuns []string) service.SessionDetail {
 	t.Helper()
 	var list []run.Session
 	if err := local.Call(ctx, "GET", "/api/sessions", nil, &list); err != nil || len(list) != 1 {
@@ -345,6 +345,7 @@ func checkCopy(ctx context.Context, t *testing.T, local, remote *httpapi.Client,
 			t.Fatalf("copied run %d: %d events, the host's %d", i, len(seqs), len(want))
 		}
 	}
+	return d
 }
 
 func eventSeqs(ctx context.Context, t *testing.T, c *httpapi.Client, runID string) []int64 {
