@@ -234,8 +234,21 @@ func TestJoinedHostSurvivesTheLinkAndTheLocalCore(t *testing.T) {
 	bus.await("the host unreachable", func(m run.WatchMessage) bool {
 		return m.Type == run.WatchHostChanged && m.HostState.Host == h.ID && !m.HostState.Reachable
 	})
+	// The link comes back by itself; then the local core is killed -9,
+	// and its link's ssh ends with it (not left holding the forward).
+	bus.await("the host reached again", func(m run.WatchMessage) bool {
+		return m.Type == run.WatchHostChanged && m.HostState.Host == h.ID && m.HostState.Reachable
+	})
+	sshFD, err := unix.PidfdOpen(linkPID(t), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(sshFD)
 	stopWatch()
 	core.kill(syscall.SIGKILL)
+	if n, err := unix.Poll([]unix.PollFd{{Fd: int32(sshFD), Events: unix.POLLIN}}, 30_000); err != nil || n != 1 {
+		t.Fatalf("the link's ssh outlived the local core killed -9: %v", err)
+	}
 
 	// With the local core stopped, the host ends the run and fires the
 	// schedule.

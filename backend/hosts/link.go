@@ -193,6 +193,7 @@ func (l *Link) once(ctx context.Context) (bool, error) {
 	var errb strings.Builder
 	cmd.Stderr = &limited{w: &errb, n: 8 << 10}
 	cmd.WaitDelay = 2 * time.Second
+	defer dieWithCore(cmd)()
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return false, &Error{Problem: ProblemNoSSH, Target: l.target, Sentence: sentence(ProblemNoSSH, l.target)}
