@@ -231,9 +231,12 @@ func TestJoinedHostSurvivesTheLinkAndTheLocalCore(t *testing.T) {
 	if err := syscall.Kill(linkPID(t), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	bus.await("the host unreachable", func(m run.WatchMessage) bool {
+	down := bus.await("the host unreachable", func(m run.WatchMessage) bool {
 		return m.Type == run.WatchHostChanged && m.HostState.Host == h.ID && !m.HostState.Reachable
-	})
+	}).HostState
+	if !strings.Contains(down.Error, "host "+srv.Alias+" ") || down.Record == nil || down.Record.Target != srv.Alias {
+		t.Errorf("the host unreachable, in words and with its record: %+v", down)
+	}
 	// The link comes back by itself; then the local core is killed -9,
 	// and its link's ssh ends with it (not left holding the forward).
 	bus.await("the host reached again", func(m run.WatchMessage) bool {

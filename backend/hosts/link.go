@@ -73,6 +73,10 @@ func NewLink(s SSH, id, target, remote, local string, log *slog.Logger, onChange
 // Host is the host's id.
 func (l *Link) Host() string { return l.id }
 
+// Name is the host as the person wrote it (user@host or an alias): what
+// the sentences about it say.
+func (l *Link) Name() string { return l.target }
+
 // Socket is the local socket: the host's API while the link is up.
 func (l *Link) Socket() string { return l.local }
 

@@ -26,6 +26,15 @@ type Link interface {
 	Up() <-chan struct{}
 }
 
+// linkName is how a person calls the link's host: its Name (the ssh
+// target a *hosts.Link has) when it has one, else its id.
+func linkName(l Link) string {
+	if n, ok := l.(interface{ Name() string }); ok && n.Name() != "" {
+		return n.Name()
+	}
+	return l.Host()
+}
+
 // Sink keeps what a Follower received, durably, with its cursor: the
 // cursor is what was stored, so a restart (even after kill -9) resumes
 // from exactly there — no gap, no duplicate.
