@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/hermesdesk/hermesdesk/backend/hosts"
 	"github.com/hermesdesk/hermesdesk/backend/remote"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
@@ -23,5 +24,20 @@ func openRemote(ctx context.Context, st *stack.Stack, log *slog.Logger) *remote.
 		svc.PublishRemote(host, m)
 	}})
 	copier = remote.NewCopier(j, hosts.Link, log)
+	// Joined (docs/ARCHITECTURE.md §Hosts): every stored host, and each
+	// one added later, is linked and its core followed until it is removed.
+	if st.Hosts != nil {
+		if err := st.Hosts.Keep(ctx, follower{hosts}); err != nil {
+			log.Warn("remote hosts are not linked", "err", err)
+		}
+	}
 	return hosts
 }
+
+// follower hands backend/hosts' links to backend/remote: a *hosts.Link is
+// the remote.Link a Follower reads.
+type follower struct{ *remote.Hosts }
+
+func (f follower) Follow(l *hosts.Link) { f.Hosts.Follow(l) }
+
+var _ remote.Link = (*hosts.Link)(nil)

@@ -43,15 +43,15 @@ func TestHostsCommands(t *testing.T) {
 		srv.Dump(t.Output())
 		t.Fatalf("hosts add: %d %q %q", code, out, errs)
 	}
+	id := regexp.MustCompile(`host_[a-z0-9]+`).FindString(out)
 	for m := range bus { // the snapshot first, then what changed
-		if m.Type == run.WatchHostsChanged {
+		if m.Type == run.WatchHostChanged && m.HostState.Host == id && m.HostState.Record != nil && m.HostState.Record.Target == srv.Alias {
 			break
 		}
 	}
 	if ctx.Err() != nil {
-		t.Fatal("no hosts.changed on the watch bus after an add")
+		t.Fatal("no host.changed with the host's record on the watch bus after an add")
 	}
-	id := regexp.MustCompile(`host_[a-z0-9]+`).FindString(out)
 	code, out, _ = hosts("ls")
 	if code != exitOK || !strings.Contains(out, id) || !strings.Contains(out, "ready") || !strings.Contains(out, "linux/") {
 		t.Fatalf("hosts ls: %d %q", code, out)
@@ -82,6 +82,14 @@ func TestHostsCommands(t *testing.T) {
 
 	if code, out, errs = hosts("rm", id); code != exitOK {
 		t.Fatalf("hosts rm: %d %q %q", code, out, errs)
+	}
+	for m := range bus {
+		if m.Type == run.WatchHostChanged && m.HostState.Host == id && m.HostState.Removed {
+			break
+		}
+	}
+	if ctx.Err() != nil {
+		t.Fatal("no host.changed removed on the watch bus after rm")
 	}
 	if code, _, errs = hosts("rm", id); code != exitFail || !strings.Contains(errs, "not found") {
 		t.Fatalf("hosts rm twice: %d %q", code, errs)

@@ -10,7 +10,7 @@ import (
 
 // tsWriter turns Go types into TypeScript by their json tags: one
 // interface per named struct, one string union per named string type with
-// a known set of values. Field rules follow encoding/json: an omitempty or
+// a known set of values. Field rules follow encoding/json: an omitempty, omitzero or
 // pointer field is optional, an untagged embedded struct is flattened, a
 // "-" field is left out.
 type tsWriter struct {
@@ -102,7 +102,7 @@ func (w *tsWriter) fields(t reflect.Type) []string {
 			continue
 		}
 		opt := ""
-		if strings.Contains(","+opts+",", ",omitempty,") || sf.Type.Kind() == reflect.Pointer || w.loose[t][name] {
+		if strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,") || sf.Type.Kind() == reflect.Pointer || w.loose[t][name] {
 			opt = "?"
 		}
 		own = append(own, member{name, fmt.Sprintf("%s%s: %s;", name, opt, w.tsType(sf.Type))})

@@ -34,7 +34,7 @@ func BenchmarkHealthThroughLink(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, c := range []struct{ name, sock string }{{"link", l.Path()}, {"direct", remote}} {
+	for _, c := range []struct{ name, sock string }{{"link", l.Socket()}, {"direct", remote}} {
 		b.Run(c.name, func(b *testing.B) {
 			client := &http.Client{Transport: &http.Transport{
 				DisableKeepAlives: true,

@@ -128,3 +128,21 @@ func parseSocket(out []byte) string {
 	}
 	return ""
 }
+
+// stopScript asks the host's core (the socket-only serve host-core.json
+// names, in the data dir serve uses there) to stop, as SIGTERM does
+// locally; a pid that is not a socket-only serve any more is left alone.
+const stopScript = `d="${HERMESDESK_HOME:-${XDG_DATA_HOME:-$HOME/.local/share}/hermesdesk}"
+p=$(sed -n 's/.*"pid": *\([0-9][0-9]*\).*/\1/p' "$d/host-core.json" 2>/dev/null)
+if [ -n "$p" ] && tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null | grep -q -- '--socket-only'; then kill -TERM "$p"; echo stopped; fi
+`
+
+// stopCore asks target's core to stop (Remove).
+func (s *Service) stopCore(ctx context.Context, target string) error {
+	out, err := s.o.SSH.Run(ctx, target, stopScript, nil)
+	if err != nil {
+		return err
+	}
+	s.log.Info("hosts: asked the host's core to stop", "target", target, "stopped", strings.Contains(string(out), "stopped"))
+	return nil
+}

@@ -33,9 +33,11 @@ const upWord = "hermesdesk-link-up"
 // Link is one multiplexed ssh connection (the ControlMaster of its host)
 // forwarding a local unix socket (0600, in a 0700 folder) to the host's
 // API socket. It reconnects with back-off, woken by ssh exiting; OnChange
-// hears every up and down. Nothing polls.
+// hears every up and down. Nothing polls. It is the remote.Link a
+// follower of the host's core reads (docs/ARCHITECTURE.md §Remote cores).
 type Link struct {
 	ssh            SSH
+	id             string // the host's id
 	target, remote string
 	local          string
 	log            *slog.Logger
@@ -47,28 +49,44 @@ type Link struct {
 	// (nil: the socket stays).
 	prepare func(ctx context.Context) (string, error)
 
+	ups chan struct{} // Up: one wake-up pending at most
+
 	mu   sync.Mutex
 	up   bool
 	pid  int
 	stop func() // ends the current ssh (Redial)
 }
 
-// NewLink returns a link of target's remote socket to local; Run runs it.
-func NewLink(s SSH, target, remote, local string, log *slog.Logger, onChange func(LinkState)) *Link {
+// NewLink returns host id's link of target's remote socket to local; Run
+// runs it. An empty remote is asked of prepare before the first ssh.
+func NewLink(s SSH, id, target, remote, local string, log *slog.Logger, onChange func(LinkState)) *Link {
 	if log == nil {
 		log = slog.Default()
 	}
 	if onChange == nil {
 		onChange = func(LinkState) {}
 	}
-	return &Link{ssh: s, target: target, remote: remote, local: local, log: log, onChange: onChange, backoff: firstBackoff}
+	return &Link{ssh: s, id: id, target: target, remote: remote, local: local, log: log, onChange: onChange,
+		backoff: firstBackoff, ups: make(chan struct{}, 1)}
 }
 
-// Path is the local socket: the host's API while the link is up.
-func (l *Link) Path() string { return l.local }
+// Host is the host's id.
+func (l *Link) Host() string { return l.id }
 
-// Up reports whether the link is up now.
-func (l *Link) Up() bool {
+// Name is the host as the person wrote it (user@host or an alias): what
+// the sentences about it say.
+func (l *Link) Name() string { return l.target }
+
+// Socket is the local socket: the host's API while the link is up.
+func (l *Link) Socket() string { return l.local }
+
+// Up receives once the link came (back) up since the last receive: the
+// follower of the host's core reconnects then rather than after its
+// back-off.
+func (l *Link) Up() <-chan struct{} { return l.ups }
+
+// IsUp reports whether the link is up now.
+func (l *Link) IsUp() bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.up
@@ -122,7 +140,10 @@ func (l *Link) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		var wasUp bool
 		var err error
-		if !first && l.prepare != nil {
+		l.mu.Lock()
+		noRemote := l.remote == ""
+		l.mu.Unlock()
+		if (!first || noRemote) && l.prepare != nil {
 			var remote string
 			if remote, err = l.prepare(ctx); err == nil {
 				l.mu.Lock()
@@ -176,6 +197,7 @@ func (l *Link) once(ctx context.Context) (bool, error) {
 	var errb strings.Builder
 	cmd.Stderr = &limited{w: &errb, n: 8 << 10}
 	cmd.WaitDelay = 2 * time.Second
+	defer dieWithCore(cmd)()
 	if err := cmd.Start(); err != nil {
 		if errors.Is(err, exec.ErrNotFound) {
 			return false, &Error{Problem: ProblemNoSSH, Target: l.target, Sentence: sentence(ProblemNoSSH, l.target)}
@@ -215,6 +237,12 @@ func (l *Link) set(up bool, err error) {
 	l.mu.Unlock()
 	if changed || (!up && err != nil) {
 		l.onChange(LinkState{Up: up, Err: err})
+	}
+	if changed && up {
+		select {
+		case l.ups <- struct{}{}:
+		default:
+		}
 	}
 }
 

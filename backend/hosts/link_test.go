@@ -151,14 +151,14 @@ func TestLinkReachesTheHostsCoreAndComesBack(t *testing.T) {
 		t.Fatalf("the program on the host: %v %v", st, err)
 	}
 	wantState(t, states, true)
-	sock, err := os.Stat(l.Path())
+	sock, err := os.Stat(l.Socket())
 	if err != nil || sock.Mode().Perm() != 0o600 {
 		t.Fatalf("forwarded socket %v %v", sock, err)
 	}
-	if dir, _ := os.Stat(filepath.Dir(l.Path())); dir.Mode().Perm() != 0o700 {
+	if dir, _ := os.Stat(filepath.Dir(l.Socket())); dir.Mode().Perm() != 0o700 {
 		t.Fatalf("socket folder mode %v", dir.Mode())
 	}
-	if err := httpapi.NewLocalClient(l.Path()).Ping(ctx); err != nil {
+	if err := httpapi.NewLocalClient(l.Socket()).Ping(ctx); err != nil {
 		f.srv.Dump(t.Output())
 		t.Fatalf("the host's API through the link: %v", err)
 	}
@@ -175,7 +175,7 @@ func TestLinkReachesTheHostsCoreAndComesBack(t *testing.T) {
 	if l.PID() == pid {
 		t.Fatal("the same ssh after a reconnect")
 	}
-	if err := httpapi.NewLocalClient(l.Path()).Ping(ctx); err != nil {
+	if err := httpapi.NewLocalClient(l.Socket()).Ping(ctx); err != nil {
 		t.Fatalf("the host's API after the link came back: %v", err)
 	}
 
@@ -191,7 +191,7 @@ func TestLinkReachesTheHostsCoreAndComesBack(t *testing.T) {
 	if got := remoteCorePID(t, f.srv); got == corePID {
 		t.Fatal("the host's core was not started again")
 	}
-	if err := httpapi.NewLocalClient(l.Path()).Ping(ctx); err != nil {
+	if err := httpapi.NewLocalClient(l.Socket()).Ping(ctx); err != nil {
 		t.Fatalf("the host's API after its core was started again: %v", err)
 	}
 
@@ -300,7 +300,7 @@ func TestRunOnTheHostThroughTheLink(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantState(t, states, true)
-	c := httpapi.NewLocalClient(l.Path())
+	c := httpapi.NewLocalClient(l.Socket())
 	ws := filepath.Join(f.srv.RemoteHome, "project")
 	if err := os.MkdirAll(ws, 0o700); err != nil {
 		t.Fatal(err)

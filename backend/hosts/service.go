@@ -61,6 +61,7 @@ type Service struct {
 	store Store
 	o     Options
 	log   *slog.Logger
+	kept  keeper // the links kept for every host (keep.go)
 }
 
 // New returns the hosts service. A RuntimeDir makes ssh multiplex over
@@ -96,18 +97,34 @@ func (s *Service) Add(ctx context.Context, target string) (Host, error) {
 		return Host{}, fmt.Errorf("store host %s: %w", target, err)
 	}
 	s.changed()
+	s.keep(h)
 	return h, nil
 }
 
 // List returns every host, oldest first.
 func (s *Service) List(ctx context.Context) ([]Host, error) { return s.store.ListHosts(ctx) }
 
-// Remove forgets a host. What runs there goes on; nothing there is deleted.
+// Remove forgets a host: its follower and its link stop, and its core is
+// asked to stop (its shims, none running a run — the service refuses
+// before — end with it). Nothing there is deleted: its projects' folders,
+// its journal and the program stay, and adding it again finds them.
 func (s *Service) Remove(ctx context.Context, id string) error {
+	h, err := s.store.GetHost(ctx, id)
+	if err != nil {
+		return err
+	}
+	// Its follower stops first, so nothing of it reaches the bus after
+	// the removal is told.
+	s.unkeep(id)
 	if err := s.store.RemoveHost(ctx, id); err != nil {
 		return err
 	}
 	s.changed()
+	if err := s.stopCore(ctx, h.Target); err != nil {
+		// Forgotten here all the same: a core left running there is
+		// stopped by hand or by the next add's start.
+		s.logFail("stop", h.Target, err)
+	}
 	return nil
 }
 
@@ -189,10 +206,10 @@ func (s *Service) start(ctx context.Context, h Host) (string, error) {
 }
 
 // Connect starts the host's core and links a local socket to its API:
-// the Link's Path is the API, reconnected by itself until ctx ends.
+// the Link's Socket is the API, reconnected by itself until ctx ends.
 func (s *Service) Connect(ctx context.Context, id string, onChange func(LinkState)) (*Link, error) {
 	if s.o.RuntimeDir == "" {
-		return nil, errors.New("hosts: no runtime dir for the forwarded socket")
+		return nil, errNoRuntime
 	}
 	h, err := s.store.GetHost(ctx, id)
 	if err != nil {
@@ -202,24 +219,32 @@ func (s *Service) Connect(ctx context.Context, id string, onChange func(LinkStat
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Join(s.o.RuntimeDir, "hosts")
-	if err := paths.EnsureRuntimeDir(dir); err != nil {
+	if err := ensureHostsDir(s.o.RuntimeDir); err != nil {
 		return nil, err
 	}
+	l := s.newLink(h, remote, onChange)
+	go l.Run(ctx)
+	return l, nil
+}
+
+// newLink is h's link to its core's socket remote ("": started by its
+// first attempt), its changes stored on h.
+func (s *Service) newLink(h Host, remote string, onChange func(LinkState)) *Link {
 	if onChange == nil {
 		onChange = func(LinkState) {}
 	}
 	// Named by a short hash of the id: macOS limits a socket path to 104
 	// bytes and its runtime dir is long.
-	l := NewLink(s.o.SSH, h.Target, remote, filepath.Join(dir, shortHash(h.ID)+".sock"), s.log, func(st LinkState) {
+	local := filepath.Join(s.o.RuntimeDir, "hosts", shortHash(h.ID)+".sock")
+	l := NewLink(s.o.SSH, h.ID, h.Target, remote, local, s.log, func(st LinkState) {
 		s.linkChanged(h.ID, st)
 		onChange(st)
 	})
 	// After a drop the host's core may be gone (a reboot): start it again
 	// (a no-op when it runs) before the next ssh.
+	id := h.ID
 	l.prepare = func(ctx context.Context) (string, error) { return s.Start(ctx, id) }
-	go l.Run(ctx)
-	return l, nil
+	return l
 }
 
 // linkChanged records a link's up (running, seen now) or down
@@ -242,6 +267,13 @@ func (s *Service) linkChanged(id string, st LinkState) {
 	if _, err := s.store.UpdateHost(ctx, h); err == nil {
 		s.changed()
 	}
+}
+
+var errNoRuntime = errors.New("hosts: no runtime dir for the forwarded socket")
+
+// ensureHostsDir makes the 0700 folder of the forwarded sockets.
+func ensureHostsDir(runtimeDir string) error {
+	return paths.EnsureRuntimeDir(filepath.Join(runtimeDir, "hosts"))
 }
 
 func (s *Service) changed() {

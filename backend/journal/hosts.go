@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // Remote hosts (schema version 16; docs/ARCHITECTURE.md §Hosts): the
@@ -29,18 +30,8 @@ CREATE TABLE hosts (
 );
 `
 
-// Host is one stored host.
-type Host struct {
-	ID       string    `json:"id"`
-	Target   string    `json:"target"` // user@host or a ~/.ssh/config alias
-	Status   string    `json:"status"`
-	OS       string    `json:"os"`
-	Arch     string    `json:"arch"`
-	Version  string    `json:"version"` // the Hermes Desk installed there
-	Note     string    `json:"note"`
-	AddedAt  time.Time `json:"added_at"`
-	LastSeen time.Time `json:"last_seen,omitzero"`
-}
+// Host is one stored host (its wire shape is run.Host).
+type Host = run.Host
 
 const hostCols = `id, target, status, os, arch, version, note, added_at, last_seen`
 

@@ -184,9 +184,9 @@ func (f *Follower) reach(up bool, err error) {
 	case err != nil:
 		// The details are in the log (Run logs err); the person reads
 		// what it means.
-		h.Error = fmt.Sprintf("The host %s does not answer; its runs go on there. Trying again.", f.link.Host())
+		h.Error = fmt.Sprintf("The host %s does not answer; its runs go on there. Trying again.", linkName(f.link))
 	default:
-		h.Error = fmt.Sprintf("The link to the host %s dropped; its runs go on there. Reconnecting.", f.link.Host())
+		h.Error = fmt.Sprintf("The link to the host %s dropped; its runs go on there. Reconnecting.", linkName(f.link))
 	}
 	f.message(run.WatchMessage{Type: run.WatchHostChanged, HostState: &h})
 }

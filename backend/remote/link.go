@@ -12,7 +12,7 @@ import (
 )
 
 // Link is one host's API as the SSH link hands it over. backend/hosts'
-// Manager gives one per host; tests give a unix-socket relay they can cut.
+// Link is what it is (apihost hands each over); tests give a unix-socket relay they can cut.
 type Link interface {
 	// Host is the host's id: the tag its runs carry on the local bus and
 	// the key of its cursors.
@@ -24,6 +24,15 @@ type Link interface {
 	// waiting out its back-off reconnects at once instead of at the
 	// next tick. A link that never says so may return nil.
 	Up() <-chan struct{}
+}
+
+// linkName is how a person calls the link's host: its Name (the ssh
+// target a *hosts.Link has) when it has one, else its id.
+func linkName(l Link) string {
+	if n, ok := l.(interface{ Name() string }); ok && n.Name() != "" {
+		return n.Name()
+	}
+	return l.Host()
 }
 
 // Sink keeps what a Follower received, durably, with its cursor: the

@@ -47,12 +47,10 @@ const (
 	// viewed, a comment written, edited, deleted or sent, a file
 	// reverted (docs/ARCHITECTURE.md §Review). Review names the workspace.
 	WatchReviewChanged WatchType = "review.changed"
-	// WatchHostsChanged: a remote host was added, removed, started or
-	// found unreachable (docs/ARCHITECTURE.md §Hosts). A client re-reads
-	// GET /api/hosts.
-	WatchHostsChanged WatchType = "hosts.changed"
-	// WatchHostChanged: a remote host's core became reachable or not
-	// (docs/ARCHITECTURE.md §Remote cores); carries HostState.
+	// WatchHostChanged: a remote host was added, changed (its stored
+	// record: started, found unreachable) or removed, or its core became
+	// reachable or not (docs/ARCHITECTURE.md §Hosts); carries HostState,
+	// the whole host. The snapshot's Hosts are every host.
 	WatchHostChanged WatchType = "host.changed"
 	// WatchGoodbye is the last message to a watcher that fell behind or to
 	// every watcher when the core shuts down; Reason says which.
@@ -88,14 +86,36 @@ type WatchMessage struct {
 	Review *ReviewChange `json:"review,omitempty"`
 }
 
-// HostState is a remote host's core as this side reaches it
-// (docs/ARCHITECTURE.md §Remote cores).
+// Host is a stored remote host, as GET /api/hosts lists it
+// (docs/ARCHITECTURE.md §Hosts; journal table hosts).
+type Host struct {
+	ID     string `json:"id"`
+	Target string `json:"target"` // user@host or a ~/.ssh/config alias
+	// Status is ready (checked), running (its core answered through the
+	// link) or unreachable (Note says why).
+	Status   string    `json:"status"`
+	OS       string    `json:"os"`
+	Arch     string    `json:"arch"`
+	Version  string    `json:"version"` // the Hermes Desk started there
+	Note     string    `json:"note"`
+	AddedAt  time.Time `json:"added_at"`
+	LastSeen time.Time `json:"last_seen,omitzero"`
+}
+
+// HostState is a remote host as the watch bus carries it: its stored
+// record and whether its core answers this side's follower now
+// (docs/ARCHITECTURE.md §Hosts).
 type HostState struct {
-	Host      string `json:"host"`
-	Reachable bool   `json:"reachable"`
+	Host string `json:"host"` // the host's id
+	// Record is the stored host; absent when Removed (or for a core
+	// followed without one, in tests).
+	Record    *Host `json:"record,omitempty"`
+	Reachable bool  `json:"reachable"`
 	// Error says in words why it cannot be reached; its runs go on there.
 	Error string    `json:"error,omitempty"`
-	Since time.Time `json:"since"`
+	Since time.Time `json:"since,omitzero"`
+	// Removed: the host was removed; forget it.
+	Removed bool `json:"removed,omitempty"`
 }
 
 // WatchSnapshot is the state a watcher starts from.
@@ -108,7 +128,7 @@ type WatchSnapshot struct {
 	// Conflicts are the conflict radar's answers, one per project that
 	// has an overlap (docs/ARCHITECTURE.md §Conflict radar).
 	Conflicts []Conflicts `json:"conflicts,omitempty"`
-	// Hosts are the remote hosts followed, and whether each answers.
+	// Hosts are the remote hosts, and whether each answers.
 	Hosts []HostState `json:"hosts,omitempty"`
 }
 

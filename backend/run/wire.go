@@ -23,8 +23,7 @@ var WatchTypes = []WatchType{
 	WatchWorkspaceChanged, WatchGoodbye, WatchDoorbell, WatchCheckpointChanged,
 	WatchConflictsChanged,
 	WatchReviewChanged,
-	WatchHostsChanged,
-	WatchWorkspaceChanged, WatchGoodbye, WatchDoorbell, WatchCheckpointChanged, WatchHostChanged,
+	WatchHostChanged,
 }
 
 // PendingKinds lists every PendingKind.

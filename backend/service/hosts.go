@@ -3,10 +3,11 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/errdefs"
 	"github.com/hermesdesk/hermesdesk/backend/hosts"
-	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // Remote hosts (docs/ARCHITECTURE.md §Hosts): the service is the one door
@@ -25,15 +26,28 @@ type AddHostRequest struct {
 	Target string `json:"target"`
 }
 
-// SetHosts connects the hosts manager (the stack does).
-func (s *Service) SetHosts(h HostManager) { s.hosts = h }
+// SetHosts connects the hosts manager (the stack does) and puts its
+// hosts on the watch bus.
+func (s *Service) SetHosts(h HostManager) {
+	s.hosts = h
+	s.HostsChanged()
+}
 
-// HostsChanged publishes hosts.changed on the watch bus.
+// HostsChanged reads the stored hosts again and tells each one added,
+// changed or removed on the watch bus as host.changed, with the
+// reachability its follower last told (docs/ARCHITECTURE.md §Hosts).
 func (s *Service) HostsChanged() {
-	b := s.bus
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.publishLocked(run.WatchMessage{Type: run.WatchHostsChanged})
+	if s.hosts == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	list, err := s.hosts.List(ctx)
+	if err != nil {
+		s.log.Warn("service: cannot read the hosts for the watch bus", "err", err)
+		return
+	}
+	s.bus.storedHosts(list)
 }
 
 var errNoHosts = &Error{Code: CodeUnavailable, Message: "remote hosts are not available in this process"}
@@ -57,12 +71,40 @@ func (s *Service) AddHost(ctx context.Context, req AddHostRequest) (hosts.Host, 
 	return h, s.hostError(ctx, "add host", err)
 }
 
-// RemoveHost forgets a host; what runs there goes on.
+// RemoveHost forgets a host and stops its core there. Refused in words
+// while runs go on there as this side last heard (docs/ARCHITECTURE.md
+// §Hosts): nobody here could see them end, and the core they need would
+// stop.
 func (s *Service) RemoveHost(ctx context.Context, id string) error {
 	if s.hosts == nil {
 		return errNoHosts
 	}
+	if n := s.bus.remoteActive(id); n > 0 {
+		return &Error{Code: CodeConflict, Message: fmt.Sprintf(
+			"This host still has %d %s going; let %s end or stop %s before removing the host.",
+			n, plural(n, "run", "runs"), plural(n, "it", "them"), plural(n, "it", "them"))}
+	}
 	return s.hostError(ctx, "remove host", s.hosts.Remove(ctx, id))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// remoteActive counts host's runs this bus holds as going.
+func (b *bus) remoteActive(host string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, st := range b.runs {
+		if st.Host == host && !st.Status.Terminal() {
+			n++
+		}
+	}
+	return n
 }
 
 // hostError gives a host's refusal its own sentence rather than a

@@ -19,7 +19,8 @@ import (
 //     and sessions version;
 //   - a doorbell rings this bus's doorbells (the window reads the events);
 //   - host.changed (the Follower's: the host answers again, or not) is
-//     kept for snapshots and published when its reachability moved;
+//     merged into the host's record (HostsChanged) and published when its
+//     reachability moved;
 //   - a goodbye (the link dropped) changes nothing: the host's runs go on.
 func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 	if host == "" {
@@ -51,16 +52,13 @@ func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 		}
 	case run.WatchHostChanged:
 		if m.HostState != nil {
-			h := *m.HostState
-			h.Host = host
-			if old, ok := b.hosts[host]; ok && old.Reachable == h.Reachable {
+			old, ok := b.hosts[host]
+			if ok && old.Reachable == m.HostState.Reachable {
 				return
 			}
-			if b.hosts == nil {
-				b.hosts = map[string]run.HostState{}
-			}
-			b.hosts[host] = h
-			b.publishLocked(run.WatchMessage{Type: run.WatchHostChanged, HostState: &h})
+			h := old // the stored record stays
+			h.Host, h.Reachable, h.Error, h.Since = host, m.HostState.Reachable, m.HostState.Error, m.HostState.Since
+			b.setHostLocked(h)
 		}
 	case run.WatchDoorbell:
 		if m.Run != nil {
@@ -69,6 +67,41 @@ func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 			}
 		}
 	}
+}
+
+// storedHosts makes the bus's hosts those stored (list), keeping each
+// one's reachability; each added, changed or removed is told.
+func (b *bus) storedHosts(list []run.Host) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return
+	}
+	stored := map[string]bool{}
+	for _, rec := range list {
+		stored[rec.ID] = true
+		h := b.hosts[rec.ID]
+		if h.Record != nil && *h.Record == rec {
+			continue
+		}
+		h.Host, h.Record = rec.ID, &rec
+		b.setHostLocked(h)
+	}
+	for id, h := range b.hosts {
+		if h.Record != nil && !stored[id] {
+			delete(b.hosts, id)
+			b.publishLocked(run.WatchMessage{Type: run.WatchHostChanged, HostState: &run.HostState{Host: id, Removed: true}})
+		}
+	}
+}
+
+// setHostLocked holds h and tells it.
+func (b *bus) setHostLocked(h run.HostState) {
+	if b.hosts == nil {
+		b.hosts = map[string]run.HostState{}
+	}
+	b.hosts[h.Host] = h
+	b.publishLocked(run.WatchMessage{Type: run.WatchHostChanged, HostState: &h})
 }
 
 func (b *bus) hostsLocked() []run.HostState {

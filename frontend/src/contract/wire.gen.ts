@@ -8,7 +8,7 @@ export type RunStatus = "queued" | "running" | "awaiting_approval" | "awaiting_c
 export type ControlStatus = "accepted" | "not-active" | "conflict" | "unsupported" | "expired" | "invalid";
 
 /** A watch bus message's type (run.WatchType). */
-export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "conflicts.changed" | "review.changed" | "hosts.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "host.changed";
+export type WatchType = "snapshot" | "run.changed" | "session.changed" | "agents.changed" | "schedules.changed" | "workspace.changed" | "goodbye" | "doorbell" | "checkpoint.changed" | "conflicts.changed" | "review.changed" | "host.changed";
 
 /** What a pending prompt asks for (run.PendingKind). */
 export type PendingKind = "approval" | "clarify";
@@ -32,7 +32,7 @@ export const RUN_STATUSES: readonly RunStatus[] = ["queued", "running", "awaitin
 export const TERMINAL_STATUS_LIST: readonly RunStatus[] = ["completed", "failed", "cancelled", "interrupted"];
 
 /** Every watch bus message type. */
-export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "conflicts.changed", "review.changed", "hosts.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "host.changed"];
+export const WATCH_TYPES: readonly WatchType[] = ["snapshot", "run.changed", "session.changed", "agents.changed", "schedules.changed", "workspace.changed", "goodbye", "doorbell", "checkpoint.changed", "conflicts.changed", "review.changed", "host.changed"];
 
 /** The codes of a run whose agent never started (run.StartFailureCodes). */
 export const START_FAILURE_CODES: readonly RunErrorCode[] = ["agent_not_installed", "agent_start", "agent_unknown"];
@@ -244,12 +244,27 @@ export interface SessionChange {
   host?: string;
 }
 
-/** A remote host's core as this side reaches it: host.changed (docs/ARCHITECTURE.md §Remote cores) (Go: run.HostState). */
+/** A remote host as GET /api/hosts lists it (docs/ARCHITECTURE.md §Hosts) (Go: run.Host). */
+export interface Host {
+  id: string;
+  target: string;
+  status: string;
+  os: string;
+  arch: string;
+  version: string;
+  note: string;
+  added_at: string;
+  last_seen?: string;
+}
+
+/** A remote host on the watch bus: its record and whether its core answers; host.changed and the snapshot's hosts (docs/ARCHITECTURE.md §Hosts) (Go: run.HostState). */
 export interface HostState {
   host: string;
+  record?: Host;
   reachable: boolean;
   error?: string;
-  since: string;
+  since?: string;
+  removed?: boolean;
 }
 
 /** The first watch message's state (Go: run.WatchSnapshot). */

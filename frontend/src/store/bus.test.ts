@@ -91,4 +91,13 @@ describe("WailsTransport.watchBus", () => {
     h().onMessage({ seq: 2, type: "host.changed", host_state: { host: "devbox", reachable: false, error: "gone", since: "2026-11-27T10:01:00Z" } });
     expect(bus.hosts()).toEqual([{ host: "devbox", reachable: false, error: "gone", since: "2026-11-27T10:01:00Z" }]);
   });
+  it("adds, changes and forgets a host on host.changed", () => {
+    const { bus, h } = busWith();
+    h().onMessage({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1 } });
+    const record = { id: "host_1", target: "me@box", status: "ready", os: "linux", arch: "amd64", version: "", note: "", added_at: "2026-11-27T10:00:00Z" };
+    h().onMessage({ seq: 2, type: "host.changed", host_state: { host: "host_1", record, reachable: false } });
+    expect(bus.hosts().map((x) => x.record?.target)).toEqual(["me@box"]);
+    h().onMessage({ seq: 3, type: "host.changed", host_state: { host: "host_1", removed: true, reachable: false } });
+    expect(bus.hosts()).toEqual([]);
+  });
 });

@@ -12,7 +12,7 @@ export class WatchBus {
   private readonly listeners = new Set<BusListener>();
   private stopWatch: (() => void) | null = null;
   private list: RunInfo[] = [];
-  /** Other hosts' cores and whether each answers (docs/ARCHITECTURE.md §Remote cores). */
+  /** The remote hosts, their records and whether each answers (docs/ARCHITECTURE.md §Hosts). */
   private readonly hostStates = new Map<string, HostState>();
   /** The session list's version as of the last message (0: none yet). */
   sessionsVersion = 0;
@@ -53,7 +53,7 @@ export class WatchBus {
     return this.runs.get(id);
   }
 
-  /** The remote hosts followed, by name, and whether each answers. */
+  /** The remote hosts, by id, and whether each answers. */
   hosts(): HostState[] {
     return [...this.hostStates.values()].sort((a, b) => a.host.localeCompare(b.host));
   }
@@ -93,7 +93,9 @@ export class WatchBus {
         for (const h of m.snapshot?.hosts ?? []) this.hostStates.set(h.host, h);
         break;
       case "host.changed":
-        if (m.host_state) this.hostStates.set(m.host_state.host, m.host_state);
+        // One message for a host added, changed, removed or reached (docs/ARCHITECTURE.md §Hosts).
+        if (m.host_state?.removed) this.hostStates.delete(m.host_state.host);
+        else if (m.host_state) this.hostStates.set(m.host_state.host, m.host_state);
         break;
       case "run.changed":
         if (!m.run) return;

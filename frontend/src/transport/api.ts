@@ -29,7 +29,7 @@ import type {
 } from "./types";
 import type { Checkpoint, CheckpointResult, MergePreview, MergeResult, PullRequestResult, PushResult, ResolveMergeResult, Review, ReviewComment, ReviewCommentRequest, ReviewSendResult } from "../contract/wire.gen";
 import type { Firing, Schedule, ScheduleInput, SchedulePreview } from "../schedules/types";
-import type { Host } from "../hosts/types";
+import type { Host } from "./types";
 
 export interface RawResponse {
   status: number;

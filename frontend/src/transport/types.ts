@@ -15,6 +15,7 @@ export type {
   ApprovalOption,
   ControlResult,
   ControlStatus,
+  Host,
   HostState,
   Message,
   ModelOption,

@@ -57,14 +57,14 @@ describe("hosts settings", () => {
     expect((screen.getByLabelText("Add a host") as HTMLInputElement).value).toBe("box");
   });
 
-  it("reads the list again on hosts.changed", async () => {
+  it("reads the list again on host.changed", async () => {
     const f = fakeApi();
     const listeners: ((m: WatchMessage) => void)[] = [];
     const bus = { subscribe: (cb: (m: WatchMessage) => void) => (listeners.push(cb), () => {}) };
     render(<HostsSettings api={f.api} bus={bus} />);
     await waitFor(() => expect(listeners.length).toBe(1));
     f.hosts.push({ ...box, target: "me@cli-added" });
-    act(() => listeners.forEach((cb) => cb({ seq: 3, type: "hosts.changed" } as WatchMessage)));
+    act(() => listeners.forEach((cb) => cb({ seq: 3, type: "host.changed", host_state: { host: "host_2", reachable: false, record: { ...box, id: "host_2", target: "me@cli-added" } } })));
     expect(await screen.findByText("me@cli-added")).toBeTruthy();
   });
 });

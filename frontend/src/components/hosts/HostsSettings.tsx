@@ -4,7 +4,7 @@
 // platform), shown as written.
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { causeText } from "../common/bannerError";
-import type { Host } from "../../hosts/types";
+import type { Host } from "../../transport/types";
 import type { WatchBus } from "../../store/bus";
 
 export type { Host };
@@ -39,12 +39,12 @@ export function HostsSettings({ api, bus }: { api: HostsApi; bus?: Pick<WatchBus
     void load();
   }, [load]);
   // A host added or removed elsewhere (the CLI), or its link going down
-  // or coming back, says hosts.changed; a reconnect's snapshot may have
+  // or coming back, says host.changed; a reconnect's snapshot may have
   // missed one.
   useEffect(
     () =>
       bus?.subscribe((m) => {
-        if (m.type === "hosts.changed" || m.type === "snapshot") void load();
+        if (m.type === "host.changed" || m.type === "snapshot") void load();
       }),
     [bus, load],
   );

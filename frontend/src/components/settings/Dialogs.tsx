@@ -33,7 +33,7 @@ export function SettingsDialog({
   onClose(): void;
   /** How many runs are active now (the watch bus): Quit then asks what to do with them. */
   activeRuns?(): number;
-  /** The watch bus: hosts.changed reloads Settings → Hosts. */
+  /** The watch bus: host.changed reloads Settings → Hosts. */
   bus?: Pick<WatchBus, "subscribe">;
 }) {
   // undefined: unknown yet; null: not available here.
