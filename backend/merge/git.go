@@ -21,12 +21,6 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 	return strings.TrimSpace(out), err
 }
 
-// gitEnv is git with extra environment (an identity, an index file).
-func gitEnv(ctx context.Context, dir string, env []string, args ...string) (string, error) {
-	out, err := gitcmd.Run(ctx, gitcmd.Cmd{Dir: dir, Args: args, Env: env})
-	return strings.TrimSpace(string(out)), err
-}
-
 // commitOf is the commit rev names, "" when it names none.
 func commitOf(ctx context.Context, dir, rev string) (string, error) {
 	out, err := git(ctx, dir, "rev-parse", "-q", "--verify", "--end-of-options", rev+"^{commit}")
