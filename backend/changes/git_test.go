@@ -17,16 +17,6 @@ func gitRun(t *testing.T, dir string, args ...string) string {
 	return gitcmdtest.Git(t, dir, args...)
 }
 
-func write(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func needGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
@@ -85,16 +75,16 @@ func TestSnapshotDiffLeavesIndexStashAndObjectsAlone(t *testing.T) {
 	needGit(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
-	write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\n")
-	write(t, filepath.Join(repo, "gone.txt"), "bye\n")
-	write(t, filepath.Join(repo, ".gitignore"), "*.log\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "gone.txt"), "bye\n")
+	gitcmdtest.Write(t, filepath.Join(repo, ".gitignore"), "*.log\n")
 	gitRun(t, repo, "add", ".")
 	gitRun(t, repo, "commit", "-qm", "start")
 	// The person's own state: a staged change and an uncommitted one, which
 	// the run's diff must not include and the snapshot must not disturb.
-	write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\nstaged\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\nstaged\n")
 	gitRun(t, repo, "add", "notes.txt")
-	write(t, filepath.Join(repo, "draft.txt"), "mine\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "draft.txt"), "mine\n")
 	indexBefore := gitRun(t, repo, "diff", "--cached", "--name-status")
 	objectsBefore := objectFiles(t, repo)
 
@@ -102,11 +92,11 @@ func TestSnapshotDiffLeavesIndexStashAndObjectsAlone(t *testing.T) {
 	before := snap(t, s)
 	// The run: appends to a tracked file, creates, deletes, writes an
 	// ignored log and a binary file.
-	write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\nstaged\nthree\n")
-	write(t, filepath.Join(repo, "sub", "new.txt"), "fresh\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\nstaged\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "sub", "new.txt"), "fresh\n")
 	os.Remove(filepath.Join(repo, "gone.txt"))
-	write(t, filepath.Join(repo, "debug.log"), "ignored\n")
-	write(t, filepath.Join(repo, "img.bin"), "\x00\x01\x02")
+	gitcmdtest.Write(t, filepath.Join(repo, "debug.log"), "ignored\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "img.bin"), "\x00\x01\x02")
 	after := snap(t, s)
 	got := between(t, s, before, after)
 	if f := got["notes.txt"]; f.Added != 1 || f.Removed != 0 || !strings.Contains(f.Diff, "+three\n") || strings.Contains(f.Diff, "+staged") {
@@ -140,11 +130,11 @@ func TestBetweenKeepsToTheWorkspaceFolder(t *testing.T) {
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	ws := filepath.Join(repo, "app")
-	write(t, filepath.Join(ws, "a.txt"), "a\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "a.txt"), "a\n")
 	s := open(t, ws)
 	before := snap(t, s)
-	write(t, filepath.Join(ws, "a.txt"), "a\nb\n")
-	write(t, filepath.Join(repo, "outside.txt"), "x\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "a.txt"), "a\nb\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "outside.txt"), "x\n")
 	got := between(t, s, before, snap(t, s))
 	if len(got) != 1 || got["a.txt"].Added != 1 {
 		t.Fatalf("files = %+v", got)
@@ -165,9 +155,9 @@ func TestSnapshotsRunNothingOfTheRepository(t *testing.T) {
 	r := gitcmdtest.New(t)
 	s := open(t, r.Dir)
 	before := snap(t, s)
-	write(t, filepath.Join(r.Dir, "a.txt"), "one\ntwo\nthree\n")
-	write(t, filepath.Join(r.Dir, "c.inc"), "included, changed\n")
-	write(t, filepath.Join(r.Dir, "d.proc"), "new\n")
+	gitcmdtest.Write(t, filepath.Join(r.Dir, "a.txt"), "one\ntwo\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.Dir, "c.inc"), "included, changed\n")
+	gitcmdtest.Write(t, filepath.Join(r.Dir, "d.proc"), "new\n")
 	got := between(t, s, before, snap(t, s))
 	if ran := r.Ran(); len(ran) > 0 {
 		t.Fatalf("the snapshots ran the repository's programs: %s", strings.Join(ran, ", "))
@@ -193,7 +183,7 @@ func TestBetweenNamesEveryFileExactly(t *testing.T) {
 	s := open(t, repo)
 	before := snap(t, s)
 	for _, n := range names {
-		write(t, filepath.Join(repo, n), "x\n")
+		gitcmdtest.Write(t, filepath.Join(repo, n), "x\n")
 	}
 	got := between(t, s, before, snap(t, s))
 	if len(got) != len(names) {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 )
 
 // Keep writes the snapshot's objects into the repository's own store (a
@@ -16,7 +18,7 @@ func TestKeepWritesObjectsToTheRepository(t *testing.T) {
 	ctx := context.Background()
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
-	write(t, filepath.Join(repo, "a.txt"), "kept\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "a.txt"), "kept\n")
 	s, err := OpenWith(ctx, repo, Options{Keep: true})
 	if err != nil {
 		t.Fatal(err)
@@ -40,9 +42,9 @@ func TestShadowSnapshotsOfAPlainFolder(t *testing.T) {
 	needGit(t)
 	ctx := context.Background()
 	ws, shadow := t.TempDir(), filepath.Join(t.TempDir(), "s.git")
-	write(t, filepath.Join(ws, "a.txt"), "a\n")
-	write(t, filepath.Join(ws, ".gitignore"), "skip/\n")
-	write(t, filepath.Join(ws, "skip/x"), "ignored\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "a.txt"), "a\n")
+	gitcmdtest.Write(t, filepath.Join(ws, ".gitignore"), "skip/\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "skip/x"), "ignored\n")
 	if _, err := OpenWith(ctx, ws, Options{}); !errors.Is(err, ErrNotGit) {
 		t.Fatalf("without a shadow: %v", err)
 	}
@@ -52,7 +54,7 @@ func TestShadowSnapshotsOfAPlainFolder(t *testing.T) {
 	}
 	defer s.Close()
 	a := snap(t, s)
-	write(t, filepath.Join(ws, "a.txt"), "b\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "a.txt"), "b\n")
 	b := snap(t, s)
 	got := between(t, s, a, b)
 	if len(got) != 1 || got["a.txt"].Action != "modified" {

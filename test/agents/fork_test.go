@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel"
@@ -25,10 +26,10 @@ func TestRealCodexForkNatively(t *testing.T)  { forkNatively(t, codexCase) }
 
 func forkNatively(t *testing.T, c agentCase) {
 	e := newEnv(t, c.agent, c.cfg(t))
-	gitIn(t, e.workspace, "init", "-q")
+	gitcmdtest.Git(t, e.workspace, "init", "-q")
 	writeFile(t, e.workspace, "keep.txt", "one\n", 0o644)
-	gitIn(t, e.workspace, "add", ".")
-	gitIn(t, e.workspace, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+	gitcmdtest.Git(t, e.workspace, "add", ".")
+	gitcmdtest.Git(t, e.workspace, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
 	const secondMsg = "[scenario:text] the second question"
 
 	first := e.runTurn(toolMsg, e.approveWith("allow_once", new(int)))
@@ -115,10 +116,10 @@ func forkNatively(t *testing.T, c agentCase) {
 func TestRealACPClaudeAgentACPFork(t *testing.T) {
 	c := acpCaseByID(t, "claude-agent-acp")
 	e := addAgent(t, c)
-	gitIn(t, e.workspace, "init", "-q")
+	gitcmdtest.Git(t, e.workspace, "init", "-q")
 	writeFile(t, e.workspace, "keep.txt", "one\n", 0o644)
-	gitIn(t, e.workspace, "add", ".")
-	gitIn(t, e.workspace, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+	gitcmdtest.Git(t, e.workspace, "add", ".")
+	gitcmdtest.Git(t, e.workspace, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
 	const secondMsg = "[scenario:text] the second question"
 
 	if j := e.journal(e.runTurn(toolMsg, e.approveWith("allow_once", new(int))).RunID); j.done.Status != run.StatusCompleted {

@@ -4,27 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
-
-func gitInit(t *testing.T, dir string) {
-	t.Helper()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "first"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-}
 
 // A session asked for in a worktree gets one, said on the watch bus;
 // archive and restore go through the service; a project that is not a git
@@ -38,7 +25,7 @@ func TestSessionInAWorktree(t *testing.T) {
 	defer st.Close()
 	svc := st.Service
 	repo := t.TempDir()
-	gitInit(t, repo)
+	gitcmdtest.Init(t, repo)
 	p, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: repo})
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +120,7 @@ func TestWorktreeLocationSetting(t *testing.T) {
 	defer st.Close()
 	svc := st.Service
 	repo := t.TempDir()
-	gitInit(t, repo)
+	gitcmdtest.Init(t, repo)
 	p, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: repo})
 	if err != nil {
 		t.Fatal(err)
