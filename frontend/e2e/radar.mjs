@@ -12,15 +12,10 @@
 //
 //   node e2e/radar.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, arg, launch, report, pageApi, failed, openApp, required, looks } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
+const [url, project] = required("node e2e/radar.mjs --url LOGIN_URL --project GIT_REPO [--max-longtask-ms 50]", "--url", "--project");
 const maxLongTask = Number(arg("--max-longtask-ms", "50"));
-if (!url || !project) {
-  console.error("usage: node e2e/radar.mjs --url LOGIN_URL --project GIT_REPO [--max-longtask-ms 50]");
-  process.exit(2);
-}
 
 const browser = await launch();
 const problems = [];
@@ -28,10 +23,7 @@ let page;
 const short = (w) => (w.branch || w.id.replace(/^wsp_/, "")).replace(/^hermesdesk\//, "");
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await ctx.newPage();
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  page = await openApp(ctx, url, problems);
   const { call, waitIdle } = pageApi(page);
   const proj = await call("POST", "/api/projects", { workspace: project });
   const sessions = [];
@@ -106,27 +98,21 @@ try {
   await page.screenshot({ path: join(out, "radar-menu-sidebar-1280.png") });
   await sideBadge.click();
 
-  for (const width of [1280, 420]) {
-    for (const scheme of ["light", "dark"]) {
-      const at = `${width} px ${scheme}`;
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: 800 });
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: join(out, `radar-${width}-${scheme}.png`) });
-      const m = await page.evaluate(() => {
-        const badges = [...document.querySelectorAll(".radar-badge")].filter((b) => b.getClientRects().length > 0).map((b) => b.getBoundingClientRect());
-        return { page: document.documentElement.scrollWidth - window.innerWidth, vw: window.innerWidth, shown: badges.length, past: badges.filter((r) => r.right > window.innerWidth + 1).length };
-      });
-      console.log(`radar ${at}: ${m.shown} badge(s) shown, page overflow ${m.page} px`);
-      if (m.page > 1) problems.push(`${at}: the page is ${m.page} px wider than the window`);
-      if (m.shown === 0) problems.push(`${at}: no overlap badge is shown`);
-      if (m.past > 0) problems.push(`${at}: a badge reaches past the window`);
-    }
+  for await (const { at, width, scheme } of looks(page, [1280, 420])) {
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(out, `radar-${width}-${scheme}.png`) });
+    const m = await page.evaluate(() => {
+      const badges = [...document.querySelectorAll(".radar-badge")].filter((b) => b.getClientRects().length > 0).map((b) => b.getBoundingClientRect());
+      return { page: document.documentElement.scrollWidth - window.innerWidth, vw: window.innerWidth, shown: badges.length, past: badges.filter((r) => r.right > window.innerWidth + 1).length };
+    });
+    console.log(`radar ${at}: ${m.shown} badge(s) shown, page overflow ${m.page} px`);
+    if (m.page > 1) problems.push(`${at}: the page is ${m.page} px wider than the window`);
+    if (m.shown === 0) problems.push(`${at}: no overlap badge is shown`);
+    if (m.past > 0) problems.push(`${at}: a badge reaches past the window`);
   }
   await ctx.close();
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "radar-failure.png") }).catch(() => {});
+  await failed("radar", e, problems, page);
 } finally {
   await browser.close();
 }
