@@ -17,11 +17,8 @@ const reviewUsage = "hermesdesk workspaces review ID [--diff PATH]"
 func (e *Env) workspaceReview(args []string) int {
 	fs := newFlags("workspaces review", e, reviewUsage)
 	diff := fs.String("diff", "", "print this file's diff against the base")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		if err == nil {
-			fs.Usage()
-		}
+	pos, ok := parseFit(fs, args, one)
+	if !ok {
 		return exitUsage
 	}
 	c, code := e.connect()

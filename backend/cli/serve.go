@@ -39,11 +39,8 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	var hosts hostList
 	fset.Var(&hosts, "host", "a host name browsers may use to reach this server (repeatable; needed for names other than localhost)")
 	feDir := fset.String("frontend", "", "serve the web app from this folder instead of the built-in one")
-	pos, err := parse(fset, args)
-	if err != nil || len(pos) > 0 {
-		if err == nil {
-			fset.Usage()
-		}
+	_, ok := parseFit(fset, args, none)
+	if !ok {
 		return exitUsage
 	}
 	host, _, err := net.SplitHostPort(*addr)
