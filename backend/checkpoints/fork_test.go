@@ -46,17 +46,7 @@ func TestForkLaysTheCheckpointOverAWorktreeFromItsHead(t *testing.T) {
 	}
 	personBefore, filesBefore := state(), tree(t, ws)
 
-	base, err := ForkBase(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt := filepath.Join(t.TempDir(), "fork")
-	git(t, ws, "worktree", "add", "-q", "-b", "hermesdesk/fork", wt, base)
-	if err := LayOver(ctx, wt, rec.Before); err != nil {
-		t.Fatal(err)
-	}
-	got := tree(t, wt)
-	delete(got, ".git") // the worktree's pointer file
+	got := forkFiles(ctx, t, ws, rec)
 	same(t, "the fork's files", got, want)
 	git(t, ws, "merge-base", "--is-ancestor", head, "hermesdesk/fork") // fails the test if not
 	if s := state(); s != personBefore {
@@ -105,6 +95,14 @@ func TestForkOfAnEmptyProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := forkFiles(ctx, t, ws, rec)
+	same(t, "the fork's files", got, map[string]string{})
+}
+
+// forkFiles makes a fork of rec the way the service does (a worktree of
+// ws at ForkBase, the checkpoint laid over it) and reads its files.
+func forkFiles(ctx context.Context, t *testing.T, ws string, rec run.Checkpoint) map[string]string {
+	t.Helper()
 	base, err := ForkBase(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -112,9 +110,9 @@ func TestForkOfAnEmptyProject(t *testing.T) {
 	wt := filepath.Join(t.TempDir(), "fork")
 	git(t, ws, "worktree", "add", "-q", "-b", "hermesdesk/fork", wt, base)
 	if err := LayOver(ctx, wt, rec.Before); err != nil {
-		t.Fatalf("lay an empty checkpoint over an empty worktree: %v", err)
+		t.Fatalf("lay the checkpoint over the fork's worktree: %v", err)
 	}
 	got := tree(t, wt)
-	delete(got, ".git")
-	same(t, "the fork's files", got, map[string]string{})
+	delete(got, ".git") // the worktree's pointer file
+	return got
 }
