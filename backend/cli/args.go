@@ -1,6 +1,10 @@
 package cli
 
-import "flag"
+import (
+	"flag"
+
+	"github.com/hermesdesk/hermesdesk/backend/httpapi"
+)
 
 // parseFit parses args (flags may stand among the positional arguments,
 // parse) and checks the positional ones with fits, called after the flags
@@ -17,6 +21,17 @@ func parseFit(fs *flag.FlagSet, args []string, fits func(pos []string) bool) ([]
 		return nil, false
 	}
 	return pos, true
+}
+
+// parseConnect is parseFit, then a client of the running app (connect):
+// a nil client comes with the code to exit with.
+func (e *Env) parseConnect(fs *flag.FlagSet, args []string, fits func(pos []string) bool) ([]string, *httpapi.Client, int) {
+	pos, ok := parseFit(fs, args, fits)
+	if !ok {
+		return nil, nil, exitUsage
+	}
+	c, code := e.connect()
+	return pos, c, code
 }
 
 // one fits exactly one positional argument; none fits none.

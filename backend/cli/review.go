@@ -17,11 +17,7 @@ const reviewUsage = "hermesdesk workspaces review ID [--diff PATH]"
 func (e *Env) workspaceReview(args []string) int {
 	fs := newFlags("workspaces review", e, reviewUsage)
 	diff := fs.String("diff", "", "print this file's diff against the base")
-	pos, ok := parseFit(fs, args, one)
-	if !ok {
-		return exitUsage
-	}
-	c, code := e.connect()
+	pos, c, code := e.parseConnect(fs, args, one)
 	if c == nil {
 		return code
 	}

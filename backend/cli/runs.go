@@ -43,11 +43,7 @@ func (e *Env) runsList(args []string) int {
 	fs := newFlags("runs ls", e, "hermesdesk runs ls [--active] [--limit N]")
 	active := fs.Bool("active", false, "only runs that have not ended")
 	limit := fs.Int("limit", 30, "at most this many runs, newest first")
-	_, ok := parseFit(fs, args, func(pos []string) bool { return none(pos) && *limit > 0 })
-	if !ok {
-		return exitUsage
-	}
-	c, code := e.connect()
+	_, c, code := e.parseConnect(fs, args, func(pos []string) bool { return none(pos) && *limit > 0 })
 	if c == nil {
 		return code
 	}
@@ -88,11 +84,7 @@ func (e *Env) runsTail(args []string) int {
 	fs := newFlags("runs tail", e, "hermesdesk runs tail RUN [--after N] [--json]")
 	after := fs.Int64("after", 0, "start after this event seq (0: from the start)")
 	raw := fs.Bool("json", false, "print each event as one JSON line")
-	pos, ok := parseFit(fs, args, func(pos []string) bool { return one(pos) && *after >= 0 })
-	if !ok {
-		return exitUsage
-	}
-	c, code := e.connect()
+	pos, c, code := e.parseConnect(fs, args, func(pos []string) bool { return one(pos) && *after >= 0 })
 	if c == nil {
 		return code
 	}
@@ -132,11 +124,7 @@ func (e *Env) runsCancel(args []string) int {
 // act on one run share it. A nil client comes with the exit code.
 func (e *Env) oneRun(verb string, args []string) (*httpapi.Client, string, int) {
 	fs := newFlags("runs "+verb, e, "hermesdesk runs "+verb+" RUN")
-	pos, ok := parseFit(fs, args, one)
-	if !ok {
-		return nil, "", exitUsage
-	}
-	c, code := e.connect()
+	pos, c, code := e.parseConnect(fs, args, one)
 	if c == nil {
 		return nil, "", code
 	}

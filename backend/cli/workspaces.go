@@ -38,11 +38,7 @@ func (e *Env) Workspaces(args []string) int {
 func (e *Env) workspacesList(args []string) int {
 	fs := newFlags("workspaces ls", e, "hermesdesk workspaces ls [--project DIR]")
 	project := fs.String("project", "", "project folder (default: the current directory)")
-	_, ok := parseFit(fs, args, none)
-	if !ok {
-		return exitUsage
-	}
-	c, code := e.connect()
+	_, c, code := e.parseConnect(fs, args, none)
 	if c == nil {
 		return code
 	}
