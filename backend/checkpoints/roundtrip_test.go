@@ -41,15 +41,7 @@ func TestUndoRoundTripInAGitProject(t *testing.T) {
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
-	git(t, ws, "init", "-q")
-	seed(t, ws)
-	git(t, ws, "add", "a.txt", "b.txt", "gone.txt", "run.sh", ".gitignore")
-	git(t, ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
-	// The person's own state: something staged, something untracked, a
-	// stash, a branch.
-	put(t, filepath.Join(ws, "b.txt"), "b staged\n", 0o644)
-	git(t, ws, "add", "b.txt")
-	put(t, filepath.Join(ws, "untracked.txt"), "mine\n", 0o644)
+	personsProject(t, ws)
 	state := func() string {
 		return git(t, ws, "diff", "--cached", "--raw") + "|" + git(t, ws, "rev-parse", "HEAD") + "|" +
 			git(t, ws, "stash", "list") + "|" + git(t, ws, "for-each-ref", "refs/heads", "refs/tags")
