@@ -68,6 +68,11 @@ export async function* looks(page, widths) {
   await page.setViewportSize({ width: 1280, height: 800 });
 }
 
+/** A workspace's branch as the window names it: without the app's prefix (src/components/workspaces/workspaceText.ts shortName). */
+export function shortBranch(w) {
+  return (w.branch || w.id.replace(/^wsp_/, "")).replace(/^hermesdesk\//, "");
+}
+
 /** How many px the page is wider than the window (0 or less: it fits). */
 export function overflow(page) {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -12,7 +12,7 @@
 //
 //   node e2e/radar.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi, failed, openApp, required, looks } from "./harness.mjs";
+import { out, arg, launch, report, pageApi, failed, openApp, required, looks, shortBranch } from "./harness.mjs";
 
 const [url, project] = required("node e2e/radar.mjs --url LOGIN_URL --project GIT_REPO [--max-longtask-ms 50]", "--url", "--project");
 const maxLongTask = Number(arg("--max-longtask-ms", "50"));
@@ -20,7 +20,6 @@ const maxLongTask = Number(arg("--max-longtask-ms", "50"));
 const browser = await launch();
 const problems = [];
 let page;
-const short = (w) => (w.branch || w.id.replace(/^wsp_/, "")).replace(/^hermesdesk\//, "");
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await openApp(ctx, url, problems);
@@ -51,8 +50,8 @@ try {
     const badge = nav.locator(`[data-workspace-group="${w.id}"] .radar-badge`);
     await badge.waitFor({ timeout: 30_000 });
     const text = ((await badge.textContent()) ?? "").trim();
-    console.log(`radar: sidebar chip of ${short(w)}: "${text}"`);
-    if (text !== `Overlaps with ${short(other)}: readme.txt`) problems.push(`the chip of ${short(w)} says "${text}"`);
+    console.log(`radar: sidebar chip of ${shortBranch(w)}: "${text}"`);
+    if (text !== `Overlaps with ${shortBranch(other)}: readme.txt`) problems.push(`the chip of ${shortBranch(w)} says "${text}"`);
   }
   const shownMs = Date.now() - started;
   const long = await page.evaluate(() => [...window.__longtasks]);
@@ -69,7 +68,7 @@ try {
   if (long.length > 0 && longest > maxLongTask) problems.push(`a main-thread task of ${Math.round(longest)} ms while the radar ran (bar ${maxLongTask} ms)`);
 
   const answer = await call("GET", `/api/projects/${proj.id}/conflicts`);
-  console.log(`radar: GET conflicts: ${answer.overlaps.length} overlap(s), files ${answer.overlaps.flatMap((o) => o.files.map((f) => f.path)).join(", ")}, order ${answer.order.map((id) => short(ws.find((w) => w.id === id) ?? { id })).join(" → ")}, lines ${JSON.stringify(answer.lines)}`);
+  console.log(`radar: GET conflicts: ${answer.overlaps.length} overlap(s), files ${answer.overlaps.flatMap((o) => o.files.map((f) => f.path)).join(", ")}, order ${answer.order.map((id) => shortBranch(ws.find((w) => w.id === id) ?? { id })).join(" → ")}, lines ${JSON.stringify(answer.lines)}`);
   if (answer.overlaps.length !== 1 || answer.order.length !== 2) problems.push(`the route answers ${JSON.stringify(answer)}`);
 
   // The header's chip too, and its menu: the lines and the merge order.

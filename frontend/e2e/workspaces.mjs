@@ -11,14 +11,13 @@
 //   node e2e/workspaces.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { out, launch, report, pageApi, failed, openApp, required, looks } from "./harness.mjs";
+import { out, launch, report, pageApi, failed, openApp, required, looks, shortBranch } from "./harness.mjs";
 
 const [url, project] = required("node e2e/workspaces.mjs --url LOGIN_URL --project GIT_REPO", "--url", "--project");
 
 const browser = await launch();
 const problems = [];
 let page;
-const short = (w) => (w.branch || w.id.replace(/^wsp_/, "")).replace(/^hermesdesk\//, "");
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await openApp(ctx, url, problems);
@@ -47,7 +46,7 @@ try {
     made.push(w);
     const chip = (await head.locator(".ws-chip").textContent()) ?? "";
     console.log(`workspaces: session "${text}" in ${w.path}, header chip "${chip.trim()}"`);
-    if (!chip.includes(short(w))) problems.push(`the header chip "${chip}" does not name the branch ${w.branch}`);
+    if (!chip.includes(shortBranch(w))) problems.push(`the header chip "${chip}" does not name the branch ${w.branch}`);
     if (!existsSync(w.path)) problems.push(`the worktree ${w.path} does not exist`);
   }
   // Both runs live at once, each in its own worktree.
@@ -62,7 +61,7 @@ try {
   for (const w of made) {
     const g = nav.locator(`[data-workspace-group="${w.id}"]`);
     await g.waitFor({ timeout: 5_000 });
-    if (!((await g.textContent()) ?? "").includes(short(w))) problems.push(`the sidebar group of ${w.id} does not name its branch`);
+    if (!((await g.textContent()) ?? "").includes(shortBranch(w))) problems.push(`the sidebar group of ${w.id} does not name its branch`);
   }
   await nav.locator('[data-workspace-group="checkout"]').getByText("Project folder").waitFor({ timeout: 5_000 });
 
@@ -90,14 +89,14 @@ try {
 
   // Archive while the run is live: refused, and the sentence says why.
   const last = made[made.length - 1];
-  await head.getByRole("button", { name: `Archive the worktree ${short(last)}` }).click();
+  await head.getByRole("button", { name: `Archive the worktree ${shortBranch(last)}` }).click();
   const refusal = head.getByRole("alert");
   await refusal.waitFor({ timeout: 10_000 });
   console.log(`workspaces: archive refused: "${(await refusal.textContent())?.trim()}"`);
   for (const r of live) await call("POST", `/api/runs/${r.id}/cancel`, {});
   await waitIdle();
   // Archived from the header: the folder goes, the chip says so.
-  await head.getByRole("button", { name: `Archive the worktree ${short(last)}` }).click();
+  await head.getByRole("button", { name: `Archive the worktree ${shortBranch(last)}` }).click();
   await head.getByText(/Archived: restore it/).waitFor({ timeout: 30_000 });
   if (existsSync(last.path)) problems.push(`archived, yet ${last.path} is still there`);
   await page.screenshot({ path: join(out, "workspaces-archived.png") });
@@ -105,12 +104,12 @@ try {
   await nav.getByRole("button", { name: `Actions for the project ${proj.name}` }).click();
   await page.getByRole("menuitem", { name: /Recently archived worktrees/ }).click();
   const dlg = page.getByRole("dialog");
-  await dlg.getByText(short(last)).waitFor({ timeout: 5_000 });
+  await dlg.getByText(shortBranch(last)).waitFor({ timeout: 5_000 });
   await page.screenshot({ path: join(out, "workspaces-recently-archived.png") });
   await dlg.getByRole("button", { name: /Restore/ }).click();
   await dlg.getByText(/No archived worktrees/).waitFor({ timeout: 30_000 });
   await page.keyboard.press("Escape");
-  await head.getByRole("button", { name: `Archive the worktree ${short(last)}` }).waitFor({ timeout: 10_000 });
+  await head.getByRole("button", { name: `Archive the worktree ${shortBranch(last)}` }).waitFor({ timeout: 10_000 });
   if (!existsSync(last.path)) problems.push(`restored, yet ${last.path} is not back`);
   const back = (await call("GET", `/api/projects/${proj.id}/workspaces`)).find((x) => x.id === last.id);
   console.log(`workspaces: ${last.id} restored, state ${back?.state}`);
