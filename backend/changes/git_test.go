@@ -3,7 +3,6 @@ package changes
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,12 +14,6 @@ import (
 func gitRun(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	return gitcmdtest.Git(t, dir, args...)
-}
-
-func needGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 }
 
 // open opens snapshots of ws, closed with the test.
@@ -72,7 +65,7 @@ func objectFiles(t *testing.T, repo string) []string {
 }
 
 func TestSnapshotDiffLeavesIndexStashAndObjectsAlone(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	gitcmdtest.Write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\n")
@@ -126,7 +119,7 @@ func TestSnapshotDiffLeavesIndexStashAndObjectsAlone(t *testing.T) {
 }
 
 func TestBetweenKeepsToTheWorkspaceFolder(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	ws := filepath.Join(repo, "app")
@@ -142,7 +135,7 @@ func TestBetweenKeepsToTheWorkspaceFolder(t *testing.T) {
 }
 
 func TestOpenOutsideGit(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	if _, err := Open(context.Background(), t.TempDir()); err != ErrNotGit {
 		t.Fatalf("err = %v, want ErrNotGit", err)
 	}
@@ -172,7 +165,7 @@ func TestSnapshotsRunNothingOfTheRepository(t *testing.T) {
 
 // Every name git allows comes back as it is (issue 21, item 9).
 func TestBetweenNamesEveryFileExactly(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	names := []string{

@@ -14,7 +14,7 @@ import (
 // Keep writes the snapshot's objects into the repository's own store (a
 // checkpoint's ref keeps them); the default leaves no object behind.
 func TestKeepWritesObjectsToTheRepository(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
@@ -39,7 +39,7 @@ func TestKeepWritesObjectsToTheRepository(t *testing.T) {
 // A plain folder is snapshotted into a shadow repository; it never gains
 // a .git. Without a shadow it is ErrNotGit, as before.
 func TestShadowSnapshotsOfAPlainFolder(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	ws, shadow := t.TempDir(), filepath.Join(t.TempDir(), "s.git")
 	gitcmdtest.Write(t, filepath.Join(ws, "a.txt"), "a\n")

@@ -20,7 +20,7 @@ import (
 // store, yet the run names it (issue 21, item 8). The limit is lowered so
 // the test writes kilobytes, not 50 MiB.
 func TestLargeFilesAreNamedNotCompared(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	big := strings.Repeat("x", 4096)
@@ -76,7 +76,7 @@ func TestLargeFilesAreNamedNotCompared(t *testing.T) {
 // copy, git's index.lock); the next one removes it, and keeps a live one's
 // (issue 21, item 13).
 func TestKilledSnapshotsLeaveNothingBehind(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	repo := t.TempDir()

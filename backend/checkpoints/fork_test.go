@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/errdefs"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -16,7 +17,7 @@ import (
 // untracked, staged-by-the-person content as it was on disk), the person's
 // checkout, index, HEAD, stash and branches unchanged.
 func TestForkLaysTheCheckpointOverAWorktreeFromItsHead(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -78,7 +79,7 @@ func TestForkBaseRefusesWithASentence(t *testing.T) {
 // A fork of an empty project (a commit without files, nothing on disk):
 // an empty worktree, not an error.
 func TestForkOfAnEmptyProject(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)

@@ -3,7 +3,6 @@ package checkpoints
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,12 +11,6 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 )
-
-func needGit(t testing.TB) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-}
 
 func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/errdefs"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -37,7 +38,7 @@ func seed(t *testing.T, ws string) {
 }
 
 func TestUndoRoundTripInAGitProject(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -84,7 +85,7 @@ func TestUndoRoundTripInAGitProject(t *testing.T) {
 }
 
 func TestUndoRoundTripInAPlainFolder(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -107,7 +108,7 @@ func TestUndoRoundTripInAPlainFolder(t *testing.T) {
 }
 
 func TestUndoStopsWhereLaterEditsTouchTheSameLines(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -148,7 +149,7 @@ func TestUndoStopsWhereLaterEditsTouchTheSameLines(t *testing.T) {
 }
 
 func TestRestorePreviewsThenKeepsFilesCreatedSince(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -203,7 +204,7 @@ func TestRestorePreviewsThenKeepsFilesCreatedSince(t *testing.T) {
 // A repository inside a plain folder is a gitlink in the shadow's trees:
 // its files are not kept, so undo and restore name it and leave it.
 func TestNestedRepositoryIsLeftAlone(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -239,7 +240,7 @@ func TestNestedRepositoryIsLeftAlone(t *testing.T) {
 // A folder replaced by a link since the checkpoint is never written
 // through: the file is named, nothing outside the workspace changes.
 func TestRestoreNeverWritesThroughALink(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws, outside := t.TempDir(), t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -261,7 +262,7 @@ func TestRestoreNeverWritesThroughALink(t *testing.T) {
 // refs go to the repository's common git dir, the worktree's own index is
 // the one seeded and left alone.
 func TestUndoInALinkedWorktree(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, main := t.TempDir(), t.TempDir()
 	l := ledger(t, data)

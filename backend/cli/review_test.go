@@ -5,7 +5,6 @@ package cli
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,9 +23,7 @@ import (
 // given); review.changed is on the watch bus; a revert removes the file
 // and undoing its checkpoint brings it back.
 func TestEndToEndReviewRoundTrip(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	dataDir := newDataDir(t)
 	srv := startServe(t, dataDir)
 	defer srv.stop()

@@ -2,7 +2,6 @@ package gitcmd_test
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -13,9 +12,7 @@ import (
 // A commit written with Identity names Hermes Desk and the email as its
 // author and committer, with no name of git's own to fall back on.
 func TestIdentityWritesTheCommit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	gitcmdtest.Git(t, dir, "init", "-q")

@@ -3,7 +3,6 @@ package review
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,9 +41,7 @@ func read(t testing.TB, p string) string {
 // moved ahead with a change of its own (not the workspace's work).
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	repo := t.TempDir()
 	git(t, repo, "init", "-q", "-b", "main")

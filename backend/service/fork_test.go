@@ -3,7 +3,6 @@ package service_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,9 +36,7 @@ func (c *startCapture) Start(_ context.Context, req run.StartRequest) (run.Start
 // message hands the earlier conversation to the agent; a plain folder is
 // refused with a sentence.
 func TestForkFromATurnThroughTheService(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data := t.TempDir()
 	j, err := journal.Open(filepath.Join(data, "journal.db"), journal.Options{})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,9 +18,7 @@ import (
 // it does not report (a shell command) ends with file.changed from the
 // workspace snapshot, before done (docs/ARCHITECTURE.md §Events).
 func TestRunReportsWorkspaceChanges(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // the snapshots' temporary folder must go with the run
 	ws := t.TempDir()

@@ -8,7 +8,6 @@ package gitcmdtest
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -58,9 +57,7 @@ func (r *Repo) Reset() { os.Remove(r.Marker) }
 // carry. Tests that call it cannot run in parallel.
 func New(t *testing.T) *Repo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	Need(t)
 	root := t.TempDir()
 	r := &Repo{Dir: filepath.Join(root, "work"), Marker: filepath.Join(root, "ran.txt"), bin: filepath.Join(root, "bin")}
 	must(t, os.MkdirAll(r.Dir, 0o755))

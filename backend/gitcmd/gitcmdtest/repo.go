@@ -25,6 +25,14 @@ func Git(t testing.TB, dir string, args ...string) string {
 	return string(out)
 }
 
+// Need skips the test when git is not installed.
+func Need(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+}
+
 // Init makes dir a repository on main with one empty commit ("first"): a
 // project worktrees can be made from.
 func Init(t testing.TB, dir string) {
