@@ -284,12 +284,8 @@ func (s *Store) RenameProject(ctx context.Context, id, name string) (run.Project
 	if name == "" {
 		return run.Project{}, fmt.Errorf("journal: rename project %s: a name is required: %w", id, ErrInvalid)
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE projects SET name = ? WHERE id = ?`, name, id)
-	if err != nil {
-		return run.Project{}, s.wrap("rename project "+id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return run.Project{}, fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
+	if err := s.changeOne(ctx, "rename project "+id, "project", id, `UPDATE projects SET name = ? WHERE id = ?`, name, id); err != nil {
+		return run.Project{}, err
 	}
 	return s.GetProject(ctx, id)
 }
@@ -301,12 +297,8 @@ func (s *Store) MoveProject(ctx context.Context, id, workspace string) (run.Proj
 	if workspace == "" {
 		return run.Project{}, fmt.Errorf("journal: move project %s: a folder is required: %w", id, ErrInvalid)
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE projects SET workspace = ? WHERE id = ?`, workspace, id)
-	if err != nil {
-		return run.Project{}, s.wrap("move project "+id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return run.Project{}, fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
+	if err := s.changeOne(ctx, "move project "+id, "project", id, `UPDATE projects SET workspace = ? WHERE id = ?`, workspace, id); err != nil {
+		return run.Project{}, err
 	}
 	return s.GetProject(ctx, id)
 }

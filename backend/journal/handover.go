@@ -14,14 +14,7 @@ import (
 
 // SetSessionHandover records the handover of a session.
 func (s *Store) SetSessionHandover(ctx context.Context, sessionID, text string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET handover = ? WHERE id = ?`, text, sessionID)
-	if err != nil {
-		return s.wrap("set session handover", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
-	}
-	return nil
+	return s.changeOne(ctx, "set session handover", "session", sessionID, `UPDATE sessions SET handover = ? WHERE id = ?`, text, sessionID)
 }
 
 // SessionHandover is a session's handover ("" for a session not forked).
@@ -37,14 +30,7 @@ func (s *Store) SessionHandover(ctx context.Context, sessionID string) (string, 
 // SetSessionFork records the native fork a forked session's first run
 // makes (JSON the service writes; "" for none).
 func (s *Store) SetSessionFork(ctx context.Context, sessionID, fork string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET fork = ? WHERE id = ?`, fork, sessionID)
-	if err != nil {
-		return s.wrap("set session fork", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
-	}
-	return nil
+	return s.changeOne(ctx, "set session fork", "session", sessionID, `UPDATE sessions SET fork = ? WHERE id = ?`, fork, sessionID)
 }
 
 // SessionFork is a session's native fork ("" for none).

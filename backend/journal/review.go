@@ -108,14 +108,7 @@ func (s *Store) ReviewComments(ctx context.Context, workspaceID string) ([]run.R
 
 // DeleteReviewComment removes one comment; ErrNotFound when there is none.
 func (s *Store) DeleteReviewComment(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM review_comments WHERE id = ?`, id)
-	if err != nil {
-		return s.wrap("delete review comment "+id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("journal: review comment %s: %w", id, ErrNotFound)
-	}
-	return nil
+	return s.changeOne(ctx, "delete review comment "+id, "review comment", id, `DELETE FROM review_comments WHERE id = ?`, id)
 }
 
 // MarkReviewCommentsSent marks drafts sent in runID.

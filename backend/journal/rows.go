@@ -7,9 +7,9 @@ import (
 	"fmt"
 )
 
-// The two reads every resource of the journal has (docs/ARCHITECTURE.md
-// §Journal): one row by id, and a list, each row read by the resource's
-// scanX.
+// What every resource of the journal does the same way (docs/ARCHITECTURE.md
+// §Journal): read one row by id and a list, each row read by the
+// resource's scanX, and change (update or delete) one row by id.
 
 // rowScanner is a row or rows being read: what every scanX takes.
 type rowScanner = interface{ Scan(...any) error }
@@ -46,4 +46,18 @@ func listOf[T any](ctx context.Context, s *Store, what string, scan func(rowScan
 		out = append(out, v)
 	}
 	return out, s.wrap(what, rows.Err())
+}
+
+// changeOne runs query, an UPDATE or DELETE of the row of id; no row
+// changed is ErrNotFound, said "journal: <noun> <id>"; op names the change
+// in any other error.
+func (s *Store) changeOne(ctx context.Context, op, noun, id, query string, args ...any) error {
+	res, err := s.db.ExecContext(ctx, query, args...)
+	if err != nil {
+		return s.wrap(op, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("journal: %s %s: %w", noun, id, ErrNotFound)
+	}
+	return nil
 }

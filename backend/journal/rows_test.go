@@ -6,10 +6,10 @@ import (
 	"testing"
 )
 
-// Every resource's read by id says a missing one the same way (oneOf,
-// rows.go): ErrNotFound, "journal: <noun> <id>"; an empty list of review
-// comments is a list, not null on the wire.
-func TestReadsOfAMissingRow(t *testing.T) {
+// Every resource's read or change by id says a missing one the same way
+// (oneOf, changeOne, rows.go): ErrNotFound, "journal: <noun> <id>"; an
+// empty list of review comments is a list, not null on the wire.
+func TestAMissingRow(t *testing.T) {
 	s := openTest(t, Options{})
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -21,6 +21,12 @@ func TestReadsOfAMissingRow(t *testing.T) {
 		{"journal: workspace wsp_x: not found", func() error { _, err := s.GetWorkspace(ctx, "wsp_x"); return err }},
 		{"journal: schedule sch_x: not found", func() error { _, err := s.GetSchedule(ctx, "sch_x"); return err }},
 		{"journal: review comment rvc_x: not found", func() error { _, err := s.GetReviewComment(ctx, "rvc_x"); return err }},
+		{"journal: project prj_x: not found", func() error { _, err := s.RenameProject(ctx, "prj_x", "n"); return err }},
+		{"journal: project prj_x: not found", func() error { _, err := s.MoveProject(ctx, "prj_x", "/w"); return err }},
+		{"journal: session ses_x: not found", func() error { return s.SetSessionHandover(ctx, "ses_x", "text") }},
+		{"journal: session ses_x: not found", func() error { return s.SetSessionFork(ctx, "ses_x", "{}") }},
+		{"journal: review comment rvc_x: not found", func() error { return s.DeleteReviewComment(ctx, "rvc_x") }},
+		{"journal: schedule sch_x: not found", func() error { return s.DeleteSchedule(ctx, "sch_x") }},
 	} {
 		err := tc.get()
 		if !errors.Is(err, ErrNotFound) || err.Error() != tc.want {

@@ -98,14 +98,7 @@ func (s *Store) SetScheduleSession(ctx context.Context, id, sessionID string) er
 
 // DeleteSchedule removes a schedule and its history (its runs stay).
 func (s *Store) DeleteSchedule(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM schedules WHERE id = ?`, id)
-	if err != nil {
-		return s.wrap("delete schedule "+id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("journal: schedule %s: %w", id, ErrNotFound)
-	}
-	return nil
+	return s.changeOne(ctx, "delete schedule "+id, "schedule", id, `DELETE FROM schedules WHERE id = ?`, id)
 }
 
 // AddFiring records f and, when cursor is set, moves the schedule's cursor
