@@ -6,9 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/service"
-	"github.com/hermesdesk/hermesdesk/backend/service/servicetest"
 )
 
 // copyDir copies a recorded history root into dst.
@@ -37,13 +35,7 @@ func copyDir(t *testing.T, src, dst string) {
 // imported; an imported one (continued too) is no longer offered.
 func TestHistoryOffer(t *testing.T) {
 	ctx := context.Background()
-	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.db"), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	m := servicetest.NewMem()
-	s := service.New(j, m, m, service.Options{Log: quiet})
+	s, j := journalWorld(t, service.Options{})
 	defer s.StopHistoryMirrors()
 	home := t.TempDir()
 	for env, dir := range map[string]string{"CLAUDE_CONFIG_DIR": "claude", "HERMES_HOME": "hermes"} {
