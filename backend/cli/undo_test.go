@@ -49,7 +49,7 @@ func TestRunsUndo(t *testing.T) {
 	f.mem.Append("r1", run.EventDone, run.Done{Status: run.StatusCompleted})
 	// A later edit of the same line: refused, the file named, nothing changed.
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("after, edited\n"), 0o644)
-	f.stderr.b.Reset()
+	f.stderr.Reset()
 	if code := f.env.Runs([]string{"undo", "r1"}); code != exitFail || !strings.Contains(f.stderr.String(), "a.txt (the same lines were changed since this run)") {
 		t.Fatalf("undo over a later edit: %d %q", code, f.stderr.String())
 	}
