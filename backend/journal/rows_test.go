@@ -27,6 +27,8 @@ func TestAMissingRow(t *testing.T) {
 		{"journal: session ses_x: not found", func() error { return s.SetSessionFork(ctx, "ses_x", "{}") }},
 		{"journal: review comment rvc_x: not found", func() error { return s.DeleteReviewComment(ctx, "rvc_x") }},
 		{"journal: schedule sch_x: not found", func() error { return s.DeleteSchedule(ctx, "sch_x") }},
+		{"journal: session ses_x: not found", func() error { _, err := s.SessionHandover(ctx, "ses_x"); return err }},
+		{"journal: session ses_x: not found", func() error { _, err := s.SessionFork(ctx, "ses_x"); return err }},
 	} {
 		err := tc.get()
 		if !errors.Is(err, ErrNotFound) || err.Error() != tc.want {
