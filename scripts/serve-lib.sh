@@ -65,3 +65,14 @@ kill_shims() {
     for p in $pid $(sed -n 's/.*"agent_pid": *\([0-9]*\).*/\1/p' "$f"); do kill -9 -- "-$p" 2>/dev/null || kill -9 "$p" 2>/dev/null || true; done
   done
 }
+
+# git_project DIR FILE CONTENT: a git repository on main at DIR with one
+# commit holding FILE (CONTENT, printf's format): the project a flow's
+# worktrees, reviews and checkpoints work in.
+git_project() {
+  local dir=$1 file=$2 content=$3
+  git init -q -b main "$dir"
+  printf "$content" >"$dir/$file"
+  git -C "$dir" add "$file"
+  git -C "$dir" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+}

@@ -58,10 +58,7 @@ scripts/e2e-history.sh "$bin"
 scripts/e2e-hosts.sh "$bin"
 
 # Workbench: diffs, the slash menu, export — in a git project with a tracked file.
-git init -q "$work/gitproj"
-printf 'first line\n' >"$work/gitproj/notes.txt"
-git -C "$work/gitproj" add notes.txt
-git -C "$work/gitproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+git_project "$work/gitproj" notes.txt 'first line\n'
 (cd frontend && node e2e/workbench.mjs --url "$url" --project "$work/gitproj" --bundle "$work/session.hdbundle.jsonl")
 # The bundle comes into a second data dir (no app running there): bad
 # bundles are refused and change nothing, the good one is found by search.
@@ -78,34 +75,22 @@ serve2_pid=$started_pid url2=$started_url
 echo "test-e2e: workbench flow passed"
 # Workspaces (issue 25): sessions in new worktrees of a real repository,
 # two runs at once, the chip, archive and restore from the window.
-git init -q -b main "$work/wsproj"
-printf 'one\n' >"$work/wsproj/readme.txt"
-git -C "$work/wsproj" add readme.txt
-git -C "$work/wsproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+git_project "$work/wsproj" readme.txt 'one\n'
 (cd frontend && node e2e/workspaces.mjs --url "$url" --project "$work/wsproj")
 echo "test-e2e: workspaces flow passed"
 # Conflict radar (issue 27): two worktree sessions rewrite the same line;
 # both chips show the overlap, with no long main-thread task meanwhile.
-git init -q -b main "$work/radarproj"
-printf 'one\ntwo\n' >"$work/radarproj/readme.txt"
-git -C "$work/radarproj" add readme.txt
-git -C "$work/radarproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+git_project "$work/radarproj" readme.txt 'one\ntwo\n'
 (cd frontend && node e2e/radar.mjs --url "$url" --project "$work/radarproj" --max-longtask-ms "${E2E_RADAR_LONGTASK_MS:-50}")
 echo "test-e2e: conflict radar flow passed"
 # Review (issue 27): a worktree's files, a line comment sent to the agent,
 # Revert and its Undo, from the chip's Review view.
-git init -q -b main "$work/rvproj"
-printf 'one\n' >"$work/rvproj/readme.txt"
-git -C "$work/rvproj" add readme.txt
-git -C "$work/rvproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+git_project "$work/rvproj" readme.txt 'one\n'
 (cd frontend && node e2e/review.mjs --url "$url" --project "$work/rvproj")
 echo "test-e2e: review flow passed"
 # Checkpoints (issue 26): a demo run writes hello.txt; Undo removes it from
 # the disk, Redo brings it back, Restore previews and applies, from the footer.
-git init -q -b main "$work/cpproj"
-printf 'one\n' >"$work/cpproj/readme.txt"
-git -C "$work/cpproj" add readme.txt
-git -C "$work/cpproj" -c user.name=e2e -c user.email=e2e@example.invalid commit -qm start
+git_project "$work/cpproj" readme.txt 'one\n'
 (cd frontend && node e2e/checkpoints.mjs --url "$url" --project "$work/cpproj")
 echo "test-e2e: checkpoints flow passed"
 # Merge back (issue 27): a demo run in a worktree squash-merged from the

@@ -3,7 +3,6 @@ package changes
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,22 +14,6 @@ import (
 func gitRun(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	return gitcmdtest.Git(t, dir, args...)
-}
-
-func write(t *testing.T, p, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func needGit(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
 }
 
 // open opens snapshots of ws, closed with the test.
@@ -82,19 +65,19 @@ func objectFiles(t *testing.T, repo string) []string {
 }
 
 func TestSnapshotDiffLeavesIndexStashAndObjectsAlone(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
-	write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\n")
-	write(t, filepath.Join(repo, "gone.txt"), "bye\n")
-	write(t, filepath.Join(repo, ".gitignore"), "*.log\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "gone.txt"), "bye\n")
+	gitcmdtest.Write(t, filepath.Join(repo, ".gitignore"), "*.log\n")
 	gitRun(t, repo, "add", ".")
 	gitRun(t, repo, "commit", "-qm", "start")
 	// The person's own state: a staged change and an uncommitted one, which
 	// the run's diff must not include and the snapshot must not disturb.
-	write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\nstaged\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\nstaged\n")
 	gitRun(t, repo, "add", "notes.txt")
-	write(t, filepath.Join(repo, "draft.txt"), "mine\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "draft.txt"), "mine\n")
 	indexBefore := gitRun(t, repo, "diff", "--cached", "--name-status")
 	objectsBefore := objectFiles(t, repo)
 
@@ -102,11 +85,11 @@ func TestSnapshotDiffLeavesIndexStashAndObjectsAlone(t *testing.T) {
 	before := snap(t, s)
 	// The run: appends to a tracked file, creates, deletes, writes an
 	// ignored log and a binary file.
-	write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\nstaged\nthree\n")
-	write(t, filepath.Join(repo, "sub", "new.txt"), "fresh\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "notes.txt"), "one\ntwo\nstaged\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "sub", "new.txt"), "fresh\n")
 	os.Remove(filepath.Join(repo, "gone.txt"))
-	write(t, filepath.Join(repo, "debug.log"), "ignored\n")
-	write(t, filepath.Join(repo, "img.bin"), "\x00\x01\x02")
+	gitcmdtest.Write(t, filepath.Join(repo, "debug.log"), "ignored\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "img.bin"), "\x00\x01\x02")
 	after := snap(t, s)
 	got := between(t, s, before, after)
 	if f := got["notes.txt"]; f.Added != 1 || f.Removed != 0 || !strings.Contains(f.Diff, "+three\n") || strings.Contains(f.Diff, "+staged") {
@@ -136,15 +119,15 @@ func TestSnapshotDiffLeavesIndexStashAndObjectsAlone(t *testing.T) {
 }
 
 func TestBetweenKeepsToTheWorkspaceFolder(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	ws := filepath.Join(repo, "app")
-	write(t, filepath.Join(ws, "a.txt"), "a\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "a.txt"), "a\n")
 	s := open(t, ws)
 	before := snap(t, s)
-	write(t, filepath.Join(ws, "a.txt"), "a\nb\n")
-	write(t, filepath.Join(repo, "outside.txt"), "x\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "a.txt"), "a\nb\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "outside.txt"), "x\n")
 	got := between(t, s, before, snap(t, s))
 	if len(got) != 1 || got["a.txt"].Added != 1 {
 		t.Fatalf("files = %+v", got)
@@ -152,7 +135,7 @@ func TestBetweenKeepsToTheWorkspaceFolder(t *testing.T) {
 }
 
 func TestOpenOutsideGit(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	if _, err := Open(context.Background(), t.TempDir()); err != ErrNotGit {
 		t.Fatalf("err = %v, want ErrNotGit", err)
 	}
@@ -165,9 +148,9 @@ func TestSnapshotsRunNothingOfTheRepository(t *testing.T) {
 	r := gitcmdtest.New(t)
 	s := open(t, r.Dir)
 	before := snap(t, s)
-	write(t, filepath.Join(r.Dir, "a.txt"), "one\ntwo\nthree\n")
-	write(t, filepath.Join(r.Dir, "c.inc"), "included, changed\n")
-	write(t, filepath.Join(r.Dir, "d.proc"), "new\n")
+	gitcmdtest.Write(t, filepath.Join(r.Dir, "a.txt"), "one\ntwo\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.Dir, "c.inc"), "included, changed\n")
+	gitcmdtest.Write(t, filepath.Join(r.Dir, "d.proc"), "new\n")
 	got := between(t, s, before, snap(t, s))
 	if ran := r.Ran(); len(ran) > 0 {
 		t.Fatalf("the snapshots ran the repository's programs: %s", strings.Join(ran, ", "))
@@ -182,7 +165,7 @@ func TestSnapshotsRunNothingOfTheRepository(t *testing.T) {
 
 // Every name git allows comes back as it is (issue 21, item 9).
 func TestBetweenNamesEveryFileExactly(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	names := []string{
@@ -193,7 +176,7 @@ func TestBetweenNamesEveryFileExactly(t *testing.T) {
 	s := open(t, repo)
 	before := snap(t, s)
 	for _, n := range names {
-		write(t, filepath.Join(repo, n), "x\n")
+		gitcmdtest.Write(t, filepath.Join(repo, n), "x\n")
 	}
 	got := between(t, s, before, snap(t, s))
 	if len(got) != len(names) {

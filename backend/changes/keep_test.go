@@ -7,16 +7,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 )
 
 // Keep writes the snapshot's objects into the repository's own store (a
 // checkpoint's ref keeps them); the default leaves no object behind.
 func TestKeepWritesObjectsToTheRepository(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
-	write(t, filepath.Join(repo, "a.txt"), "kept\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "a.txt"), "kept\n")
 	s, err := OpenWith(ctx, repo, Options{Keep: true})
 	if err != nil {
 		t.Fatal(err)
@@ -37,12 +39,12 @@ func TestKeepWritesObjectsToTheRepository(t *testing.T) {
 // A plain folder is snapshotted into a shadow repository; it never gains
 // a .git. Without a shadow it is ErrNotGit, as before.
 func TestShadowSnapshotsOfAPlainFolder(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	ws, shadow := t.TempDir(), filepath.Join(t.TempDir(), "s.git")
-	write(t, filepath.Join(ws, "a.txt"), "a\n")
-	write(t, filepath.Join(ws, ".gitignore"), "skip/\n")
-	write(t, filepath.Join(ws, "skip/x"), "ignored\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "a.txt"), "a\n")
+	gitcmdtest.Write(t, filepath.Join(ws, ".gitignore"), "skip/\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "skip/x"), "ignored\n")
 	if _, err := OpenWith(ctx, ws, Options{}); !errors.Is(err, ErrNotGit) {
 		t.Fatalf("without a shadow: %v", err)
 	}
@@ -52,7 +54,7 @@ func TestShadowSnapshotsOfAPlainFolder(t *testing.T) {
 	}
 	defer s.Close()
 	a := snap(t, s)
-	write(t, filepath.Join(ws, "a.txt"), "b\n")
+	gitcmdtest.Write(t, filepath.Join(ws, "a.txt"), "b\n")
 	b := snap(t, s)
 	got := between(t, s, a, b)
 	if len(got) != 1 || got["a.txt"].Action != "modified" {

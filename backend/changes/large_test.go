@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -18,13 +20,13 @@ import (
 // store, yet the run names it (issue 21, item 8). The limit is lowered so
 // the test writes kilobytes, not 50 MiB.
 func TestLargeFilesAreNamedNotCompared(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	repo := t.TempDir()
 	gitRun(t, repo, "init", "-q")
 	big := strings.Repeat("x", 4096)
-	write(t, filepath.Join(repo, "tracked-big.dat"), "small\n")
-	write(t, filepath.Join(repo, "kept.dat"), big)
-	write(t, filepath.Join(repo, "gone.dat"), big)
+	gitcmdtest.Write(t, filepath.Join(repo, "tracked-big.dat"), "small\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "kept.dat"), big)
+	gitcmdtest.Write(t, filepath.Join(repo, "gone.dat"), big)
 	gitRun(t, repo, "add", "tracked-big.dat")
 	gitRun(t, repo, "commit", "-qm", "start")
 	objectsBefore := objectFiles(t, repo)
@@ -32,10 +34,10 @@ func TestLargeFilesAreNamedNotCompared(t *testing.T) {
 	s := open(t, repo)
 	s.MaxFileSize = 1024
 	before := snap(t, s)
-	write(t, filepath.Join(repo, "new.dat"), big)
-	write(t, filepath.Join(repo, "tracked-big.dat"), big)
+	gitcmdtest.Write(t, filepath.Join(repo, "new.dat"), big)
+	gitcmdtest.Write(t, filepath.Join(repo, "tracked-big.dat"), big)
 	os.Remove(filepath.Join(repo, "gone.dat"))
-	write(t, filepath.Join(repo, "small.txt"), "small\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "small.txt"), "small\n")
 	got := between(t, s, before, snap(t, s))
 
 	want := map[string]string{"new.dat": "created", "tracked-big.dat": "modified", "gone.dat": "deleted"}
@@ -74,7 +76,7 @@ func TestLargeFilesAreNamedNotCompared(t *testing.T) {
 // copy, git's index.lock); the next one removes it, and keeps a live one's
 // (issue 21, item 13).
 func TestKilledSnapshotsLeaveNothingBehind(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	repo := t.TempDir()
@@ -104,8 +106,8 @@ func TestKilledSnapshotsLeaveNothingBehind(t *testing.T) {
 	in.Close()
 	// An index copy an earlier release left.
 	old := filepath.Join(tmp, "hermesdesk-index-123")
-	write(t, old, "stale")
-	write(t, old+".lock", "stale")
+	gitcmdtest.Write(t, old, "stale")
+	gitcmdtest.Write(t, old+".lock", "stale")
 	long := time.Now().Add(-2 * time.Hour)
 	os.Chtimes(old, long, long)
 	os.Chtimes(old+".lock", long, long)

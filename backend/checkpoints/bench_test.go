@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/changes"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 )
 
 // The figures the issue sets (docs/ARCHITECTURE.md §Checkpoints): a
@@ -58,7 +59,7 @@ func cpuTime() time.Duration {
 }
 
 func BenchmarkCheckpoint20kFiles10Changed(b *testing.B) {
-	needGit(b)
+	gitcmdtest.Need(b)
 	ctx := context.Background()
 	ws := bigRepo(b, 20000)
 	data := b.TempDir()
@@ -87,7 +88,7 @@ func BenchmarkCheckpoint20kFiles10Changed(b *testing.B) {
 // The run's start snapshot alone, as before checkpoints: the checkpoint
 // adds to a run's start only its difference from this.
 func BenchmarkSnapshotOnly20kFiles10Changed(b *testing.B) {
-	needGit(b)
+	gitcmdtest.Need(b)
 	ctx := context.Background()
 	ws := bigRepo(b, 20000)
 	var ds, cpu []time.Duration
@@ -111,7 +112,7 @@ func BenchmarkSnapshotOnly20kFiles10Changed(b *testing.B) {
 }
 
 func BenchmarkUndo50Files(b *testing.B) {
-	needGit(b)
+	gitcmdtest.Need(b)
 	ctx := context.Background()
 	ws := bigRepo(b, 2000)
 	data := b.TempDir()

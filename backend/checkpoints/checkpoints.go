@@ -117,12 +117,8 @@ func (r repo) git(ctx context.Context, stdin string, args ...string) (string, er
 	return string(out), err
 }
 
-// identity: commits are written with HOME pointing nowhere, so git knows
-// no name of its own.
-var identity = []string{
-	"GIT_AUTHOR_NAME=Hermes Desk", "GIT_AUTHOR_EMAIL=checkpoints@hermesdesk.invalid",
-	"GIT_COMMITTER_NAME=Hermes Desk", "GIT_COMMITTER_EMAIL=checkpoints@hermesdesk.invalid",
-}
+// identity is who the checkpoint commits say made them.
+var identity = gitcmd.Identity("checkpoints@hermesdesk.invalid")
 
 // commit writes tree as a commit (parent optional) and points ref at it.
 func (r repo) commit(ctx context.Context, tree, parent, ref, msg string) (string, error) {

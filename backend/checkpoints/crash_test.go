@@ -10,13 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // A checkpoint killed (SIGKILL) mid-way is finished or dropped at start:
 // dropped when its ref was not written yet, finished when it was.
 func TestKilledCheckpointIsFinishedOrDroppedAtStart(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	for _, tc := range []struct {
 		stopAt string
 		kept   bool
@@ -76,7 +77,7 @@ func TestKilledCheckpointIsFinishedOrDroppedAtStart(t *testing.T) {
 // An undo killed while writing files is kept as interrupted at start, and
 // undoing it puts every file it was writing back as it was before it.
 func TestKilledUndoIsInterruptedAndCanBeUndone(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/errdefs"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -16,17 +17,11 @@ import (
 // untracked, staged-by-the-person content as it was on disk), the person's
 // checkout, index, HEAD, stash and branches unchanged.
 func TestForkLaysTheCheckpointOverAWorktreeFromItsHead(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
-	git(t, ws, "init", "-q")
-	seed(t, ws)
-	git(t, ws, "add", "a.txt", "b.txt", "gone.txt", "run.sh", ".gitignore")
-	git(t, ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
-	put(t, filepath.Join(ws, "b.txt"), "b staged\n", 0o644)
-	git(t, ws, "add", "b.txt")
-	put(t, filepath.Join(ws, "untracked.txt"), "mine\n", 0o644)
+	personsProject(t, ws)
 	put(t, filepath.Join(ws, "a.txt"), "one\ntwo edited, not staged\nthree\n", 0o644)
 	head := strings.TrimSpace(git(t, ws, "rev-parse", "HEAD"))
 	want := tree(t, ws)
@@ -46,17 +41,7 @@ func TestForkLaysTheCheckpointOverAWorktreeFromItsHead(t *testing.T) {
 	}
 	personBefore, filesBefore := state(), tree(t, ws)
 
-	base, err := ForkBase(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wt := filepath.Join(t.TempDir(), "fork")
-	git(t, ws, "worktree", "add", "-q", "-b", "hermesdesk/fork", wt, base)
-	if err := LayOver(ctx, wt, rec.Before); err != nil {
-		t.Fatal(err)
-	}
-	got := tree(t, wt)
-	delete(got, ".git") // the worktree's pointer file
+	got := forkFiles(ctx, t, ws, rec)
 	same(t, "the fork's files", got, want)
 	git(t, ws, "merge-base", "--is-ancestor", head, "hermesdesk/fork") // fails the test if not
 	if s := state(); s != personBefore {
@@ -94,7 +79,7 @@ func TestForkBaseRefusesWithASentence(t *testing.T) {
 // A fork of an empty project (a commit without files, nothing on disk):
 // an empty worktree, not an error.
 func TestForkOfAnEmptyProject(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -105,6 +90,14 @@ func TestForkOfAnEmptyProject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	got := forkFiles(ctx, t, ws, rec)
+	same(t, "the fork's files", got, map[string]string{})
+}
+
+// forkFiles makes a fork of rec the way the service does (a worktree of
+// ws at ForkBase, the checkpoint laid over it) and reads its files.
+func forkFiles(ctx context.Context, t *testing.T, ws string, rec run.Checkpoint) map[string]string {
+	t.Helper()
 	base, err := ForkBase(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -112,9 +105,9 @@ func TestForkOfAnEmptyProject(t *testing.T) {
 	wt := filepath.Join(t.TempDir(), "fork")
 	git(t, ws, "worktree", "add", "-q", "-b", "hermesdesk/fork", wt, base)
 	if err := LayOver(ctx, wt, rec.Before); err != nil {
-		t.Fatalf("lay an empty checkpoint over an empty worktree: %v", err)
+		t.Fatalf("lay the checkpoint over the fork's worktree: %v", err)
 	}
 	got := tree(t, wt)
-	delete(got, ".git")
-	same(t, "the fork's files", got, map[string]string{})
+	delete(got, ".git") // the worktree's pointer file
+	return got
 }

@@ -3,7 +3,6 @@ package checkpoints
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,12 +11,6 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 )
-
-func needGit(t testing.TB) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
-}
 
 func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
@@ -107,6 +100,20 @@ func quote(s string) string {
 
 // runAround takes a run's checkpoint, lets agent change the files and
 // keeps the files after, as the shim does.
+// personsProject makes ws a git project of seed's files, committed, with
+// the person's own state on top: b.txt's edit staged, untracked.txt
+// untracked — what a checkpoint, an undo and a fork must leave as it was.
+func personsProject(t *testing.T, ws string) {
+	t.Helper()
+	git(t, ws, "init", "-q")
+	seed(t, ws)
+	git(t, ws, "add", "a.txt", "b.txt", "gone.txt", "run.sh", ".gitignore")
+	git(t, ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+	put(t, filepath.Join(ws, "b.txt"), "b staged\n", 0o644)
+	git(t, ws, "add", "b.txt")
+	put(t, filepath.Join(ws, "untracked.txt"), "mine\n", 0o644)
+}
+
 func runAround(t testing.TB, l Ledger, dataDir, ws, runID string, agent func()) *Taken {
 	t.Helper()
 	ctx := context.Background()

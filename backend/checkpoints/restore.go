@@ -29,51 +29,22 @@ func Restore(ctx context.Context, l Ledger, dataDir, sessionID, turnID string, o
 	}
 	defer s.Close()
 	r := repo{s}
-	now, err := s.Snapshot(ctx)
+	now, diff, err := r.since(ctx, target.Before)
 	if err != nil {
 		return run.CheckpointResult{}, err
 	}
-	diff, err := r.diffTrees(ctx, target.Before, now.Tree)
-	if err != nil {
-		return run.CheckpointResult{}, err
-	}
-	large := map[string]bool{}
-	for _, l := range [][]string{target.Large, now.LargePaths()} {
-		for _, p := range l {
-			large[p] = true
-		}
-	}
-	var ops []fileOp
-	var oids []string
-	var files []run.CheckpointFile
-	for _, c := range diff {
-		if c.gitlink() {
-			files = append(files, nestedRepo(c.path))
-			continue
-		}
-		a := DecideRestore(RestoreState{Path: c.path, Checkpoint: c.from, Now: c.to, Large: large[c.path]}, o.RemoveCreated)
-		f := run.CheckpointFile{Path: c.path, Action: string(a)}
-		switch a {
-		case RestoreWrite:
-			ops = append(ops, fileOp{path: c.path, mode: c.from.Mode, oid: c.from.OID})
-			oids = append(oids, c.from.OID)
-		case RestoreRemove:
-			ops = append(ops, fileOp{path: c.path, remove: true})
-			f.Reason = "created since"
-		case RestoreKeep:
-			f.Reason = "created since; kept"
-		case RestoreSkip:
-			f.Reason = "not stored: larger than the limit"
-		}
-		files = append(files, f)
-	}
+	w := planWriteBack(diff, largeSet(target.Large, now.LargePaths()), o.RemoveCreated, restoreReasons)
 	if o.Preview {
-		return run.CheckpointResult{Files: files, Preview: true}, nil
+		return run.CheckpointResult{Files: w.files, Preview: true}, nil
 	}
-	if err := r.fill(ctx, ops, oids); err != nil {
-		return run.CheckpointResult{}, err
-	}
-	return r.apply(ctx, l, newRecord(target, run.CheckpointRestore), now, ops, files)
+	return r.writeBack(ctx, l, newRecord(target, run.CheckpointRestore), now, w)
+}
+
+// restoreReasons are what a restore says of a file, by its action.
+var restoreReasons = map[RestoreAction]string{
+	RestoreRemove: "created since",
+	RestoreKeep:   "created since; kept",
+	RestoreSkip:   "not stored: larger than the limit",
 }
 
 // TurnCheckpoint is the checkpoint kept before a session's turn (its

@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
 // git gc in the person's repository, however eager, never loses a kept
 // checkpoint: its refs keep it.
 func TestGitGCKeepsCheckpoints(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -30,7 +31,7 @@ func TestGitGCKeepsCheckpoints(t *testing.T) {
 }
 
 func TestPruneByAgeThenSizeOldestFirst(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)

@@ -39,60 +39,28 @@ func Revert(ctx context.Context, l Ledger, t RevertTarget) (run.CheckpointResult
 	}
 	defer s.Close()
 	r := repo{s}
-	now, err := s.Snapshot(ctx)
+	now, diff, err := r.since(ctx, t.Source)
 	if err != nil {
 		return run.CheckpointResult{}, err
 	}
-	diff, err := r.diffTrees(ctx, t.Source, now.Tree)
-	if err != nil {
-		return run.CheckpointResult{}, err
-	}
-	want := map[string]bool{}
-	for _, p := range t.Paths {
-		want[p] = true
-	}
-	var ops []fileOp
-	var oids []string
-	var files []run.CheckpointFile
-	for _, c := range diff {
-		if !want[c.path] {
-			continue
-		}
-		switch {
-		case c.gitlink():
-			files = append(files, nestedRepo(c.path))
-		case isLarge(now.LargePaths(), c.path):
-			files = append(files, run.CheckpointFile{Path: c.path, Action: string(RestoreSkip), Reason: "not stored: larger than the limit, so it is left as it is"})
-		case c.from == (Entry{}):
-			ops = append(ops, fileOp{path: c.path, remove: true})
-			files = append(files, run.CheckpointFile{Path: c.path, Action: string(RestoreRemove), Reason: "not in the base"})
-		default:
-			ops = append(ops, fileOp{path: c.path, mode: c.from.Mode, oid: c.from.OID})
-			oids = append(oids, c.from.OID)
-			files = append(files, run.CheckpointFile{Path: c.path, Action: string(RestoreWrite)})
-		}
-	}
-	if len(ops) == 0 {
-		return run.CheckpointResult{Files: files}, nil
-	}
-	if err := r.fill(ctx, ops, oids); err != nil {
-		return run.CheckpointResult{}, err
+	// A file not in the base is removed: the revert puts the base's
+	// files back, where a restore keeps what was created since unless told.
+	w := planWriteBack(only(diff, t.Paths), largeSet(now.LargePaths()), true, revertReasons)
+	if len(w.ops) == 0 {
+		return run.CheckpointResult{Files: w.files}, nil
 	}
 	id := newID(string(CheckpointRevert) + "_")
 	rec := run.Checkpoint{ID: id, Kind: CheckpointRevert, State: run.CheckpointApplying, SessionID: t.SessionID,
 		Workspace: t.Workspace, GitDir: s.GitDir(), Shadow: s.Shadow(), Ref: RefFor(t.SessionID, id), CreatedAt: time.Now()}
-	res, err := r.apply(ctx, l, rec, now, ops, files)
+	res, err := r.writeBack(ctx, l, rec, now, w)
 	if err != nil {
 		return res, fmt.Errorf("checkpoints: revert: %w", err)
 	}
 	return res, nil
 }
 
-func isLarge(large []string, p string) bool {
-	for _, l := range large {
-		if l == p {
-			return true
-		}
-	}
-	return false
+// revertReasons are what a revert says of a file, by its action.
+var revertReasons = map[RestoreAction]string{
+	RestoreRemove: "not in the base",
+	RestoreSkip:   "not stored: larger than the limit, so it is left as it is",
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/errdefs"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -37,19 +38,11 @@ func seed(t *testing.T, ws string) {
 }
 
 func TestUndoRoundTripInAGitProject(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
-	git(t, ws, "init", "-q")
-	seed(t, ws)
-	git(t, ws, "add", "a.txt", "b.txt", "gone.txt", "run.sh", ".gitignore")
-	git(t, ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
-	// The person's own state: something staged, something untracked, a
-	// stash, a branch.
-	put(t, filepath.Join(ws, "b.txt"), "b staged\n", 0o644)
-	git(t, ws, "add", "b.txt")
-	put(t, filepath.Join(ws, "untracked.txt"), "mine\n", 0o644)
+	personsProject(t, ws)
 	state := func() string {
 		return git(t, ws, "diff", "--cached", "--raw") + "|" + git(t, ws, "rev-parse", "HEAD") + "|" +
 			git(t, ws, "stash", "list") + "|" + git(t, ws, "for-each-ref", "refs/heads", "refs/tags")
@@ -92,7 +85,7 @@ func TestUndoRoundTripInAGitProject(t *testing.T) {
 }
 
 func TestUndoRoundTripInAPlainFolder(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -115,7 +108,7 @@ func TestUndoRoundTripInAPlainFolder(t *testing.T) {
 }
 
 func TestUndoStopsWhereLaterEditsTouchTheSameLines(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -156,7 +149,7 @@ func TestUndoStopsWhereLaterEditsTouchTheSameLines(t *testing.T) {
 }
 
 func TestRestorePreviewsThenKeepsFilesCreatedSince(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -211,7 +204,7 @@ func TestRestorePreviewsThenKeepsFilesCreatedSince(t *testing.T) {
 // A repository inside a plain folder is a gitlink in the shadow's trees:
 // its files are not kept, so undo and restore name it and leave it.
 func TestNestedRepositoryIsLeftAlone(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -247,7 +240,7 @@ func TestNestedRepositoryIsLeftAlone(t *testing.T) {
 // A folder replaced by a link since the checkpoint is never written
 // through: the file is named, nothing outside the workspace changes.
 func TestRestoreNeverWritesThroughALink(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws, outside := t.TempDir(), t.TempDir(), t.TempDir()
 	l := ledger(t, data)
@@ -269,7 +262,7 @@ func TestRestoreNeverWritesThroughALink(t *testing.T) {
 // refs go to the repository's common git dir, the worktree's own index is
 // the one seeded and left alone.
 func TestUndoInALinkedWorktree(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, main := t.TempDir(), t.TempDir()
 	l := ledger(t, data)

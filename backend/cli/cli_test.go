@@ -8,7 +8,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,18 +16,13 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/service/servicetest"
+	"github.com/hermesdesk/hermesdesk/testkit/syncbuf"
 )
 
 const token = "cli-test-token-0123456789abcdef0123456789"
 
 // syncBuf is a bytes.Buffer safe to read while a command writes.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) { s.mu.Lock(); defer s.mu.Unlock(); return s.b.Write(p) }
-func (s *syncBuf) String() string              { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+type syncBuf = syncbuf.Buffer
 
 type fixture struct {
 	mem            *servicetest.Mem
@@ -119,7 +113,7 @@ func TestRunsList(t *testing.T) {
 	f.mem.AddRun("run_a")
 	f.mem.AddRun("run_b")
 	f.mem.Append("run_b", run.EventDone, run.Done{Status: run.StatusFailed})
-	f.stdout.b.Reset()
+	f.stdout.Reset()
 	if code := f.env.Runs([]string{"ls", "--active"}); code != 0 {
 		t.Fatalf("ls --active: %d %s", code, f.stderr.String())
 	}
@@ -127,7 +121,7 @@ func TestRunsList(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "RUN") || !strings.HasPrefix(lines[1], "run_a") || !strings.Contains(lines[1], "running") {
 		t.Fatalf("ls --active:\n%s", f.stdout.String())
 	}
-	f.stdout.b.Reset()
+	f.stdout.Reset()
 	f.env.Runs([]string{"ls"})
 	if out := f.stdout.String(); !strings.Contains(out, "run_b") || !strings.Contains(out, "failed") {
 		t.Fatalf("ls:\n%s", out)
@@ -158,7 +152,7 @@ func TestRunsTail(t *testing.T) {
 		t.Fatalf("stderr = %q", got)
 	}
 	// --after and --json: the remaining envelopes, one JSON line each.
-	f.stdout.b.Reset()
+	f.stdout.Reset()
 	if code := f.env.Runs([]string{"tail", "--json", "r1", "--after", "5"}); code != exitFail {
 		t.Fatalf("tail --json: exit %d", code)
 	}
@@ -166,7 +160,7 @@ func TestRunsTail(t *testing.T) {
 	if len(lines) != 2 || !strings.Contains(lines[0], `"event_id":"r1:6"`) || !strings.Contains(lines[1], `"type":"done"`) {
 		t.Fatalf("tail --json:\n%s", f.stdout.String())
 	}
-	f.stderr.b.Reset()
+	f.stderr.Reset()
 	if code := f.env.Runs([]string{"tail", "nope"}); code != exitFail || !strings.Contains(f.stderr.String(), "run not found") {
 		t.Fatalf("tail unknown: %d %q", code, f.stderr.String())
 	}
@@ -184,7 +178,7 @@ func TestRunsCancel(t *testing.T) {
 		t.Fatalf("cancel: %d %q %q", code, got, f.stdout.String())
 	}
 	f.mem.CancelFn = nil
-	f.stdout.b.Reset()
+	f.stdout.Reset()
 	if code := f.env.Runs([]string{"cancel", "r1"}); code != 0 || !strings.HasPrefix(f.stdout.String(), "r1 is not running") {
 		t.Fatalf("cancel not-active: %d %q", code, f.stdout.String())
 	}
@@ -205,7 +199,7 @@ func TestRunsResume(t *testing.T) {
 		t.Fatalf("resume: %d %q %q", code, got, f.stdout.String())
 	}
 	f.mem.ResumeFn = nil
-	f.stdout.b.Reset()
+	f.stdout.Reset()
 	if code := f.env.Runs([]string{"resume", "r1"}); code != 0 || !strings.HasPrefix(f.stdout.String(), "r1 is not waiting for quota") {
 		t.Fatalf("resume not-active: %d %q", code, f.stdout.String())
 	}

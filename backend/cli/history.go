@@ -18,12 +18,10 @@ func (e *Env) History(args []string) int {
 	fs := newFlags("history", e, "hermesdesk history ls | hermesdesk history import [--mirror|--mirror=false] SOURCE")
 	var mirror optBool
 	fs.Var(&mirror, "mirror", "keep importing what the agent writes while the app runs (false: stop)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) == 0 || (pos[0] == "ls" && len(pos) != 1) || (pos[0] == "import" && len(pos) != 2) || (pos[0] != "ls" && pos[0] != "import") {
-		fs.Usage()
+	pos, ok := parseFit(fs, args, func(pos []string) bool {
+		return (len(pos) == 1 && pos[0] == "ls") || (len(pos) == 2 && pos[0] == "import")
+	})
+	if !ok {
 		return exitUsage
 	}
 	dir, err := e.dataDir()

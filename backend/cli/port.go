@@ -18,12 +18,8 @@ import (
 func (e *Env) Import(args []string) int {
 	fs := newFlags("import", e, "hermesdesk import [--project ID|FOLDER] FILE")
 	project := fs.String("project", "", "file the session under this project (its id, or its folder) instead of Imported")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) != 1 {
-		fs.Usage()
+	pos, ok := parseFit(fs, args, one)
+	if !ok {
 		return exitUsage
 	}
 	path, err := filepath.Abs(pos[0])
@@ -96,12 +92,8 @@ func (e *Env) Export(args []string) int {
 	format := fs.String("format", "markdown", "markdown or bundle")
 	runID := fs.String("run", "", "export only this run")
 	out := fs.String("o", "", "write to FILE (default: the suggested name in the current folder)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) != 1 {
-		fs.Usage()
+	pos, ok := parseFit(fs, args, one)
+	if !ok {
 		return exitUsage
 	}
 	c, code := e.connect()

@@ -17,14 +17,7 @@ const reviewUsage = "hermesdesk workspaces review ID [--diff PATH]"
 func (e *Env) workspaceReview(args []string) int {
 	fs := newFlags("workspaces review", e, reviewUsage)
 	diff := fs.String("diff", "", "print this file's diff against the base")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		if err == nil {
-			fs.Usage()
-		}
-		return exitUsage
-	}
-	c, code := e.connect()
+	pos, c, code := e.parseConnect(fs, args, one)
 	if c == nil {
 		return code
 	}

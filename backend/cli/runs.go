@@ -43,14 +43,7 @@ func (e *Env) runsList(args []string) int {
 	fs := newFlags("runs ls", e, "hermesdesk runs ls [--active] [--limit N]")
 	active := fs.Bool("active", false, "only runs that have not ended")
 	limit := fs.Int("limit", 30, "at most this many runs, newest first")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) > 0 || *limit <= 0 {
-		if err == nil {
-			fs.Usage()
-		}
-		return exitUsage
-	}
-	c, code := e.connect()
+	_, c, code := e.parseConnect(fs, args, func(pos []string) bool { return none(pos) && *limit > 0 })
 	if c == nil {
 		return code
 	}
@@ -91,14 +84,7 @@ func (e *Env) runsTail(args []string) int {
 	fs := newFlags("runs tail", e, "hermesdesk runs tail RUN [--after N] [--json]")
 	after := fs.Int64("after", 0, "start after this event seq (0: from the start)")
 	raw := fs.Bool("json", false, "print each event as one JSON line")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 || *after < 0 {
-		if err == nil {
-			fs.Usage()
-		}
-		return exitUsage
-	}
-	c, code := e.connect()
+	pos, c, code := e.parseConnect(fs, args, func(pos []string) bool { return one(pos) && *after >= 0 })
 	if c == nil {
 		return code
 	}
@@ -115,7 +101,7 @@ func (e *Env) runsTail(args []string) int {
 		}
 	}()
 	r := &renderer{out: e.Stdout, err: e.Stderr, raw: *raw, runID: runID}
-	err = c.Follow(ctx, runID, *after, r.event)
+	err := c.Follow(ctx, runID, *after, r.event)
 	if errors.Is(err, context.Canceled) && e.ctx().Err() == nil {
 		r.endLine()
 		return exitCancelled
@@ -138,14 +124,7 @@ func (e *Env) runsCancel(args []string) int {
 // act on one run share it. A nil client comes with the exit code.
 func (e *Env) oneRun(verb string, args []string) (*httpapi.Client, string, int) {
 	fs := newFlags("runs "+verb, e, "hermesdesk runs "+verb+" RUN")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		if err == nil {
-			fs.Usage()
-		}
-		return nil, "", exitUsage
-	}
-	c, code := e.connect()
+	pos, c, code := e.parseConnect(fs, args, one)
 	if c == nil {
 		return nil, "", code
 	}

@@ -121,14 +121,7 @@ func (e *Env) schedulesAdd(args []string) int {
 	cont := fs.Bool("continue", false, "continue one session with every firing (default: a fresh session each time)")
 	skip := fs.Bool("skip-missed", false, "skip firings missed while the computer slept or Hermes Desk was not running (default: run once)")
 	paused := fs.Bool("paused", false, "add it paused")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		if err == nil {
-			fs.Usage()
-		}
-		return exitUsage
-	}
-	c, code := e.connect()
+	pos, c, code := e.parseConnect(fs, args, one)
 	if c == nil {
 		return code
 	}

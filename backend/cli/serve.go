@@ -41,11 +41,8 @@ func (e *Env) Serve(args []string, frontend fs.FS) int {
 	feDir := fset.String("frontend", "", "serve the web app from this folder instead of the built-in one")
 	socketOnly := fset.Bool("socket-only", false, "no TCP: serve the API on the data dir's local socket only (a remote host's core, docs/ARCHITECTURE.md §Hosts)")
 	detach := fset.Bool("detach", false, "with --socket-only: run in the background, print socket=PATH once it answers")
-	pos, err := parse(fset, args)
-	if err != nil || len(pos) > 0 {
-		if err == nil {
-			fset.Usage()
-		}
+	_, ok := parseFit(fset, args, none)
+	if !ok {
 		return exitUsage
 	}
 	host, _, err := net.SplitHostPort(*addr)

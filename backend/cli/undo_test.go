@@ -3,12 +3,12 @@ package cli
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -17,9 +17,7 @@ import (
 // hermesdesk runs undo RUN, through the HTTP API and the service, on a
 // checkpoint kept in a real journal and a plain folder.
 func TestRunsUndo(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data, ws := t.TempDir(), t.TempDir()
 	j, err := journal.Open(filepath.Join(data, "db"), journal.Options{})
@@ -51,7 +49,7 @@ func TestRunsUndo(t *testing.T) {
 	f.mem.Append("r1", run.EventDone, run.Done{Status: run.StatusCompleted})
 	// A later edit of the same line: refused, the file named, nothing changed.
 	os.WriteFile(filepath.Join(ws, "a.txt"), []byte("after, edited\n"), 0o644)
-	f.stderr.b.Reset()
+	f.stderr.Reset()
 	if code := f.env.Runs([]string{"undo", "r1"}); code != exitFail || !strings.Contains(f.stderr.String(), "a.txt (the same lines were changed since this run)") {
 		t.Fatalf("undo over a later edit: %d %q", code, f.stderr.String())
 	}

@@ -42,14 +42,7 @@ func (e *Env) Workspaces(args []string) int {
 func (e *Env) workspacesList(args []string) int {
 	fs := newFlags("workspaces ls", e, "hermesdesk workspaces ls [--project DIR]")
 	project := fs.String("project", "", "project folder (default: the current directory)")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) > 0 {
-		if err == nil {
-			fs.Usage()
-		}
-		return exitUsage
-	}
-	c, code := e.connect()
+	_, c, code := e.parseConnect(fs, args, none)
 	if c == nil {
 		return code
 	}

@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/httpapi"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -30,14 +30,7 @@ func BenchmarkTenWorktreeRunsInParallel(b *testing.B) {
 		c := httpapi.NewClient(srv.url, srv.token)
 		ctx := context.Background()
 		repo := b.TempDir()
-		for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "first"}} {
-			cmd := exec.Command("git", args...)
-			cmd.Dir = repo
-			cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e", "GIT_CONFIG_GLOBAL=/dev/null")
-			if out, err := cmd.CombinedOutput(); err != nil {
-				b.Fatalf("git %v: %v %s", args, err, out)
-			}
-		}
+		gitcmdtest.Init(b, repo)
 		var p run.Project
 		if err := c.Call(ctx, "POST", "/api/projects", service.CreateProjectRequest{Workspace: repo}, &p); err != nil {
 			b.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 )
 
 // `ask --worktree` runs in a new worktree of the project; `workspaces ls`,
@@ -16,14 +18,7 @@ func TestEndToEndAskInAWorktree(t *testing.T) {
 	srv := startServe(t, dataDir)
 	defer srv.stop()
 	repo := t.TempDir()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "first"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = repo
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	gitcmdtest.Init(t, repo)
 
 	e, out, errOut := cliEnv(dataDir, nil)
 	if code := e.Ask([]string{"--agent", "demo", "--project", repo, "--base", "main"}); code != exitUsage {

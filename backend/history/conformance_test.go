@@ -13,6 +13,7 @@ import (
 
 	"github.com/hermesdesk/hermesdesk/backend/history"
 	"github.com/hermesdesk/hermesdesk/backend/run"
+	"github.com/hermesdesk/hermesdesk/testkit/treecopy"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -20,30 +21,6 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // recorded is each format's root of files recorded from the real CLI
 // (TestRecordHistories).
 func recorded(f history.Format) string { return filepath.Join("testdata", f.Agent()) }
-
-// copyTree copies the recorded root into a temp dir the test may change.
-func copyTree(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
 
 func discoverOne(t *testing.T, f history.Format, root string) string {
 	t.Helper()
@@ -303,4 +280,12 @@ func TestGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// copyTree copies the recorded root into a temp dir the test may change.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	treecopy.Into(t, src, dst)
+	return dst
 }

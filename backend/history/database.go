@@ -79,29 +79,17 @@ func openReadOnly(agent, file string) (*sql.DB, error) {
 // discoverDB lists the conversations of the database file under root that
 // query (one id column) names; a missing file is no error.
 func discoverDB(agent, file, query string) ([]string, error) {
-	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	db, err := openReadOnly(agent, file)
-	if err != nil {
-		return nil, err
-	}
-	defer db.Close()
-	rows, err := db.Query(query)
-	if err != nil {
-		return nil, fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
-	}
-	defer rows.Close()
 	var out []string
-	for rows.Next() {
+	err := eachRowDB(agent, file, query, func(rows *sql.Rows) error {
 		var id string
 		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
+			return err
 		}
 		out = append(out, refOf(file, id))
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -110,28 +98,46 @@ func discoverDB(agent, file, query string) ([]string, error) {
 // has none.
 func versionsDB(agent, file, query string) (map[string]string, error) {
 	out := map[string]string{}
+	err := eachRowDB(agent, file, query, func(rows *sql.Rows) error {
+		var id string
+		var v sql.NullString
+		if err := rows.Scan(&id, &v); err != nil {
+			return err
+		}
+		out[refOf(file, id)] = v.String
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// eachRowDB runs query on the database file, read only, and hands each row
+// to read; a missing file has no rows.
+func eachRowDB(agent, file, query string, read func(*sql.Rows) error) error {
 	if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
-		return out, nil
+		return nil
 	}
 	db, err := openReadOnly(agent, file)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer db.Close()
 	rows, err := db.Query(query)
 	if err != nil {
-		return nil, fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
+		return fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id string
-		var v sql.NullString
-		if err := rows.Scan(&id, &v); err != nil {
-			return nil, fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
+		if err := read(rows); err != nil {
+			return fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
 		}
-		out[refOf(file, id)] = v.String
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("list %s sessions in %s: %w", agent, file, err)
+	}
+	return nil
 }
 
 // matchDB: path is the database file or its WAL.

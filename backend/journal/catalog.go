@@ -117,34 +117,14 @@ func scanSession(sc interface{ Scan(...any) error }) (run.Session, error) {
 
 // GetSession returns one session or ErrNotFound.
 func (s *Store) GetSession(ctx context.Context, id string) (run.Session, error) {
-	ses, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return run.Session{}, fmt.Errorf("journal: session %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return run.Session{}, s.wrap("get session "+id, err)
-	}
-	return ses, nil
+	return oneOf(ctx, s, "session", id, scanSession, `SELECT `+sessionCols+` FROM sessions WHERE id = ?`)
 }
 
 // ListSessions returns a project's sessions ("" = all projects), most
 // recent meaningful activity first.
 func (s *Store) ListSessions(ctx context.Context, projectID string) ([]run.Session, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sessionCols+` FROM sessions
+	return listOf(ctx, s, "list sessions", scanSession, `SELECT `+sessionCols+` FROM sessions
 		WHERE ? = '' OR project_id = ? ORDER BY updated_at DESC, id`, projectID, projectID)
-	if err != nil {
-		return nil, s.wrap("list sessions", err)
-	}
-	defer rows.Close()
-	var out []run.Session
-	for rows.Next() {
-		ses, err := scanSession(rows)
-		if err != nil {
-			return nil, s.wrap("list sessions", err)
-		}
-		out = append(out, ses)
-	}
-	return out, s.wrap("list sessions", rows.Err())
 }
 
 // UpdateSession applies u. A title or archive change is the person's
@@ -304,12 +284,8 @@ func (s *Store) RenameProject(ctx context.Context, id, name string) (run.Project
 	if name == "" {
 		return run.Project{}, fmt.Errorf("journal: rename project %s: a name is required: %w", id, ErrInvalid)
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE projects SET name = ? WHERE id = ?`, name, id)
-	if err != nil {
-		return run.Project{}, s.wrap("rename project "+id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return run.Project{}, fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
+	if err := s.changeOne(ctx, "rename project "+id, "project", id, `UPDATE projects SET name = ? WHERE id = ?`, name, id); err != nil {
+		return run.Project{}, err
 	}
 	return s.GetProject(ctx, id)
 }
@@ -321,12 +297,8 @@ func (s *Store) MoveProject(ctx context.Context, id, workspace string) (run.Proj
 	if workspace == "" {
 		return run.Project{}, fmt.Errorf("journal: move project %s: a folder is required: %w", id, ErrInvalid)
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE projects SET workspace = ? WHERE id = ?`, workspace, id)
-	if err != nil {
-		return run.Project{}, s.wrap("move project "+id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return run.Project{}, fmt.Errorf("journal: project %s: %w", id, ErrNotFound)
+	if err := s.changeOne(ctx, "move project "+id, "project", id, `UPDATE projects SET workspace = ? WHERE id = ?`, workspace, id); err != nil {
+		return run.Project{}, err
 	}
 	return s.GetProject(ctx, id)
 }

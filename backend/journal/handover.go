@@ -2,9 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 )
 
 // A forked session's handover: the conversation before the turn it was
@@ -14,45 +11,28 @@ import (
 
 // SetSessionHandover records the handover of a session.
 func (s *Store) SetSessionHandover(ctx context.Context, sessionID, text string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET handover = ? WHERE id = ?`, text, sessionID)
-	if err != nil {
-		return s.wrap("set session handover", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
-	}
-	return nil
+	return s.changeOne(ctx, "set session handover", "session", sessionID, `UPDATE sessions SET handover = ? WHERE id = ?`, text, sessionID)
 }
 
 // SessionHandover is a session's handover ("" for a session not forked).
 func (s *Store) SessionHandover(ctx context.Context, sessionID string) (string, error) {
-	var text string
-	err := s.db.QueryRowContext(ctx, `SELECT handover FROM sessions WHERE id = ?`, sessionID).Scan(&text)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
-	}
-	return text, s.wrap("read session handover", err)
+	return oneOf(ctx, s, "session", sessionID, scanText, `SELECT handover FROM sessions WHERE id = ?`)
 }
 
 // SetSessionFork records the native fork a forked session's first run
 // makes (JSON the service writes; "" for none).
 func (s *Store) SetSessionFork(ctx context.Context, sessionID, fork string) error {
-	res, err := s.db.ExecContext(ctx, `UPDATE sessions SET fork = ? WHERE id = ?`, fork, sessionID)
-	if err != nil {
-		return s.wrap("set session fork", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
-	}
-	return nil
+	return s.changeOne(ctx, "set session fork", "session", sessionID, `UPDATE sessions SET fork = ? WHERE id = ?`, fork, sessionID)
 }
 
 // SessionFork is a session's native fork ("" for none).
 func (s *Store) SessionFork(ctx context.Context, sessionID string) (string, error) {
-	var fork string
-	err := s.db.QueryRowContext(ctx, `SELECT fork FROM sessions WHERE id = ?`, sessionID).Scan(&fork)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", fmt.Errorf("journal: session %s: %w", sessionID, ErrNotFound)
-	}
-	return fork, s.wrap("read session fork", err)
+	return oneOf(ctx, s, "session", sessionID, scanText, `SELECT fork FROM sessions WHERE id = ?`)
+}
+
+// scanText reads a row of one text column.
+func scanText(sc rowScanner) (string, error) {
+	var v string
+	err := sc.Scan(&v)
+	return v, err
 }

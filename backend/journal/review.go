@@ -2,8 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -95,42 +93,22 @@ func (s *Store) PutReviewComment(ctx context.Context, c run.ReviewComment) error
 
 // GetReviewComment returns one comment or ErrNotFound.
 func (s *Store) GetReviewComment(ctx context.Context, id string) (run.ReviewComment, error) {
-	c, err := scanReviewComment(s.db.QueryRowContext(ctx, `SELECT `+reviewCommentCols+` FROM review_comments WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return run.ReviewComment{}, fmt.Errorf("journal: review comment %s: %w", id, ErrNotFound)
-	}
-	return c, s.wrap("get review comment "+id, err)
+	return oneOf(ctx, s, "review comment", id, scanReviewComment, `SELECT `+reviewCommentCols+` FROM review_comments WHERE id = ?`)
 }
 
 // ReviewComments lists a workspace's comments, oldest first.
 func (s *Store) ReviewComments(ctx context.Context, workspaceID string) ([]run.ReviewComment, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+reviewCommentCols+` FROM review_comments
+	out, err := listOf(ctx, s, "list review comments", scanReviewComment, `SELECT `+reviewCommentCols+` FROM review_comments
 		WHERE workspace_id = ? ORDER BY created_at, id`, workspaceID)
-	if err != nil {
-		return nil, s.wrap("list review comments", err)
+	if out == nil && err == nil {
+		out = []run.ReviewComment{} // an empty list, never null, on the wire
 	}
-	defer rows.Close()
-	out := []run.ReviewComment{}
-	for rows.Next() {
-		c, err := scanReviewComment(rows)
-		if err != nil {
-			return nil, s.wrap("list review comments", err)
-		}
-		out = append(out, c)
-	}
-	return out, s.wrap("list review comments", rows.Err())
+	return out, err
 }
 
 // DeleteReviewComment removes one comment; ErrNotFound when there is none.
 func (s *Store) DeleteReviewComment(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM review_comments WHERE id = ?`, id)
-	if err != nil {
-		return s.wrap("delete review comment "+id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("journal: review comment %s: %w", id, ErrNotFound)
-	}
-	return nil
+	return s.changeOne(ctx, "delete review comment "+id, "review comment", id, `DELETE FROM review_comments WHERE id = ?`, id)
 }
 
 // MarkReviewCommentsSent marks drafts sent in runID.

@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -56,14 +55,7 @@ func scanRun(sc interface{ Scan(...any) error }) (run.Run, error) {
 // GetRun returns a run's state: status, last committed seq, terminal flag,
 // pending approval/clarify ids, exit code and error.
 func (s *Store) GetRun(ctx context.Context, id string) (run.Run, error) {
-	r, err := scanRun(s.db.QueryRowContext(ctx, `SELECT `+runCols+` FROM runs WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return run.Run{}, fmt.Errorf("journal: run %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return run.Run{}, s.wrap("get run "+id, err)
-	}
-	return r, nil
+	return oneOf(ctx, s, "run", id, scanRun, `SELECT `+runCols+` FROM runs WHERE id = ?`)
 }
 
 // ListRuns returns matching runs, newest first.
@@ -87,20 +79,7 @@ func (s *Store) ListRuns(ctx context.Context, f run.RunFilter) ([]run.Run, error
 		f.Limit = 200
 	}
 	q += ` ORDER BY created_at DESC, id LIMIT ?`
-	rows, err := s.db.QueryContext(ctx, q, append(args, f.Limit)...)
-	if err != nil {
-		return nil, s.wrap("list runs", err)
-	}
-	defer rows.Close()
-	var out []run.Run
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, s.wrap("list runs", err)
-		}
-		out = append(out, r)
-	}
-	return out, s.wrap("list runs", rows.Err())
+	return listOf(ctx, s, "list runs", scanRun, q, append(args, f.Limit)...)
 }
 
 // SetRunStatus records a non-terminal status for supervisor bookkeeping

@@ -3,7 +3,6 @@ package journal
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -67,32 +66,12 @@ func (s *Store) CreateSchedule(ctx context.Context, sc schedule.Schedule) (sched
 
 // GetSchedule returns one schedule or ErrNotFound.
 func (s *Store) GetSchedule(ctx context.Context, id string) (schedule.Schedule, error) {
-	sc, err := scanSchedule(s.db.QueryRowContext(ctx, `SELECT `+scheduleCols+` FROM schedules WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return schedule.Schedule{}, fmt.Errorf("journal: schedule %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return schedule.Schedule{}, s.wrap("get schedule "+id, err)
-	}
-	return sc, nil
+	return oneOf(ctx, s, "schedule", id, scanSchedule, `SELECT `+scheduleCols+` FROM schedules WHERE id = ?`)
 }
 
 // ListSchedules returns every schedule, oldest first.
 func (s *Store) ListSchedules(ctx context.Context) ([]schedule.Schedule, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+scheduleCols+` FROM schedules ORDER BY created_at, id`)
-	if err != nil {
-		return nil, s.wrap("list schedules", err)
-	}
-	defer rows.Close()
-	var out []schedule.Schedule
-	for rows.Next() {
-		sc, err := scanSchedule(rows)
-		if err != nil {
-			return nil, s.wrap("list schedules", err)
-		}
-		out = append(out, sc)
-	}
-	return out, s.wrap("list schedules", rows.Err())
+	return listOf(ctx, s, "list schedules", scanSchedule, `SELECT `+scheduleCols+` FROM schedules ORDER BY created_at, id`)
 }
 
 // UpdateSchedule replaces a schedule's editable fields and its cursor.
@@ -119,14 +98,7 @@ func (s *Store) SetScheduleSession(ctx context.Context, id, sessionID string) er
 
 // DeleteSchedule removes a schedule and its history (its runs stay).
 func (s *Store) DeleteSchedule(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM schedules WHERE id = ?`, id)
-	if err != nil {
-		return s.wrap("delete schedule "+id, err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("journal: schedule %s: %w", id, ErrNotFound)
-	}
-	return nil
+	return s.changeOne(ctx, "delete schedule "+id, "schedule", id, `DELETE FROM schedules WHERE id = ?`, id)
 }
 
 // AddFiring records f and, when cursor is set, moves the schedule's cursor
@@ -210,21 +182,8 @@ func scanFiring(sc interface{ Scan(...any) error }) (schedule.Firing, error) {
 }
 
 func (s *Store) queryFirings(ctx context.Context, op, where string, args ...any) ([]schedule.Firing, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+firingCols+` FROM schedule_firings f
+	return listOf(ctx, s, op, scanFiring, `SELECT `+firingCols+` FROM schedule_firings f
 		LEFT JOIN runs r ON r.id = f.run_id AND f.run_id <> '' `+where, args...)
-	if err != nil {
-		return nil, s.wrap(op, err)
-	}
-	defer rows.Close()
-	var out []schedule.Firing
-	for rows.Next() {
-		f, err := scanFiring(rows)
-		if err != nil {
-			return nil, s.wrap(op, err)
-		}
-		out = append(out, f)
-	}
-	return out, s.wrap(op, rows.Err())
 }
 
 // Firings returns a schedule's history, newest first, with each fired

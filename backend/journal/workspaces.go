@@ -80,34 +80,14 @@ func (s *Store) CreateWorkspace(ctx context.Context, w run.Workspace) (run.Works
 
 // GetWorkspace returns one workspace or ErrNotFound.
 func (s *Store) GetWorkspace(ctx context.Context, id string) (run.Workspace, error) {
-	w, err := scanWorkspace(s.db.QueryRowContext(ctx, `SELECT `+workspaceCols+` FROM workspaces WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return run.Workspace{}, fmt.Errorf("journal: workspace %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return run.Workspace{}, s.wrap("get workspace "+id, err)
-	}
-	return w, nil
+	return oneOf(ctx, s, "workspace", id, scanWorkspace, `SELECT `+workspaceCols+` FROM workspaces WHERE id = ?`)
 }
 
 // ListWorkspaces returns a project's workspaces ("" = every project's),
 // oldest first.
 func (s *Store) ListWorkspaces(ctx context.Context, projectID string) ([]run.Workspace, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+workspaceCols+` FROM workspaces
+	return listOf(ctx, s, "list workspaces", scanWorkspace, `SELECT `+workspaceCols+` FROM workspaces
 		WHERE ? = '' OR project_id = ? ORDER BY created_at, id`, projectID, projectID)
-	if err != nil {
-		return nil, s.wrap("list workspaces", err)
-	}
-	defer rows.Close()
-	var out []run.Workspace
-	for rows.Next() {
-		w, err := scanWorkspace(rows)
-		if err != nil {
-			return nil, s.wrap("list workspaces", err)
-		}
-		out = append(out, w)
-	}
-	return out, s.wrap("list workspaces", rows.Err())
 }
 
 // UpdateWorkspace writes w's changing fields (state, path, branch, base,

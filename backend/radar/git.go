@@ -30,11 +30,8 @@ type realGit struct{}
 // stateEnv makes State's commit depend on the files and HEAD alone: the
 // same work gives the same commit id, so a pair whose two states did not
 // move is never merged again, and one side reverting finds its old answer.
-var stateEnv = []string{
-	"GIT_AUTHOR_NAME=Hermes Desk", "GIT_AUTHOR_EMAIL=hermesdesk@localhost",
-	"GIT_COMMITTER_NAME=Hermes Desk", "GIT_COMMITTER_EMAIL=hermesdesk@localhost",
-	"GIT_AUTHOR_DATE=1700000000 +0000", "GIT_COMMITTER_DATE=1700000000 +0000",
-}
+var stateEnv = append(gitcmd.Identity("hermesdesk@localhost"),
+	"GIT_AUTHOR_DATE=1700000000 +0000", "GIT_COMMITTER_DATE=1700000000 +0000")
 
 // State takes the work tree as a tree object the way a run's checkpoint
 // does (backend/changes Snapshots with Keep: a temporary copy of the

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -19,7 +20,7 @@ func BenchmarkReview20000(b *testing.B) {
 	git(b, repo, "config", "gc.auto", "0") // no background gc racing the cleanup
 	for d := 0; d < 200; d++ {
 		for i := 0; i < 100; i++ {
-			write(b, filepath.Join(repo, fmt.Sprintf("d%03d/f%03d.txt", d, i)), fmt.Sprintf("file %d %d\nline two\nline three\n", d, i))
+			gitcmdtest.Write(b, filepath.Join(repo, fmt.Sprintf("d%03d/f%03d.txt", d, i)), fmt.Sprintf("file %d %d\nline two\nline three\n", d, i))
 		}
 	}
 	git(b, repo, "add", "-A")
@@ -27,7 +28,7 @@ func BenchmarkReview20000(b *testing.B) {
 	wt := filepath.Join(b.TempDir(), "wt")
 	git(b, repo, "worktree", "add", "-q", "-b", "hermesdesk/b", wt, "main")
 	for i := 0; i < 50; i++ {
-		write(b, filepath.Join(wt, fmt.Sprintf("d%03d/f000.txt", i)), "changed\n")
+		gitcmdtest.Write(b, filepath.Join(wt, fmt.Sprintf("d%03d/f000.txt", i)), "changed\n")
 	}
 	w := run.Workspace{ID: "wsp_b", Kind: "worktree", State: "ready", Path: wt, Base: "main"}
 	ctx := context.Background()

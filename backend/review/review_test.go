@@ -3,7 +3,6 @@ package review
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,16 +26,6 @@ func git(t testing.TB, dir string, args ...string) string {
 	return gitcmdtest.Git(t, dir, args...)
 }
 
-func write(t testing.TB, p, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func read(t testing.TB, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -52,32 +41,30 @@ func read(t testing.TB, p string) string {
 // moved ahead with a change of its own (not the workspace's work).
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	repo := t.TempDir()
 	git(t, repo, "init", "-q", "-b", "main")
-	write(t, filepath.Join(repo, "keep.txt"), "keep\n")
-	write(t, filepath.Join(repo, "edit.txt"), "one\ntwo\nthree\n")
-	write(t, filepath.Join(repo, "gone.txt"), "bye\n")
-	write(t, filepath.Join(repo, "moved.txt"), "a\nb\nc\nd\ne\nf\n")
-	write(t, filepath.Join(repo, ".gitignore"), "*.log\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "keep.txt"), "keep\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "edit.txt"), "one\ntwo\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "gone.txt"), "bye\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "moved.txt"), "a\nb\nc\nd\ne\nf\n")
+	gitcmdtest.Write(t, filepath.Join(repo, ".gitignore"), "*.log\n")
 	git(t, repo, "add", "-A")
 	git(t, repo, "commit", "-q", "-m", "first")
 	base := strings.TrimSpace(git(t, repo, "rev-parse", "HEAD"))
 	wt := filepath.Join(t.TempDir(), "wt")
 	git(t, repo, "worktree", "add", "-q", "-b", "hermesdesk/x", wt, "main")
-	write(t, filepath.Join(wt, "committed.txt"), "from the branch\n")
+	gitcmdtest.Write(t, filepath.Join(wt, "committed.txt"), "from the branch\n")
 	git(t, wt, "add", "committed.txt")
 	git(t, wt, "commit", "-q", "-m", "agent's commit")
-	write(t, filepath.Join(wt, "edit.txt"), "one\nTWO\nthree\nfour\n")
-	write(t, filepath.Join(wt, "new.txt"), "new\n")
-	write(t, filepath.Join(wt, "debug.log"), "ignored\n")
+	gitcmdtest.Write(t, filepath.Join(wt, "edit.txt"), "one\nTWO\nthree\nfour\n")
+	gitcmdtest.Write(t, filepath.Join(wt, "new.txt"), "new\n")
+	gitcmdtest.Write(t, filepath.Join(wt, "debug.log"), "ignored\n")
 	os.Remove(filepath.Join(wt, "gone.txt"))
 	os.Remove(filepath.Join(wt, "moved.txt"))
-	write(t, filepath.Join(wt, "renamed.txt"), "a\nb\nc\nd\ne\nF\n")
-	write(t, filepath.Join(repo, "keep.txt"), "main moved\n")
+	gitcmdtest.Write(t, filepath.Join(wt, "renamed.txt"), "a\nb\nc\nd\ne\nF\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "keep.txt"), "main moved\n")
 	git(t, repo, "commit", "-q", "-am", "main moves ahead")
 
 	dataDir := t.TempDir()
@@ -163,7 +150,7 @@ func TestViewedUntilChanged(t *testing.T) {
 	if !byPath(rv.Files)["edit.txt"].Viewed || byPath(rv.Files)["new.txt"].Viewed {
 		t.Fatalf("after marking: %+v", rv.Files)
 	}
-	write(t, filepath.Join(f.wt, "edit.txt"), "changed again\n")
+	gitcmdtest.Write(t, filepath.Join(f.wt, "edit.txt"), "changed again\n")
 	rv, _ = f.r.Review(ctx, f.ws.ID)
 	if byPath(rv.Files)["edit.txt"].Viewed {
 		t.Fatalf("a file changed since it was viewed is still viewed: %+v", rv.Files)

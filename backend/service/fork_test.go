@@ -3,7 +3,6 @@ package service_test
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -29,27 +29,6 @@ func (c *startCapture) Start(_ context.Context, req run.StartRequest) (run.Start
 	return run.StartResult{RunID: "run_fake", SessionID: req.SessionID}, nil
 }
 
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t",
-		"GIT_COMMITTER_EMAIL=t@e", "GIT_CONFIG_GLOBAL=/dev/null")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v %s", args, err, out)
-	}
-	return string(out)
-}
-
-func write(t *testing.T, p, s string) {
-	t.Helper()
-	os.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // Fork from here through the service, on a real journal and real git: the
 // new session (same project and agent) works in a new worktree branched
 // from the HEAD the checkpoint recorded, its files those before the turn
@@ -57,9 +36,7 @@ func write(t *testing.T, p, s string) {
 // message hands the earlier conversation to the agent; a plain folder is
 // refused with a sentence.
 func TestForkFromATurnThroughTheService(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	ctx := context.Background()
 	data := t.TempDir()
 	j, err := journal.Open(filepath.Join(data, "journal.db"), journal.Options{})
@@ -73,14 +50,14 @@ func TestForkFromATurnThroughTheService(t *testing.T) {
 	s.SetWorkspaces(workspaces.New(j, nil, quiet))
 
 	repo := t.TempDir()
-	gitIn(t, repo, "init", "-q", "-b", "main")
-	write(t, filepath.Join(repo, "a.txt"), "committed\n")
-	gitIn(t, repo, "add", "a.txt")
-	gitIn(t, repo, "commit", "-qm", "first")
-	head := strings.TrimSpace(gitIn(t, repo, "rev-parse", "HEAD"))
-	write(t, filepath.Join(repo, "a.txt"), "staged by the person\n")
-	gitIn(t, repo, "add", "a.txt")
-	write(t, filepath.Join(repo, "notes/untracked.txt"), "mine, untracked\n")
+	gitcmdtest.Git(t, repo, "init", "-q", "-b", "main")
+	gitcmdtest.Write(t, filepath.Join(repo, "a.txt"), "committed\n")
+	gitcmdtest.Git(t, repo, "add", "a.txt")
+	gitcmdtest.Git(t, repo, "commit", "-qm", "first")
+	head := strings.TrimSpace(gitcmdtest.Git(t, repo, "rev-parse", "HEAD"))
+	gitcmdtest.Write(t, filepath.Join(repo, "a.txt"), "staged by the person\n")
+	gitcmdtest.Git(t, repo, "add", "a.txt")
+	gitcmdtest.Write(t, filepath.Join(repo, "notes/untracked.txt"), "mine, untracked\n")
 
 	p, err := j.CreateProject(ctx, "repo", repo)
 	if err != nil {
@@ -106,8 +83,8 @@ func TestForkFromATurnThroughTheService(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	write(t, filepath.Join(repo, "a.txt"), "rewritten by the agent\n")
-	write(t, filepath.Join(repo, "agent.txt"), "new\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "a.txt"), "rewritten by the agent\n")
+	gitcmdtest.Write(t, filepath.Join(repo, "agent.txt"), "new\n")
 	now, err := k.Snaps.Snapshot(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -116,8 +93,8 @@ func TestForkFromATurnThroughTheService(t *testing.T) {
 		t.Fatal(err)
 	}
 	person := func() string {
-		return gitIn(t, repo, "diff", "--cached", "--raw") + "|" + gitIn(t, repo, "rev-parse", "HEAD") + "|" +
-			gitIn(t, repo, "status", "--porcelain", "--untracked-files=all")
+		return gitcmdtest.Git(t, repo, "diff", "--cached", "--raw") + "|" + gitcmdtest.Git(t, repo, "rev-parse", "HEAD") + "|" +
+			gitcmdtest.Git(t, repo, "status", "--porcelain", "--untracked-files=all")
 	}
 	personBefore := person()
 	// The agent's own session, whose second turn was never answered: a
@@ -147,7 +124,7 @@ func TestForkFromATurnThroughTheService(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(w.Path, "agent.txt")); !os.IsNotExist(err) {
 		t.Errorf("the fork has the file the forked turn made: %v", err)
 	}
-	gitIn(t, repo, "merge-base", "--is-ancestor", head, w.Branch)
+	gitcmdtest.Git(t, repo, "merge-base", "--is-ancestor", head, w.Branch)
 	if got := person(); got != personBefore {
 		t.Errorf("the person's checkout moved:\n%s\nwas\n%s", got, personBefore)
 	}
@@ -169,7 +146,7 @@ func TestForkFromATurnThroughTheService(t *testing.T) {
 
 	// A plain folder: refused, in words, and no session made.
 	plain := t.TempDir()
-	write(t, filepath.Join(plain, "f.txt"), "x\n")
+	gitcmdtest.Write(t, filepath.Join(plain, "f.txt"), "x\n")
 	pp, _ := j.CreateProject(ctx, "plain", plain)
 	ps, _ := j.CreateSession(ctx, run.Session{ProjectID: pp.ID, Agent: "demo"})
 	sub, err := j.Submit(ctx, run.SubmitRequest{SessionID: ps.ID, Message: "hi"})

@@ -2,52 +2,23 @@ package service_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/service"
-	"github.com/hermesdesk/hermesdesk/backend/service/servicetest"
+	"github.com/hermesdesk/hermesdesk/testkit/treecopy"
 )
 
 // copyDir copies a recorded history root into dst.
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // The first-start offer counts, per source, the conversations never
 // imported; an imported one (continued too) is no longer offered.
 func TestHistoryOffer(t *testing.T) {
 	ctx := context.Background()
-	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.db"), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	m := servicetest.NewMem()
-	s := service.New(j, m, m, service.Options{Log: quiet})
+	s, j := journalWorld(t, service.Options{})
 	defer s.StopHistoryMirrors()
 	home := t.TempDir()
 	for env, dir := range map[string]string{"CLAUDE_CONFIG_DIR": "claude", "HERMES_HOME": "hermes"} {
-		copyDir(t, filepath.Join("..", "history", "testdata", dir), filepath.Join(home, dir))
+		treecopy.Into(t, filepath.Join("..", "history", "testdata", dir), filepath.Join(home, dir))
 		t.Setenv(env, filepath.Join(home, dir))
 	}
 	for _, env := range []string{"CODEX_HOME", "GEMINI_CLI_HOME", "QWEN_HOME", "XDG_DATA_HOME"} {

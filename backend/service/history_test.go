@@ -8,10 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
-	"github.com/hermesdesk/hermesdesk/backend/service/servicetest"
 )
 
 // Importing the agents' histories over the service: the sources are found
@@ -21,13 +19,7 @@ import (
 func TestHistoryThroughTheService(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.db"), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	m := servicetest.NewMem()
-	s := service.New(j, m, m, service.Options{Log: quiet})
+	s, j := journalWorld(t, service.Options{})
 	defer s.StopHistoryMirrors()
 
 	// A Codex home whose one rollout stops inside the tool turn.

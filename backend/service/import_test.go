@@ -10,10 +10,8 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/bundle"
-	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
-	"github.com/hermesdesk/hermesdesk/backend/service/servicetest"
 )
 
 // A bundle written to a file, as `hermesdesk import` and POST /api/import
@@ -45,13 +43,7 @@ func bundleFile(t *testing.T, workspace string) string {
 func TestImportThroughTheService(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.db"), journal.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.Close()
-	m := servicetest.NewMem()
-	s := service.New(j, m, m, service.Options{Log: quiet})
+	s, j := journalWorld(t, service.Options{})
 	ws := t.TempDir()
 	mine, err := s.CreateProject(ctx, service.CreateProjectRequest{Workspace: ws})
 	if err != nil {

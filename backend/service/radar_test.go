@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"context"
 	"sync"
 	"testing"
 
@@ -36,16 +35,7 @@ func TestRadarOnTheBus(t *testing.T) {
 	s, m, ses := busWorld(t, service.Options{})
 	rad := &fakeRadar{last: map[string]run.Conflicts{}}
 	s.SetRadar(rad)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	res, err := s.StartRun(ctx, run.StartRequest{SessionID: ses.ID, Message: "hi"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := s.Watch(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, res, ch := watchedRun(t, s, ses)
 	next(t, ch) // snapshot
 	m.Append(res.RunID, run.EventTokenDelta, run.TextDelta{Text: "x"})
 	m.Append(res.RunID, run.EventFileChanged, run.FileChanged{Path: "api/server.go", Action: "modified"})

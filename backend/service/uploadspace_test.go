@@ -16,17 +16,26 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/service/servicetest"
 )
 
-// uploadWorld is a service over a real journal with an uploads folder.
-func uploadWorld(t *testing.T, quota int64) (*service.Service, *journal.Store, string) {
+// journalWorld is a service with opts over a real journal (closed with
+// the test) and the in-memory runner.
+func journalWorld(t *testing.T, opts service.Options) (*service.Service, *journal.Store) {
 	t.Helper()
 	j, err := journal.Open(filepath.Join(t.TempDir(), "journal.db"), journal.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { j.Close() })
-	dir := filepath.Join(t.TempDir(), "uploads")
 	m := servicetest.NewMem()
-	return service.New(j, m, m, service.Options{Log: quiet, Uploads: dir, UploadsQuota: quota}), j, dir
+	opts.Log = quiet
+	return service.New(j, m, m, opts), j
+}
+
+// uploadWorld is a service over a real journal with an uploads folder.
+func uploadWorld(t *testing.T, quota int64) (*service.Service, *journal.Store, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "uploads")
+	s, j := journalWorld(t, service.Options{Uploads: dir, UploadsQuota: quota})
+	return s, j, dir
 }
 
 func filesUnder(dir string) int {

@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/run"
@@ -13,16 +12,7 @@ import (
 // notifications read it there.
 func TestWatchCarriesResumesAt(t *testing.T) {
 	s, m, ses := busWorld(t, service.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	res, err := s.StartRun(ctx, run.StartRequest{SessionID: ses.ID, Message: "hi"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := s.Watch(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, res, ch := watchedRun(t, s, ses)
 	next(t, ch) // the snapshot
 	m.Append(res.RunID, run.EventStatus, run.StatusChanged{Status: run.StatusParked, ResumesAt: "2026-11-27T15:00:00Z", Attempt: 1})
 	if st := nextRun(t, ch); st.Status != run.StatusParked || st.ResumesAt != "2026-11-27T15:00:00Z" {

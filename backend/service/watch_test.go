@@ -30,6 +30,23 @@ func busWorld(t *testing.T, opts service.Options) (*service.Service, *servicetes
 	return s, m, ses
 }
 
+// watchedRun starts a run in ses, then watches the bus until the test
+// ends: the channel's first message is the snapshot, with the run.
+func watchedRun(t *testing.T, s *service.Service, ses run.Session) (context.Context, run.StartResult, <-chan run.WatchMessage) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	res, err := s.StartRun(ctx, run.StartRequest{SessionID: ses.ID, Message: "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := s.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, res, ch
+}
+
 func next(t *testing.T, ch <-chan run.WatchMessage) run.WatchMessage {
 	t.Helper()
 	select {
@@ -57,16 +74,7 @@ func nextRun(t *testing.T, ch <-chan run.WatchMessage) run.RunState {
 
 func TestWatchSnapshotThenChanges(t *testing.T) {
 	s, m, ses := busWorld(t, service.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	res, err := s.StartRun(ctx, run.StartRequest{SessionID: ses.ID, Message: "hi"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ch, err := s.Watch(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, res, ch := watchedRun(t, s, ses)
 	snap := next(t, ch)
 	if snap.Type != run.WatchSnapshotType || len(snap.Snapshot.Runs) != 1 {
 		t.Fatalf("first message %+v, want a snapshot with one run", snap)

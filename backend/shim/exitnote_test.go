@@ -1,7 +1,6 @@
 package shim
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -25,18 +24,7 @@ func TestJournalFailureLeavesExitNote(t *testing.T) {
 		}
 		return nil
 	}
-	stopped := make(chan struct{})
-	c := &fakeConn{
-		turn: func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
-			for {
-				if err := emit.Emit(run.EventTokenDelta, run.TextDelta{Text: "x"}); err != nil {
-					<-stopped
-					return adapter.TurnResult{Cancelled: true}
-				}
-			}
-		},
-		cancel: func(context.Context) error { close(stopped); return nil },
-	}
+	c := streamingConn()
 	var dataDir string
 	h := startHarnessWith(t, connAdapter(adapter.Capabilities{Cancel: true}, c), j, func(s *control.Spec) {
 		dataDir = s.DataDir

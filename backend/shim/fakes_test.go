@@ -294,3 +294,21 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 }
 
 var errBoom = errors.New("boom")
+
+// streamingConn is an agent that streams tokens until an emit is refused
+// (the journal failing), then waits for the shim's cancel and ends
+// cancelled.
+func streamingConn() *fakeConn {
+	stopped := make(chan struct{})
+	return &fakeConn{
+		turn: func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
+			for {
+				if err := emit.Emit(run.EventTokenDelta, run.TextDelta{Text: "x"}); err != nil {
+					<-stopped
+					return adapter.TurnResult{Cancelled: true}
+				}
+			}
+		},
+		cancel: func(context.Context) error { close(stopped); return nil },
+	}
+}

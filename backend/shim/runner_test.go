@@ -297,18 +297,7 @@ func TestJournalFailureEndsRunFailed(t *testing.T) {
 		}
 		return nil
 	}
-	stopped := make(chan struct{})
-	c := &fakeConn{
-		turn: func(_ context.Context, _ adapter.TurnRequest, emit adapter.Emitter) adapter.TurnResult {
-			for {
-				if err := emit.Emit(run.EventTokenDelta, run.TextDelta{Text: "x"}); err != nil {
-					<-stopped
-					return adapter.TurnResult{Cancelled: true}
-				}
-			}
-		},
-		cancel: func(context.Context) error { close(stopped); return nil },
-	}
+	c := streamingConn()
 	h := startHarness(t, connAdapter(adapter.Capabilities{Cancel: true}, c), j)
 	h.wait()
 	d := h.done()

@@ -4,41 +4,29 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
-
-func gitIn(t *testing.T, dir string, args ...string) {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-}
 
 // A run in a git workspace whose agent changes a tracked file by a means
 // it does not report (a shell command) ends with file.changed from the
 // workspace snapshot, before done (docs/ARCHITECTURE.md §Events).
 func TestRunReportsWorkspaceChanges(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // the snapshots' temporary folder must go with the run
 	ws := t.TempDir()
-	gitIn(t, ws, "init", "-q")
+	gitcmdtest.Git(t, ws, "init", "-q")
 	notes := filepath.Join(ws, "notes.txt")
 	os.WriteFile(notes, []byte("one\n"), 0o644)
-	gitIn(t, ws, "add", ".")
-	gitIn(t, ws, "commit", "-qm", "start")
+	gitcmdtest.Git(t, ws, "add", ".")
+	gitcmdtest.Git(t, ws, "commit", "-qm", "start")
 	os.WriteFile(filepath.Join(ws, "before.txt"), []byte("the person's own edit\n"), 0o644)
 
 	c := &fakeConn{turn: func(context.Context, adapter.TurnRequest, adapter.Emitter) adapter.TurnResult {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/adapter"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 )
@@ -38,7 +39,7 @@ func fakeGitOnPath(t *testing.T, addScript string) {
 func gitWorkspace(t *testing.T) string {
 	t.Helper()
 	ws := t.TempDir()
-	gitIn(t, ws, "init", "-q")
+	gitcmdtest.Git(t, ws, "init", "-q")
 	os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("one\n"), 0o644)
 	return ws
 }

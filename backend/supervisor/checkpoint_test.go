@@ -3,10 +3,10 @@ package supervisor_test
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"testing"
 
 	"github.com/hermesdesk/hermesdesk/backend/checkpoints"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
@@ -14,9 +14,7 @@ import (
 // §Checkpoints): a file above checkpoints.max_file_bytes is noted, not
 // kept; checkpoints.enabled false takes none.
 func TestCheckpointSettingsApply(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	e := newEnv(t)
 	ctx := context.Background()
 	if err := e.store.PutSetting(ctx, checkpoints.SettingMaxFileBytes, json.RawMessage(`10`)); err != nil {

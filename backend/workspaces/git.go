@@ -179,12 +179,8 @@ func (gitGit) DeleteRef(ctx context.Context, top, ref, old string) error {
 	return err
 }
 
-// identity is who the snapshot commits say made them: git's config is
-// not read (gitcmd), so there is no user.name to fall back on.
-var identity = []string{
-	"GIT_AUTHOR_NAME=Hermes Desk", "GIT_AUTHOR_EMAIL=hermesdesk@localhost",
-	"GIT_COMMITTER_NAME=Hermes Desk", "GIT_COMMITTER_EMAIL=hermesdesk@localhost",
-}
+// identity is who the snapshot commits say made them.
+var identity = gitcmd.Identity("hermesdesk@localhost")
 
 func (gitGit) Snapshot(ctx context.Context, path, ref, message string) (string, error) {
 	tmp, err := os.MkdirTemp("", "hermesdesk-archive-*")

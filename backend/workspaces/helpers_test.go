@@ -3,27 +3,20 @@ package workspaces
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/journal"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 )
 
-// git runs the real git in dir for a test's own set-up and checks.
+// git runs the real git in dir for a test's own set-up and checks
+// (gitcmdtest's clean environment), its output trimmed.
 func git(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e",
-		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
+	return strings.TrimSpace(gitcmdtest.Git(t, dir, args...))
 }
 
 // newRepo makes a repository with one commit on main: a.txt, a script,
@@ -44,12 +37,7 @@ func newRepo(t testing.TB) string {
 func write(t testing.TB, dir, name, content string, mode os.FileMode) {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), mode); err != nil {
-		t.Fatal(err)
-	}
+	gitcmdtest.Write(t, p, content)
 	if err := os.Chmod(p, mode); err != nil {
 		t.Fatal(err)
 	}

@@ -8,25 +8,20 @@
 // window over a long session, docs/ARCHITECTURE.md §Memory).
 //
 //   node e2e/bench-memory.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder [--runs 60] [--message '/scenario tool']
-import { arg, launch, pageApi } from "./harness.mjs";
+import { arg, launch, loggedIn, pageApi, required } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
+const [url, project] = required("node e2e/bench-memory.mjs --url LOGIN_URL --project DIR [--runs N]", "--url", "--project");
 const n = Number(arg("--runs", "60"));
 // What each run is asked (the test kit's agent, set as agents.demo the way
 // scripts/test-e2e.sh does, has heavier scenarios such as /scenario flood).
 const message = arg("--message", "/scenario tool");
-if (!url || !project) {
-  console.error("usage: node e2e/bench-memory.mjs --url LOGIN_URL --project DIR [--runs N]");
-  process.exit(2);
-}
 const title = `bench-memory ${n} runs`;
 
 const browser = await launch();
 try {
   const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
   await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  await loggedIn(page);
   const { call, waitIdle } = pageApi(page);
   const proj = await call("POST", "/api/projects", { workspace: project });
   const ses = await call("POST", "/api/sessions", { project_id: proj.id, agent: "demo", title });

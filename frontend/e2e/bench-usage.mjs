@@ -7,14 +7,10 @@
 // in the document. Prints the median and the maximum; asserts nothing.
 //
 //   node e2e/bench-usage.mjs --url 'http://127.0.0.1:8791/?token=…' [--opens 5]
-import { arg, launch } from "./harness.mjs";
+import { arg, launch, required } from "./harness.mjs";
 
-const url = arg("--url");
+const [url] = required("node e2e/bench-usage.mjs --url LOGIN_URL [--opens N]", "--url");
 const opens = Number(arg("--opens", "5"));
-if (!url) {
-  console.error("usage: node e2e/bench-usage.mjs --url LOGIN_URL [--opens N]");
-  process.exit(2);
-}
 
 const browser = await launch();
 const times = [];

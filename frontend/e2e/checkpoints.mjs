@@ -11,14 +11,9 @@
 //   node e2e/checkpoints.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, launch, report, pageApi, failed, openApp, required, looks, overflow } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
-if (!url || !project) {
-  console.error("usage: node e2e/checkpoints.mjs --url LOGIN_URL --project GIT_REPO");
-  process.exit(2);
-}
+const [url, project] = required("node e2e/checkpoints.mjs --url LOGIN_URL --project GIT_REPO", "--url", "--project");
 
 const browser = await launch();
 const problems = [];
@@ -28,10 +23,7 @@ const mine = join(project, "mine.txt");
 try {
   writeFileSync(mine, "the person's\n");
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await ctx.newPage();
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  page = await openApp(ctx, url, problems);
   const { call, waitIdle } = pageApi(page);
   const proj = await call("POST", "/api/projects", { workspace: project });
   const title = "Writes hello";
@@ -119,8 +111,7 @@ try {
   await shots("settings");
   await ctx.close();
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "checkpoints-failure.png") }).catch(() => {});
+  await failed("checkpoints", e, problems, page);
 } finally {
   await browser.close();
 }
@@ -128,15 +119,10 @@ report("checkpoints", problems);
 
 // The footer (or the open dialog) at each width and theme: nothing wider than the window.
 async function shots(name) {
-  for (const width of [1280, 420]) {
-    for (const scheme of ["light", "dark"]) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: 800 });
-      await page.waitForTimeout(200);
-      await page.screenshot({ path: join(out, `checkpoints-${name}-${width}-${scheme}.png`) });
-      const over = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-      if (over > 1) problems.push(`${name} ${width} px ${scheme}: the page is ${over} px wider than the window`);
-    }
+  for await (const { at, width, scheme } of looks(page, [1280, 420])) {
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: join(out, `checkpoints-${name}-${width}-${scheme}.png`) });
+    const over = await overflow(page);
+    if (over > 1) problems.push(`${name} ${at}: the page is ${over} px wider than the window`);
   }
-  await page.setViewportSize({ width: 1280, height: 800 });
 }

@@ -16,17 +16,12 @@
 //
 //   node e2e/flood.mjs --url LOGIN_URL --project DIR [--runs N] [--profile FILE.cpuprofile] [--trace FILE.json]
 import { writeFileSync } from "node:fs";
-import { arg, launch, apiFrom } from "./harness.mjs";
+import { arg, launch, apiFrom, required } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
+const [url, project] = required("node e2e/flood.mjs --url LOGIN_URL --project DIR [--runs N] [--profile FILE.cpuprofile] [--trace FILE.json]", "--url", "--project");
 const runs = Number(arg("--runs", "3"));
 const profile = arg("--profile");
 const trace = arg("--trace");
-if (!url || !project) {
-  console.error("usage: node e2e/flood.mjs --url LOGIN_URL --project DIR [--runs N] [--profile FILE.cpuprofile] [--trace FILE.json]");
-  process.exit(2);
-}
 const { call, waitIdle } = apiFrom(url);
 const CHUNKS = 100_000;
 

@@ -9,14 +9,9 @@
 //   hermesdesk serve --addr 127.0.0.1:8791     # prints the login link
 //   node e2e/flow.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, launch, report, pageApi, failed, required } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
-if (!url || !project) {
-  console.error("usage: node e2e/flow.mjs --url LOGIN_URL --project DIR");
-  process.exit(2);
-}
+const [url, project] = required("node e2e/flow.mjs --url LOGIN_URL --project DIR", "--url", "--project");
 
 // The transcript is virtualized, so counting rows says little: ask the API
 // (with the tab's token) until no run is active, then check the header.
@@ -190,8 +185,7 @@ try {
   await page.setViewportSize({ width: 1280, height: 800 });
   await ctx.close();
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "flow-failure.png") }).catch(() => {});
+  await failed("flow", e, problems, page);
 } finally {
   await browser.close();
 }

@@ -9,14 +9,9 @@
 //
 //   node e2e/header.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, launch, report, pageApi, failed, openApp, required, looks } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
-if (!url || !project) {
-  console.error("usage: node e2e/header.mjs --url LOGIN_URL --project DIR");
-  process.exit(2);
-}
+const [url, project] = required("node e2e/header.mjs --url LOGIN_URL --project DIR", "--url", "--project");
 const title = "/scenario clarify — a session title long enough to need its room";
 
 const browser = await launch();
@@ -24,10 +19,7 @@ const problems = [];
 let page;
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await ctx.newPage();
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  page = await openApp(ctx, url, problems);
   const { call, waitIdle } = pageApi(page);
   // A session with a finished run: the header shows the title, the agent
   // and model chip and the status badge.
@@ -47,10 +39,7 @@ try {
   await page.locator(".main-head .badge").first().waitFor({ timeout: 10_000 });
   await page.locator(".main-head .session-quota").waitFor({ timeout: 10_000 });
 
-  for (const [width, scheme] of [[720, "light"], [720, "dark"], [420, "light"], [420, "dark"]]) {
-    const at = `${width} px ${scheme}`;
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height: 800 });
+  for await (const { at, width, scheme } of looks(page, [720, 420])) {
     await page.waitForTimeout(300);
     await page.screenshot({ path: join(out, `header-${width}-${scheme}.png`) });
     const m = await page.evaluate(() => {
@@ -98,10 +87,9 @@ try {
   // The Settings dialog at 420/720/1280 px, light and dark (issue 23.15: at
   // 420 px it overflowed sideways): it fits the window, nothing in it
   // reaches past its right edge, and it never scrolls sideways.
-  for (const [width, scheme] of [[420, "light"], [420, "dark"], [720, "light"], [720, "dark"], [1280, "light"], [1280, "dark"]]) {
-    const at = `Settings at ${width} px ${scheme}`;
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height: 800 });
+  for await (const look of looks(page, [420, 720, 1280])) {
+    const { width, scheme } = look;
+    const at = `Settings at ${look.at}`;
     await page.keyboard.press("Control+Comma");
     const dialog = page.getByRole("dialog", { name: "Settings" });
     await dialog.waitFor({ timeout: 10_000 });
@@ -134,8 +122,7 @@ try {
   }
   await ctx.close();
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "header-failure.png") }).catch(() => {});
+  await failed("header", e, problems, page);
 } finally {
   await browser.close();
 }

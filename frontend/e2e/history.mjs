@@ -10,18 +10,10 @@
 //   node e2e/history.mjs --url LOGIN_URL --agent FAKEAGENT --state STATE_DIR --native FAKE_SESSION_ID
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, launch, report, pageApi, failed, openApp, required, looks } from "./harness.mjs";
 
-const url = arg("--url");
-const agent = arg("--agent");
-const state = arg("--state");
-const native = arg("--native");
-if (!url || !agent || !state || !native) {
-  console.error("usage: node e2e/history.mjs --url LOGIN_URL --agent FAKEAGENT --state STATE_DIR --native FAKE_SESSION_ID");
-  process.exit(2);
-}
+const [url, agent, state, native] = required("node e2e/history.mjs --url LOGIN_URL --agent FAKEAGENT --state STATE_DIR --native FAKE_SESSION_ID", "--url", "--agent", "--state", "--native");
 
-const looks = [[1280, "light"], [1280, "dark"], [420, "light"], [420, "dark"]];
 const browser = await launch();
 const problems = [];
 let page;
@@ -33,10 +25,9 @@ async function closeOverlay() {
 
 /** Screenshots of the page in every look; check(at) after each for what must hold. */
 async function inEveryLook(name, check) {
-  for (const [width, scheme] of looks) {
-    const at = `${name} at ${width} px ${scheme}`;
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height: 800 });
+  for await (const look of looks(page, [1280, 420])) {
+    const { width, scheme } = look;
+    const at = `${name} at ${look.at}`;
     if (width < 700) await closeOverlay();
     // The layout settles on the new width (the sidebar's overlay goes); a page that stays wider fails below.
     await page.waitForFunction(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1, null, { timeout: 2000 }).catch(() => {});
@@ -45,7 +36,6 @@ async function inEveryLook(name, check) {
     if (check) await check(at);
     await page.screenshot({ path: join(out, `history-${name}-${width}-${scheme}.png`) });
   }
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 /** The part of the element that shows outside the viewport, in px (0: all of it shows). */
@@ -57,10 +47,7 @@ async function clipped(locator) {
 
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await ctx.newPage();
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  page = await openApp(ctx, url, problems);
   const { call, waitIdle } = pageApi(page);
 
   // 1. The offer, in words, without blocking the window.
@@ -171,8 +158,7 @@ try {
   await inEveryLook("continued");
   await ctx.close();
 } catch (e) {
-  problems.push(String(e?.stack ?? e));
-  if (page) await page.screenshot({ path: join(out, "history-failure.png") }).catch(() => {});
+  await failed("history", e, problems, page);
 }
 await browser.close();
 report("history", problems);

@@ -5,23 +5,15 @@
 //
 //   node e2e/jump.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder [--runs 24]
 import { join } from "node:path";
-import { arg, launch, out, pageApi, report } from "./harness.mjs";
+import { arg, launch, openApp, out, pageApi, report, required } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
+const [url, project] = required("node e2e/jump.mjs --url LOGIN_URL --project DIR [--runs N]", "--url", "--project");
 const n = Number(arg("--runs", "24"));
-if (!url || !project) {
-  console.error("usage: node e2e/jump.mjs --url LOGIN_URL --project DIR [--runs N]");
-  process.exit(2);
-}
 const title = "jump in the open session";
 const problems = [];
 const browser = await launch();
 try {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  const page = await openApp(await browser.newContext({ viewport: { width: 1280, height: 800 } }), url, problems);
   const { call, waitIdle } = pageApi(page);
   const proj = await call("POST", "/api/projects", { workspace: project });
   const ses = await call("POST", "/api/sessions", { project_id: proj.id, agent: "demo", title });

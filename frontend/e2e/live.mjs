@@ -13,18 +13,13 @@
 //
 //   node e2e/live.mjs --url LOGIN_URL --project DIR [--bin hermesdesk --home DATA_DIR]
 import { spawn } from "node:child_process";
-import { arg, launch, report, apiFrom } from "./harness.mjs";
+import { arg, launch, report, apiFrom, required } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
+const [url, project] = required("node e2e/live.mjs --url LOGIN_URL --project DIR [--bin BIN --home DIR] [--idle-seconds N] [--max-ms N]", "--url", "--project");
 const idleSeconds = Number(arg("--idle-seconds", "30"));
 const maxMs = Number(arg("--max-ms", "200"));
 const bin = arg("--bin");
 const home = arg("--home");
-if (!url || !project) {
-  console.error("usage: node e2e/live.mjs --url LOGIN_URL --project DIR [--bin BIN --home DIR] [--idle-seconds N] [--max-ms N]");
-  process.exit(2);
-}
 const { call, waitIdle } = apiFrom(url);
 const step = (s) => console.log(`live: ${s}`);
 const problems = [];

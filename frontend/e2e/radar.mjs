@@ -14,26 +14,17 @@
 //
 //   node e2e/radar.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, arg, launch, report, pageApi, failed, openApp, required, looks, shortBranch } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
+const [url, project] = required("node e2e/radar.mjs --url LOGIN_URL --project GIT_REPO [--max-longtask-ms 50]", "--url", "--project");
 const maxLongTask = Number(arg("--max-longtask-ms", "50"));
-if (!url || !project) {
-  console.error("usage: node e2e/radar.mjs --url LOGIN_URL --project GIT_REPO [--max-longtask-ms 50]");
-  process.exit(2);
-}
 
 const browser = await launch();
 const problems = [];
 let page;
-const short = (w) => (w.branch || w.id.replace(/^wsp_/, "")).replace(/^hermesdesk\//, "");
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await ctx.newPage();
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  page = await openApp(ctx, url, problems);
   const { call, waitIdle } = pageApi(page);
   const proj = await call("POST", "/api/projects", { workspace: project });
   const sessions = [];
@@ -61,8 +52,8 @@ try {
     const badge = nav.locator(`[data-workspace-group="${w.id}"] .radar-badge`);
     await badge.waitFor({ timeout: 30_000 });
     const text = ((await badge.textContent()) ?? "").trim();
-    console.log(`radar: sidebar chip of ${short(w)}: "${text}"`);
-    if (text !== `readme.txt also changed in ${short(other)}`) problems.push(`the chip of ${short(w)} says "${text}"`);
+    console.log(`radar: sidebar chip of ${shortBranch(w)}: "${text}"`);
+    if (text !== `readme.txt also changed in ${shortBranch(other)}`) problems.push(`the chip of ${shortBranch(w)} says "${text}"`);
   }
   const shownMs = Date.now() - started;
   const long = await page.evaluate(() => [...window.__longtasks]);
@@ -79,7 +70,7 @@ try {
   if (long.length > 0 && longest > maxLongTask) problems.push(`a main-thread task of ${Math.round(longest)} ms while the radar ran (bar ${maxLongTask} ms)`);
 
   const answer = await call("GET", `/api/projects/${proj.id}/conflicts`);
-  console.log(`radar: GET conflicts: ${answer.overlaps.length} overlap(s), files ${answer.overlaps.flatMap((o) => o.files.map((f) => f.path)).join(", ")}, order ${answer.order.map((id) => short(ws.find((w) => w.id === id) ?? { id })).join(" → ")}, lines ${JSON.stringify(answer.lines)}`);
+  console.log(`radar: GET conflicts: ${answer.overlaps.length} overlap(s), files ${answer.overlaps.flatMap((o) => o.files.map((f) => f.path)).join(", ")}, order ${answer.order.map((id) => shortBranch(ws.find((w) => w.id === id) ?? { id })).join(" → ")}, lines ${JSON.stringify(answer.lines)}`);
   if (answer.overlaps.length !== 1 || answer.order.length !== 2) problems.push(`the route answers ${JSON.stringify(answer)}`);
 
   // The header's chip too, and its menu: the lines and the merge order.
@@ -115,8 +106,8 @@ try {
   const note = review.locator(".rv-radar");
   await note.waitFor({ timeout: 10_000 });
   const noteText = ((await note.textContent()) ?? "").trim();
-  console.log(`radar: the review of ${short(ws[0])} says "${noteText}"`);
-  if (!noteText.includes(`Also changed by ${short(ws[1])}: line 1`) || !noteText.includes("Suggested merge order")) problems.push(`the review's radar note says "${noteText}"`);
+  console.log(`radar: the review of ${shortBranch(ws[0])} says "${noteText}"`);
+  if (!noteText.includes(`Also changed by ${shortBranch(ws[1])}: line 1`) || !noteText.includes("Suggested merge order")) problems.push(`the review's radar note says "${noteText}"`);
   if ((await review.getByLabel("Another worktree changes this file too").count()) !== 1) problems.push("the review's file list does not mark readme.txt");
   if ((await review.locator(".rv-overlap").count()) < 1) problems.push("no line of the review's diff is marked as changed by the other worktree");
   await page.screenshot({ path: join(out, "radar-review-1280.png") });
@@ -151,8 +142,7 @@ try {
   }
   await ctx.close();
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "radar-failure.png") }).catch(() => {});
+  await failed("radar", e, problems, page);
 } finally {
   await browser.close();
 }

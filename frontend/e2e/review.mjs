@@ -11,24 +11,16 @@
 //   node e2e/review.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, launch, report, pageApi, failed, openApp, required, looks } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
-if (!url || !project) {
-  console.error("usage: node e2e/review.mjs --url LOGIN_URL --project GIT_REPO");
-  process.exit(2);
-}
+const [url, project] = required("node e2e/review.mjs --url LOGIN_URL --project GIT_REPO", "--url", "--project");
 
 const browser = await launch();
 const problems = [];
 let page;
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await ctx.newPage();
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  page = await openApp(ctx, url, problems);
   const { call, waitIdle } = pageApi(page);
   const proj = await call("POST", "/api/projects", { workspace: project });
   const title = "Review me";
@@ -121,7 +113,6 @@ try {
   await view.waitFor({ state: "detached", timeout: 5_000 });
   // The transcript shows the review as a card of its comment, and the
   // header's chip keeps Review within the window.
-  await page.setViewportSize({ width: 1280, height: 800 });
   const card = page.getByRole("region", { name: "Review: 1 comment" });
   // The transcript is a virtual list that opens at its tail: scroll up to the card.
   await page.locator(".main-head").waitFor();
@@ -152,8 +143,7 @@ try {
     await page.screenshot({ path: join(out, `review-${name}.png`) });
   }
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "review-failure.png") }).catch(() => {});
+  await failed("review", e, problems, page);
 } finally {
   await browser.close();
 }

@@ -5,14 +5,9 @@
 //
 //   node e2e/schedules.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/folder
 import { join } from "node:path";
-import { out, arg, launch, report } from "./harness.mjs";
+import { out, launch, report, failed, required } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
-if (!url || !project) {
-  console.error("usage: node e2e/schedules.mjs --url LOGIN_URL --project DIR");
-  process.exit(2);
-}
+const [url, project] = required("node e2e/schedules.mjs --url LOGIN_URL --project DIR", "--url", "--project");
 
 const browser = await launch();
 const problems = [];
@@ -142,8 +137,7 @@ try {
   await row.waitFor({ state: "detached", timeout: 10_000 });
   await ctx.close();
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "schedules-failure.png") }).catch(() => {});
+  await failed("schedules", e, problems, page);
 } finally {
   await browser.close();
 }

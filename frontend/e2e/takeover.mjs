@@ -6,15 +6,11 @@
 // afterwards shows in the page.
 //
 //   node e2e/takeover.mjs --url LOGIN_URL --project DIR --core-pid PID
-import { arg, launch, report, apiFrom } from "./harness.mjs";
+import { arg, launch, report, apiFrom, required } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
+const usage = "node e2e/takeover.mjs --url LOGIN_URL --project DIR --core-pid PID";
+const [url, project] = required(usage, "--url", "--project", "--core-pid");
 const corePid = Number(arg("--core-pid"));
-if (!url || !project || !corePid) {
-  console.error("usage: node e2e/takeover.mjs --url LOGIN_URL --project DIR --core-pid PID");
-  process.exit(2);
-}
 const { call } = apiFrom(url);
 const step = (s) => console.log(`takeover: ${s}`);
 const problems = [];

@@ -7,13 +7,9 @@
 //
 //   node e2e/theme.mjs --url 'http://127.0.0.1:8791/?token=…'
 import { join } from "node:path";
-import { out, arg, launch, report } from "./harness.mjs";
+import { out, launch, report, failed, loggedIn, required } from "./harness.mjs";
 
-const url = arg("--url");
-if (!url) {
-  console.error("usage: node e2e/theme.mjs --url LOGIN_URL");
-  process.exit(2);
-}
+const [url] = required("node e2e/theme.mjs --url LOGIN_URL", "--url");
 const origin = new URL(url).origin;
 const dark = "rgb(23, 24, 27)"; // --bg, src/styles/tokens.css
 const light = "rgb(255, 255, 255)";
@@ -29,7 +25,7 @@ try {
     if (/Content Security Policy/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
   });
   await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  await loggedIn(page);
 
   // The page as it paints before any of the app's code: stylesheet and
   // theme-boot.js only. served: a data-theme put on <html> by the server.
@@ -73,8 +69,7 @@ try {
   if (after.theme !== "dark" || after.bg !== dark) problems.push(`once the app runs the page is ${after.theme} ${after.bg}, want dark ${dark}`);
   await ctx.close();
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "theme-failure.png") }).catch(() => {});
+  await failed("theme", e, problems, page);
 } finally {
   await browser.close();
 }

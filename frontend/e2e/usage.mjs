@@ -6,24 +6,16 @@
 //   node e2e/usage.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/an/empty/folder
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, launch, report, pageApi, failed, openApp, required, looks } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
-if (!url || !project) {
-  console.error("usage: node e2e/usage.mjs --url LOGIN_URL --project DIR");
-  process.exit(2);
-}
+const [url, project] = required("node e2e/usage.mjs --url LOGIN_URL --project DIR", "--url", "--project");
 
 const browser = await launch();
 const problems = [];
 let page;
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
-  page = await ctx.newPage();
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  page = await openApp(ctx, url, problems);
   const { call, waitIdle } = pageApi(page);
   const proj = await call("POST", "/api/projects", { workspace: project });
   const ses = await call("POST", "/api/sessions", { project_id: proj.id, agent: "demo", title: "usage" });
@@ -38,10 +30,7 @@ try {
   await page.getByRole("button", { name: "Usage", exact: true }).click();
   await page.locator(".usage-chart canvas").waitFor({ timeout: 10_000 });
 
-  for (const [width, scheme] of [[1280, "light"], [1280, "dark"], [420, "light"], [420, "dark"]]) {
-    const at = `${width} px ${scheme}`;
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.setViewportSize({ width, height: 800 });
+  for await (const { at, width, scheme } of looks(page, [1280, 420])) {
     if (width < 700 && (await page.locator(".sidebar").count()) > 0 && (await page.locator(".sidebar-backdrop").count()) > 0) {
       await page.locator(".sidebar-backdrop").click();
     }
@@ -94,8 +83,7 @@ try {
   if (!csv.startsWith("agent,runs,") || !/\ndemo,\d+,/.test(csv)) problems.push(`the CSV is not the table: ${csv.slice(0, 200)}`);
   await ctx.close();
 } catch (e) {
-  problems.push(String(e?.stack ?? e));
-  if (page) await page.screenshot({ path: join(out, "usage-failure.png") }).catch(() => {});
+  await failed("usage", e, problems, page);
 }
 await browser.close();
 report("usage", problems);

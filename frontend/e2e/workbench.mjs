@@ -8,7 +8,7 @@
 // session (after `hermesdesk import` into another data dir).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, arg, launch, report, pageApi, failed } from "./harness.mjs";
 
 const url = arg("--url");
 const project = arg("--project");
@@ -179,8 +179,7 @@ try {
   }
   await ctx.close();
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "workbench-failure.png") }).catch(() => {});
+  await failed("workbench", e, problems, page);
 } finally {
   await browser.close();
 }

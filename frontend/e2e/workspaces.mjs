@@ -11,25 +11,16 @@
 //   node e2e/workspaces.mjs --url 'http://127.0.0.1:8791/?token=…' --project /path/to/a/git/repo
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { out, arg, launch, report, pageApi } from "./harness.mjs";
+import { out, launch, report, pageApi, failed, openApp, required, looks, shortBranch } from "./harness.mjs";
 
-const url = arg("--url");
-const project = arg("--project");
-if (!url || !project) {
-  console.error("usage: node e2e/workspaces.mjs --url LOGIN_URL --project GIT_REPO");
-  process.exit(2);
-}
+const [url, project] = required("node e2e/workspaces.mjs --url LOGIN_URL --project GIT_REPO", "--url", "--project");
 
 const browser = await launch();
 const problems = [];
 let page;
-const short = (w) => (w.branch || w.id.replace(/^wsp_/, "")).replace(/^hermesdesk\//, "");
 try {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await ctx.newPage();
-  page.on("pageerror", (e) => problems.push(String(e)));
-  await page.goto(url, { waitUntil: "domcontentloaded" });
-  await page.waitForFunction(() => sessionStorage.getItem("hermesdesk.token") !== null, null, { timeout: 10_000 });
+  page = await openApp(ctx, url, problems);
   const { call, waitIdle } = pageApi(page);
   const proj = await call("POST", "/api/projects", { workspace: project });
   // A session in the project's folder: the sidebar then has two groups.
@@ -55,7 +46,7 @@ try {
     made.push(w);
     const chip = (await head.locator(".ws-chip").textContent()) ?? "";
     console.log(`workspaces: session "${text}" in ${w.path}, header chip "${chip.trim()}"`);
-    if (!chip.includes(short(w))) problems.push(`the header chip "${chip}" does not name the branch ${w.branch}`);
+    if (!chip.includes(shortBranch(w))) problems.push(`the header chip "${chip}" does not name the branch ${w.branch}`);
     if (!existsSync(w.path)) problems.push(`the worktree ${w.path} does not exist`);
   }
   // Both runs live at once, each in its own worktree.
@@ -70,48 +61,42 @@ try {
   for (const w of made) {
     const g = nav.locator(`[data-workspace-group="${w.id}"]`);
     await g.waitFor({ timeout: 5_000 });
-    if (!((await g.textContent()) ?? "").includes(short(w))) problems.push(`the sidebar group of ${w.id} does not name its branch`);
+    if (!((await g.textContent()) ?? "").includes(shortBranch(w))) problems.push(`the sidebar group of ${w.id} does not name its branch`);
   }
   await nav.locator('[data-workspace-group="checkout"]').getByText("Project folder").waitFor({ timeout: 5_000 });
 
   // Widths and themes, with the runs live (the status badge shows too).
-  for (const width of [1280, 720, 420]) {
-    for (const scheme of ["light", "dark"]) {
-      const at = `${width} px ${scheme}`;
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.setViewportSize({ width, height: 800 });
-      await page.waitForTimeout(300);
-      await page.screenshot({ path: join(out, `workspaces-${width}-${scheme}.png`) });
-      const m = await page.evaluate(() => {
-        const h = document.querySelector(".main-head");
-        const chip = h?.querySelector(".ws-chip");
-        const r = chip?.getBoundingClientRect();
-        return {
-          overflow: h ? h.scrollWidth - h.clientWidth : 0,
-          page: document.documentElement.scrollWidth - window.innerWidth,
-          chip: r ? { w: Math.round(r.width), right: r.right, full: chip.scrollWidth, client: chip.clientWidth } : null,
-          vw: window.innerWidth,
-        };
-      });
-      console.log(`workspaces ${at}: header overflow ${m.overflow} px, chip ${m.chip ? `${m.chip.w} px (${m.chip.client}/${m.chip.full})` : "none"}`);
-      if (m.overflow > 1) problems.push(`${at}: the header's content is ${m.overflow} px wider than the header`);
-      if (m.page > 1) problems.push(`${at}: the page is ${m.page} px wider than the window`);
-      if (width >= 720 && (!m.chip || m.chip.w < 40)) problems.push(`${at}: the worktree chip is not shown (${m.chip?.w ?? 0} px)`);
-      if (m.chip && m.chip.right > m.vw + 1) problems.push(`${at}: the chip reaches past the window`);
-    }
+  for await (const { at, width, scheme } of looks(page, [1280, 720, 420])) {
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(out, `workspaces-${width}-${scheme}.png`) });
+    const m = await page.evaluate(() => {
+      const h = document.querySelector(".main-head");
+      const chip = h?.querySelector(".ws-chip");
+      const r = chip?.getBoundingClientRect();
+      return {
+        overflow: h ? h.scrollWidth - h.clientWidth : 0,
+        page: document.documentElement.scrollWidth - window.innerWidth,
+        chip: r ? { w: Math.round(r.width), right: r.right, full: chip.scrollWidth, client: chip.clientWidth } : null,
+        vw: window.innerWidth,
+      };
+    });
+    console.log(`workspaces ${at}: header overflow ${m.overflow} px, chip ${m.chip ? `${m.chip.w} px (${m.chip.client}/${m.chip.full})` : "none"}`);
+    if (m.overflow > 1) problems.push(`${at}: the header's content is ${m.overflow} px wider than the header`);
+    if (m.page > 1) problems.push(`${at}: the page is ${m.page} px wider than the window`);
+    if (width >= 720 && (!m.chip || m.chip.w < 40)) problems.push(`${at}: the worktree chip is not shown (${m.chip?.w ?? 0} px)`);
+    if (m.chip && m.chip.right > m.vw + 1) problems.push(`${at}: the chip reaches past the window`);
   }
-  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Archive while the run is live: refused, and the sentence says why.
   const last = made[made.length - 1];
-  await head.getByRole("button", { name: `Archive the worktree ${short(last)}` }).click();
+  await head.getByRole("button", { name: `Archive the worktree ${shortBranch(last)}` }).click();
   const refusal = head.getByRole("alert");
   await refusal.waitFor({ timeout: 10_000 });
   console.log(`workspaces: archive refused: "${(await refusal.textContent())?.trim()}"`);
   for (const r of live) await call("POST", `/api/runs/${r.id}/cancel`, {});
   await waitIdle();
   // Archived from the header: the folder goes, the chip says so.
-  await head.getByRole("button", { name: `Archive the worktree ${short(last)}` }).click();
+  await head.getByRole("button", { name: `Archive the worktree ${shortBranch(last)}` }).click();
   await head.getByText(/Archived: restore it/).waitFor({ timeout: 30_000 });
   if (existsSync(last.path)) problems.push(`archived, yet ${last.path} is still there`);
   await page.screenshot({ path: join(out, "workspaces-archived.png") });
@@ -119,20 +104,19 @@ try {
   await nav.getByRole("button", { name: `Actions for the project ${proj.name}` }).click();
   await page.getByRole("menuitem", { name: /Recently archived worktrees/ }).click();
   const dlg = page.getByRole("dialog");
-  await dlg.getByText(short(last)).waitFor({ timeout: 5_000 });
+  await dlg.getByText(shortBranch(last)).waitFor({ timeout: 5_000 });
   await page.screenshot({ path: join(out, "workspaces-recently-archived.png") });
   await dlg.getByRole("button", { name: /Restore/ }).click();
   await dlg.getByText(/No archived worktrees/).waitFor({ timeout: 30_000 });
   await page.keyboard.press("Escape");
-  await head.getByRole("button", { name: `Archive the worktree ${short(last)}` }).waitFor({ timeout: 10_000 });
+  await head.getByRole("button", { name: `Archive the worktree ${shortBranch(last)}` }).waitFor({ timeout: 10_000 });
   if (!existsSync(last.path)) problems.push(`restored, yet ${last.path} is not back`);
   const back = (await call("GET", `/api/projects/${proj.id}/workspaces`)).find((x) => x.id === last.id);
   console.log(`workspaces: ${last.id} restored, state ${back?.state}`);
   if (back?.state !== "ready") problems.push(`restored workspace is ${back?.state}, want ready`);
   await ctx.close();
 } catch (e) {
-  problems.push(String(e));
-  await page?.screenshot({ path: join(out, "workspaces-failure.png") }).catch(() => {});
+  await failed("workspaces", e, problems, page);
 } finally {
   await browser.close();
 }

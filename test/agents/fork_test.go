@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/agents"
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/testkit/fakemodel"
@@ -25,10 +26,7 @@ func TestRealCodexForkNatively(t *testing.T)  { forkNatively(t, codexCase) }
 
 func forkNatively(t *testing.T, c agentCase) {
 	e := newEnv(t, c.agent, c.cfg(t))
-	gitIn(t, e.workspace, "init", "-q")
-	writeFile(t, e.workspace, "keep.txt", "one\n", 0o644)
-	gitIn(t, e.workspace, "add", ".")
-	gitIn(t, e.workspace, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+	e.commitKeep()
 	const secondMsg = "[scenario:text] the second question"
 
 	first := e.runTurn(toolMsg, e.approveWith("allow_once", new(int)))
@@ -43,21 +41,7 @@ func forkNatively(t *testing.T, c agentCase) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	recs, err := e.st.Service.Checkpoints(ctx, src.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	turn := ""
-	for _, r := range recs {
-		if r.RunID == second.RunID {
-			turn = r.TurnID
-		}
-	}
-	fork, err := e.st.Service.Fork(ctx, service.ForkRequest{SessionID: src.ID, TurnID: turn})
-	if err != nil {
-		t.Fatalf("fork from the second turn (%q): %v", turn, err)
-	}
-	e.session = fork
+	e.forkAt(ctx, src, second.RunID)
 	recall := e.runTurn(recallMsg, e.approveWith("allow_once", new(int)))
 	j := e.journal(recall.RunID)
 	if j.done.Status != run.StatusCompleted {
@@ -76,13 +60,7 @@ func forkNatively(t *testing.T, c agentCase) {
 	if asked == nil {
 		t.Fatal("the fork's message never reached the model")
 	}
-	var users []string
-	for _, m := range asked.Conversation.Messages {
-		if m.Role == fakemodel.RoleUser {
-			users = append(users, m.Text)
-		}
-	}
-	all := strings.Join(users, "\n---\n")
+	all := userTexts(*asked)
 	if !conversationHas([]fakemodel.Request{*asked}, "recall", fakemodel.RoleUser, toolMsg) ||
 		!conversationHas([]fakemodel.Request{*asked}, "recall", fakemodel.RoleAssistant, "All done") ||
 		strings.Contains(all, secondMsg) || strings.Contains(all, "This conversation continues") {
@@ -115,10 +93,7 @@ func forkNatively(t *testing.T, c agentCase) {
 func TestRealACPClaudeAgentACPFork(t *testing.T) {
 	c := acpCaseByID(t, "claude-agent-acp")
 	e := addAgent(t, c)
-	gitIn(t, e.workspace, "init", "-q")
-	writeFile(t, e.workspace, "keep.txt", "one\n", 0o644)
-	gitIn(t, e.workspace, "add", ".")
-	gitIn(t, e.workspace, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+	e.commitKeep()
 	const secondMsg = "[scenario:text] the second question"
 
 	if j := e.journal(e.runTurn(toolMsg, e.approveWith("allow_once", new(int))).RunID); j.done.Status != run.StatusCompleted {
@@ -149,21 +124,7 @@ func TestRealACPClaudeAgentACPFork(t *testing.T) {
 	}
 	src := e.session
 	src.NativeSessionID = e.nativeSession()
-	recs, err := e.st.Service.Checkpoints(ctx, src.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	turn := ""
-	for _, r := range recs {
-		if r.RunID == second.RunID {
-			turn = r.TurnID
-		}
-	}
-	fork, err := e.st.Service.Fork(ctx, service.ForkRequest{SessionID: src.ID, TurnID: turn})
-	if err != nil {
-		t.Fatalf("fork from the second turn (%q): %v", turn, err)
-	}
-	e.session = fork
+	e.forkAt(ctx, src, second.RunID)
 	j := e.journal(e.runTurn(recallMsg, e.approveWith("allow_once", new(int))).RunID)
 	if j.done.Status != run.StatusCompleted {
 		t.Fatalf("the fork's run done %+v; events %v", j.done, j.types())
@@ -173,13 +134,7 @@ func TestRealACPClaudeAgentACPFork(t *testing.T) {
 	}
 	reqs := e.srv.ModelRequests()
 	asked := reqs[len(reqs)-1]
-	var users []string
-	for _, m := range asked.Conversation.Messages {
-		if m.Role == fakemodel.RoleUser {
-			users = append(users, m.Text)
-		}
-	}
-	all := strings.Join(users, "\n---\n")
+	all := userTexts(asked)
 	if asked.Scenario != "recall" || !conversationHas([]fakemodel.Request{asked}, "recall", fakemodel.RoleUser, toolMsg) ||
 		strings.Contains(all, secondMsg) {
 		t.Fatalf("the model saw, in the fork (scenario %q):\n%s", asked.Scenario, all)
@@ -189,4 +144,46 @@ func TestRealACPClaudeAgentACPFork(t *testing.T) {
 		way = "by the handover (the agent refused session/fork)"
 	}
 	t.Logf("the fork got the conversation %s", way)
+}
+
+// commitKeep makes the env's folder a git repository with keep.txt
+// committed: the fork gets a worktree of it.
+func (e *env) commitKeep() {
+	e.t.Helper()
+	gitcmdtest.Git(e.t, e.workspace, "init", "-q")
+	writeFile(e.t, e.workspace, "keep.txt", "one\n", 0o644)
+	gitcmdtest.Git(e.t, e.workspace, "add", ".")
+	gitcmdtest.Git(e.t, e.workspace, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+}
+
+// forkAt forks src from the turn runID answered (the conversation before
+// it goes to the fork) and makes the fork the env's session.
+func (e *env) forkAt(ctx context.Context, src run.Session, runID string) {
+	e.t.Helper()
+	recs, err := e.st.Service.Checkpoints(ctx, src.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	turn := ""
+	for _, r := range recs {
+		if r.RunID == runID {
+			turn = r.TurnID
+		}
+	}
+	fork, err := e.st.Service.Fork(ctx, service.ForkRequest{SessionID: src.ID, TurnID: turn})
+	if err != nil {
+		e.t.Fatalf("fork from the turn of %s (%q): %v", runID, turn, err)
+	}
+	e.session = fork
+}
+
+// userTexts is every message the model was given as the user's in req.
+func userTexts(req fakemodel.Request) string {
+	var users []string
+	for _, m := range req.Conversation.Messages {
+		if m.Role == fakemodel.RoleUser {
+			users = append(users, m.Text)
+		}
+	}
+	return strings.Join(users, "\n---\n")
 }

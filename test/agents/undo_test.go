@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
@@ -45,12 +45,12 @@ func editsUndone(t *testing.T, c agentCase, gitProject bool) {
 	writeFile(t, ws, "staged.txt", "committed\n", 0o644)
 	staged := func() string { return "" }
 	if gitProject {
-		gitIn(t, ws, "init", "-q")
-		gitIn(t, ws, "add", ".")
-		gitIn(t, ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
+		gitcmdtest.Git(t, ws, "init", "-q")
+		gitcmdtest.Git(t, ws, "add", ".")
+		gitcmdtest.Git(t, ws, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "base")
 		writeFile(t, ws, "staged.txt", "staged by the person\n", 0o644)
-		gitIn(t, ws, "add", "staged.txt")
-		staged = func() string { return gitIn(t, ws, "diff", "--cached", "--raw") }
+		gitcmdtest.Git(t, ws, "add", "staged.txt")
+		staged = func() string { return gitcmdtest.Git(t, ws, "diff", "--cached", "--raw") }
 	}
 	writeFile(t, ws, "untracked.txt", "the person's, untracked\n", 0o644)
 	stagedBefore := staged()
@@ -123,17 +123,6 @@ func editsUndone(t *testing.T, c agentCase, gitProject bool) {
 	if _, err := os.Stat(filepath.Join(ws, ".git")); !gitProject && err == nil {
 		t.Error("the plain folder gained a .git")
 	}
-}
-
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
 }
 
 func writeFile(t *testing.T, dir, name, body string, mode os.FileMode) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 	"github.com/hermesdesk/hermesdesk/backend/service/stack"
@@ -43,9 +44,7 @@ func TestMain(m *testing.M) {
 }
 
 func TestUndoADemoRunThatWroteAFile(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	gitcmdtest.Need(t)
 	for _, gitProject := range []bool{true, false} {
 		name := map[bool]string{true: "git project", false: "plain folder"}[gitProject]
 		t.Run(name, func(t *testing.T) {

@@ -3,7 +3,6 @@
 package desktop
 
 import (
-	"bytes"
 	"context"
 	"image"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,6 +18,7 @@ import (
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/shim/control"
 	"github.com/hermesdesk/hermesdesk/testkit/runprocs"
+	"github.com/hermesdesk/hermesdesk/testkit/syncbuf"
 )
 
 // TestApprovalInWindow is the product's core loop as a person meets it: a
@@ -149,22 +148,7 @@ func near(a, b int) bool { return a-b <= 4 && b-a <= 4 }
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader goroutine.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // TestAppTakesOverFromServe: the app started while `hermesdesk serve` owns
 // the data dir proxies to it; when serve dies, the app becomes the data

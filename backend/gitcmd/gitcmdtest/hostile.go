@@ -1,13 +1,13 @@
-// Package gitcmdtest builds, for tests, a git repository that tries to run
-// a program through every key and hook that can make git run one
-// (docs/ARCHITECTURE.md §Security, "Git in a project"). Only tests import
-// it.
+// Package gitcmdtest makes git repositories for tests: plain ones (Git,
+// Init, Write in repo.go, the one set-up every package's tests share) and
+// one that tries to run a program through every key and hook that can make
+// git run one (New; docs/ARCHITECTURE.md §Security, "Git in a project").
+// Only tests import it.
 package gitcmdtest
 
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -50,22 +50,6 @@ func (r *Repo) Ran() []string {
 // Reset forgets what ran.
 func (r *Repo) Reset() { os.Remove(r.Marker) }
 
-// Git runs git for a test's own setup, with a clean environment; in a
-// repository New has armed, the planted config is active.
-func Git(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e", "LC_ALL=C"}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
 // New makes a repository with a first commit (a.txt, b.proc, c.inc) on
 // main and a branch "other" that changes a.txt, then
 // plants the hostile config, attributes and hooks; and, through t.Setenv,
@@ -73,21 +57,19 @@ func Git(t testing.TB, dir string, args ...string) string {
 // carry. Tests that call it cannot run in parallel.
 func New(t *testing.T) *Repo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not installed")
-	}
+	Need(t)
 	root := t.TempDir()
 	r := &Repo{Dir: filepath.Join(root, "work"), Marker: filepath.Join(root, "ran.txt"), bin: filepath.Join(root, "bin")}
 	must(t, os.MkdirAll(r.Dir, 0o755))
 	must(t, os.MkdirAll(r.bin, 0o755))
 	Git(t, r.Dir, "init", "-q", "-b", "main")
-	write(t, filepath.Join(r.Dir, "a.txt"), "one\ntwo\n")
-	write(t, filepath.Join(r.Dir, "b.proc"), "process me\n")
-	write(t, filepath.Join(r.Dir, "c.inc"), "included\n")
+	Write(t, filepath.Join(r.Dir, "a.txt"), "one\ntwo\n")
+	Write(t, filepath.Join(r.Dir, "b.proc"), "process me\n")
+	Write(t, filepath.Join(r.Dir, "c.inc"), "included\n")
 	Git(t, r.Dir, "add", "-A")
 	Git(t, r.Dir, "commit", "-qm", "start")
 	Git(t, r.Dir, "checkout", "-q", "-b", "other")
-	write(t, filepath.Join(r.Dir, "a.txt"), "theirs\n")
+	Write(t, filepath.Join(r.Dir, "a.txt"), "theirs\n")
 	Git(t, r.Dir, "commit", "-qam", "theirs")
 	Git(t, r.Dir, "checkout", "-q", "main")
 	r.arm(t)
@@ -193,15 +175,15 @@ func (r *Repo) arm(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(gitDir, "extra.config"), []byte(fmt.Sprintf(
 		"[filter \"inc\"]\n\tclean = %s\n\tsmudge = %s\n\trequired = true\n", f("included-filter-clean"), f("included-filter-smudge"))), 0o644))
 	attrs := "* filter=evil diff=evil merge=evil\n*.proc filter=evil.proc\n*.inc filter=inc\n"
-	write(t, filepath.Join(r.Dir, ".gitattributes"), attrs)
-	write(t, filepath.Join(gitDir, "info", "attributes"), attrs)
+	Write(t, filepath.Join(r.Dir, ".gitattributes"), attrs)
+	Write(t, filepath.Join(gitDir, "info", "attributes"), attrs)
 
 	// The person's own global config and environment, as hostile.
 	home := filepath.Join(r.bin, "home")
 	global := fmt.Sprintf("[core]\n\tfsmonitor = %s\n\thooksPath = %s\n[filter \"global\"]\n\tclean = %s\n", p("global-fsmonitor"), hooksPath, f("global-filter-clean"))
-	write(t, filepath.Join(home, ".gitconfig"), global)
-	write(t, filepath.Join(home, ".config", "git", "config"), global)
-	write(t, filepath.Join(home, ".config", "git", "attributes"), "* filter=global\n")
+	Write(t, filepath.Join(home, ".gitconfig"), global)
+	Write(t, filepath.Join(home, ".config", "git", "config"), global)
+	Write(t, filepath.Join(home, ".config", "git", "attributes"), "* filter=global\n")
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 	t.Setenv("GIT_EXTERNAL_DIFF", p("env-external-diff"))
@@ -217,12 +199,6 @@ func (r *Repo) arm(t *testing.T) {
 	t.Setenv("GIT_CONFIG_KEY_0", "core.fsmonitor")
 	t.Setenv("GIT_CONFIG_VALUE_0", p("env-config-count"))
 	t.Setenv("GIT_ALLOW_PROTOCOL", "ext:file:ssh")
-}
-
-func write(t testing.TB, p, s string) {
-	t.Helper()
-	must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	must(t, os.WriteFile(p, []byte(s), 0o644))
 }
 
 func must(t testing.TB, err error) {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
@@ -17,7 +18,7 @@ func TestRadarInTheStack(t *testing.T) {
 	ctx := context.Background()
 	data := t.TempDir()
 	repo := t.TempDir()
-	gitInit(t, repo)
+	gitcmdtest.Init(t, repo)
 	os.WriteFile(filepath.Join(repo, "server.go"), []byte("one\ntwo\nthree\n"), 0o644)
 	st, err := Open(ctx, Options{DataDir: data})
 	if err != nil {

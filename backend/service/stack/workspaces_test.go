@@ -4,45 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"github.com/hermesdesk/hermesdesk/backend/run"
 	"github.com/hermesdesk/hermesdesk/backend/service"
 )
-
-func gitInit(t *testing.T, dir string) {
-	t.Helper()
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"commit", "-q", "--allow-empty", "-m", "first"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e", "GIT_CONFIG_GLOBAL=/dev/null")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
-}
 
 // A session asked for in a worktree gets one, said on the watch bus;
 // archive and restore go through the service; a project that is not a git
 // repository is refused with the reason and no session is made.
 func TestSessionInAWorktree(t *testing.T) {
 	ctx := context.Background()
-	st, err := Open(ctx, Options{DataDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, p := gitProjectStack(t, t.TempDir())
 	svc := st.Service
-	repo := t.TempDir()
-	gitInit(t, repo)
-	p, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := p.Workspace
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	bus, err := svc.Watch(wctx)
@@ -126,18 +104,9 @@ func TestSessionInAWorktree(t *testing.T) {
 func TestWorktreeLocationSetting(t *testing.T) {
 	ctx := context.Background()
 	dataDir := t.TempDir()
-	st, err := Open(ctx, Options{DataDir: dataDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st, p := gitProjectStack(t, dataDir)
 	svc := st.Service
-	repo := t.TempDir()
-	gitInit(t, repo)
-	p, err := svc.CreateProject(ctx, service.CreateProjectRequest{Workspace: repo})
-	if err != nil {
-		t.Fatal(err)
-	}
+	repo := p.Workspace
 	if _, err := svc.PutSettings(ctx, map[string]json.RawMessage{service.SettingWorktreeLocation: json.RawMessage(`"data"`)}); err != nil {
 		t.Fatal(err)
 	}
@@ -155,4 +124,22 @@ func TestWorktreeLocationSetting(t *testing.T) {
 	if err != nil || !strings.HasPrefix(w.Path, repo) {
 		t.Fatalf("worktree at %s (%v), want in the repository %s", w.Path, err, repo)
 	}
+}
+
+// gitProjectStack opens a stack on dataDir, closed with the test, with one
+// project: a git repository on main with one commit.
+func gitProjectStack(t *testing.T, dataDir string) (*Stack, run.Project) {
+	t.Helper()
+	st, err := Open(context.Background(), Options{DataDir: dataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	repo := t.TempDir()
+	gitcmdtest.Init(t, repo)
+	p, err := st.Service.CreateProject(context.Background(), service.CreateProjectRequest{Workspace: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, p
 }

@@ -8,20 +8,7 @@ import { App } from "./App";
 import { ApiClient, type RawResponse } from "../transport/api";
 import type { BusHandlers, Transport } from "../transport/transport";
 import type { Session, Workspace, WorkspaceDetail } from "../transport/types";
-
-const W = (id: string, extra: Partial<Workspace> = {}): Workspace => ({
-  id,
-  project_id: "p1",
-  kind: "worktree",
-  state: "ready",
-  path: `/w/.worktrees/${id.slice(4)}`,
-  branch: `hermesdesk/${id.slice(4)}`,
-  base: "main",
-  created_at: "2026-11-27T08:00:00Z",
-  updated_at: "2026-11-27T08:00:00Z",
-  ...extra,
-});
-const S = (id: string, title: string, extra: Partial<Session> = {}): Session => ({ id, project_id: "p1", title, agent: "demo", updated_at: new Date().toISOString(), ...extra });
+import { S, W } from "../components/workspaces/testWorkspaces";
 
 const json = (status: number, v: unknown): RawResponse => ({ status, body: v === undefined ? "" : JSON.stringify(v) });
 const apiErr = (status: number, code: string, message: string) => json(status, { error: { code, message } });

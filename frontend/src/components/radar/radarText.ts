@@ -1,6 +1,7 @@
 // What the conflict radar says on a workspace's chip (docs/ARCHITECTURE.md
 // §Conflict radar): pure, table-tested in radar.test.ts.
 import type { Conflicts, Overlap, OverlapHunk } from "../../transport/types";
+import { shortName } from "../workspaces/workspaceText";
 
 /** One other workspace this one overlaps with, and the files they meet on. */
 export interface OverlapWith {
@@ -11,9 +12,9 @@ export interface OverlapWith {
   mine: "a" | "b";
 }
 
-/** The branch as people read it: without the app's prefix. */
+/** The branch as people read it: without the app's prefix (the worktree chip's one short name). */
 export function branchName(branch: string, id: string): string {
-  return (branch || id.replace(/^wsp_/, "")).replace(/^hermesdesk\//, "");
+  return shortName({ id, branch });
 }
 
 /** The workspaces this one overlaps with, in the radar's order. */

@@ -3,27 +3,13 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import type { ApiClient } from "../../transport/api";
-import type { Session, Workspace } from "../../transport/types";
 import { WorkspaceChip } from "./WorkspaceChip";
 import { WorkspaceGroups } from "./WorkspaceGroups";
 import { whereOf } from "./WorkspaceChoice";
 import { upsert, WorkspacesContext, type Workspaces } from "./WorkspacesContext";
 import { WorkspaceDetails } from "./workspaceDetails";
 import { defaultKind, externalWorktrees, figures, groupByWorkspace, recentlyArchived, shortName, sizeText, stateWords, withDefault } from "./workspaceText";
-
-const W = (id: string, extra: Partial<Workspace> = {}): Workspace => ({
-  id,
-  project_id: "p1",
-  kind: "worktree",
-  state: "ready",
-  path: `/w/.worktrees/${id.slice(4)}`,
-  branch: `hermesdesk/${id.slice(4)}`,
-  base: "main",
-  created_at: "2026-11-27T08:00:00Z",
-  updated_at: "2026-11-27T08:00:00Z",
-  ...extra,
-});
-const S = (id: string, title: string, extra: Partial<Session> = {}): Session => ({ id, project_id: "p1", title, agent: "demo", updated_at: new Date().toISOString(), ...extra });
+import { S, W } from "./testWorkspaces";
 
 describe("what a workspace says", () => {
   it("sizes in the units people read", () => {
