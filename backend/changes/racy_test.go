@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 )
 
 // Git's "racy git" guard: an index entry whose mtime is not older than the
@@ -19,7 +21,7 @@ import (
 // ctime; with git's default the ctime is compared in whole seconds, which
 // is the same race whenever the edit falls in the index's second.
 func TestASameSizeEditInTheIndexsSecondIsSnapshotted(t *testing.T) {
-	needGit(t)
+	gitcmdtest.Need(t)
 	for _, tc := range []struct {
 		name  string
 		setup func(t *testing.T, ws, shadow string) (s *Snapshots, index string)
@@ -44,12 +46,12 @@ func TestASameSizeEditInTheIndexsSecondIsSnapshotted(t *testing.T) {
 			ws, shadow := t.TempDir(), filepath.Join(t.TempDir(), "shadow.git")
 			at := time.Now().Add(-time.Minute).Truncate(time.Second)
 			a := filepath.Join(ws, "a.txt")
-			write(t, a, "one\n")
+			gitcmdtest.Write(t, a, "one\n")
 			setMTime(t, a, at)
 			s, index := tc.setup(t, ws, shadow)
-			first := snap(t, s) // a shadow index now holds a.txt's stat too
+			first := snap(t, s)    // a shadow index now holds a.txt's stat too
 			setMTime(t, index, at) // the index written in the file's second
-			write(t, a, "two\n")
+			gitcmdtest.Write(t, a, "two\n")
 			setMTime(t, a, at)
 			second := snap(t, s)
 			if first.Tree == second.Tree {
