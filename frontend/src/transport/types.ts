@@ -39,6 +39,7 @@ export type {
   Conflicts,
   Overlap,
   OverlapHunk,
+  LineSpan,
   WatchType,
   Workspace,
   WorkspaceDetail,
