@@ -120,3 +120,27 @@ func TestRadarHunksCarryEachSidesLines(t *testing.T) {
 		t.Fatalf("hunk %+v: a's lines %+v, b's %+v; want a's line 5 and b's line 7", h, h.ALines, h.BLines)
 	}
 }
+
+// Any merged text and side: no crash, a span per region, each inside the
+// side's file.
+func FuzzSideSpans(f *testing.F) {
+	f.Add("one\n<<<<<<< a\nx\n=======\ny\n>>>>>>> b\nthree\n", "one\nx\nthree\n", true)
+	f.Add("<<<<<<< a\n=======\ny\n>>>>>>> b\n", "", false)
+	f.Add("<<<<<<<\n|||||||\nbase\n=======\n>>>>>>>\n<<<<<<<\n", "z\n", true)
+	f.Fuzz(func(t *testing.T, merged, side string, ours bool) {
+		hunks := gitcmd.ConflictHunks(merged)
+		got := sideSpans(merged, side, hunks, ours)
+		if got == nil {
+			return
+		}
+		if len(got) != len(hunks) {
+			t.Fatalf("%d spans for %d regions", len(got), len(hunks))
+		}
+		n := len(strings.Split(side, "\n"))
+		for _, sp := range got {
+			if sp == nil || sp.Start < 1 || sp.Count < 0 || sp.Start+sp.Count-1 > n || sp.Start > n+1 {
+				t.Fatalf("span %+v outside a side of %d lines", sp, n)
+			}
+		}
+	})
+}
