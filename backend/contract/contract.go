@@ -104,6 +104,7 @@ func wire() []byte {
 	w.name(run.OverlapSide{}, "OverlapSide")
 	w.name(run.OverlapFile{}, "OverlapFile")
 	w.name(run.OverlapHunk{}, "OverlapHunk")
+	w.name(run.LineSpan{}, "LineSpan")
 	w.name(run.Review{}, "Review") // docs/ARCHITECTURE.md §Review
 	w.name(run.ReviewFile{}, "ReviewFile")
 	w.name(run.ReviewComment{}, "ReviewComment")
@@ -164,6 +165,7 @@ func wire() []byte {
 	w.iface(run.OverlapSide{}, "One workspace of an overlap")
 	w.iface(run.OverlapFile{}, "A file both sides of an overlap change in ways that conflict")
 	w.iface(run.OverlapHunk{}, "One conflicted region: each side's lines")
+	w.iface(run.LineSpan{}, "Lines start to start+count-1 of one side's file; count 0: the side has none there, just before line start")
 	w.iface(run.Review{}, "GET /api/workspaces/{id}/review: the changed files against the merge-base and the comments (docs/ARCHITECTURE.md §Review)")
 	w.iface(run.ReviewFile{}, "One changed file of a review; viewed holds only at the blob it was marked at")
 	w.iface(run.ReviewComment{}, "A line comment of a review: a draft until sent to the agent")

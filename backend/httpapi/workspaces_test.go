@@ -18,7 +18,7 @@ type fakeWorkspaces struct{}
 func (fakeWorkspaces) Create(_ context.Context, projectID, base string) (run.Workspace, error) {
 	return run.Workspace{ID: "wsp_new", ProjectID: projectID, Kind: "worktree", State: "ready", Base: base}, nil
 }
-func (f fakeWorkspaces) CreateWith(ctx context.Context, projectID, base string, _ func(context.Context, run.Workspace) error) (run.Workspace, error) {
+func (f fakeWorkspaces) CreateWith(ctx context.Context, projectID, base, _ string, _ func(context.Context, run.Workspace) error) (run.Workspace, error) {
 	return f.Create(ctx, projectID, base)
 }
 func (fakeWorkspaces) Get(_ context.Context, id string) (run.Workspace, error) {

@@ -294,13 +294,14 @@ func (r *Radar) merge(ctx context.Context, a, b run.Workspace, p Pair) (pairAnsw
 		delete(r.pairs, p)
 		return pairAnswer{}, false
 	}
-	ans := pairAnswer{a: sa, b: sb, files: r.files(ctx, a.Path, m)}
+	ans := pairAnswer{a: sa, b: sb, files: r.files(ctx, a.Path, m, sa, sb)}
 	r.pairs[p] = ans
 	return ans, true
 }
 
-// files are a merge's conflicted files with their hunks, bounded.
-func (r *Radar) files(ctx context.Context, dir string, m gitcmd.MergeTree) []run.OverlapFile {
+// files are a merge's conflicted files with their hunks, bounded, each
+// side's lines placed in its own file (states sa and sb).
+func (r *Radar) files(ctx context.Context, dir string, m gitcmd.MergeTree, sa, sb string) []run.OverlapFile {
 	if m.Clean {
 		return nil
 	}
@@ -312,6 +313,23 @@ func (r *Radar) files(ctx context.Context, dir string, m gitcmd.MergeTree) []run
 		f := run.OverlapFile{Path: path}
 		if content, err := r.git.File(ctx, dir, m.Tree, path); err == nil {
 			f.Hunks = hunksOf(content)
+			// A side without the file at this path (deleted, renamed) or
+			// past the size read gets no spans.
+			hunks := gitcmd.ConflictHunks(content)
+			if side, err := r.git.File(ctx, dir, sa, path); err == nil {
+				for i, sp := range sideSpans(content, side, hunks, true) {
+					if i < len(f.Hunks) {
+						f.Hunks[i].ALines = sp
+					}
+				}
+			}
+			if side, err := r.git.File(ctx, dir, sb, path); err == nil {
+				for i, sp := range sideSpans(content, side, hunks, false) {
+					if i < len(f.Hunks) {
+						f.Hunks[i].BLines = sp
+					}
+				}
+			}
 		}
 		out = append(out, f)
 	}

@@ -51,4 +51,17 @@ type OverlapHunk struct {
 	End   int      `json:"end"`
 	A     []string `json:"a"`
 	B     []string `json:"b"`
+	// ALines and BLines are where A's and B's lines are in that side's own
+	// file, so the review and the radar menu place them without matching
+	// text; absent when the side's file could not be read.
+	ALines *LineSpan `json:"a_lines,omitempty"`
+	BLines *LineSpan `json:"b_lines,omitempty"`
+}
+
+// LineSpan is lines Start to Start+Count-1 of a file, from 1. Count 0 is
+// a place, not lines: the side has none there (it deleted them), just
+// before its line Start.
+type LineSpan struct {
+	Start int `json:"start"`
+	Count int `json:"count"`
 }

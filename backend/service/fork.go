@@ -64,17 +64,17 @@ func (s *Service) Fork(ctx context.Context, req ForkRequest) (run.Session, error
 	if err != nil {
 		return run.Session{}, s.classify(ctx, "fork session", "session", err)
 	}
+	title := strings.TrimSpace("Fork of " + src.Title)
+	if len(title) > MaxTitleBytes {
+		title = "Fork"
+	}
 	// The checkpoint's files go in before the worktree's setup step runs.
 	layOver := func(ctx context.Context, w run.Workspace) error { return checkpoints.LayOver(ctx, w.Path, rec.Before) }
-	w, err := s.ws.CreateWith(ctx, src.ProjectID, base, layOver)
+	w, err := s.ws.CreateWith(ctx, src.ProjectID, base, title, layOver)
 	if err != nil {
 		// A worktree made before a failed lay-over stays (never destroy):
 		// archive it from the window.
 		return run.Session{}, s.wsError(ctx, "make the fork's worktree", err)
-	}
-	title := strings.TrimSpace("Fork of " + src.Title)
-	if len(title) > MaxTitleBytes {
-		title = "Fork"
 	}
 	ses, err := s.store.CreateSession(ctx, run.Session{ProjectID: src.ProjectID, Title: title,
 		Agent: src.Agent, Model: src.Model, Profile: src.Profile})

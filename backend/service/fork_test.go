@@ -125,6 +125,10 @@ func TestForkFromATurnThroughTheService(t *testing.T) {
 		t.Errorf("the fork has the file the forked turn made: %v", err)
 	}
 	gitcmdtest.Git(t, repo, "merge-base", "--is-ancestor", head, w.Branch)
+	// Its branch says what it is: the fork's title, not only an id.
+	if !strings.HasPrefix(w.Branch, "hermesdesk/fork-of-refactor-") {
+		t.Errorf("the fork's branch %q is not named after its title", w.Branch)
+	}
 	if got := person(); got != personBefore {
 		t.Errorf("the person's checkout moved:\n%s\nwas\n%s", got, personBefore)
 	}

@@ -12,8 +12,9 @@ import (
 // (docs/ARCHITECTURE.md §Workspaces).
 type WorkspaceManager interface {
 	Create(ctx context.Context, projectID, base string) (run.Workspace, error)
-	// CreateWith runs prepare on the new worktree before its setup step.
-	CreateWith(ctx context.Context, projectID, base string, prepare func(context.Context, run.Workspace) error) (run.Workspace, error)
+	// CreateWith names the branch after title (the first session's) and
+	// runs prepare on the new worktree before its setup step.
+	CreateWith(ctx context.Context, projectID, base, title string, prepare func(context.Context, run.Workspace) error) (run.Workspace, error)
 	List(ctx context.Context, projectID string) ([]run.Workspace, error)
 	// Get is one workspace as recorded (no git run: the watch bus asks
 	// for a run's worktree name on every run it learns).
@@ -130,7 +131,7 @@ func (s *Service) sessionWorkspace(ctx context.Context, req CreateSessionRequest
 	if s.ws == nil {
 		return "", errNoWorkspaces
 	}
-	w, err := s.ws.Create(ctx, req.ProjectID, req.Base)
+	w, err := s.ws.CreateWith(ctx, req.ProjectID, req.Base, req.Title, nil)
 	if err != nil {
 		return "", s.wsError(ctx, "create workspace", err)
 	}
@@ -196,7 +197,7 @@ func (s *Service) MoveSession(ctx context.Context, id string, req SessionWorkspa
 	if req.Workspace == "" && req.WorkspaceID == "" {
 		return run.Session{}, badRequest("say where: workspace \"checkout\" or \"worktree\", or a workspace_id")
 	}
-	wsID, err := s.sessionWorkspace(ctx, CreateSessionRequest{ProjectID: ses.ProjectID, Workspace: req.Workspace, Base: req.Base, WorkspaceID: req.WorkspaceID})
+	wsID, err := s.sessionWorkspace(ctx, CreateSessionRequest{ProjectID: ses.ProjectID, Title: ses.Title, Workspace: req.Workspace, Base: req.Base, WorkspaceID: req.WorkspaceID})
 	if err != nil {
 		return run.Session{}, err
 	}

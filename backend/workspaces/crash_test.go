@@ -36,10 +36,14 @@ func helperMain(stop string) int {
 			select {} // until killed
 		}
 	}
-	_, err = mg.Create(context.Background(), os.Getenv("WS_HELPER_PROJECT"), "")
+	_, err = mg.CreateWith(context.Background(), os.Getenv("WS_HELPER_PROJECT"), "", crashTitle, nil)
 	fmt.Fprintln(os.Stderr, "helper was not stopped:", err)
 	return 1
 }
+
+// crashTitle names the branch: recovery must use the name the row
+// recorded, which the id alone cannot give.
+const crashTitle = "Fix the login bug"
 
 // TestKillDuringCreation kills a real process creating a worktree between
 // claim and lock, then recovers as a restarted app would: the workspace is
@@ -88,9 +92,12 @@ func TestKillDuringCreation(t *testing.T) {
 				t.Fatalf("workspaces %+v, %v", ws, err)
 			}
 			w := ws[0]
-			names, _ := NamesFor(repo, w.ID, "")
+			slug, _ := Slug(w.ID)
+			if want := "hermesdesk/fix-the-login-bug-" + slug[:4]; w.Branch != want {
+				t.Fatalf("claimed branch %q, want %q", w.Branch, want)
+			}
 			if tc.cutShort {
-				git(t, repo, "worktree", "add", "-q", "-b", names.Branch, w.Path, w.BaseCommit)
+				git(t, repo, "worktree", "add", "-q", "-b", w.Branch, w.Path, w.BaseCommit)
 				git(t, repo, "worktree", "lock", "--reason", "initializing", w.Path)
 			}
 

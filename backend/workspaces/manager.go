@@ -87,15 +87,16 @@ func (m *Manager) save(ctx context.Context, w run.Workspace) (run.Workspace, err
 // `git worktree add -b`, then `git worktree lock`. Refusals say why and
 // leave nothing behind.
 func (m *Manager) Create(ctx context.Context, projectID, base string) (run.Workspace, error) {
-	return m.CreateWith(ctx, projectID, base, nil)
+	return m.CreateWith(ctx, projectID, base, "", nil)
 }
 
-// CreateWith is Create with prepare run on the ready worktree before its
+// CreateWith is Create with the branch named after title (BranchFor; ""
+// keeps the id's name) and prepare run on the ready worktree before its
 // setup step starts: a fork's files are laid over it first, so the setup
 // script sees them (docs/ARCHITECTURE.md §Checkpoints). When prepare
 // fails the worktree is kept (never destroy), not set up, and the error
 // returned with it.
-func (m *Manager) CreateWith(ctx context.Context, projectID, base string, prepare func(context.Context, run.Workspace) error) (run.Workspace, error) {
+func (m *Manager) CreateWith(ctx context.Context, projectID, base, title string, prepare func(context.Context, run.Workspace) error) (run.Workspace, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	proj, err := m.store.GetProject(ctx, projectID)
@@ -117,6 +118,20 @@ func (m *Manager) CreateWith(ctx context.Context, projectID, base string, prepar
 	names, err := NamesFor(repo.Top, id, dataRoot)
 	if err != nil {
 		return run.Workspace{}, err
+	}
+	// Decided once and recorded in the claim below: a retry after a crash
+	// reads the row's branch, whatever branches appeared since.
+	var lookErr error
+	names.Branch, err = BranchFor(title, id, func(b string) bool {
+		c, err := m.git.ResolveRef(ctx, repo.Top, "refs/heads/"+b)
+		lookErr = err
+		return c != "" || err != nil
+	})
+	if err != nil {
+		return run.Workspace{}, err
+	}
+	if lookErr != nil {
+		m.log.Warn("workspaces: could not tell whether a branch exists; the id names it", "branch", names.Branch, "err", lookErr)
 	}
 	if dataRoot == "" {
 		if err := ensureExcluded(repo.CommonDir); err != nil {

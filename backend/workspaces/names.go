@@ -52,9 +52,11 @@ func NewID() string {
 	return IDPrefix + strings.ToLower(idEncoding.EncodeToString(b[:]))
 }
 
-// Slug is the id's part that names the branch and the folder. Every name
-// is derived from the id alone, so a retry after a crash finds what the
-// first attempt made (docs/ARCHITECTURE.md §Workspaces, "Creation").
+// Slug is the id's part that names the folder (and the branch of a
+// worktree made without a title). The folder is derived from the id
+// alone and the branch is recorded in the claim, so a retry after a crash
+// finds what the first attempt made (docs/ARCHITECTURE.md §Workspaces,
+// "Creation").
 func Slug(id string) (string, error) {
 	s, ok := strings.CutPrefix(id, IDPrefix)
 	if !ok || len(s) == 0 || len(s) > 32 {
@@ -71,7 +73,8 @@ func Slug(id string) (string, error) {
 // Names are everything derived from a workspace id.
 type Names struct {
 	Slug string
-	// Branch is the short branch name (hermesdesk/<slug>).
+	// Branch is the id's short branch name (hermesdesk/<slug>); a titled
+	// workspace's comes from BranchFor instead.
 	Branch string
 	// Ref is the branch's full ref.
 	Ref string

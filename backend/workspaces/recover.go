@@ -70,12 +70,12 @@ func (m *Manager) rollBack(ctx context.Context, w run.Workspace, top, why string
 		errs = append(errs, err)
 	}
 	note := why + " Rolled back: nothing was left behind."
-	names, _ := NamesFor(top, w.ID, "")
-	if c, err := m.git.ResolveRef(ctx, top, names.Ref); err != nil {
+	ref := branchRef(w)
+	if c, err := m.git.ResolveRef(ctx, top, ref); err != nil {
 		errs = append(errs, err)
 	} else if c != "" {
 		if c == w.BaseCommit {
-			if err := m.git.DeleteRef(ctx, top, names.Ref, c); err != nil {
+			if err := m.git.DeleteRef(ctx, top, ref, c); err != nil {
 				errs = append(errs, err)
 			}
 		} else {

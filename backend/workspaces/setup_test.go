@@ -186,7 +186,7 @@ func TestCreateWithPreparesBeforeSetup(t *testing.T) {
 	prepare := func(_ context.Context, w run.Workspace) error {
 		return os.WriteFile(filepath.Join(w.Path, "prepared.txt"), []byte("laid over\n"), 0o644)
 	}
-	w, err := m.CreateWith(ctx, p.ID, "", prepare)
+	w, err := m.CreateWith(ctx, p.ID, "", "", prepare)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestCreateWithPreparesBeforeSetup(t *testing.T) {
 	}
 
 	boom := errors.New("boom")
-	w2, err := m.CreateWith(ctx, p.ID, "", func(context.Context, run.Workspace) error { return boom })
+	w2, err := m.CreateWith(ctx, p.ID, "", "", func(context.Context, run.Workspace) error { return boom })
 	m.Wait()
 	if !errors.Is(err, boom) || w2.State != StateReady {
 		t.Fatalf("a failed prepare: %+v, %v", w2, err)

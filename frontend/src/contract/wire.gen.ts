@@ -573,6 +573,14 @@ export interface OverlapHunk {
   end: number;
   a: string[];
   b: string[];
+  a_lines?: LineSpan;
+  b_lines?: LineSpan;
+}
+
+/** Lines start to start+count-1 of one side's file; count 0: the side has none there, just before line start (Go: run.LineSpan). */
+export interface LineSpan {
+  start: number;
+  count: number;
 }
 
 /** GET /api/workspaces/{id}/review: the changed files against the merge-base and the comments (docs/ARCHITECTURE.md §Review) (Go: run.Review). */

@@ -64,6 +64,37 @@ describe("theme contrast (WCAG AA)", () => {
     for (const bg of ["bg", "bg-raised", "code-bg"]) expect(ratio(fg!, v[bg]!), bg).toBeGreaterThanOrEqual(4.5);
   });
 
+  // Checkboxes and disabled filled buttons are the app's own in both
+  // themes: WebKitGTK drew a bright white box in dark, and a faded accent
+  // button still looked enabled there.
+  const app = readFileSync(resolve(__dirname, "app.css"), "utf8");
+  function rule(selector: string): Record<string, string> {
+    const i = app.indexOf(selector + " {");
+    expect(i, selector).toBeGreaterThanOrEqual(0);
+    const body = app.slice(app.indexOf("{", i) + 1, app.indexOf("}", i));
+    const props: Record<string, string> = {};
+    for (const m of body.matchAll(/([\w-]+):\s*[^;]*?var\(--([\w-]+)\)/g)) props[m[1]!] = m[2]!;
+    return props;
+  }
+  it.each(Object.entries(themes))("%s: a checkbox is drawn by the app and reads on every surface", (_name, v) => {
+    const box = rule('input[type="checkbox"]:not(.switch)');
+    expect(app).toMatch(/input\[type="checkbox"\]:not\(\.switch\) \{[^}]*appearance: none/);
+    for (const bg of ["bg", "bg-raised", "bg-sidebar", box.background!]) {
+      expect(ratio(v[box.border!]!, v[bg]!), `edge on ${bg}`).toBeGreaterThanOrEqual(3);
+    }
+    const checked = rule('input[type="checkbox"]:not(.switch):checked');
+    const tick = rule('input[type="checkbox"]:not(.switch)::after');
+    expect(ratio(v[tick["border-left"]!]!, v[checked.background!]!), "tick on fill").toBeGreaterThanOrEqual(4.5);
+    expect(ratio(v[checked.background!]!, v.bg!), "checked fill on the page").toBeGreaterThanOrEqual(3);
+  });
+  it.each(Object.entries(themes))("%s: a disabled primary button is grey, not a faded accent", (_name, v) => {
+    const off = rule(".btn-primary:disabled, .btn-danger:disabled");
+    expect(off.background).not.toBe("accent");
+    expect(ratio(v[off.color!]!, v[off.background!]!), "label").toBeGreaterThanOrEqual(4.5);
+    // It stands out from the page much less than an enabled one does.
+    expect(ratio(v[off.background!]!, v.bg!)).toBeLessThan(ratio(v.accent!, v.bg!) / 2);
+  });
+
   it("the OS-dark block matches the explicit dark theme", () => {
     expect(block(':root:not([data-theme="light"]) {')).toEqual(themes.dark);
   });

@@ -40,6 +40,7 @@ export type {
   Conflicts,
   Overlap,
   OverlapHunk,
+  LineSpan,
   WatchType,
   Workspace,
   WorkspaceDetail,

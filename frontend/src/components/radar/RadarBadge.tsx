@@ -5,7 +5,7 @@ import { TriangleAlert } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import type { Workspace } from "../../transport/types";
 import { useWorkspacesContext } from "../workspaces/WorkspacesContext";
-import { badgeText, branchName, compactBadgeText, orderNames, overlapsOf, sidesOf } from "./radarText";
+import { badgeText, branchName, compactBadgeText, hunkWhere, orderNames, overlapsOf, sidesOf } from "./radarText";
 import { useConflicts } from "./useConflicts";
 import "./radar.css";
 
@@ -56,8 +56,10 @@ export function RadarBadge({ workspace: w, compact }: { workspace: Workspace; co
                   <span className="mono">{f.path}</span>
                   {(f.hunks ?? []).slice(0, 2).map((h) => {
                     const side = sidesOf(h, o.mine);
+                    const where = hunkWhere(side, o.branch);
                     return (
                       <div key={h.start} className="radar-hunk mono">
+                        {where && <div className="radar-where">{where}</div>}
                         {side.mine.slice(0, HUNK_LINES).map((l, i) => (
                           <div key={`m${i}`} className="radar-line radar-ours" title="This worktree's line">
                             {l || " "}

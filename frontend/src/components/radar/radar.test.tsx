@@ -9,7 +9,7 @@ import type { Conflicts, Workspace } from "../../transport/types";
 import { WorkspaceChip } from "../workspaces/WorkspaceChip";
 import { WorkspacesContext, type Workspaces } from "../workspaces/WorkspacesContext";
 import { WorkspaceDetails } from "../workspaces/workspaceDetails";
-import { badgeText, branchName, compactBadgeText, orderNames, overlapsOf, sidesOf, type OverlapWith } from "./radarText";
+import { badgeText, branchName, compactBadgeText, hunkWhere, orderNames, overlapsOf, sidesOf, spanText, type OverlapWith } from "./radarText";
 
 const side = (id: string) => ({ workspace_id: id, branch: `hermesdesk/${id.slice(4)}` });
 const answer = (overlaps: Conflicts["overlaps"], order: string[]): Conflicts => ({ project_id: "p1", overlaps, order, checked_at: "2026-11-27T08:00:00Z" });
@@ -47,6 +47,21 @@ describe("what the radar says", () => {
     const [forB] = overlapsOf(c, "wsp_b");
     expect(sidesOf(serverGo.hunks[0]!, forA!.mine)).toEqual({ mine: ["five by a"], theirs: ["five by b"] });
     expect(sidesOf(serverGo.hunks[0]!, forB!.mine)).toEqual({ mine: ["five by b"], theirs: ["five by a"] });
+  });
+
+  it("says where each side's lines are in its own file", () => {
+    const h = { start: 9, end: 13, a: ["five by a"], b: [], a_lines: { start: 5, count: 1 }, b_lines: { start: 7, count: 0 } };
+    expect(sidesOf(h, "b")).toEqual({ mine: [], theirs: ["five by a"], mineLines: { start: 7, count: 0 }, theirLines: { start: 5, count: 1 } });
+    const cases: [Parameters<typeof spanText>[0], string][] = [
+      [{ start: 5, count: 1 }, "line 5"],
+      [{ start: 5, count: 3 }, "lines 5–7"],
+      [{ start: 7, count: 0 }, "removed before line 7"],
+      [undefined, ""],
+    ];
+    for (const [span, want] of cases) expect(spanText(span)).toBe(want);
+    expect(hunkWhere(sidesOf(h, "a"), "b")).toBe("Here line 5 · b removed before line 7");
+    expect(hunkWhere(sidesOf(h, "b"), "a")).toBe("Here removed before line 7 · a line 5");
+    expect(hunkWhere(sidesOf(serverGo.hunks[0]!, "a"), "b")).toBe("");
   });
 
   it("orders names first to merge first, this one marked", () => {
@@ -108,12 +123,14 @@ describe("the badge's menu in words", () => {
         <WorkspaceChip workspace={W("wsp_a")} sessionIds={[]} />
       </WorkspacesContext.Provider>,
     );
-    const three = { path: "api/server.go", hunks: [{ start: 4, end: 12, a: ["a1", "a2", "a3"], b: ["b1"] }] };
+    const three = { path: "api/server.go", hunks: [{ start: 4, end: 12, a: ["a1", "a2", "a3"], b: ["b1"], a_lines: { start: 2, count: 3 }, b_lines: { start: 6, count: 1 } }] };
     act(() => h().onMessage({ seq: 3, type: "conflicts.changed", conflicts: answer([{ a: side("wsp_a"), b: side("wsp_b"), files: [three] }], ["wsp_a", "wsp_b"]) }));
     fireEvent.click(screen.getByText("Overlaps with b: api/server.go"));
     const title = screen.getByText(/Both change these lines/);
     expect(title.textContent).toBe("Both change these lines: this worktree's first (green), then b's (red)");
     expect(screen.getByText("a3").className).toContain("radar-ours");
     expect(screen.getByText("b1").className).toContain("radar-theirs");
+    // Each side's own line numbers, not the merged file's.
+    expect(screen.getByText("Here lines 2–4 · b line 6")).toBeTruthy();
   });
 });

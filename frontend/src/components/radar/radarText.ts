@@ -1,6 +1,6 @@
 // What the conflict radar says on a workspace's chip (docs/ARCHITECTURE.md
 // §Conflict radar): pure, table-tested in radar.test.ts.
-import type { Conflicts, Overlap, OverlapHunk } from "../../transport/types";
+import type { Conflicts, LineSpan, Overlap, OverlapHunk } from "../../transport/types";
 import { shortName } from "../workspaces/workspaceText";
 
 /** One other workspace this one overlaps with, and the files they meet on. */
@@ -59,7 +59,21 @@ export function orderNames(c: Conflicts | undefined, workspaceId: string, names:
   return (c?.order ?? []).map((id) => `${names(id)}${id === workspaceId ? " — this one" : ""}`);
 }
 
-/** A hunk's two sides as this workspace sees them: its own lines, then the other's. */
-export function sidesOf(h: OverlapHunk, mine: "a" | "b"): { mine: string[]; theirs: string[] } {
-  return mine === "a" ? { mine: h.a, theirs: h.b } : { mine: h.b, theirs: h.a };
+/** A hunk's two sides as this workspace sees them: its own lines, then the other's, each with where they are in that side's own file (the radar places them; absent from an answer that could not). */
+export function sidesOf(h: OverlapHunk, mine: "a" | "b"): { mine: string[]; theirs: string[]; mineLines?: LineSpan; theirLines?: LineSpan } {
+  return mine === "a" ? { mine: h.a, theirs: h.b, mineLines: h.a_lines, theirLines: h.b_lines } : { mine: h.b, theirs: h.a, mineLines: h.b_lines, theirLines: h.a_lines };
+}
+
+/** Where a side's lines are, for people: "line 12", "lines 12–14", "removed before line 12" (a side with no lines there); "" when unknown. */
+export function spanText(s: LineSpan | undefined): string {
+  if (!s) return "";
+  if (s.count === 0) return `removed before line ${s.start}`;
+  return s.count === 1 ? `line ${s.start}` : `lines ${s.start}–${s.start + s.count - 1}`;
+}
+
+/** Above a hunk in the badge's menu: "Here line 5 · fix-login line 7", "Here removed before line 5 · fix-login lines 7–9"; "" when the radar placed neither side. */
+export function hunkWhere(side: { mineLines?: LineSpan; theirLines?: LineSpan }, branch: string): string {
+  const mine = spanText(side.mineLines);
+  const theirs = spanText(side.theirLines);
+  return [mine && `Here ${mine}`, theirs && `${branch} ${theirs}`].filter(Boolean).join(" · ");
 }

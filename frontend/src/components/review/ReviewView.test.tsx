@@ -80,13 +80,13 @@ describe("ReviewView with the conflict radar", () => {
     const t = { kind: "http", watchRun: () => () => {}, watchBus: (x: BusHandlers) => ((h = x), () => {}) } as unknown as Transport;
     const bus = new WatchBus(t);
     bus.start();
-    const conflicts = (files: { path: string; hunks?: { start: number; end: number; a: string[]; b: string[] }[] }[]) => ({
+    const conflicts = (files: { path: string; hunks?: { start: number; end: number; a: string[]; b: string[]; a_lines?: { start: number; count: number }; b_lines?: { start: number; count: number } }[] }[]) => ({
       project_id: "p",
       overlaps: files.length ? [{ a: { workspace_id: "wsp_y", branch: "hermesdesk/fix-login" }, b: { workspace_id: "wsp_x", branch: "hermesdesk/x" }, files }] : [],
       order: ["wsp_y", "wsp_x"],
       checked_at: "",
     });
-    act(() => h!.onMessage({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, conflicts: [conflicts([{ path: "a.go", hunks: [{ start: 2, end: 6, a: ["theirs"], b: ["new"] }] }])] } }));
+    act(() => h!.onMessage({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, conflicts: [conflicts([{ path: "a.go", hunks: [{ start: 7, end: 11, a: ["theirs"], b: ["new"], a_lines: { start: 5, count: 1 }, b_lines: { start: 2, count: 1 } }] }])] } }));
     render(<ReviewView workspace={w} api={fakeApi() as unknown as ApiClient} bus={bus} onClose={() => undefined} />);
     expect(await screen.findByText("Also changed by fix-login: line 2")).toBeTruthy();
     expect(screen.getByText("Suggested merge order, fewest conflicts first: fix-login, then this one (x)")).toBeTruthy();

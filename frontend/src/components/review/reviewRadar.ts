@@ -2,23 +2,23 @@
 // §Conflict radar): which reviewed files another active worktree changes
 // too, on which of this file's lines, and the suggested merge order. Pure,
 // table-tested in reviewRadar.test.ts.
+import type { LineSpan } from "../../transport/types";
 import type { OverlapWith } from "../radar/radarText";
 import { sidesOf } from "../radar/radarText";
-import type { DiffRow } from "./reviewDiff";
-import { quoteOf } from "./reviewDiff";
 
-/** Lines of this worktree's file, from and to (inclusive, from 1). */
+/** Lines of this worktree's file, from and to (inclusive, from 1); removed: no lines, the place just before line from where this worktree removed some. */
 export interface LineRange {
   from: number;
   to: number;
+  removed?: true;
 }
 
 /** Another worktree changing this file: its name and the places they meet. */
 export interface FileOverlap {
   workspaceId: string;
   branch: string;
-  /** Each conflicted region: this worktree's lines, the other's lines. */
-  hunks: { mine: string[]; theirs: string[] }[];
+  /** Each conflicted region: this worktree's lines, the other's lines, and where each is in its own file. */
+  hunks: { mine: string[]; theirs: string[]; mineLines?: LineSpan; theirLines?: LineSpan }[];
 }
 
 /** The other worktrees that change path too, in the radar's order. */
@@ -38,41 +38,30 @@ export function overlappingPaths(list: readonly OverlapWith[]): Set<string> {
 
 /**
  * Where this worktree's side of a conflicted region is in its file: the
- * radar gives the region's lines (its numbers are the merged file's), the
- * diff numbers this worktree's lines, so the lines are found among the
- * diff's new side — a place holding a changed line first, as a conflict
- * is something both changed. Undefined when the side is empty (a deletion)
- * or not in the diff.
+ * radar places each side in its own file (docs/ARCHITECTURE.md §Conflict
+ * radar), a deletion as the place before a line. Undefined when the
+ * radar could not read the side's file.
  */
-export function linesOf(rows: readonly DiffRow[], mine: readonly string[]): LineRange | undefined {
-  if (mine.length === 0) return undefined;
-  const side = rows.filter((r) => r.new !== undefined && (r.kind === "add" || r.kind === "ctx"));
-  let found: LineRange | undefined;
-  for (let i = 0; i + mine.length <= side.length; i++) {
-    let same = true;
-    let added = false;
-    for (let k = 0; k < mine.length && same; k++) {
-      const r = side[i + k]!;
-      // Lines must follow each other: a hunk break in between is no match.
-      same = quoteOf(r) === mine[k] && (k === 0 || r.new === side[i + k - 1]!.new! + 1);
-      added ||= r.kind === "add";
-    }
-    if (!same) continue;
-    const at = { from: side[i]!.new!, to: side[i + mine.length - 1]!.new! };
-    if (added) return at;
-    found ??= at;
-  }
-  return found;
+export function rangeOf(s: LineSpan | undefined): LineRange | undefined {
+  if (!s || s.start < 1) return undefined;
+  if (s.count === 0) return { from: s.start, to: s.start, removed: true };
+  return { from: s.start, to: s.start + s.count - 1 };
 }
 
-/** "lines 12–18", "line 12", "lines 3–4 and 12–18", "lines 1, 5 and 9–10". */
+/** "lines 12–18", "line 12", "lines 3–4 and 12–18", "lines 1, 5 and 9–10", "line 3; lines removed before line 9". */
 export function rangesText(ranges: readonly LineRange[]): string {
-  if (ranges.length === 0) return "";
+  const kept = ranges.filter((r) => !r.removed);
+  const gone = ranges.filter((r) => r.removed).map((r) => `line ${r.from}`);
   const one = (r: LineRange) => (r.from === r.to ? String(r.from) : `${r.from}–${r.to}`);
-  const parts = ranges.map(one);
-  const word = ranges.length === 1 && ranges[0]!.from === ranges[0]!.to ? "line" : "lines";
-  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
-  return `${word} ${list}`;
+  const word = kept.length === 1 && kept[0]!.from === kept[0]!.to ? "line" : "lines";
+  const out: string[] = [];
+  if (kept.length) out.push(`${word} ${listText(kept.map(one))}`);
+  if (gone.length) out.push(`lines removed before ${listText(gone)}`);
+  return out.join("; ");
+}
+
+function listText(parts: readonly string[]): string {
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
 }
 
 /** "Also changed by fix-login: lines 12–18"; without lines found, just the name. */
@@ -82,13 +71,14 @@ export function overlapText(branch: string, ranges: readonly LineRange[]): strin
 }
 
 /** The lines of this file the other worktrees change, once each, in order. */
-export function overlapRanges(rows: readonly DiffRow[], o: FileOverlap): LineRange[] {
+export function overlapRanges(o: FileOverlap): LineRange[] {
   const seen = new Set<string>();
   const out: LineRange[] = [];
   for (const h of o.hunks) {
-    const r = linesOf(rows, h.mine);
-    if (!r || seen.has(`${r.from}-${r.to}`)) continue;
-    seen.add(`${r.from}-${r.to}`);
+    const r = rangeOf(h.mineLines);
+    const key = r && `${r.from}-${r.to}-${r.removed ?? ""}`;
+    if (!r || seen.has(key!)) continue;
+    seen.add(key!);
     out.push(r);
   }
   return out.sort((a, b) => a.from - b.from);

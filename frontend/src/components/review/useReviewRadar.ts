@@ -8,7 +8,6 @@ import type { Workspace } from "../../transport/types";
 import { branchName, overlapsOf } from "../radar/radarText";
 import { useConflicts } from "../radar/useConflicts";
 import { useWorkspacesContext } from "../workspaces/WorkspacesContext";
-import { numberedRows } from "./reviewDiff";
 import { fileOverlaps, orderText, overlapRanges, overlappingPaths, type FileOverlap, type LineRange } from "./reviewRadar";
 
 export interface ReviewRadar {
@@ -26,8 +25,7 @@ export function useReviewRadar(bus: WatchBus | undefined, w: Workspace, diff: Re
   const c = useConflicts(bus ?? ctx?.bus, w.project_id);
   return useMemo(() => {
     const list = overlapsOf(c, w.id);
-    const rows = diff?.diff ? numberedRows(diff.diff) : [];
-    const file = diff ? fileOverlaps(list, diff.path).map((o) => ({ o, ranges: overlapRanges(rows, o) })) : [];
+    const file = diff ? fileOverlaps(list, diff.path).map((o) => ({ o, ranges: overlapRanges(o) })) : [];
     const marked = new Set<number>();
     for (const { ranges } of file) for (const r of ranges) for (let n = r.from; n <= r.to; n++) marked.add(n);
     // The radar names the branches it compares; the context the rest.
