@@ -160,7 +160,14 @@ type RunState struct {
 	// Host is the host whose core runs it; empty on this machine
 	// (docs/ARCHITECTURE.md §Remote cores).
 	Host string `json:"host,omitempty"`
+	// HostName is how the person wrote that host (its record's target),
+	// set by the bus that tags the run; say it with Where.
+	HostName string `json:"host_name,omitempty"`
 }
+
+// Where names the host the run runs on for a person (HostLabel); "" on
+// this machine.
+func (r RunState) Where() string { return HostLabel(r.Host, r.HostName) }
 
 // PendingKind says what a pending prompt asks for.
 type PendingKind string

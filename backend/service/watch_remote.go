@@ -40,7 +40,7 @@ func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 	case run.WatchRunChanged:
 		if m.Run != nil {
 			st := *m.Run
-			st.Host = host
+			st.Host, st.HostName = host, b.hosts[host].Label()
 			b.remoteRunLocked(&st)
 		}
 	case run.WatchSessionChanged:
@@ -145,7 +145,7 @@ func (b *bus) remoteSnapshotLocked(host string, runs []run.RunState) {
 	live := map[string]bool{}
 	for _, r := range runs {
 		st := r
-		st.Host = host
+		st.Host, st.HostName = host, b.hosts[host].Label()
 		live[st.RunID] = true
 		b.remoteRunLocked(&st)
 	}

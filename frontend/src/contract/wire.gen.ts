@@ -233,6 +233,7 @@ export interface RunState {
   resumes_at?: string;
   error?: string;
   host?: string;
+  host_name?: string;
 }
 
 /** The payload of session.changed (Go: run.SessionChange). */
