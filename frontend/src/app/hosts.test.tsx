@@ -16,6 +16,9 @@ const HOST_SESSION: Session = { id: "hs1", project_id: "hp1", title: "Speed up t
 const copiedAt = new Date(2026, 10, 27, 14, 2);
 const COPY: Session = { id: "copy1", project_id: "prj_imported", title: "Speed up the lexer", agent: "demo", imported_from: "host devbox", created_at: HOST_SESSION.created_at, updated_at: copiedAt.toISOString() };
 
+// The host's id is "devbox" (its paths); the person typed "me@build-box" (what is shown).
+const DEVBOX = { id: "devbox", target: "me@build-box", status: "running", os: "linux", arch: "amd64", version: "", note: "", added_at: "2026-11-27T12:00:00Z" };
+
 const approval = evts("hr1", [
   ["run.started", { agent: "demo" }],
   ["token.delta", { text: "Profiling the lexer." }],
@@ -78,7 +81,7 @@ function fakeCore() {
     if (p === "/api/sessions/copy1" && m === "GET") return json({ ...COPY, messages: [{ id: "cu1", session_id: "copy1", role: "user", content: "make the lexer faster" }, { id: "ca1", session_id: "copy1", role: "assistant", content: "The copied answer." }] });
     if (p === "/api/agents") return json([{ name: "demo", installed: true, ok: true }]);
     if (p.startsWith("/api/runs?")) return json([]);
-    if (p === "/api/watch") return json({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, hosts: [{ host: "devbox", reachable: true, since: "2026-11-27T12:00:00Z" }] } });
+    if (p === "/api/watch") return json({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, hosts: [{ host: "devbox", record: DEVBOX, reachable: true, since: "2026-11-27T12:00:00Z" }] } });
     if (p === "/api/client/focus" || p.startsWith("/api/settings")) return json({});
     if (p.startsWith("/api/history/")) return json([]);
     return notFound;
@@ -120,7 +123,7 @@ const sidebar = () => screen.getByRole("navigation", { name: "Projects and sessi
 
 async function openHostSession(core: ReturnType<typeof fakeCore>) {
   render(<App transport={core.t} />);
-  const group = await within(sidebar()).findByRole("region", { name: "Host devbox" });
+  const group = await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
   await userEvent.click(await within(group).findByRole("button", { name: "Compiler" }));
   await userEvent.click(await within(group).findByRole("button", { name: "Speed up the lexer" }));
 }
@@ -138,7 +141,7 @@ describe("a session on another host", () => {
     expect(await screen.findByText("Run make bench")).toBeTruthy();
     expect(screen.getByText("Profiling the lexer.")).toBeTruthy();
     // The header names where it runs.
-    expect(screen.getByText(/on devbox/, { selector: ".chip-host" })).toBeTruthy();
+    expect(screen.getByText(/on me@build-box/, { selector: ".chip-host" })).toBeTruthy();
     fireEvent.click(screen.getByText("Allow").closest("button")!);
     await waitFor(() => expect(core.requests).toContain('POST /api/hosts/devbox/runs/hr1/approvals/ap1 {"choice":"ok"}'));
 
@@ -159,10 +162,10 @@ describe("a session on another host", () => {
     const core = fakeCore();
     await openHostSession(core);
     expect(await screen.findByText("Run make bench")).toBeTruthy();
-    core.watch({ seq: 2, type: "host.changed", host_state: { host: "devbox", reachable: false, error: "The link to the host devbox dropped; its runs go on there. Reconnecting.", since: "2026-11-27T14:10:00Z" } });
-    expect(await screen.findByText("devbox can't be reached; its runs go on there. Showing the copy from 14:02.")).toBeTruthy();
+    core.watch({ seq: 2, type: "host.changed", host_state: { host: "devbox", record: DEVBOX, reachable: false, error: "The link to the host devbox dropped; its runs go on there. Reconnecting.", since: "2026-11-27T14:10:00Z" } });
+    expect(await screen.findByText("me@build-box can't be reached; its runs go on there. Showing the copy from 14:02.")).toBeTruthy();
     // The sidebar keeps the host's projects and sessions it read, with the reason beside them.
-    const group = within(sidebar()).getByRole("region", { name: "Host devbox" });
+    const group = within(sidebar()).getByRole("region", { name: "Host me@build-box" });
     expect(within(group).getByRole("button", { name: "Compiler" })).toBeTruthy();
     expect(within(group).getByRole("button", { name: "Speed up the lexer" })).toBeTruthy();
     expect(await screen.findByText("The copied answer.")).toBeTruthy();
@@ -170,7 +173,7 @@ describe("a session on another host", () => {
     // Read-only: the copy's composer sends nothing.
     expect((screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement).disabled).toBe(true);
     // Back: the host's own session again.
-    core.watch({ seq: 3, type: "host.changed", host_state: { host: "devbox", reachable: true, since: "2026-11-27T14:20:00Z" } });
+    core.watch({ seq: 3, type: "host.changed", host_state: { host: "devbox", record: DEVBOX, reachable: true, since: "2026-11-27T14:20:00Z" } });
     expect(await screen.findByText("Run make bench")).toBeTruthy();
     expect(screen.queryByText(/can't be reached/)).toBeNull();
   });
@@ -178,8 +181,8 @@ describe("a session on another host", () => {
   it("starts a new session in a host's project on the host, and opens it", async () => {
     const core = fakeCore();
     render(<App transport={core.t} />);
-    const group = await within(sidebar()).findByRole("region", { name: "Host devbox" });
-    await userEvent.click(await within(group).findByRole("button", { name: "New session in Compiler on devbox" }));
+    const group = await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
+    await userEvent.click(await within(group).findByRole("button", { name: "New session in Compiler on me@build-box" }));
     const box = await screen.findByRole("textbox", { name: "Message" });
     await userEvent.type(box, "add a fuzz test{Enter}");
     await waitFor(() => expect(core.requests.some((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toBe(true));
@@ -191,20 +194,20 @@ describe("a session on another host", () => {
   it("adds a project on a host: the folder is a path there, checked by the host; it opens under that host", async () => {
     const core = fakeCore();
     render(<App transport={core.t} />);
-    await within(sidebar()).findByRole("region", { name: "Host devbox" });
+    await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
     await userEvent.click(within(sidebar()).getByRole("button", { name: "Add a project folder" }));
     // Where: this computer (its picker, as before) or a host.
     const where = await screen.findByRole("radiogroup", { name: "Where the project is" });
     expect(within(where).getByRole("radio", { name: "This computer" }).getAttribute("aria-checked")).toBe("true");
-    await userEvent.click(within(where).getByRole("radio", { name: "devbox" }));
-    const path = screen.getByRole("textbox", { name: "Folder path on devbox" });
+    await userEvent.click(within(where).getByRole("radio", { name: "me@build-box" }));
+    const path = screen.getByRole("textbox", { name: "Folder path on me@build-box" });
     await userEvent.type(path, "/srv/nope{Enter}");
     expect((await screen.findByRole("alert")).textContent).toBe("The folder /srv/nope does not exist.");
     await userEvent.clear(path);
     await userEvent.type(path, "/srv/parser{Enter}");
     expect(core.requests).toContain('POST /api/hosts/devbox/projects {"name":"parser","workspace":"/srv/parser"}');
     // It shows under the host, and a new session there opens.
-    const group = within(sidebar()).getByRole("region", { name: "Host devbox" });
+    const group = within(sidebar()).getByRole("region", { name: "Host me@build-box" });
     expect(await within(group).findByRole("button", { name: "parser" })).toBeTruthy();
     expect(await screen.findByRole("textbox", { name: "Message" })).toBeTruthy();
     expect(core.requests.filter((r) => r.startsWith("POST /api/projects"))).toEqual([]);
@@ -213,10 +216,10 @@ describe("a session on another host", () => {
   it("opens a host's session from the tray or a notification (only its id is given)", async () => {
     const core = fakeCore();
     render(<App transport={core.t} />);
-    await within(sidebar()).findByRole("region", { name: "Host devbox" });
+    await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
     core.emit("app:open-session", { session_id: "hs1" });
     expect(await screen.findByText("Run make bench")).toBeTruthy();
-    expect(screen.getByText(/on devbox/, { selector: ".chip-host" })).toBeTruthy();
+    expect(screen.getByText(/on me@build-box/, { selector: ".chip-host" })).toBeTruthy();
     expect(core.requests).toContain("GET /api/hosts/devbox/sessions/hs1");
   });
 });

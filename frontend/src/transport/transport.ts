@@ -65,8 +65,10 @@ export interface Transport {
   readonly api: ApiClient;
   /** The host whose core this transport reaches; absent for this computer (transport/host.ts). */
   readonly host?: string;
+  /** How the person calls that host (hosts/remote.ts hostLabel), for the words shown. */
+  readonly hostName?: string;
   /** The same transport bound to a host's core through /api/hosts/{host}/… (transport/host.ts forHost). */
-  forHost?(host: string): Transport;
+  forHost?(host: string, name?: string): Transport;
   /**
    * Streams a run's events from the cursor `after` until its terminal
    * event, reconnecting on its own (HTTP: SSE). Returns a function that

@@ -55,14 +55,15 @@ export class WailsTransport implements Transport {
    * host's runs too). Bytes that have no path here are not uploaded to the
    * host through Go's local Upload, so none are offered.
    */
-  forHost(host: string): Transport {
+  forHost(host: string, name?: string): Transport {
     return {
       kind: this.kind,
       host,
+      hostName: name,
       api: new ApiClient((m, p, b) => this.request(m, hostPath(host, p), b)),
       ringRun: (runId, ring) => this.ringRun(runId, ring),
       desktop: hostDesktop(this.desktop),
-      forHost: (h) => this.forHost(h),
+      forHost: (h, n) => this.forHost(h, n),
     };
   }
 

@@ -14,7 +14,7 @@ import type { ComposerHandle } from "../composer/Composer";
 import { NewSession } from "../composer/NewSession";
 import { WorkspacesContext } from "../workspaces/WorkspacesContext";
 import type { SessionHandle } from "../session/SessionView";
-import { localCopyOf, unreachableSentence, type RemoteOpen } from "../../hosts/remote";
+import { hostLabel, localCopyOf, unreachableSentence, type RemoteOpen } from "../../hosts/remote";
 import { requestId } from "../../store/ids";
 import { RunStore } from "../../store/runStore";
 import type { WatchBus } from "../../store/bus";
@@ -52,11 +52,25 @@ export function useHostReachable(bus: WatchBus, host: string): boolean {
   return reachable;
 }
 
+/** How the person calls the host (hostLabel), as the bus knows it now. */
+export function useHostLabel(bus: WatchBus, host: string): string {
+  const read = useCallback(() => hostLabel(host, bus.hosts()), [bus, host]);
+  const [label, setLabel] = useState(read);
+  useEffect(() => {
+    setLabel(read());
+    return bus.subscribe((m) => {
+      if (m.type === "snapshot" || m.type === "host.changed") setLabel(read());
+    });
+  }, [bus, read]);
+  return label;
+}
+
 export const RemoteSession = forwardRef<SessionHandle, RemoteSessionProps>(function RemoteSession(p, ref) {
   const { t, runs, remote } = p;
   const { host, project, session } = remote;
   const reachable = useHostReachable(runs.bus, host);
-  const ht = useMemo(() => forHost(t, host), [t, host]);
+  const label = useHostLabel(runs.bus, host);
+  const ht = useMemo(() => forHost(t, host, label), [t, host, label]);
   const hostRuns = useMemo(() => new RunStore(ht, { bus: runs.bus }), [ht, runs.bus]);
   useEffect(() => () => hostRuns.detachAll(), [hostRuns]);
 
@@ -65,7 +79,7 @@ export const RemoteSession = forwardRef<SessionHandle, RemoteSessionProps>(funct
     return (
       <div className="remote-pane">
         <p className="banner remote-unreachable" role="status">
-          {session ? unreachableSentence(host, copy) : `${host} can't be reached; its runs go on there. A new session can start there once it answers again.`}
+          {session ? unreachableSentence(label, copy) : `${label} can't be reached; its runs go on there. A new session can start there once it answers again.`}
         </p>
         {copy && (
           <Suspense fallback={null}>
