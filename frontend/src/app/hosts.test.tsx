@@ -87,6 +87,7 @@ function fakeCore() {
     return notFound;
   };
 
+  const uploads: string[] = [];
   const win = {
     location: { protocol: "wails:", hostname: "wails" },
     go: {
@@ -102,6 +103,11 @@ function fakeCore() {
           SetAutostart: async (on: boolean) => on,
           PickFolder: async () => "",
           PickFiles: async () => ["/home/me/secret.txt"],
+          // app/upload.go: the bytes, stored where host says ("" here).
+          async Upload(name: string, data: string, host: string) {
+            uploads.push(`${host || "here"} ${name} ${atob(data)}`);
+            return { status: 201, body: JSON.stringify({ path: `/home/remote/.local/share/hermesdesk/uploads/u1/${name}`, name, size: atob(data).length }) };
+          },
         },
       },
     },
@@ -116,7 +122,7 @@ function fakeCore() {
   };
   const emit = (name: string, ...data: unknown[]) => act(() => listeners.get(name)?.forEach((cb) => cb(...data)));
   const watch = (m: WatchMessage) => emit("watch", m);
-  return { t: new WailsTransport({ win }), requests, hostJournal, emit, watch };
+  return { t: new WailsTransport({ win }), requests, uploads, hostJournal, emit, watch };
 }
 
 const sidebar = () => screen.getByRole("navigation", { name: "Projects and sessions" });
@@ -184,8 +190,13 @@ describe("a session on another host", () => {
     const group = await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
     await userEvent.click(await within(group).findByRole("button", { name: "New session in Compiler on me@build-box" }));
     const box = await screen.findByRole("textbox", { name: "Message" });
+    // A file attached from this computer goes to the host, its bytes uploaded there (no native picker: its paths are this computer's).
+    fireEvent.change(screen.getByTestId("attach-input"), { target: { files: [new File(["int main(){}"], "fuzz.c")] } });
+    await waitFor(() => expect(core.uploads).toEqual(["devbox fuzz.c int main(){}"]));
+    await screen.findByTitle("/home/remote/.local/share/hermesdesk/uploads/u1/fuzz.c");
     await userEvent.type(box, "add a fuzz test{Enter}");
     await waitFor(() => expect(core.requests.some((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toBe(true));
+    expect(core.requests.find((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toContain('"attachments":["/home/remote/.local/share/hermesdesk/uploads/u1/fuzz.c"]');
     expect(core.requests).toContain('POST /api/hosts/devbox/sessions {"project_id":"hp1","agent":"demo","title":"add a fuzz test"}');
     await waitFor(() => expect(core.requests).toContain("GET /api/hosts/devbox/sessions/hs2"));
     expect(core.requests.filter((r) => r.startsWith("POST /api/sessions") || r.startsWith("POST /api/runs"))).toEqual([]);
