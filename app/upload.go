@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/hermesdesk/hermesdesk/backend/service"
@@ -27,6 +29,29 @@ func (d *Desktop) Upload(name, dataBase64, host string) Response {
 		return Response{Status: http.StatusBadRequest, Body: errorBody(&service.Error{Code: service.CodeBadRequest, Message: "the file's data did not arrive intact"})}
 	}
 	return d.Request(http.MethodPost, uploadPath(host, name), string(data))
+}
+
+// UploadFile sends a file of this computer, by its path, to host's core
+// (POST /api/hosts/{host}/uploads): a drop on the Linux window gives paths
+// (app/drop.go), which an agent on another host cannot read, so the bytes
+// go there and the host's path is attached (docs/ARCHITECTURE.md §Remote
+// cores, "The window"). Only a regular file up to the attachment limit.
+func (d *Desktop) UploadFile(path, host string) Response {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return Response{Status: http.StatusBadRequest, Body: errorBody(&service.Error{Code: service.CodeBadRequest,
+			Message: filepath.Base(path) + " is not a file that can be read here; attach files only"})}
+	}
+	if fi.Size() > service.MaxAttachmentBytes {
+		return Response{Status: http.StatusRequestEntityTooLarge, Body: errorBody(service.ErrUploadTooLarge)}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		d.app.shell.log().Warn("a dropped file could not be read", "path", path, "err", err)
+		return Response{Status: http.StatusBadRequest, Body: errorBody(&service.Error{Code: service.CodeBadRequest,
+			Message: filepath.Base(path) + " could not be read"})}
+	}
+	return d.Request(http.MethodPost, uploadPath(host, filepath.Base(path)), string(data))
 }
 
 // uploadPath is where an upload for host ("" this computer) is posted:

@@ -88,6 +88,26 @@ func TestDesktopUploadToAHost(t *testing.T) {
 	if len(asked) != 1 || asked[0] != want[0] {
 		t.Fatalf("the host was asked %+v, want %+v", asked, want)
 	}
+
+	// A drop gives a path of this computer: its bytes go to the host.
+	src := filepath.Join(t.TempDir(), "notes.md")
+	if err := os.WriteFile(src, []byte("# notes\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := d.UploadFile(src, "host_1a2b"); r.Status != 201 || !strings.Contains(r.Body, "/uploads/notes.md") {
+		t.Fatalf("dropped file to the host: %+v", r)
+	}
+	if w := (got{"POST", "/api/hosts/host_1a2b/uploads", "notes.md", 8}); len(asked) != 2 || asked[1] != w {
+		t.Fatalf("the host was asked %+v, want then %+v", asked, w)
+	}
+	for _, bad := range []string{filepath.Dir(src), filepath.Join(filepath.Dir(src), "gone.txt")} {
+		if r := d.UploadFile(bad, "host_1a2b"); r.Status != 400 || !strings.Contains(r.Body, "attach files only") {
+			t.Errorf("%s: %+v", bad, r)
+		}
+	}
+	if len(asked) != 2 {
+		t.Fatalf("the host was asked for what is not a file: %+v", asked)
+	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Fatalf("stored here too: %d entries", len(entries))
 	}

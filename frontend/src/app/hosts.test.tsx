@@ -5,7 +5,7 @@
 // through the proxy; nothing of it asks this core.
 import { act, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { evts } from "../store/testEvents";
 import type { RunEvent, Session, WatchMessage } from "../transport/types";
 import { WailsTransport } from "../transport/wails";
@@ -108,6 +108,10 @@ function fakeCore() {
             uploads.push(`${host || "here"} ${name} ${atob(data)}`);
             return { status: 201, body: JSON.stringify({ path: `/home/remote/.local/share/hermesdesk/uploads/u1/${name}`, name, size: atob(data).length }) };
           },
+          async UploadFile(path: string, host: string) {
+            uploads.push(`${host || "here"} ${path}`);
+            return { status: 201, body: JSON.stringify({ path: "/home/remote/.local/share/hermesdesk/uploads/u2/spec.md", name: "spec.md", size: 9 }) };
+          },
         },
       },
     },
@@ -122,7 +126,7 @@ function fakeCore() {
   };
   const emit = (name: string, ...data: unknown[]) => act(() => listeners.get(name)?.forEach((cb) => cb(...data)));
   const watch = (m: WatchMessage) => emit("watch", m);
-  return { t: new WailsTransport({ win }), requests, uploads, hostJournal, emit, watch };
+  return { t: new WailsTransport({ win }), win, requests, uploads, hostJournal, emit, watch };
 }
 
 const sidebar = () => screen.getByRole("navigation", { name: "Projects and sessions" });
@@ -186,6 +190,9 @@ describe("a session on another host", () => {
 
   it("starts a new session in a host's project on the host, and opens it", async () => {
     const core = fakeCore();
+    // The window's own events (files:attach) come from the global runtime, as in the app.
+    (window as { runtime?: unknown }).runtime = core.win.runtime;
+    onTestFinished(() => void delete (window as { runtime?: unknown }).runtime);
     render(<App transport={core.t} />);
     const group = await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
     await userEvent.click(await within(group).findByRole("button", { name: "New session in Compiler on me@build-box" }));
@@ -194,9 +201,13 @@ describe("a session on another host", () => {
     fireEvent.change(screen.getByTestId("attach-input"), { target: { files: [new File(["int main(){}"], "fuzz.c")] } });
     await waitFor(() => expect(core.uploads).toEqual(["devbox fuzz.c int main(){}"]));
     await screen.findByTitle("/home/remote/.local/share/hermesdesk/uploads/u1/fuzz.c");
+    // A file dropped on the Linux window comes by its path here (files:attach): its bytes go to the host too.
+    core.emit("files:attach", ["/home/me/spec.md"]);
+    await screen.findByTitle("/home/remote/.local/share/hermesdesk/uploads/u2/spec.md");
+    expect(core.uploads).toEqual(["devbox fuzz.c int main(){}", "devbox /home/me/spec.md"]);
     await userEvent.type(box, "add a fuzz test{Enter}");
     await waitFor(() => expect(core.requests.some((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toBe(true));
-    expect(core.requests.find((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toContain('"attachments":["/home/remote/.local/share/hermesdesk/uploads/u1/fuzz.c"]');
+    expect(core.requests.find((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toContain('"attachments":["/home/remote/.local/share/hermesdesk/uploads/u1/fuzz.c","/home/remote/.local/share/hermesdesk/uploads/u2/spec.md"]');
     expect(core.requests).toContain('POST /api/hosts/devbox/sessions {"project_id":"hp1","agent":"demo","title":"add a fuzz test"}');
     await waitFor(() => expect(core.requests).toContain("GET /api/hosts/devbox/sessions/hs2"));
     expect(core.requests.filter((r) => r.startsWith("POST /api/sessions") || r.startsWith("POST /api/runs"))).toEqual([]);

@@ -95,6 +95,12 @@ export interface Transport {
    */
   upload?(file: Blob, name: string): Promise<Upload>;
   /**
+   * A file of this computer, by its path (a drop on the Linux desktop
+   * window), uploaded to this transport's host, whose agent cannot read
+   * this computer's paths (app/upload.go UploadFile). Host transports only.
+   */
+  uploadFile?(path: string): Promise<Upload>;
+  /**
    * The desktop window reads the clipboard's image itself when the page's
    * paste carried none (WebKitGTK shows the page only text) and uploads it
    * as name; null when the clipboard holds no image.

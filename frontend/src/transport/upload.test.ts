@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ApiError, BackendUnavailableError } from "./api";
 import { HttpTransport } from "./http";
 import { forHost } from "./host";
+import type { Transport } from "./transport";
 import { WailsTransport, toBase64 } from "./wails";
 
 describe("uploads", () => {
@@ -42,6 +43,14 @@ describe("uploads", () => {
     expect(Upload).toHaveBeenCalledWith("a.txt", "aGkh", "host_1a2b");
     expect((await t.pasteImage!("p.png"))?.path).toBe("/home/me/uploads/host_1a2b/p.png");
     expect(PasteImage).toHaveBeenCalledWith("p.png", "host_1a2b");
+    expect((local as Transport).uploadFile).toBeUndefined(); // this computer's paths are attached as they are
+  });
+
+  it("the desktop window sends a file dropped in a host's session, by its path here, to that host", async () => {
+    const UploadFile = vi.fn(async (path: string, host: string) => ({ status: 201, body: JSON.stringify({ path: `/home/remote/uploads/${host}/x`, name: path, size: 1 }) }));
+    const t = forHost(new WailsTransport({ win: { go: { app: { Desktop: { UploadFile } } } } }), "host_1a2b");
+    expect((await t.uploadFile!("/home/me/notes.md")).path).toBe("/home/remote/uploads/host_1a2b/x");
+    expect(UploadFile).toHaveBeenCalledWith("/home/me/notes.md", "host_1a2b");
   });
 
   it("an older desktop window without Upload says to use the paperclip", async () => {

@@ -62,6 +62,7 @@ export class WailsTransport implements Transport {
       hostName: name,
       upload: (file, n) => this.uploadTo(host, file, n),
       pasteImage: (n) => this.pasteImageFor(host, n),
+      uploadFile: (path) => this.uploadFileTo(host, path),
       api: new ApiClient((m, p, b) => this.request(m, hostPath(host, p), b)),
       ringRun: (runId, ring) => this.ringRun(runId, ring),
       desktop: hostDesktop(this.desktop),
@@ -92,6 +93,13 @@ export class WailsTransport implements Transport {
     const d = wailsDesktop(this.win);
     if (typeof d?.Upload !== "function") throw new BackendUnavailableError("This window cannot upload files; attach them with the paperclip");
     const r = await d.Upload(name, await toBase64(file), host);
+    return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
+  }
+
+  private async uploadFileTo(host: string, path: string): Promise<Upload> {
+    const d = wailsDesktop(this.win);
+    if (typeof d?.UploadFile !== "function") throw new BackendUnavailableError("This window cannot send dropped files to a host; attach them with the paperclip");
+    const r = await d.UploadFile(path, host);
     return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
   }
 

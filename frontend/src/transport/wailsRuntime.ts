@@ -16,6 +16,8 @@ export interface WailsDesktop {
   ShowFolder?(path: string): Promise<void>;
   /** host "": this computer; a host's id: stored on that host (app/upload.go). */
   Upload?(name: string, dataBase64: string, host: string): Promise<{ status: number; body: string }>;
+  /** A file of this computer, by path, stored on host (a drop in a host's session). */
+  UploadFile?(path: string, host: string): Promise<{ status: number; body: string }>;
   PasteImage?(name: string, host: string): Promise<{ status: number; body: string }>;
   Quit?(runs: string): void | Promise<void>;
 }
