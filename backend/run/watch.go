@@ -84,6 +84,9 @@ type WatchMessage struct {
 
 	// Review is set on review.changed (docs/ARCHITECTURE.md §Review).
 	Review *ReviewChange `json:"review,omitempty"`
+	// Host is the host whose core told a workspace.changed; empty on this
+	// machine (docs/ARCHITECTURE.md §Remote cores).
+	Host string `json:"host,omitempty"`
 }
 
 // Host is a stored remote host, as GET /api/hosts lists it

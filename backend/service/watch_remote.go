@@ -17,6 +17,8 @@ import (
 //     announced, so a link that drops and comes back repeats nothing;
 //   - run.changed and session.changed pass on, tagged, with this bus's seq
 //     and sessions version;
+//   - workspace.changed passes on with the host (the window keeps each
+//     host's workspaces apart);
 //   - a doorbell rings this bus's doorbells (the window reads the events);
 //   - host.changed (the Follower's: the host answers again, or not) is
 //     merged into the host's record (HostsChanged) and published when its
@@ -49,6 +51,12 @@ func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 			b.version++
 			c.Host, c.SessionsVersion = host, b.version
 			b.publishLocked(run.WatchMessage{Type: run.WatchSessionChanged, Session: &c})
+		}
+	case run.WatchWorkspaceChanged:
+		// A host's worktrees, for its sessions in the window (one list per host there).
+		if m.Workspace != nil {
+			w := *m.Workspace
+			b.publishLocked(run.WatchMessage{Type: run.WatchWorkspaceChanged, Workspace: &w, Host: host})
 		}
 	case run.WatchHostChanged:
 		if m.HostState != nil {
