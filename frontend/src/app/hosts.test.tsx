@@ -208,9 +208,22 @@ describe("a session on another host", () => {
     await userEvent.type(box, "add a fuzz test{Enter}");
     await waitFor(() => expect(core.requests.some((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toBe(true));
     expect(core.requests.find((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toContain('"attachments":["/home/remote/.local/share/hermesdesk/uploads/u1/fuzz.c","/home/remote/.local/share/hermesdesk/uploads/u2/spec.md"]');
-    expect(core.requests).toContain('POST /api/hosts/devbox/sessions {"project_id":"hp1","agent":"demo","title":"add a fuzz test"}');
+    expect(core.requests).toContain('POST /api/hosts/devbox/sessions {"project_id":"hp1","agent":"demo","title":"add a fuzz test","workspace":"checkout"}');
     await waitFor(() => expect(core.requests).toContain("GET /api/hosts/devbox/sessions/hs2"));
     expect(core.requests.filter((r) => r.startsWith("POST /api/sessions") || r.startsWith("POST /api/runs"))).toEqual([]);
+  });
+
+  it("starts a new session in a new worktree on the host: the host's workspaces and settings, read through it", async () => {
+    const core = fakeCore();
+    render(<App transport={core.t} />);
+    const group = await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
+    await userEvent.click(await within(group).findByRole("button", { name: "New session in Compiler on me@build-box" }));
+    await userEvent.click(await screen.findByRole("radio", { name: "In a new worktree" }));
+    await userEvent.type(screen.getByRole("textbox", { name: "Message" }), "try the arena allocator{Enter}");
+    await waitFor(() => expect(core.requests.some((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toBe(true));
+    expect(core.requests).toContain('POST /api/hosts/devbox/sessions {"project_id":"hp1","agent":"demo","title":"try the arena allocator","workspace":"worktree"}');
+    expect(core.requests).toContain("GET /api/hosts/devbox/projects/hp1/workspaces");
+    expect(core.requests.filter((r) => r.startsWith("GET /api/projects/hp1") || r.startsWith("POST /api/sessions"))).toEqual([]);
   });
 
   it("adds a project on a host: the folder is a path there, checked by the host; it opens under that host", async () => {

@@ -12,7 +12,7 @@ import { causeText } from "../common/bannerError";
 import { attachSourceOf } from "../composer/Attachments";
 import type { ComposerHandle } from "../composer/Composer";
 import { NewSession } from "../composer/NewSession";
-import { WorkspacesContext } from "../workspaces/WorkspacesContext";
+import { useWorkspaces, WorkspacesContext } from "../workspaces/WorkspacesContext";
 import type { SessionHandle } from "../session/SessionView";
 import { hostLabel, localCopyOf, unreachableSentence, type RemoteOpen } from "../../hosts/remote";
 import { requestId } from "../../store/ids";
@@ -20,6 +20,7 @@ import { RunStore } from "../../store/runStore";
 import type { WatchBus } from "../../store/bus";
 import { forHost } from "../../transport/host";
 import type { Transport } from "../../transport/transport";
+import type { WorkspaceWhere } from "../../transport/api";
 import type { AgentInfo, Session } from "../../transport/types";
 
 const SessionView = lazy(() => import("../session/SessionView").then((m) => ({ default: m.SessionView })));
@@ -72,6 +73,9 @@ export const RemoteSession = forwardRef<SessionHandle, RemoteSessionProps>(funct
   const label = useHostLabel(runs.bus, host);
   const ht = useMemo(() => forHost(t, host, label), [t, host, label]);
   const hostRuns = useMemo(() => new RunStore(ht, { bus: runs.bus }), [ht, runs.bus]);
+  // The host's worktrees, read through its API and kept by its workspace.changed (tagged with it on this bus).
+  const projects = useMemo(() => [project], [project]);
+  const workspaces = useWorkspaces(ht.api, runs.bus, projects, host);
   useEffect(() => () => hostRuns.detachAll(), [hostRuns]);
 
   if (!reachable) {
@@ -89,9 +93,8 @@ export const RemoteSession = forwardRef<SessionHandle, RemoteSessionProps>(funct
       </div>
     );
   }
-  // Worktrees on a host are not offered from this window yet: no workspace context.
   return (
-    <WorkspacesContext.Provider value={null}>
+    <WorkspacesContext.Provider value={workspaces}>
       {session ? (
         <Suspense fallback={null}>
           <SessionView
@@ -136,10 +139,11 @@ const NewRemoteSession = forwardRef<ComposerHandle, { t: Transport; remote: Remo
   const attach = useMemo(() => attachSourceOf(t), [t]);
   const { host, project } = remote;
   const start = useCallback(
-    async (agent: string, text: string, attachments: string[] = []) => {
+    async (agent: string, text: string, attachments: string[] = [], where?: WorkspaceWhere) => {
       try {
         const title = (text.split("\n")[0] ?? "").slice(0, 60);
-        const s = await t.api.createSession({ project_id: project.id, agent, title });
+        // where: the checkout or a new worktree on the host, as the choice above the box says.
+        const s = await t.api.createSession({ project_id: project.id, agent, title, ...where });
         await t.api.startRun({ session_id: s.id, message: text, client_request_id: requestId(), ...(attachments.length > 0 ? { attachments } : {}) });
         onOpen({ host, project, session: s });
         return true;
