@@ -72,8 +72,8 @@ export function useWorkspaces(api: ApiClient, bus: WatchBus | undefined, project
         if (m.type === "workspace.changed" && m.workspace && (m.host ?? "") === host) {
           const w = m.workspace;
           setByProject((x) => upsert(x, w));
-        } else if (m.type === "snapshot" && ids) {
-          // Connected again: what changed meanwhile was not heard.
+        } else if (ids && (m.type === "snapshot" || (host && m.type === "host.changed" && m.host_state?.host === host && m.host_state.reachable))) {
+          // Connected again (this bus, or the host answers again): what changed meanwhile was not heard.
           for (const id of ids.split("\n")) void reload(id);
         }
       }),

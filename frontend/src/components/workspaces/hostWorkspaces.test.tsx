@@ -16,7 +16,8 @@ const project = { id: "p1", name: "p", workspace: "/w/p" } as Project;
 describe("workspaces by host", () => {
   it("keeps a host's workspace.changed in that host's list only", async () => {
     let handlers: BusHandlers | undefined;
-    const api = new ApiClient(async () => ({ status: 200, body: JSON.stringify({ workspaces: [] }) }));
+    const reads: string[] = [];
+    const api = new ApiClient(async (_m, path) => (reads.push(path), { status: 200, body: JSON.stringify({ workspaces: [] }) }));
     const t: Transport = { kind: "http", api, watchRun: () => () => {}, watchBus: (h) => ((handlers = h), () => {}) };
     const bus = new WatchBus(t);
     bus.start();
@@ -30,5 +31,13 @@ describe("workspaces by host", () => {
     act(() => handlers!.onMessage({ seq: 3, type: "workspace.changed", workspace: ws("wsp_other"), host: "h2" }));
     expect(here.result.current.byProject.p1?.map((w) => w.id)).toEqual(["wsp_here"]);
     expect(there.result.current.byProject.p1?.map((w) => w.id)).toEqual(["wsp_host"]);
+
+    // The host answers again: its list is read again (what changed there meanwhile was not heard).
+    const before = reads.length;
+    act(() => handlers!.onMessage({ seq: 4, type: "host.changed", host_state: { host: "h1", reachable: true, since: "2026-11-27T09:00:00Z" } }));
+    act(() => handlers!.onMessage({ seq: 5, type: "host.changed", host_state: { host: "h2", reachable: true, since: "2026-11-27T09:00:00Z" } }));
+    await waitFor(() => expect(reads.length).toBe(before + 1));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(reads.length).toBe(before + 1); // not for another host
   });
 });
