@@ -345,7 +345,7 @@ func sessionTitle(r run.RunState) string {
 	if t == "" {
 		t = "Untitled session"
 	}
-	if h := oneLine(r.Host, 40); h != "" {
+	if h := oneLine(r.Where(), 40); h != "" {
 		t += " (on " + h + ")"
 	}
 	return t

@@ -10,15 +10,16 @@ import (
 // §Remote cores); a local one says nothing of hosts.
 func TestNoteSaysTheHost(t *testing.T) {
 	for _, tc := range []struct {
-		host, want string
+		host, name, want string
 	}{
-		{"", "Finished — Task r"},
-		{"devbox", "Finished — Task r (on devbox)"},
+		{"", "", "Finished — Task r"},
+		{"devbox", "", "Finished — Task r (on devbox)"},
+		{"host_1a2b", "me@build-box", "Finished — Task r (on me@build-box)"},
 	} {
 		e := NewEngine()
 		e.Apply(run.WatchMessage{Type: run.WatchSnapshotType}, t0)
 		r := st("r", run.StatusCompleted, nil)
-		r.Host = tc.host
+		r.Host, r.HostName = tc.host, tc.name
 		e.Apply(changed(r), t0)
 		due, _ := e.Due()
 		ops := e.Flush(due)

@@ -26,13 +26,14 @@ type Link interface {
 	Up() <-chan struct{}
 }
 
-// linkName is how a person calls the link's host: its Name (the ssh
-// target a *hosts.Link has) when it has one, else its id.
+// linkName is how a person calls the link's host (run.HostLabel): its
+// Name (the ssh target a *hosts.Link has) when it has one, else its id.
 func linkName(l Link) string {
-	if n, ok := l.(interface{ Name() string }); ok && n.Name() != "" {
-		return n.Name()
+	target := ""
+	if n, ok := l.(interface{ Name() string }); ok {
+		target = n.Name()
 	}
-	return l.Host()
+	return run.HostLabel(l.Host(), target)
 }
 
 // Sink keeps what a Follower received, durably, with its cursor: the

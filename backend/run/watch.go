@@ -84,6 +84,9 @@ type WatchMessage struct {
 
 	// Review is set on review.changed (docs/ARCHITECTURE.md §Review).
 	Review *ReviewChange `json:"review,omitempty"`
+	// Host is the host whose core told a workspace.changed; empty on this
+	// machine (docs/ARCHITECTURE.md §Remote cores).
+	Host string `json:"host,omitempty"`
 }
 
 // Host is a stored remote host, as GET /api/hosts lists it
@@ -160,7 +163,14 @@ type RunState struct {
 	// Host is the host whose core runs it; empty on this machine
 	// (docs/ARCHITECTURE.md §Remote cores).
 	Host string `json:"host,omitempty"`
+	// HostName is how the person wrote that host (its record's target),
+	// set by the bus that tags the run; say it with Where.
+	HostName string `json:"host_name,omitempty"`
 }
+
+// Where names the host the run runs on for a person (HostLabel); "" on
+// this machine.
+func (r RunState) Where() string { return HostLabel(r.Host, r.HostName) }
 
 // PendingKind says what a pending prompt asks for.
 type PendingKind string

@@ -114,3 +114,30 @@ func TestRemoveHostRefusedWhileItsRunsGoOn(t *testing.T) {
 		t.Fatalf("remove once its run ended: %v (removed %v)", err, f.removed)
 	}
 }
+
+// A host's run on this bus carries the host's name as the person wrote it
+// (run.HostLabel), so the tray and notifications say "on me@a", not its id.
+func TestRemoteRunsCarryTheHostsName(t *testing.T) {
+	s, _, _ := busWorld(t, service.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s.SetHosts(&fakeHosts{list: []hosts.Host{{ID: "host_a", Target: "me@a"}}})
+	ch, err := s.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next(t, ch) // the snapshot
+	s.PublishRemote("host_a", run.WatchMessage{Type: run.WatchRunChanged, Run: &run.RunState{RunID: "r1", SessionID: "s1", Status: run.StatusRunning, CreatedAt: time.Now()}})
+	s.PublishRemote("host_b", run.WatchMessage{Type: run.WatchSnapshotType, Snapshot: &run.WatchSnapshot{Runs: []run.RunState{{RunID: "r2", SessionID: "s2", Status: run.StatusRunning, CreatedAt: time.Now()}}}})
+	want := map[string]string{"r1": "me@a", "r2": "host_b"} // host_b: no record known
+	for len(want) > 0 {
+		m := next(t, ch)
+		if m.Type != run.WatchRunChanged {
+			continue
+		}
+		if w, ok := want[m.Run.RunID]; !ok || m.Run.Where() != w {
+			t.Fatalf("run %s on %q, want %q", m.Run.RunID, m.Run.Where(), w)
+		}
+		delete(want, m.Run.RunID)
+	}
+}

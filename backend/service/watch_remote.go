@@ -17,6 +17,8 @@ import (
 //     announced, so a link that drops and comes back repeats nothing;
 //   - run.changed and session.changed pass on, tagged, with this bus's seq
 //     and sessions version;
+//   - workspace.changed passes on with the host (the window keeps each
+//     host's workspaces apart);
 //   - a doorbell rings this bus's doorbells (the window reads the events);
 //   - host.changed (the Follower's: the host answers again, or not) is
 //     merged into the host's record (HostsChanged) and published when its
@@ -40,7 +42,7 @@ func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 	case run.WatchRunChanged:
 		if m.Run != nil {
 			st := *m.Run
-			st.Host = host
+			st.Host, st.HostName = host, b.hosts[host].Label()
 			b.remoteRunLocked(&st)
 		}
 	case run.WatchSessionChanged:
@@ -49,6 +51,12 @@ func (s *Service) PublishRemote(host string, m run.WatchMessage) {
 			b.version++
 			c.Host, c.SessionsVersion = host, b.version
 			b.publishLocked(run.WatchMessage{Type: run.WatchSessionChanged, Session: &c})
+		}
+	case run.WatchWorkspaceChanged:
+		// A host's worktrees, for its sessions in the window (one list per host there).
+		if m.Workspace != nil {
+			w := *m.Workspace
+			b.publishLocked(run.WatchMessage{Type: run.WatchWorkspaceChanged, Workspace: &w, Host: host})
 		}
 	case run.WatchHostChanged:
 		if m.HostState != nil {
@@ -145,7 +153,7 @@ func (b *bus) remoteSnapshotLocked(host string, runs []run.RunState) {
 	live := map[string]bool{}
 	for _, r := range runs {
 		st := r
-		st.Host = host
+		st.Host, st.HostName = host, b.hosts[host].Label()
 		live[st.RunID] = true
 		b.remoteRunLocked(&st)
 	}

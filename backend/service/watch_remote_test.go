@@ -116,3 +116,21 @@ func TestPublishRemoteHostReachability(t *testing.T) {
 		t.Fatalf("snapshot's hosts %+v", hs)
 	}
 }
+
+// A host's workspace.changed reaches this bus tagged with the host, so the
+// window offers that host's worktrees in its sessions (and only there).
+func TestPublishRemoteForwardsWorkspaces(t *testing.T) {
+	s, _, _ := busWorld(t, service.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ch, err := s.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next(t, ch) // the snapshot
+	s.PublishRemote("h1", run.WatchMessage{Type: run.WatchWorkspaceChanged, Workspace: &run.Workspace{ID: "ws1", ProjectID: "p1"}})
+	m := next(t, ch)
+	if m.Type != run.WatchWorkspaceChanged || m.Workspace == nil || m.Workspace.ID != "ws1" || m.Host != "h1" {
+		t.Fatalf("got %s %+v host %q, want ws1 of h1", m.Type, m.Workspace, m.Host)
+	}
+}

@@ -186,6 +186,7 @@ func TestRunLabel(t *testing.T) {
 			"t — claude — Waiting for quota — just now"},
 		{"in a worktree", run.RunState{SessionTitle: "t", Workspace: "hermesdesk/abcdefghijklmnop", Agent: "x", Status: run.StatusRunning, CreatedAt: t0}, "t — in hermesdesk/abcdefghijklmnop — x — running — just now"},
 		{"on another host", run.RunState{SessionTitle: "t", Host: "devbox", Agent: "x", Status: run.StatusRunning}, "t — on devbox — x — running"},
+		{"on a host, by its name", run.RunState{SessionTitle: "t", Host: "host_1a2b", HostName: "me@build-box", Agent: "x", Status: run.StatusRunning}, "t — on me@build-box — x — running"},
 		{"long workspace", run.RunState{SessionTitle: "t", Workspace: "feature/" + strings.Repeat("b", 40), Agent: "x", Status: run.StatusRunning}, "t — in feature/" + strings.Repeat("b", 23) + "… — x — running"},
 		{"question", run.RunState{SessionTitle: "t", Agent: "x", Status: run.StatusAwaitingClarify, Pending: &run.PendingPrompt{Kind: run.PendingClarify}, CreatedAt: t0.Add(-49 * time.Hour)}, "t — x — has a question — 2 d"},
 	}

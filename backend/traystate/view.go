@@ -212,7 +212,7 @@ func RunLabel(r run.RunState, now time.Time) string {
 	if w := Clean(r.Workspace); w != "" {
 		parts = append(parts, "in "+Truncate(w, maxWorkspace))
 	}
-	if h := Clean(r.Host); h != "" {
+	if h := Clean(r.Where()); h != "" {
 		// Where it runs: another host's core (docs/ARCHITECTURE.md §Remote cores).
 		parts = append(parts, "on "+Truncate(h, maxWorkspace))
 	}

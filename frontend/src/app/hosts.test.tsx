@@ -5,7 +5,7 @@
 // through the proxy; nothing of it asks this core.
 import { act, configure, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { evts } from "../store/testEvents";
 import type { RunEvent, Session, WatchMessage } from "../transport/types";
 import { WailsTransport } from "../transport/wails";
@@ -15,6 +15,9 @@ const HOST_SESSION: Session = { id: "hs1", project_id: "hp1", title: "Speed up t
 // The copy backend/remote keeps here: imported, badged "host devbox", its created_at kept.
 const copiedAt = new Date(2026, 10, 27, 14, 2);
 const COPY: Session = { id: "copy1", project_id: "prj_imported", title: "Speed up the lexer", agent: "demo", imported_from: "host devbox", created_at: HOST_SESSION.created_at, updated_at: copiedAt.toISOString() };
+
+// The host's id is "devbox" (its paths); the person typed "me@build-box" (what is shown).
+const DEVBOX = { id: "devbox", target: "me@build-box", status: "running", os: "linux", arch: "amd64", version: "", note: "", added_at: "2026-11-27T12:00:00Z" };
 
 const approval = evts("hr1", [
   ["run.started", { agent: "demo" }],
@@ -78,12 +81,13 @@ function fakeCore() {
     if (p === "/api/sessions/copy1" && m === "GET") return json({ ...COPY, messages: [{ id: "cu1", session_id: "copy1", role: "user", content: "make the lexer faster" }, { id: "ca1", session_id: "copy1", role: "assistant", content: "The copied answer." }] });
     if (p === "/api/agents") return json([{ name: "demo", installed: true, ok: true }]);
     if (p.startsWith("/api/runs?")) return json([]);
-    if (p === "/api/watch") return json({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, hosts: [{ host: "devbox", reachable: true, since: "2026-11-27T12:00:00Z" }] } });
+    if (p === "/api/watch") return json({ seq: 1, type: "snapshot", snapshot: { runs: [], sessions_version: 1, hosts: [{ host: "devbox", record: DEVBOX, reachable: true, since: "2026-11-27T12:00:00Z" }] } });
     if (p === "/api/client/focus" || p.startsWith("/api/settings")) return json({});
     if (p.startsWith("/api/history/")) return json([]);
     return notFound;
   };
 
+  const uploads: string[] = [];
   const win = {
     location: { protocol: "wails:", hostname: "wails" },
     go: {
@@ -99,6 +103,15 @@ function fakeCore() {
           SetAutostart: async (on: boolean) => on,
           PickFolder: async () => "",
           PickFiles: async () => ["/home/me/secret.txt"],
+          // app/upload.go: the bytes, stored where host says ("" here).
+          async Upload(name: string, data: string, host: string) {
+            uploads.push(`${host || "here"} ${name} ${atob(data)}`);
+            return { status: 201, body: JSON.stringify({ path: `/home/remote/.local/share/hermesdesk/uploads/u1/${name}`, name, size: atob(data).length }) };
+          },
+          async UploadFile(path: string, host: string) {
+            uploads.push(`${host || "here"} ${path}`);
+            return { status: 201, body: JSON.stringify({ path: "/home/remote/.local/share/hermesdesk/uploads/u2/spec.md", name: "spec.md", size: 9 }) };
+          },
         },
       },
     },
@@ -113,14 +126,14 @@ function fakeCore() {
   };
   const emit = (name: string, ...data: unknown[]) => act(() => listeners.get(name)?.forEach((cb) => cb(...data)));
   const watch = (m: WatchMessage) => emit("watch", m);
-  return { t: new WailsTransport({ win }), requests, hostJournal, emit, watch };
+  return { t: new WailsTransport({ win }), win, requests, uploads, hostJournal, emit, watch };
 }
 
 const sidebar = () => screen.getByRole("navigation", { name: "Projects and sessions" });
 
 async function openHostSession(core: ReturnType<typeof fakeCore>) {
   render(<App transport={core.t} />);
-  const group = await within(sidebar()).findByRole("region", { name: "Host devbox" });
+  const group = await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
   await userEvent.click(await within(group).findByRole("button", { name: "Compiler" }));
   await userEvent.click(await within(group).findByRole("button", { name: "Speed up the lexer" }));
 }
@@ -138,7 +151,7 @@ describe("a session on another host", () => {
     expect(await screen.findByText("Run make bench")).toBeTruthy();
     expect(screen.getByText("Profiling the lexer.")).toBeTruthy();
     // The header names where it runs.
-    expect(screen.getByText(/on devbox/, { selector: ".chip-host" })).toBeTruthy();
+    expect(screen.getByText(/on me@build-box/, { selector: ".chip-host" })).toBeTruthy();
     fireEvent.click(screen.getByText("Allow").closest("button")!);
     await waitFor(() => expect(core.requests).toContain('POST /api/hosts/devbox/runs/hr1/approvals/ap1 {"choice":"ok"}'));
 
@@ -159,10 +172,10 @@ describe("a session on another host", () => {
     const core = fakeCore();
     await openHostSession(core);
     expect(await screen.findByText("Run make bench")).toBeTruthy();
-    core.watch({ seq: 2, type: "host.changed", host_state: { host: "devbox", reachable: false, error: "The link to the host devbox dropped; its runs go on there. Reconnecting.", since: "2026-11-27T14:10:00Z" } });
-    expect(await screen.findByText("devbox can't be reached; its runs go on there. Showing the copy from 14:02.")).toBeTruthy();
+    core.watch({ seq: 2, type: "host.changed", host_state: { host: "devbox", record: DEVBOX, reachable: false, error: "The link to the host devbox dropped; its runs go on there. Reconnecting.", since: "2026-11-27T14:10:00Z" } });
+    expect(await screen.findByText("me@build-box can't be reached; its runs go on there. Showing the copy from 14:02.")).toBeTruthy();
     // The sidebar keeps the host's projects and sessions it read, with the reason beside them.
-    const group = within(sidebar()).getByRole("region", { name: "Host devbox" });
+    const group = within(sidebar()).getByRole("region", { name: "Host me@build-box" });
     expect(within(group).getByRole("button", { name: "Compiler" })).toBeTruthy();
     expect(within(group).getByRole("button", { name: "Speed up the lexer" })).toBeTruthy();
     expect(await screen.findByText("The copied answer.")).toBeTruthy();
@@ -170,41 +183,66 @@ describe("a session on another host", () => {
     // Read-only: the copy's composer sends nothing.
     expect((screen.getByRole("textbox", { name: "Message" }) as HTMLTextAreaElement).disabled).toBe(true);
     // Back: the host's own session again.
-    core.watch({ seq: 3, type: "host.changed", host_state: { host: "devbox", reachable: true, since: "2026-11-27T14:20:00Z" } });
+    core.watch({ seq: 3, type: "host.changed", host_state: { host: "devbox", record: DEVBOX, reachable: true, since: "2026-11-27T14:20:00Z" } });
     expect(await screen.findByText("Run make bench")).toBeTruthy();
     expect(screen.queryByText(/can't be reached/)).toBeNull();
   });
 
   it("starts a new session in a host's project on the host, and opens it", async () => {
     const core = fakeCore();
+    // The window's own events (files:attach) come from the global runtime, as in the app.
+    (window as { runtime?: unknown }).runtime = core.win.runtime;
+    onTestFinished(() => void delete (window as { runtime?: unknown }).runtime);
     render(<App transport={core.t} />);
-    const group = await within(sidebar()).findByRole("region", { name: "Host devbox" });
-    await userEvent.click(await within(group).findByRole("button", { name: "New session in Compiler on devbox" }));
+    const group = await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
+    await userEvent.click(await within(group).findByRole("button", { name: "New session in Compiler on me@build-box" }));
     const box = await screen.findByRole("textbox", { name: "Message" });
+    // A file attached from this computer goes to the host, its bytes uploaded there (no native picker: its paths are this computer's).
+    fireEvent.change(screen.getByTestId("attach-input"), { target: { files: [new File(["int main(){}"], "fuzz.c")] } });
+    await waitFor(() => expect(core.uploads).toEqual(["devbox fuzz.c int main(){}"]));
+    await screen.findByTitle("/home/remote/.local/share/hermesdesk/uploads/u1/fuzz.c");
+    // A file dropped on the Linux window comes by its path here (files:attach): its bytes go to the host too.
+    core.emit("files:attach", ["/home/me/spec.md"]);
+    await screen.findByTitle("/home/remote/.local/share/hermesdesk/uploads/u2/spec.md");
+    expect(core.uploads).toEqual(["devbox fuzz.c int main(){}", "devbox /home/me/spec.md"]);
     await userEvent.type(box, "add a fuzz test{Enter}");
     await waitFor(() => expect(core.requests.some((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toBe(true));
-    expect(core.requests).toContain('POST /api/hosts/devbox/sessions {"project_id":"hp1","agent":"demo","title":"add a fuzz test"}');
+    expect(core.requests.find((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toContain('"attachments":["/home/remote/.local/share/hermesdesk/uploads/u1/fuzz.c","/home/remote/.local/share/hermesdesk/uploads/u2/spec.md"]');
+    expect(core.requests).toContain('POST /api/hosts/devbox/sessions {"project_id":"hp1","agent":"demo","title":"add a fuzz test","workspace":"checkout"}');
     await waitFor(() => expect(core.requests).toContain("GET /api/hosts/devbox/sessions/hs2"));
     expect(core.requests.filter((r) => r.startsWith("POST /api/sessions") || r.startsWith("POST /api/runs"))).toEqual([]);
+  });
+
+  it("starts a new session in a new worktree on the host: the host's workspaces and settings, read through it", async () => {
+    const core = fakeCore();
+    render(<App transport={core.t} />);
+    const group = await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
+    await userEvent.click(await within(group).findByRole("button", { name: "New session in Compiler on me@build-box" }));
+    await userEvent.click(await screen.findByRole("radio", { name: "In a new worktree" }));
+    await userEvent.type(screen.getByRole("textbox", { name: "Message" }), "try the arena allocator{Enter}");
+    await waitFor(() => expect(core.requests.some((r) => r.startsWith("POST /api/hosts/devbox/runs "))).toBe(true));
+    expect(core.requests).toContain('POST /api/hosts/devbox/sessions {"project_id":"hp1","agent":"demo","title":"try the arena allocator","workspace":"worktree"}');
+    expect(core.requests).toContain("GET /api/hosts/devbox/projects/hp1/workspaces");
+    expect(core.requests.filter((r) => r.startsWith("GET /api/projects/hp1") || r.startsWith("POST /api/sessions"))).toEqual([]);
   });
 
   it("adds a project on a host: the folder is a path there, checked by the host; it opens under that host", async () => {
     const core = fakeCore();
     render(<App transport={core.t} />);
-    await within(sidebar()).findByRole("region", { name: "Host devbox" });
+    await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
     await userEvent.click(within(sidebar()).getByRole("button", { name: "Add a project folder" }));
     // Where: this computer (its picker, as before) or a host.
     const where = await screen.findByRole("radiogroup", { name: "Where the project is" });
     expect(within(where).getByRole("radio", { name: "This computer" }).getAttribute("aria-checked")).toBe("true");
-    await userEvent.click(within(where).getByRole("radio", { name: "devbox" }));
-    const path = screen.getByRole("textbox", { name: "Folder path on devbox" });
+    await userEvent.click(within(where).getByRole("radio", { name: "me@build-box" }));
+    const path = screen.getByRole("textbox", { name: "Folder path on me@build-box" });
     await userEvent.type(path, "/srv/nope{Enter}");
     expect((await screen.findByRole("alert")).textContent).toBe("The folder /srv/nope does not exist.");
     await userEvent.clear(path);
     await userEvent.type(path, "/srv/parser{Enter}");
     expect(core.requests).toContain('POST /api/hosts/devbox/projects {"name":"parser","workspace":"/srv/parser"}');
     // It shows under the host, and a new session there opens.
-    const group = within(sidebar()).getByRole("region", { name: "Host devbox" });
+    const group = within(sidebar()).getByRole("region", { name: "Host me@build-box" });
     expect(await within(group).findByRole("button", { name: "parser" })).toBeTruthy();
     expect(await screen.findByRole("textbox", { name: "Message" })).toBeTruthy();
     expect(core.requests.filter((r) => r.startsWith("POST /api/projects"))).toEqual([]);
@@ -213,10 +251,10 @@ describe("a session on another host", () => {
   it("opens a host's session from the tray or a notification (only its id is given)", async () => {
     const core = fakeCore();
     render(<App transport={core.t} />);
-    await within(sidebar()).findByRole("region", { name: "Host devbox" });
+    await within(sidebar()).findByRole("region", { name: "Host me@build-box" });
     core.emit("app:open-session", { session_id: "hs1" });
     expect(await screen.findByText("Run make bench")).toBeTruthy();
-    expect(screen.getByText(/on devbox/, { selector: ".chip-host" })).toBeTruthy();
+    expect(screen.getByText(/on me@build-box/, { selector: ".chip-host" })).toBeTruthy();
     expect(core.requests).toContain("GET /api/hosts/devbox/sessions/hs1");
   });
 });

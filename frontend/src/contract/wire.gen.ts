@@ -233,6 +233,7 @@ export interface RunState {
   resumes_at?: string;
   error?: string;
   host?: string;
+  host_name?: string;
 }
 
 /** The payload of session.changed (Go: run.SessionChange). */
@@ -288,6 +289,7 @@ export interface WatchMessage {
   host_state?: HostState;
   reason?: string;
   review?: ReviewChange;
+  host?: string;
 }
 
 /** Where a session's agent works: the checkout or a worktree the app made (docs/ARCHITECTURE.md §Workspaces) (Go: run.Workspace). */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { Session } from "../transport/types";
+import type { HostState, Session } from "../transport/types";
 import { ApiClient } from "../transport/api";
 import { hostPath } from "../transport/host";
 import type { Transport } from "../transport/transport";
-import { copyTime, findHostSession, localCopyOf, unreachableSentence } from "./remote";
+import { copyTime, findHostSession, hostLabel, localCopyOf, unreachableSentence } from "./remote";
 
 const remote: Session = { id: "s-remote", project_id: "p1", title: "Fix the parser", agent: "demo", created_at: "2026-11-27T14:00:00.123456789Z" };
 const copy = (over: Partial<Session>): Session => ({ id: "s-copy", project_id: "imported", title: "Fix the parser", agent: "demo", imported_from: "host devbox", created_at: remote.created_at, updated_at: "2026-11-27T14:02:00Z", ...over });
@@ -64,4 +64,19 @@ describe("findHostSession", () => {
     expect(asked).toEqual(["/api/hosts/small/sessions/s9", "/api/hosts/big/sessions/s9", "/api/hosts/big/projects"]);
     expect(await findHostSession(t, hosts, "nowhere")).toBeUndefined();
   });
+});
+
+describe("hostLabel", () => {
+  const rec = (target: string) => ({ id: "host_1a2b", target, status: "running", os: "linux", arch: "amd64", version: "", note: "", added_at: "" });
+  const cases: { name: string; hosts: HostState[]; want: string }[] = [
+    { name: "the target typed", hosts: [{ host: "host_1a2b", record: rec("build-box"), reachable: true, since: "" }], want: "build-box" },
+    { name: "user at address", hosts: [{ host: "host_1a2b", record: rec("me@10.0.0.5"), reachable: true, since: "" }], want: "me@10.0.0.5" },
+    { name: "no record known", hosts: [{ host: "host_1a2b", reachable: false, since: "" }], want: "host_1a2b" },
+    { name: "a blank target", hosts: [{ host: "host_1a2b", record: rec("  "), reachable: true, since: "" }], want: "host_1a2b" },
+    { name: "another host's record", hosts: [{ host: "host_other", record: rec("other-box"), reachable: true, since: "" }], want: "host_1a2b" },
+    { name: "no hosts known", hosts: [], want: "host_1a2b" },
+  ];
+  for (const c of cases) {
+    it(c.name, () => expect(hostLabel("host_1a2b", c.hosts)).toBe(c.want));
+  }
 });

@@ -14,6 +14,17 @@ export interface RemoteOpen {
   session?: Session;
 }
 
+/**
+ * How a person calls a host (docs/ARCHITECTURE.md §Remote cores): the
+ * target they typed when adding it (`build-box`, `me@10.0.0.5`), its id
+ * only when no record of it is known. The one place the window decides
+ * it; Go's twin is backend/run HostLabel (tray, notifications).
+ */
+export function hostLabel(host: string, hosts: readonly HostState[] = []): string {
+  const target = hosts.find((h) => h.host === host)?.record?.target?.trim();
+  return target || host;
+}
+
 /** The badge backend/remote gives a host's copied sessions (remote.Source). */
 export function copySource(host: string): string {
   return `host ${host}`;

@@ -74,7 +74,7 @@ describe("WailsTransport bound to a host", () => {
     // A native picker or a drop gives this computer's paths: not for a host.
     expect(t.desktop?.pickFiles).toBeUndefined();
     expect(t.desktop?.showFolder).toBeUndefined();
-    expect(t.upload).toBeUndefined();
+    expect(t.upload).toBeDefined(); // the bytes, to the host (upload.test.ts)
     expect(local.desktop.pickFiles).toBeDefined();
   });
 });

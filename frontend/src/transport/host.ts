@@ -15,10 +15,10 @@ export function hostPath(host: string, path: string): string {
  * The transport t bound to a host: its API calls, event streams and uploads
  * go to that host's core. "" (this computer) gives t itself.
  */
-export function forHost(t: Transport, host: string | undefined): Transport {
-  if (!host || t.host === host) return t;
-  if (!t.forHost) throw new Error(`This window cannot reach the host ${host}.`);
-  return t.forHost(host);
+export function forHost(t: Transport, host: string | undefined, name?: string): Transport {
+  if (!host || (t.host === host && (!name || t.hostName === name))) return t;
+  if (!t.forHost) throw new Error(`This window cannot reach the host ${name || host}.`);
+  return t.forHost(host, name);
 }
 
 /**

@@ -40,6 +40,8 @@ export interface HttpOptions {
   maxDelayMs?: number;
   /** A host's core: every /api/ path goes through /api/hosts/{host}/ (transport/host.ts). */
   host?: string;
+  /** How the person calls that host (hosts/remote.ts hostLabel). */
+  hostName?: string;
 }
 
 /**
@@ -76,6 +78,7 @@ export class HttpTransport implements Transport {
   readonly kind = "http" as const;
   readonly api: ApiClient;
   readonly host?: string;
+  readonly hostName?: string;
   private readonly fetch: typeof fetch;
   private readonly base: string;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -89,11 +92,12 @@ export class HttpTransport implements Transport {
     this.baseDelay = opts.baseDelayMs ?? 500;
     this.maxDelay = opts.maxDelayMs ?? 15_000;
     this.host = opts.host || undefined;
+    this.hostName = opts.hostName || undefined;
     this.api = new ApiClient((m, p, b) => this.request(m, p, b));
   }
 
-  forHost(host: string): HttpTransport {
-    return new HttpTransport({ ...this.opts, host });
+  forHost(host: string, name?: string): HttpTransport {
+    return new HttpTransport({ ...this.opts, host, hostName: name });
   }
 
   /** Where a path of the API is for this transport's core. */

@@ -65,8 +65,10 @@ export interface Transport {
   readonly api: ApiClient;
   /** The host whose core this transport reaches; absent for this computer (transport/host.ts). */
   readonly host?: string;
+  /** How the person calls that host (hosts/remote.ts hostLabel), for the words shown. */
+  readonly hostName?: string;
   /** The same transport bound to a host's core through /api/hosts/{host}/… (transport/host.ts forHost). */
-  forHost?(host: string): Transport;
+  forHost?(host: string, name?: string): Transport;
   /**
    * Streams a run's events from the cursor `after` until its terminal
    * event, reconnecting on its own (HTTP: SSE). Returns a function that
@@ -92,6 +94,12 @@ export interface Transport {
    * POST /api/uploads; the path it returns is attached to a message.
    */
   upload?(file: Blob, name: string): Promise<Upload>;
+  /**
+   * A file of this computer, by its path (a drop on the Linux desktop
+   * window), uploaded to this transport's host, whose agent cannot read
+   * this computer's paths (app/upload.go UploadFile). Host transports only.
+   */
+  uploadFile?(path: string): Promise<Upload>;
   /**
    * The desktop window reads the clipboard's image itself when the page's
    * paste carried none (WebKitGTK shows the page only text) and uploads it

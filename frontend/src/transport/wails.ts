@@ -52,17 +52,21 @@ export class WailsTransport implements Transport {
   /**
    * This window bound to a host's core (transport/host.ts): requests through
    * /api/hosts/{host}/…, doorbells from this core's bus (it rings the
-   * host's runs too). Bytes that have no path here are not uploaded to the
-   * host through Go's local Upload, so none are offered.
+   * host's runs too). A dropped, pasted or clipboard file's bytes go to
+   * the host (Go's Upload with the host: POST /api/hosts/{host}/uploads).
    */
-  forHost(host: string): Transport {
+  forHost(host: string, name?: string): Transport {
     return {
       kind: this.kind,
       host,
+      hostName: name,
+      upload: (file, n) => this.uploadTo(host, file, n),
+      pasteImage: (n) => this.pasteImageFor(host, n),
+      uploadFile: (path) => this.uploadFileTo(host, path),
       api: new ApiClient((m, p, b) => this.request(m, hostPath(host, p), b)),
       ringRun: (runId, ring) => this.ringRun(runId, ring),
       desktop: hostDesktop(this.desktop),
-      forHost: (h) => this.forHost(h),
+      forHost: (h, n) => this.forHost(h, n),
     };
   }
 
@@ -80,18 +84,34 @@ export class WailsTransport implements Transport {
   }
 
   /** A dropped or pasted file (the web view gives no path) goes to POST /api/uploads via Go. */
-  async upload(file: Blob, name: string): Promise<Upload> {
+  upload(file: Blob, name: string): Promise<Upload> {
+    return this.uploadTo("", file, name);
+  }
+
+  /** The one upload path: host "" stores here, a host's id on that host (app/upload.go). */
+  private async uploadTo(host: string, file: Blob, name: string): Promise<Upload> {
     const d = wailsDesktop(this.win);
     if (typeof d?.Upload !== "function") throw new BackendUnavailableError("This window cannot upload files; attach them with the paperclip");
-    const r = await d.Upload(name, await toBase64(file));
+    const r = await d.Upload(name, await toBase64(file), host);
+    return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
+  }
+
+  private async uploadFileTo(host: string, path: string): Promise<Upload> {
+    const d = wailsDesktop(this.win);
+    if (typeof d?.UploadFile !== "function") throw new BackendUnavailableError("This window cannot send dropped files to a host; attach them with the paperclip");
+    const r = await d.UploadFile(path, host);
     return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
   }
 
   /** The clipboard's image, read by Go (app/upload.go PasteImage): null when there is none. */
-  async pasteImage(name: string): Promise<Upload | null> {
+  pasteImage(name: string): Promise<Upload | null> {
+    return this.pasteImageFor("", name);
+  }
+
+  private async pasteImageFor(host: string, name: string): Promise<Upload | null> {
     const d = wailsDesktop(this.win);
     if (typeof d?.PasteImage !== "function") return null; // an older window: as before, nothing to paste
-    const r = await d.PasteImage(name);
+    const r = await d.PasteImage(name, host);
     if (r.status === 204) return null;
     return parseJSON<Upload>({ status: r.status, body: r.body ?? "" });
   }

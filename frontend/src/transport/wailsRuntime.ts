@@ -14,8 +14,11 @@ export interface WailsDesktop {
   PickFilesIn?(title: string, folder: string): Promise<string[] | null>;
   SaveExport?(filename: string, content: string): Promise<{ path: string; shown: string }>;
   ShowFolder?(path: string): Promise<void>;
-  Upload?(name: string, dataBase64: string): Promise<{ status: number; body: string }>;
-  PasteImage?(name: string): Promise<{ status: number; body: string }>;
+  /** host "": this computer; a host's id: stored on that host (app/upload.go). */
+  Upload?(name: string, dataBase64: string, host: string): Promise<{ status: number; body: string }>;
+  /** A file of this computer, by path, stored on host (a drop in a host's session). */
+  UploadFile?(path: string, host: string): Promise<{ status: number; body: string }>;
+  PasteImage?(name: string, host: string): Promise<{ status: number; body: string }>;
   Quit?(runs: string): void | Promise<void>;
 }
 

@@ -1,9 +1,10 @@
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { createRef } from "react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { Transport } from "../../transport/transport";
 import { MAX_ATTACHMENT_BYTES, MessageAttachments, attachSourceOf, humanSize, type AttachSource } from "./Attachments";
-import { Composer } from "./Composer";
+import { Composer, type ComposerHandle } from "./Composer";
 
 function file(name: string, size: number, type = "text/plain"): File {
   const f = new File(["x"], name, { type });
@@ -173,6 +174,18 @@ describe("attachments in the composer", () => {
     expect(screen.queryByText("notes.txt")).toBeNull();
   });
 
+  it("in a host's session a natively dropped file's bytes go to the host and its path there is attached", async () => {
+    const uploadPath = vi.fn(async (p: string) => ({ path: `/home/remote/uploads/1/${p.split("/").pop()}`, name: "notes.md", size: 8 }));
+    const onSend = vi.fn(async (_t: string, _a: string[]) => true);
+    const ref = createRef<ComposerHandle>();
+    render(<Composer ref={ref} onSend={onSend} queueing={false} attach={{ uploadPath, nativeDrops: true }} />);
+    act(() => ref.current!.attach(["/home/me/notes.md"]));
+    expect(uploadPath).toHaveBeenCalledWith("/home/me/notes.md");
+    await screen.findByTitle("/home/remote/uploads/1/notes.md");
+    await userEvent.type(screen.getByLabelText("Message"), "read this{Enter}");
+    expect(onSend).toHaveBeenCalledWith("read this", ["/home/remote/uploads/1/notes.md"]);
+  });
+
   it("a dropped link or text attaches nothing", () => {
     const upload = uploader();
     setup({ upload });
@@ -190,6 +203,12 @@ describe("attachments in the composer", () => {
   ] as const)("drops arrive by path natively: $kind on $platform → $native", ({ kind, platform, native }) => {
     const t = { kind } as unknown as Transport;
     expect(attachSourceOf(t, platform).nativeDrops).toBe(native);
+  });
+
+  it("only a host's transport uploads dropped paths", () => {
+    const uploadFile = vi.fn();
+    expect(attachSourceOf({ kind: "wails", uploadFile } as unknown as Transport, "Linux").uploadPath).toBeUndefined();
+    expect(attachSourceOf({ kind: "wails", host: "h1", uploadFile } as unknown as Transport, "Linux").uploadPath).toBeDefined();
   });
 
   it("shows a sent message's attachments by name", () => {

@@ -34,6 +34,12 @@ export interface AttachSource {
    * uploads nothing: the same file would be attached twice.
    */
   nativeDrops?: boolean;
+  /**
+   * Paths of this computer (a native drop, files:attach) are not the
+   * agent's (a host's session): their bytes are uploaded and the path the
+   * host answers is attached (transport uploadFile).
+   */
+  uploadPath?(path: string): Promise<Uploaded>;
 }
 
 export interface Chip {
@@ -81,12 +87,31 @@ export function useAttachments(src: AttachSource) {
     return Math.max(0, Math.min(n, left));
   };
 
-  const addPaths = useCallback((paths: string[]) => {
-    setNote("");
-    const take = paths.slice(0, room(paths.length));
-    count.current += take.length;
-    setChips((cur) => [...cur, ...take.map((p) => ({ id: nextId(), name: baseName(p), path: p, uploading: false }))]);
-  }, []);
+  const addPaths = useCallback(
+    (paths: string[]) => {
+      setNote("");
+      const take = paths.slice(0, room(paths.length));
+      count.current += take.length;
+      const up = src.uploadPath;
+      if (!up) {
+        setChips((cur) => [...cur, ...take.map((p) => ({ id: nextId(), name: baseName(p), path: p, uploading: false }))]);
+        return;
+      }
+      for (const p of take) {
+        const id = nextId();
+        const name = baseName(p);
+        setChips((cur) => [...cur, { id, name, uploading: true }]);
+        up(p).then(
+          (u) => setChips((cur) => cur.map((c) => (c.id === id ? { ...c, path: u.path, size: u.size, uploading: false } : c))),
+          (e: unknown) => {
+            setChips((cur) => cur.filter((c) => c.id !== id));
+            setNote(`${name} could not be attached: ${e instanceof Error ? e.message : String(e)}`);
+          },
+        );
+      }
+    },
+    [src],
+  );
 
   const addFiles = useCallback(
     (files: File[], pasted = false) => {
@@ -305,6 +330,8 @@ export function attachSourceOf(t: Transport, platform = typeof navigator === "un
     pasteImage: t.pasteImage ? (n) => t.pasteImage!(n) : undefined,
     pickFiles: d?.pickFiles ? () => d.pickFiles!("Attach files", folder) : undefined,
     // A drop's paths are this computer's, not a host's (transport/host.ts).
-    nativeDrops: t.kind === "wails" && !t.host && /linux/i.test(platform),
+    nativeDrops: t.kind === "wails" && /linux/i.test(platform),
+    // A host's agent cannot read this computer's paths: a native drop's bytes go there.
+    uploadPath: t.host && t.uploadFile ? (p) => t.uploadFile!(p) : undefined,
   };
 }

@@ -12,7 +12,7 @@ import type { WatchBus } from "../../store/bus";
 import { forHost } from "../../transport/host";
 import type { Transport } from "../../transport/transport";
 import type { HostState, Project, Session } from "../../transport/types";
-import type { RemoteOpen } from "../../hosts/remote";
+import { hostLabel, type RemoteOpen } from "../../hosts/remote";
 
 // The last lists read from each host, per window (its bus): a sidebar that
 // mounts again (a narrow window's overlay) while a host is away still shows
@@ -55,6 +55,7 @@ export function HostsSection({ bus, t, open, onOpen }: HostsSectionProps) {
 
 function HostGroup({ host, t, bus, open, onOpen }: { host: HostState; t: Transport; bus: WatchBus; open?: RemoteOpen; onOpen?(r: RemoteOpen): void }) {
   const name = host.host;
+  const label = hostLabel(name, [host]);
   const [projects, setProjects] = useState<Project[] | undefined>(() => remembered(bus, name));
   const [failed, setFailed] = useState<string>();
   const { reachable } = host;
@@ -82,12 +83,12 @@ function HostGroup({ host, t, bus, open, onOpen }: { host: HostState; t: Transpo
       off();
     };
   }, [t, bus, name, reachable, unlisted]);
-  const trouble = !reachable ? host.error || `${name} cannot be reached right now; its runs go on there.` : failed;
+  const trouble = !reachable ? host.error || `${label} cannot be reached right now; its runs go on there.` : failed;
   return (
-    <section className="host-group" aria-label={`Host ${name}`}>
+    <section className="host-group" aria-label={`Host ${label}`}>
       <div className="sidebar-section-head">
         <span>
-          <Server size={14} aria-hidden /> {name}
+          <Server size={14} aria-hidden /> {label}
         </span>
       </div>
       {trouble && (
@@ -99,7 +100,7 @@ function HostGroup({ host, t, bus, open, onOpen }: { host: HostState; t: Transpo
       {projects && projects.length > 0 && (
         <ul>
           {projects.map((proj) => (
-            <HostProject key={proj.id} host={name} project={proj} t={t} bus={bus} reachable={reachable} open={open?.project.id === proj.id ? open : undefined} onOpen={onOpen} />
+            <HostProject key={proj.id} host={name} label={label} project={proj} t={t} bus={bus} reachable={reachable} open={open?.project.id === proj.id ? open : undefined} onOpen={onOpen} />
           ))}
         </ul>
       )}
@@ -107,8 +108,8 @@ function HostGroup({ host, t, bus, open, onOpen }: { host: HostState; t: Transpo
   );
 }
 
-function HostProject(p: { host: string; project: Project; t: Transport; bus: WatchBus; reachable: boolean; open?: RemoteOpen; onOpen?(r: RemoteOpen): void }) {
-  const { host, project, t, bus, reachable, open, onOpen } = p;
+function HostProject(p: { host: string; label: string; project: Project; t: Transport; bus: WatchBus; reachable: boolean; open?: RemoteOpen; onOpen?(r: RemoteOpen): void }) {
+  const { host, label, project, t, bus, reachable, open, onOpen } = p;
   const key = `${host}\n${project.id}`;
   const [sessions, setSessions] = useState<Session[] | undefined>(() => remembered(bus, key));
   const [expanded, setExpanded] = useState(!!open || sessions !== undefined);
@@ -145,7 +146,7 @@ function HostProject(p: { host: string; project: Project; t: Transport; bus: Wat
           <span className="ellipsis">{project.name}</span>
         </button>
         {onOpen && (
-          <button type="button" className="icon-btn" aria-label={`New session in ${project.name} on ${host}`} title={`New session on ${host}`} onClick={() => onOpen({ host, project })}>
+          <button type="button" className="icon-btn" aria-label={`New session in ${project.name} on ${label}`} title={`New session on ${label}`} onClick={() => onOpen({ host, project })}>
             <Plus size={14} />
           </button>
         )}
@@ -161,8 +162,8 @@ function HostProject(p: { host: string; project: Project; t: Transport; bus: Wat
                 <button type="button" className={`session-row${selected ? " selected" : ""}`} aria-current={selected ? "page" : undefined} data-session-id={s.id} onClick={() => onOpen?.({ host, project, session: s })}>
                   <span className="ellipsis">{s.title || "Untitled"}</span>
                   {running && (
-                    <span className="marker marker-running" title={`Running on ${host}`}>
-                      <span className="sr-only">running on {host}</span>
+                    <span className="marker marker-running" title={`Running on ${label}`}>
+                      <span className="sr-only">running on {label}</span>
                     </span>
                   )}
                 </button>

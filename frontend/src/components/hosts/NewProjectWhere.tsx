@@ -7,7 +7,7 @@ import { FolderOpen, Server } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { PickProject } from "../common/EmptyStates";
 import { causeText } from "../common/bannerError";
-import type { RemoteOpen } from "../../hosts/remote";
+import { hostLabel, type RemoteOpen } from "../../hosts/remote";
 import { basename } from "../../store/ids";
 import type { WatchBus } from "../../store/bus";
 import { forHost } from "../../transport/host";
@@ -44,7 +44,7 @@ export function NewProjectWhere(p: NewProjectWhereProps) {
         </button>
         {hosts.map((h) => (
           <button key={h.host} type="button" role="radio" aria-checked={host?.host === h.host} className={host?.host === h.host ? "on" : ""} onClick={() => setWhere(h.host)}>
-            <Server size={14} aria-hidden /> {h.host}
+            <Server size={14} aria-hidden /> {hostLabel(h.host, [h])}
           </button>
         ))}
       </div>
@@ -57,7 +57,8 @@ function HostFolder({ t, host, onOpen }: { t: Transport; host: HostState; onOpen
   const [path, setPath] = useState("");
   const [err, setErr] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const name = host.host;
+  const id = host.host;
+  const name = hostLabel(id, [host]);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const folder = path.trim();
@@ -65,8 +66,8 @@ function HostFolder({ t, host, onOpen }: { t: Transport; host: HostState; onOpen
     setBusy(true);
     try {
       // The host's core checks the folder (it must exist there); its refusal is said as it is.
-      const project = await forHost(t, name).api.createProject(basename(folder), folder);
-      onOpen({ host: name, project });
+      const project = await forHost(t, id, name).api.createProject(basename(folder), folder);
+      onOpen({ host: id, project });
     } catch (e) {
       setErr(causeText(e));
     } finally {

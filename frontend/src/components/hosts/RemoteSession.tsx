@@ -12,14 +12,15 @@ import { causeText } from "../common/bannerError";
 import { attachSourceOf } from "../composer/Attachments";
 import type { ComposerHandle } from "../composer/Composer";
 import { NewSession } from "../composer/NewSession";
-import { WorkspacesContext } from "../workspaces/WorkspacesContext";
+import { useWorkspaces, WorkspacesContext } from "../workspaces/WorkspacesContext";
 import type { SessionHandle } from "../session/SessionView";
-import { localCopyOf, unreachableSentence, type RemoteOpen } from "../../hosts/remote";
+import { hostLabel, localCopyOf, unreachableSentence, type RemoteOpen } from "../../hosts/remote";
 import { requestId } from "../../store/ids";
 import { RunStore } from "../../store/runStore";
 import type { WatchBus } from "../../store/bus";
 import { forHost } from "../../transport/host";
 import type { Transport } from "../../transport/transport";
+import type { WorkspaceWhere } from "../../transport/api";
 import type { AgentInfo, Session } from "../../transport/types";
 
 const SessionView = lazy(() => import("../session/SessionView").then((m) => ({ default: m.SessionView })));
@@ -52,12 +53,29 @@ export function useHostReachable(bus: WatchBus, host: string): boolean {
   return reachable;
 }
 
+/** How the person calls the host (hostLabel), as the bus knows it now. */
+export function useHostLabel(bus: WatchBus, host: string): string {
+  const read = useCallback(() => hostLabel(host, bus.hosts()), [bus, host]);
+  const [label, setLabel] = useState(read);
+  useEffect(() => {
+    setLabel(read());
+    return bus.subscribe((m) => {
+      if (m.type === "snapshot" || m.type === "host.changed") setLabel(read());
+    });
+  }, [bus, read]);
+  return label;
+}
+
 export const RemoteSession = forwardRef<SessionHandle, RemoteSessionProps>(function RemoteSession(p, ref) {
   const { t, runs, remote } = p;
   const { host, project, session } = remote;
   const reachable = useHostReachable(runs.bus, host);
-  const ht = useMemo(() => forHost(t, host), [t, host]);
+  const label = useHostLabel(runs.bus, host);
+  const ht = useMemo(() => forHost(t, host, label), [t, host, label]);
   const hostRuns = useMemo(() => new RunStore(ht, { bus: runs.bus }), [ht, runs.bus]);
+  // The host's worktrees, read through its API and kept by its workspace.changed (tagged with it on this bus).
+  const projects = useMemo(() => [project], [project]);
+  const workspaces = useWorkspaces(ht.api, runs.bus, projects, host);
   useEffect(() => () => hostRuns.detachAll(), [hostRuns]);
 
   if (!reachable) {
@@ -65,7 +83,7 @@ export const RemoteSession = forwardRef<SessionHandle, RemoteSessionProps>(funct
     return (
       <div className="remote-pane">
         <p className="banner remote-unreachable" role="status">
-          {session ? unreachableSentence(host, copy) : `${host} can't be reached; its runs go on there. A new session can start there once it answers again.`}
+          {session ? unreachableSentence(label, copy) : `${label} can't be reached; its runs go on there. A new session can start there once it answers again.`}
         </p>
         {copy && (
           <Suspense fallback={null}>
@@ -75,9 +93,8 @@ export const RemoteSession = forwardRef<SessionHandle, RemoteSessionProps>(funct
       </div>
     );
   }
-  // Worktrees on a host are not offered from this window yet: no workspace context.
   return (
-    <WorkspacesContext.Provider value={null}>
+    <WorkspacesContext.Provider value={workspaces}>
       {session ? (
         <Suspense fallback={null}>
           <SessionView
@@ -122,10 +139,11 @@ const NewRemoteSession = forwardRef<ComposerHandle, { t: Transport; remote: Remo
   const attach = useMemo(() => attachSourceOf(t), [t]);
   const { host, project } = remote;
   const start = useCallback(
-    async (agent: string, text: string, attachments: string[] = []) => {
+    async (agent: string, text: string, attachments: string[] = [], where?: WorkspaceWhere) => {
       try {
         const title = (text.split("\n")[0] ?? "").slice(0, 60);
-        const s = await t.api.createSession({ project_id: project.id, agent, title });
+        // where: the checkout or a new worktree on the host, as the choice above the box says.
+        const s = await t.api.createSession({ project_id: project.id, agent, title, ...where });
         await t.api.startRun({ session_id: s.id, message: text, client_request_id: requestId(), ...(attachments.length > 0 ? { attachments } : {}) });
         onOpen({ host, project, session: s });
         return true;

@@ -91,8 +91,8 @@ export function SessionHeader(p: SessionHeaderProps) {
         {session.archived && <span className="chip chip-archived">Archived</span>}
         {/* A host's session (transport/host.ts): where it runs, in words. */}
         {t.host && (
-          <span className="chip chip-host" title={`This session runs on ${t.host}`}>
-            <Server size={12} aria-hidden /> on {t.host}
+          <span className="chip chip-host" title={`This session runs on ${t.hostName || t.host}`}>
+            <Server size={12} aria-hidden /> on {t.hostName || t.host}
           </span>
         )}
       </div>

@@ -36,7 +36,12 @@ export function upsert(m: Record<string, Workspace[]>, w: Workspace): Record<str
   return { ...m, [w.project_id]: i < 0 ? [...list, w] : list.map((x, j) => (j === i ? w : x)) };
 }
 
-export function useWorkspaces(api: ApiClient, bus: WatchBus | undefined, projects: Project[]): Workspaces {
+/**
+ * host: the host whose workspaces these are (api bound to it, transport/host.ts
+ * forHost); "" this computer's. The bus carries every host's workspace.changed,
+ * tagged (service PublishRemote): each list keeps its own.
+ */
+export function useWorkspaces(api: ApiClient, bus: WatchBus | undefined, projects: Project[], host = ""): Workspaces {
   const [byProject, setByProject] = useState<Record<string, Workspace[]>>({});
   const [details] = useState(() => new WorkspaceDetails((id) => api.workspace(id)));
   useEffect(() => bus?.subscribe((m) => details.heard(m)), [bus, details]);
@@ -64,15 +69,15 @@ export function useWorkspaces(api: ApiClient, bus: WatchBus | undefined, project
   useEffect(
     () =>
       bus?.subscribe((m) => {
-        if (m.type === "workspace.changed" && m.workspace) {
+        if (m.type === "workspace.changed" && m.workspace && (m.host ?? "") === host) {
           const w = m.workspace;
           setByProject((x) => upsert(x, w));
-        } else if (m.type === "snapshot" && ids) {
-          // Connected again: what changed meanwhile was not heard.
+        } else if (ids && (m.type === "snapshot" || (host && m.type === "host.changed" && m.host_state?.host === host && m.host_state.reachable))) {
+          // Connected again (this bus, or the host answers again): what changed meanwhile was not heard.
           for (const id of ids.split("\n")) void reload(id);
         }
       }),
-    [bus, ids, reload],
+    [bus, ids, reload, host],
   );
 
   const get = useCallback((id: string) => {
