@@ -125,6 +125,14 @@ func cacheKey(dir string, env []string) (string, bool) {
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
+		case name == "GIT_OBJECT_DIRECTORY":
+			// Each snapshot has its own: the key leaves it out, and it
+			// counts only by being a folder git can enter (git takes the
+			// git dir for one only then: otherwise it looks further up).
+			if _, v, _ := strings.Cut(kv, "="); !searchable(v) {
+				return "", false
+			}
+			continue
 		case name == "GIT_INDEX_FILE", name == "GIT_ALTERNATE_OBJECT_DIRECTORIES",
 			strings.HasPrefix(name, "GIT_AUTHOR_"), strings.HasPrefix(name, "GIT_COMMITTER_"):
 			continue
@@ -154,7 +162,7 @@ func readDecidingFiles(ctx context.Context, dir, realDir string, env []string) (
 		return keys, nil, nil
 	}
 	top, gitDir, common := lines[0], lines[1], lines[2]
-	files := repoFiles(realDir, top, gitDir, common, env)
+	files := repoFiles(realDir, top, gitDir, common)
 	if files == nil {
 		return keys, nil, nil
 	}
@@ -170,7 +178,7 @@ func readDecidingFiles(ctx context.Context, dir, realDir string, env []string) (
 // the common dir's HEAD, commondir, objects/, refs/, config and
 // config.worktree. Nil when dir is not under top (a path git resolved
 // differently).
-func repoFiles(dir, top, gitDir, common string, env []string) []watched {
+func repoFiles(dir, top, gitDir, common string) []watched {
 	rel, err := filepath.Rel(top, dir)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return nil
@@ -187,11 +195,6 @@ func repoFiles(dir, top, gitDir, common string, env []string) []watched {
 		files = append(files, watched{path: filepath.Join(g, "HEAD")}, watched{path: filepath.Join(g, "commondir")},
 			watched{path: filepath.Join(g, "config")}, watched{path: filepath.Join(g, "config.worktree")},
 			watched{path: filepath.Join(g, "objects"), presence: true}, watched{path: filepath.Join(g, "refs"), presence: true})
-	}
-	for _, kv := range env {
-		if name, v, _ := strings.Cut(kv, "="); name == "GIT_OBJECT_DIRECTORY" {
-			files = append(files, watched{path: v, presence: true})
-		}
 	}
 	return files
 }

@@ -275,3 +275,35 @@ func appendFile(t *testing.T, p, s string) {
 		t.Fatal(err)
 	}
 }
+
+// The cache key: what cannot change which config git reads is left out;
+// an object directory git could not enter (it would then look for the
+// repository further up) and a relative folder are not cached.
+func TestCacheKey(t *testing.T) {
+	objA, objB := t.TempDir(), t.TempDir()
+	key := func(dir string, env ...string) string {
+		k, ok := cacheKey(dir, env)
+		if !ok {
+			return "no cache"
+		}
+		return k
+	}
+	same := [][2]string{
+		{key("/r", "GIT_INDEX_FILE=/a"), key("/r", "GIT_INDEX_FILE=/b")},
+		{key("/r", "GIT_OBJECT_DIRECTORY="+objA), key("/r", "GIT_OBJECT_DIRECTORY="+objB)},
+		{key("/r", "GIT_AUTHOR_NAME=a"), key("/r")},
+	}
+	for i, c := range same {
+		if c[0] != c[1] || c[0] == "no cache" {
+			t.Errorf("case %d: %q and %q", i, c[0], c[1])
+		}
+	}
+	if key("/r", "GIT_DIR=/a") == key("/r", "GIT_DIR=/b") || key("/r") == key("/s") {
+		t.Error("different repositories share a key")
+	}
+	for _, k := range []string{key("r"), key("", "A=b"), key("/r", "GIT_OBJECT_DIRECTORY="+filepath.Join(objA, "gone"))} {
+		if k != "no cache" {
+			t.Errorf("cached: %q", k)
+		}
+	}
+}

@@ -32,3 +32,10 @@ func identify(f watched) fileID {
 	id.mtime, id.ctime = st.Mtim.Nano(), st.Ctim.Nano()
 	return id
 }
+
+// searchable: path is a folder git can enter (access X_OK, as git checks
+// an object directory).
+func searchable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir() && unix.Access(path, unix.X_OK) == nil
+}
