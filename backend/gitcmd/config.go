@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 )
 
 // fixed are the overrides every command gets: each key names a program git
@@ -128,19 +129,31 @@ func splitKey(k string) (section, sub, name string) {
 	return section, sub, name
 }
 
-// configKeys lists the keys the config git would read in dir defines
-// (the repository's, and every file it includes), as `git config -z
-// --list` prints them. Reading config runs nothing. Outside a repository
-// the list is empty.
-func configKeys(ctx context.Context, dir string, env []string) ([]string, error) {
-	// The fixed overrides apply to this read too (nothing in it would use
-	// them; they cost nothing).
-	out, err := run(ctx, dir, append(env, configEnv(fixed)...), nil, []string{"config", "-z", "--list"}, 0)
+// readKeys reads the keys the config git would read in dir defines, as
+// `git config -z --list` prints them. Reading config runs nothing.
+func readKeys(ctx context.Context, dir string, env []string) ([]string, error) {
+	out, err := readConfig(ctx, dir, env)
 	if err != nil {
-		return nil, fmt.Errorf("gitcmd: read the repository's git settings: %w", err)
+		return nil, err
 	}
 	return parseKeys(out), nil
 }
+
+// readConfig runs `git config -z --list` (with more flags).
+func readConfig(ctx context.Context, dir string, env []string, flags ...string) ([]byte, error) {
+	// The fixed overrides apply to this read too (nothing in it would use
+	// them; they cost nothing).
+	configReads.Add(1)
+	args := append([]string{"config", "-z", "--list"}, flags...)
+	out, err := run(ctx, dir, append(env, configEnv(fixed)...), nil, args, 0)
+	if err != nil {
+		return nil, fmt.Errorf("gitcmd: read the repository's git settings: %w", err)
+	}
+	return out, nil
+}
+
+// configReads counts the config readings (tests check the cache is used).
+var configReads atomic.Int64
 
 // parseKeys reads `git config -z --list`: entries end with NUL, the key is
 // cut from its value by the first newline (a key alone means "true").
@@ -154,6 +167,41 @@ func parseKeys(out []byte) []string {
 		keys = append(keys, string(k))
 	}
 	return keys
+}
+
+// include is an include.path or includeIf.<condition>.path entry and the
+// file that holds it.
+type include struct{ origin, path string }
+
+// parseOriginKeys reads `git config -z --list --show-origin`: each entry
+// is its origin ("file:<path>", "command line:") then key and value, each
+// ending with NUL. It returns the keys, and every include with the file
+// it is in; ok is false when an include cannot be resolved to one file
+// (not from a file, "~user/", "%(prefix)/"), and the reading cannot then
+// be reused.
+func parseOriginKeys(out []byte) (keys []string, includes []include, ok bool) {
+	fields := bytes.Split(out, []byte{0})
+	ok = true
+	for i := 0; i+1 < len(fields); i += 2 {
+		origin, entry := string(fields[i]), fields[i+1]
+		if len(entry) == 0 {
+			continue
+		}
+		k, v, _ := bytes.Cut(entry, []byte{'\n'})
+		keys = append(keys, string(k))
+		section, sub, name := splitKey(string(k))
+		if name != "path" || !(section == "include" && sub == "" || section == "includeif" && sub != "") {
+			continue
+		}
+		file, fromFile := strings.CutPrefix(origin, "file:")
+		p := string(v)
+		if !fromFile || p == "" || strings.HasPrefix(p, "%(") || strings.HasPrefix(p, "~") && !strings.HasPrefix(p, "~/") {
+			ok = false
+			continue
+		}
+		includes = append(includes, include{origin: file, path: p})
+	}
+	return keys, includes, ok
 }
 
 func asciiLower(s string) string {

@@ -10,7 +10,8 @@
 //   - carries overrides, at command-line priority, for every key that can
 //     make git run a program, including the per-name ones (filter.<x>.clean,
 //     diff.<x>.textconv, ...) that the repository's config actually defines,
-//     read from that config just before the command runs;
+//     read from that config before the command runs (or that reading
+//     again while every file that decided it is unchanged: configcache.go);
 //   - runs in its own process group with a bounded wait, so a timeout or a
 //     cancel ends it and every child it started.
 package gitcmd
