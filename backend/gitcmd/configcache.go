@@ -260,10 +260,3 @@ func settled(ids []fileID, began time.Time) bool {
 	}
 	return true
 }
-
-// forgetConfigCache empties the cache (tests).
-func forgetConfigCache() {
-	configCache.Lock()
-	configCache.entries = map[string]*cacheEntry{}
-	configCache.Unlock()
-}

@@ -7,3 +7,10 @@ func SetProgramForTest(p string) func() {
 	program = p
 	return func() { program = old }
 }
+
+// forgetConfigCache empties the cache (tests).
+func forgetConfigCache() {
+	configCache.Lock()
+	configCache.entries = map[string]*cacheEntry{}
+	configCache.Unlock()
+}

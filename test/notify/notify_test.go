@@ -262,13 +262,23 @@ func TestQuitStopThem(t *testing.T) {
 	}
 	for _, id := range ids {
 		r := e.waitRun(id, "cancelled", func(r run.Run) bool { return r.Terminal })
+		// Every event of the run, read by following it from the start:
+		// Follow ends at the terminal event, so the done event is in
+		// whatever the record already said (a page read at once may come
+		// before the core's reader sees the shim's last commit).
 		var dones []run.Done
-		for _, ev := range e.events(id) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ferr := e.st.Service.Follow(ctx, id, 0, func(ev run.Event, _ bool) error {
 			if ev.Type == run.EventDone {
 				var d run.Done
 				json.Unmarshal(ev.Payload, &d)
 				dones = append(dones, d)
 			}
+			return nil
+		})
+		cancel()
+		if ferr != nil {
+			t.Fatalf("follow %s: %v", id, ferr)
 		}
 		if r.Status != run.StatusCancelled || len(dones) != 1 || dones[0].Status != run.StatusCancelled {
 			t.Fatalf("run %s: %s, done events %+v", id, r.Status, dones)
