@@ -134,7 +134,15 @@ SetEnv HOME=%s PATH=%s
 LogLevel VERBOSE
 `, s.Port, hostKey, filepath.Join(dir, "sshd.pid"), authorized, s.RemoteHome, path))
 	s.ConfigFile = filepath.Join(s.ClientHome, ".ssh", "config")
-	writeFile(t, s.ConfigFile, fmt.Sprintf(`Host %s
+	// One client block per alias: the one that logs in, one whose key the
+	// server does not know, one whose port nothing listens on.
+	var client strings.Builder
+	for _, h := range []struct {
+		alias string
+		port  int
+		key   string
+	}{{s.Alias, s.Port, clientKey}, {NoKeyAlias, s.Port, strangerKey}, {ClosedAlias, freePort(t), clientKey}} {
+		fmt.Fprintf(&client, `Host %s
   HostName 127.0.0.1
   Port %d
   User %s
@@ -146,32 +154,9 @@ LogLevel VERBOSE
   StrictHostKeyChecking yes
   LogLevel ERROR
 
-Host %s
-  HostName 127.0.0.1
-  Port %d
-  User %s
-  IdentityFile %s
-  IdentitiesOnly yes
-  IdentityAgent none
-  UserKnownHostsFile %s
-  GlobalKnownHostsFile /dev/null
-  StrictHostKeyChecking yes
-  LogLevel ERROR
-
-Host %s
-  HostName 127.0.0.1
-  Port %d
-  User %s
-  IdentityFile %s
-  IdentitiesOnly yes
-  IdentityAgent none
-  UserKnownHostsFile %s
-  GlobalKnownHostsFile /dev/null
-  StrictHostKeyChecking yes
-  LogLevel ERROR
-`, s.Alias, s.Port, me.Username, clientKey, s.knownHosts,
-		NoKeyAlias, s.Port, me.Username, strangerKey, s.knownHosts,
-		ClosedAlias, freePort(t), me.Username, clientKey, s.knownHosts))
+`, h.alias, h.port, me.Username, h.key, s.knownHosts)
+	}
+	writeFile(t, s.ConfigFile, client.String())
 	s.TrustHostKey(t)
 
 	s.cmd = exec.Command(Path, "-D", "-e", "-f", cfg)
