@@ -4,15 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
+
+	build "github.com/hermesdesk/hermesdesk/backend/version"
 )
 
 // binDir is where a host keeps Hermes Desk's programs, under its home:
@@ -47,19 +46,6 @@ func Binary(self, target, arch string) (string, error) {
 		Sentence: fmt.Sprintf("%s is a Linux %s machine, and this Hermes Desk has no program for it: put the linux-%s build as %s (from the release for that architecture) and add the host again.", target, arch, arch, other)}
 }
 
-func fileSum(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // installScript receives the program on stdin into a temporary name in
 // the install folder, checks its sha256 on the far side and only then
 // renames it into place: a broken copy never takes the name.
@@ -87,7 +73,7 @@ func (s SSH) install(ctx context.Context, target, version, bin, have string) (bo
 	if err := checkVersion(version); err != nil {
 		return false, err
 	}
-	sum, err := fileSum(bin)
+	sum, err := build.ProgramSum(bin)
 	if err != nil {
 		return false, fmt.Errorf("read the program to copy to %s: %w", target, err)
 	}

@@ -1,8 +1,6 @@
 package supervisor
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +15,7 @@ import (
 // breaks a live shim (docs/ARCHITECTURE.md §Durability). A hard link is enough when possible:
 // upgrades replace the installed file by rename, leaving our inode intact.
 func versionedCopy(dataDir, exe string) (string, error) {
-	sum, err := fileHash(exe)
+	sum, err := version.ProgramSum(exe)
 	if err != nil {
 		return "", fmt.Errorf("hash %s: %w", exe, err)
 	}
@@ -42,19 +40,6 @@ func versionedCopy(dataDir, exe string) (string, error) {
 		return "", err
 	}
 	return dst, nil
-}
-
-func fileHash(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 func copyFile(src, dst string) error {
