@@ -89,13 +89,19 @@ try {
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 20));
     return r.width > 100 && r.height > 40 && !!hit && el.contains(hit);
   });
-  if (!(await visible(menu))) problems.push("the header badge's menu is hidden or clipped");
+  // What is where, for a failure's message.
+  const where = async (loc) => loc.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + Math.min(r.height / 2, 20));
+    return `menu at ${Math.round(r.left)},${Math.round(r.top)} ${Math.round(r.width)}×${Math.round(r.height)} in a ${window.innerWidth}×${window.innerHeight} window; its middle shows ${hit ? hit.tagName + "." + hit.className : "nothing"}`;
+  });
+  if (!(await visible(menu))) problems.push(`the header badge's menu is hidden or clipped (${await where(menu)})`);
   await page.screenshot({ path: join(out, "radar-menu-1280.png") });
   await headBadge.click(); // closed again
   const sideBadge = nav.locator(`[data-workspace-group="${ws[1].id}"] .radar-badge`);
   await sideBadge.click();
   const sideMenu = nav.locator(`[data-workspace-group="${ws[1].id}"] .radar-menu`);
-  if (!(await visible(sideMenu))) problems.push("the sidebar badge's menu is hidden or clipped");
+  if (!(await visible(sideMenu))) problems.push(`the sidebar badge's menu is hidden or clipped (${await where(sideMenu)})`);
   await page.screenshot({ path: join(out, "radar-menu-sidebar-1280.png") });
   await sideBadge.click();
 

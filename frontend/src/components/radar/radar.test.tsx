@@ -9,7 +9,7 @@ import type { Conflicts, Workspace } from "../../transport/types";
 import { WorkspaceChip } from "../workspaces/WorkspaceChip";
 import { WorkspacesContext, type Workspaces } from "../workspaces/WorkspacesContext";
 import { WorkspaceDetails } from "../workspaces/workspaceDetails";
-import { badgeText, branchName, compactBadgeText, hunkWhere, orderNames, overlapsOf, sidesOf, spanText, type OverlapWith } from "./radarText";
+import { badgeText, branchName, compactBadgeText, hunkWhere, menuPlace, orderNames, overlapsOf, sidesOf, spanText, type OverlapWith } from "./radarText";
 
 const side = (id: string) => ({ workspace_id: id, branch: `hermesdesk/${id.slice(4)}` });
 const answer = (overlaps: Conflicts["overlaps"], order: string[]): Conflicts => ({ project_id: "p1", overlaps, order, checked_at: "2026-11-27T08:00:00Z" });
@@ -132,5 +132,19 @@ describe("the badge's menu in words", () => {
     expect(screen.getByText("b1").className).toContain("radar-theirs");
     // Each side's own line numbers, not the merged file's.
     expect(screen.getByText("Here lines 2–4 · b line 6")).toBeTruthy();
+  });
+});
+
+describe("menuPlace: where a badge's fixed menu opens", () => {
+  // A 1280×800 window; the sidebar's badge scrolled to y 600 once opened
+  // its menu at y 1028, below the window (its static place ignored the
+  // sidebar's scroll).
+  it.each([
+    ["a sidebar badge high up opens below it, from its left", { left: 28, top: 100, bottom: 122 }, false, { top: 126, left: 28, marginTop: 0 }],
+    ["a sidebar badge low down opens above it", { left: 28, top: 600, bottom: 622 }, false, { bottom: 204, left: 28, marginTop: 0 }],
+    ["the header's badge keeps the right edge (no left)", { left: 900, top: 40, bottom: 60 }, true, { top: 64, marginTop: 0 }],
+    ["a badge near the right edge keeps the menu inside the window", { left: 1100, top: 100, bottom: 122 }, false, { top: 126, left: 892, marginTop: 0 }],
+  ])("%s", (_name, badge, right, want) => {
+    expect(menuPlace(badge, 1280, 800, right)).toEqual(want);
   });
 });

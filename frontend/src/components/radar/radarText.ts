@@ -77,3 +77,22 @@ export function hunkWhere(side: { mineLines?: LineSpan; theirLines?: LineSpan },
   const theirs = spanText(side.theirLines);
   return [mine && `Here ${mine}`, theirs && `${branch} ${theirs}`].filter(Boolean).join(" · ");
 }
+
+/** The box a badge's menu is placed from: the badge on screen. */
+export interface BadgeBox {
+  left: number;
+  top: number;
+  bottom: number;
+}
+
+/**
+ * Where a badge's fixed menu goes: below the badge, or above it when the
+ * badge sits in the lower half of the window (the menu is at most half the
+ * window tall); against the window's right edge when alignRight (the
+ * header), else from the badge's left, kept inside the window.
+ */
+export function menuPlace(badge: BadgeBox, width: number, height: number, alignRight: boolean, menuWidth = 380, gap = 4): Record<string, number> {
+  const place: Record<string, number> = badge.bottom > height / 2 ? { bottom: Math.max(0, height - badge.top + gap) } : { top: badge.bottom + gap };
+  if (!alignRight) place.left = Math.max(8, Math.min(badge.left, width - Math.min(menuWidth, width - 48) - 8));
+  return { ...place, marginTop: 0 };
+}
