@@ -1,7 +1,6 @@
 package service_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -14,15 +13,7 @@ import (
 // not again for each reconnect's snapshot, nor for a replayed end.
 func TestPublishRemoteTagsAndAnnouncesOnce(t *testing.T) {
 	s, _, _ := busWorld(t, service.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ch, err := s.Watch(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m := next(t, ch); m.Type != run.WatchSnapshotType {
-		t.Fatalf("first message %s", m.Type)
-	}
+	ctx, ch := watching(t, s)
 	// marker publishes a remote session change and expects it next:
 	// whatever was published before it (and should not have been) shows.
 	marker := func(what string) {
@@ -81,13 +72,7 @@ func TestPublishRemoteTagsAndAnnouncesOnce(t *testing.T) {
 // in the snapshot.
 func TestPublishRemoteHostReachability(t *testing.T) {
 	s, _, _ := busWorld(t, service.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ch, err := s.Watch(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	next(t, ch)
+	ctx, ch := watching(t, s)
 	reach := func(up bool) {
 		s.PublishRemote("h1", run.WatchMessage{Type: run.WatchHostChanged, HostState: &run.HostState{Reachable: up, Error: "words"}})
 	}
@@ -121,13 +106,7 @@ func TestPublishRemoteHostReachability(t *testing.T) {
 // window offers that host's worktrees in its sessions (and only there).
 func TestPublishRemoteForwardsWorkspaces(t *testing.T) {
 	s, _, _ := busWorld(t, service.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	ch, err := s.Watch(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	next(t, ch) // the snapshot
+	_, ch := watching(t, s)
 	s.PublishRemote("h1", run.WatchMessage{Type: run.WatchWorkspaceChanged, Workspace: &run.Workspace{ID: "ws1", ProjectID: "p1"}})
 	m := next(t, ch)
 	if m.Type != run.WatchWorkspaceChanged || m.Workspace == nil || m.Workspace.ID != "ws1" || m.Host != "h1" {

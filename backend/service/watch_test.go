@@ -47,6 +47,22 @@ func watchedRun(t *testing.T, s *service.Service, ses run.Session) (context.Cont
 	return ctx, res, ch
 }
 
+// watching watches the bus until the test ends, its snapshot read: the
+// channel's next message is the first change.
+func watching(t *testing.T, s *service.Service) (context.Context, <-chan run.WatchMessage) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ch, err := s.Watch(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := next(t, ch); m.Type != run.WatchSnapshotType {
+		t.Fatalf("first message %s, want the snapshot", m.Type)
+	}
+	return ctx, ch
+}
+
 func next(t *testing.T, ch <-chan run.WatchMessage) run.WatchMessage {
 	t.Helper()
 	select {

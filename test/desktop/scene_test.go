@@ -6,6 +6,8 @@ import (
 	"context"
 	"image"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -19,6 +21,23 @@ import (
 func (e *env) sizeWindow(id string, w, h int) {
 	e.must("wmctrl", "-i", "-r", id, "-e", "0,0,0,"+itoa(w)+","+itoa(h))
 	e.waitFor("the window to take its new size", 10*time.Second, func() bool { return e.geometry(id).Dx() == w })
+}
+
+// gitProjectShown makes a git repository with one empty commit under the
+// test's home and adds it as a project shown in the window's sidebar.
+func (e *env) gitProjectShown(t *testing.T, id string) run.Project {
+	t.Helper()
+	repo := filepath.Join(e.home, "repo")
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main", repo},
+		{"-C", repo, "commit", "-q", "--allow-empty", "-m", "start"},
+	} {
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.invalid"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return e.addProjectShown(t, id, repo)
 }
 
 // addProjectShown adds a project for workspace (made if missing) through

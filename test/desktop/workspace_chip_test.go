@@ -6,8 +6,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -31,17 +29,7 @@ func TestWorktreeChipAt720(t *testing.T) {
 	e.sizeWindow(id, 1000, 760)
 	e.waitRendered(id, "wschip-shown.png")
 
-	repo := filepath.Join(e.home, "repo")
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main", repo},
-		{"-C", repo, "commit", "-q", "--allow-empty", "-m", "start"},
-	} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.invalid"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	p := e.addProjectShown(t, id, repo)
+	p := e.gitProjectShown(t, id)
 	c, ctx := e.client(), context.Background()
 	start := func(title, workspace string) run.Session {
 		var s run.Session

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -32,17 +31,7 @@ func TestWorktreeGroupOneLine(t *testing.T) {
 	e.sizeWindow(id, 1280, 800)
 	e.waitRendered(id, "wsgroup-shown.png")
 
-	repo := filepath.Join(e.home, "repo")
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main", repo},
-		{"-C", repo, "commit", "-q", "--allow-empty", "-m", "start"},
-	} {
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.invalid"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	p := e.addProjectShown(t, id, repo)
+	p := e.gitProjectShown(t, id)
 	c, ctx := e.client(), context.Background()
 	var s run.Session
 	if err := c.Call(ctx, "POST", "/api/sessions", service.CreateSessionRequest{ProjectID: p.ID, Agent: "demo", Title: "Tidy", Workspace: "worktree"}, &s); err != nil {
