@@ -2,8 +2,6 @@ package journal
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -35,7 +33,7 @@ type Host = run.Host
 
 const hostCols = `id, target, status, os, arch, version, note, added_at, last_seen`
 
-func scanHost(sc interface{ Scan(...any) error }) (Host, error) {
+func scanHost(sc rowScanner) (Host, error) {
 	var h Host
 	var added, seen int64
 	err := sc.Scan(&h.ID, &h.Target, &h.Status, &h.OS, &h.Arch, &h.Version, &h.Note, &added, &seen)
@@ -68,32 +66,16 @@ func (s *Store) AddHost(ctx context.Context, h Host) (Host, error) {
 
 // GetHost returns one host or ErrNotFound.
 func (s *Store) GetHost(ctx context.Context, id string) (Host, error) {
-	h, err := scanHost(s.db.QueryRowContext(ctx, `SELECT `+hostCols+` FROM hosts WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Host{}, fmt.Errorf("journal: host %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return Host{}, s.wrap("get host "+id, err)
-	}
-	return h, nil
+	return oneOf(ctx, s, "host", id, scanHost, `SELECT `+hostCols+` FROM hosts WHERE id = ?`)
 }
 
-// ListHosts returns every host, oldest first.
+// ListHosts returns every host, oldest first (an empty list, not nil).
 func (s *Store) ListHosts(ctx context.Context) ([]Host, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+hostCols+` FROM hosts ORDER BY added_at, id`)
-	if err != nil {
-		return nil, s.wrap("list hosts", err)
+	out, err := listOf(ctx, s, "list hosts", scanHost, `SELECT `+hostCols+` FROM hosts ORDER BY added_at, id`)
+	if out == nil && err == nil {
+		out = []Host{}
 	}
-	defer rows.Close()
-	out := []Host{}
-	for rows.Next() {
-		h, err := scanHost(rows)
-		if err != nil {
-			return nil, s.wrap("list hosts", err)
-		}
-		out = append(out, h)
-	}
-	return out, s.wrap("list hosts", rows.Err())
+	return out, err
 }
 
 // UpdateHost records what a later check or start found: status, os,
@@ -103,13 +85,9 @@ func (s *Store) UpdateHost(ctx context.Context, h Host) (Host, error) {
 	if !h.LastSeen.IsZero() {
 		seen = h.LastSeen.UnixNano()
 	}
-	res, err := s.db.ExecContext(ctx, `UPDATE hosts SET status = ?, os = ?, arch = ?, version = ?, note = ?,
-		last_seen = COALESCE(?, last_seen) WHERE id = ?`, h.Status, h.OS, h.Arch, h.Version, h.Note, seen, h.ID)
-	if err != nil {
-		return Host{}, s.wrap("update host", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return Host{}, fmt.Errorf("journal: host %s: %w", h.ID, ErrNotFound)
+	if err := s.changeOne(ctx, "update host", "host", h.ID, `UPDATE hosts SET status = ?, os = ?, arch = ?, version = ?, note = ?,
+		last_seen = COALESCE(?, last_seen) WHERE id = ?`, h.Status, h.OS, h.Arch, h.Version, h.Note, seen, h.ID); err != nil {
+		return Host{}, err
 	}
 	return s.GetHost(ctx, h.ID)
 }
@@ -117,12 +95,5 @@ func (s *Store) UpdateHost(ctx context.Context, h Host) (Host, error) {
 // RemoveHost forgets a host (nothing on the host is touched); ErrNotFound
 // when there is none.
 func (s *Store) RemoveHost(ctx context.Context, id string) error {
-	res, err := s.db.ExecContext(ctx, `DELETE FROM hosts WHERE id = ?`, id)
-	if err != nil {
-		return s.wrap("remove host", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return fmt.Errorf("journal: host %s: %w", id, ErrNotFound)
-	}
-	return nil
+	return s.changeOne(ctx, "remove host", "host", id, `DELETE FROM hosts WHERE id = ?`, id)
 }
