@@ -23,14 +23,7 @@ func (e *Env) workspacesMerge(args []string) int {
 	strategy := fs.String("strategy", "squash", "squash, merge or rebase")
 	message := fs.String("message", "", "the commit message (default: drafted from the session and its runs)")
 	preview := fs.Bool("preview", false, "only say what the merge would do")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		if err == nil {
-			fs.Usage()
-		}
-		return exitUsage
-	}
-	c, code := e.connect()
+	pos, c, code := e.parseConnect(fs, args, one)
 	if c == nil {
 		return code
 	}
@@ -90,14 +83,7 @@ func (e *Env) printPreview(p merge.Preview) {
 func (e *Env) workspacesPush(args []string) int {
 	fs := newFlags("workspaces push", e, pushUsage)
 	pr := fs.Bool("pr", false, "also open a pull request through gh")
-	pos, err := parse(fs, args)
-	if err != nil || len(pos) != 1 {
-		if err == nil {
-			fs.Usage()
-		}
-		return exitUsage
-	}
-	c, code := e.connect()
+	pos, c, code := e.parseConnect(fs, args, one)
 	if c == nil {
 		return code
 	}
