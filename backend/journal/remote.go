@@ -9,21 +9,23 @@ import "context"
 
 // RemoteCursors returns host's cursors: run id → last received seq.
 func (s *Store) RemoteCursors(ctx context.Context, host string) (map[string]int64, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT run_id, seq FROM remote_cursors WHERE host = ?`, host)
+	type cursor struct {
+		run string
+		seq int64
+	}
+	list, err := listOf(ctx, s, "read remote cursors", func(sc rowScanner) (cursor, error) {
+		var c cursor
+		err := sc.Scan(&c.run, &c.seq)
+		return c, err
+	}, `SELECT run_id, seq FROM remote_cursors WHERE host = ?`, host)
 	if err != nil {
-		return nil, s.wrap("read remote cursors", err)
+		return nil, err
 	}
-	defer rows.Close()
-	out := map[string]int64{}
-	for rows.Next() {
-		var id string
-		var seq int64
-		if err := rows.Scan(&id, &seq); err != nil {
-			return nil, s.wrap("read remote cursors", err)
-		}
-		out[id] = seq
+	out := make(map[string]int64, len(list))
+	for _, c := range list {
+		out[c.run] = c.seq
 	}
-	return out, s.wrap("read remote cursors", rows.Err())
+	return out, nil
 }
 
 // SetRemoteCursor moves host's cursor of a run forward (never back).

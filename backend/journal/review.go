@@ -37,20 +37,11 @@ CREATE INDEX review_comments_by_workspace ON review_comments(workspace_id, creat
 
 // ReviewMarks returns a workspace's viewed marks.
 func (s *Store) ReviewMarks(ctx context.Context, workspaceID string) ([]run.ReviewMark, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT path, blob FROM review_marks WHERE workspace_id = ? ORDER BY path`, workspaceID)
-	if err != nil {
-		return nil, s.wrap("list review marks", err)
-	}
-	defer rows.Close()
-	var out []run.ReviewMark
-	for rows.Next() {
+	return listOf(ctx, s, "list review marks", func(sc rowScanner) (run.ReviewMark, error) {
 		var m run.ReviewMark
-		if err := rows.Scan(&m.Path, &m.Blob); err != nil {
-			return nil, s.wrap("list review marks", err)
-		}
-		out = append(out, m)
-	}
-	return out, s.wrap("list review marks", rows.Err())
+		err := sc.Scan(&m.Path, &m.Blob)
+		return m, err
+	}, `SELECT path, blob FROM review_marks WHERE workspace_id = ? ORDER BY path`, workspaceID)
 }
 
 // SetReviewMark marks a file viewed at blob, or (viewed false) not.
@@ -67,7 +58,7 @@ func (s *Store) SetReviewMark(ctx context.Context, workspaceID string, m run.Rev
 
 const reviewCommentCols = `id, workspace_id, path, side, line, quote, text, state, run_id, created_at, updated_at`
 
-func scanReviewComment(sc interface{ Scan(...any) error }) (run.ReviewComment, error) {
+func scanReviewComment(sc rowScanner) (run.ReviewComment, error) {
 	var c run.ReviewComment
 	var at, up int64
 	err := sc.Scan(&c.ID, &c.WorkspaceID, &c.Path, &c.Side, &c.Line, &c.Quote, &c.Text, &c.State, &c.RunID, &at, &up)

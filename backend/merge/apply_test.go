@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 )
 
 var now = time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
@@ -30,10 +32,10 @@ func (r *repo) topState(t *testing.T) string {
 
 func TestApplySquash(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 	r.commit(t, r.wt, "a")
-	put(t, filepath.Join(r.wt, "new.txt"), "uncommitted\n")
-	put(t, filepath.Join(r.top, "notes.txt"), "the person's, untouched by the merge\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "new.txt"), "uncommitted\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "notes.txt"), "the person's, untouched by the merge\n")
 	old := gitT(t, r.top, "rev-parse", "main")
 	res := apply(t, r, Squash, "Edited message\n")
 	if gitT(t, r.top, "rev-parse", "main^") != old || gitT(t, r.top, "log", "-1", "--format=%B", "main") != "Edited message" {
@@ -60,9 +62,9 @@ func TestApplySquash(t *testing.T) {
 
 func TestApplyMerge(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 	ws := r.commit(t, r.wt, "a")
-	put(t, filepath.Join(r.top, "c.txt"), "sea, moved on\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "c.txt"), "sea, moved on\n")
 	base := r.commit(t, r.top, "c")
 	apply(t, r, Merge, "")
 	if got := gitT(t, r.top, "log", "-1", "--format=%P", "main"); got != base+" "+ws {
@@ -78,11 +80,11 @@ func TestApplyMerge(t *testing.T) {
 
 func TestApplyRebase(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 	r.commit(t, r.wt, "first of the workspace")
-	put(t, filepath.Join(r.wt, "b.txt"), "BEE\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "b.txt"), "BEE\n")
 	head := r.commit(t, r.wt, "second of the workspace")
-	put(t, filepath.Join(r.top, "c.txt"), "sea, moved on\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "c.txt"), "sea, moved on\n")
 	base := r.commit(t, r.top, "c")
 	res := apply(t, r, Rebase, "")
 	if got := gitT(t, r.top, "log", "--format=%s|%an", base+"..main"); got != "second of the workspace|t\nfirst of the workspace|t" {
@@ -103,13 +105,13 @@ func TestApplyRebaseStopsAtAConflict(t *testing.T) {
 	r := newRepo(t)
 	// Clean as a whole (the second commit puts a.txt back), but the first
 	// commit conflicts with the base on its own.
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nworkspace\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nworkspace\nthree\n")
 	r.commit(t, r.wt, "first")
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nbase\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nbase\nthree\n")
 	r.commit(t, r.wt, "second")
-	put(t, filepath.Join(r.wt, "c.txt"), "sea, from the workspace\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "c.txt"), "sea, from the workspace\n")
 	r.commit(t, r.wt, "third")
-	put(t, filepath.Join(r.top, "a.txt"), "one\nbase\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "a.txt"), "one\nbase\nthree\n")
 	r.commit(t, r.top, "base")
 	before := r.state(t)
 	_, err := Apply(context.Background(), r.target, Rebase, "", now)
@@ -123,9 +125,9 @@ func TestApplyRebaseStopsAtAConflict(t *testing.T) {
 
 func TestApplyRefusedMovesNothing(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "b.txt"), "bee from the workspace\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "b.txt"), "bee from the workspace\n")
 	r.commit(t, r.wt, "b")
-	put(t, filepath.Join(r.top, "b.txt"), "the person's own edit\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "b.txt"), "the person's own edit\n")
 	before := r.state(t)
 	_, err := Apply(context.Background(), r.target, Squash, "", now)
 	if !errors.Is(err, ErrRefused) || !strings.Contains(Reason(err), "b.txt") {
@@ -139,7 +141,7 @@ func TestApplyRefusedMovesNothing(t *testing.T) {
 func TestApplyBaseNotCheckedOut(t *testing.T) {
 	r := newRepo(t)
 	gitT(t, r.top, "checkout", "-q", "-b", "elsewhere")
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 	r.commit(t, r.wt, "a")
 	apply(t, r, Squash, "")
 	if gitT(t, r.top, "show", "main:a.txt") != "one\nTWO\nthree" || read(t, filepath.Join(r.top, "a.txt")) != "one\ntwo\nthree\n" {
@@ -156,12 +158,12 @@ func TestApplyPutsBackAFailedStep(t *testing.T) {
 	}{{Squash, "backup"}, {Squash, "commit work"}, {Squash, "update-ref main"}, {Rebase, "rebase branch"}, {Rebase, "update-ref main"}, {Rebase, "update-ref hermesdesk/ws"}} {
 		t.Run(string(s.strategy)+" "+s.step, func(t *testing.T) {
 			r := newRepo(t)
-			put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+			gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 			r.commit(t, r.wt, "a")
-			put(t, filepath.Join(r.wt, "new.txt"), "uncommitted\n")
-			put(t, filepath.Join(r.top, "c.txt"), "sea, moved on\n")
+			gitcmdtest.Write(t, filepath.Join(r.wt, "new.txt"), "uncommitted\n")
+			gitcmdtest.Write(t, filepath.Join(r.top, "c.txt"), "sea, moved on\n")
 			r.commit(t, r.top, "c")
-			put(t, filepath.Join(r.top, "notes.txt"), "the person's\n")
+			gitcmdtest.Write(t, filepath.Join(r.top, "notes.txt"), "the person's\n")
 			before := r.state(t)
 			failed := false
 			failAt = func(step string) error {
@@ -186,9 +188,9 @@ func TestApplyPutsBackAFailedStep(t *testing.T) {
 // checkout.
 func TestBackupRestores(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 	r.commit(t, r.wt, "a")
-	put(t, filepath.Join(r.top, "notes.txt"), "the person's\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "notes.txt"), "the person's\n")
 	before := r.topState(t)
 	res := apply(t, r, Squash, "")
 	if r.topState(t) == before {
@@ -203,11 +205,11 @@ func TestBackupRestores(t *testing.T) {
 // What the person staged in a file the merge does not touch stays staged.
 func TestApplyKeepsTheCheckoutsStagedChange(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 	r.commit(t, r.wt, "a")
-	put(t, filepath.Join(r.top, "c.txt"), "staged by the person\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "c.txt"), "staged by the person\n")
 	gitT(t, r.top, "add", "c.txt")
-	put(t, filepath.Join(r.top, "c.txt"), "staged, then edited again\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "c.txt"), "staged, then edited again\n")
 	apply(t, r, Squash, "")
 	if got := gitT(t, r.top, "status", "--porcelain"); got != "MM c.txt" {
 		t.Errorf("status %q", got)

@@ -84,10 +84,7 @@ const maxPathArgs = 2000
 
 // appIdentity is who the commits the app makes of a worktree's files say
 // made them (as backend/workspaces' snapshots).
-var appIdentity = []string{
-	"GIT_AUTHOR_NAME=Hermes Desk", "GIT_AUTHOR_EMAIL=hermesdesk@localhost",
-	"GIT_COMMITTER_NAME=Hermes Desk", "GIT_COMMITTER_EMAIL=hermesdesk@localhost",
-}
+var appIdentity = gitcmd.Identity("hermesdesk@localhost")
 
 // checkoutOf is the worktree (the main checkout or another) where branch
 // is checked out, "" when none.

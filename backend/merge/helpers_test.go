@@ -16,16 +16,6 @@ func gitT(t testing.TB, dir string, args ...string) string {
 	return strings.TrimSpace(gitcmdtest.Git(t, dir, args...))
 }
 
-func put(t testing.TB, p, s string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func read(t testing.TB, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
@@ -50,13 +40,13 @@ func newRepo(t testing.TB) *repo {
 	root := t.TempDir()
 	r := &repo{top: filepath.Join(root, "repo")}
 	gitT(t, root, "init", "-q", "-b", "main", r.top)
-	put(t, filepath.Join(r.top, "a.txt"), "one\ntwo\nthree\n")
-	put(t, filepath.Join(r.top, "b.txt"), "bee\n")
-	put(t, filepath.Join(r.top, "c.txt"), "sea\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "a.txt"), "one\ntwo\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "b.txt"), "bee\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "c.txt"), "sea\n")
 	gitT(t, r.top, "add", "-A")
 	gitT(t, r.top, "commit", "-q", "-m", "first")
 	r.wt = filepath.Join(r.top, ".worktrees", "ws")
-	put(t, filepath.Join(r.top, ".git", "info", "exclude"), ".worktrees/\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, ".git", "info", "exclude"), ".worktrees/\n")
 	gitT(t, r.top, "worktree", "add", "-q", "-b", "hermesdesk/ws", r.wt, "main")
 	r.target = Target{WorkspaceID: "wsp_test", Top: r.top, Path: r.wt, Branch: "hermesdesk/ws", Base: "main",
 		Title: "Better a", Runs: []Run{{Message: "change a"}}}

@@ -1,6 +1,7 @@
 package merge
 
 import (
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -9,9 +10,9 @@ import (
 
 func TestPreviewClean(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 	r.commit(t, r.wt, "a")
-	put(t, filepath.Join(r.wt, "new.txt"), "uncommitted\n") // untracked, uncommitted
+	gitcmdtest.Write(t, filepath.Join(r.wt, "new.txt"), "uncommitted\n") // untracked, uncommitted
 	before := r.state(t)
 	p := r.preview(t, Squash)
 	if !p.Clean || p.Refusal != "" || !p.Uncommitted {
@@ -30,9 +31,9 @@ func TestPreviewClean(t *testing.T) {
 
 func TestPreviewConflicting(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nworkspace\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nworkspace\nthree\n")
 	r.commit(t, r.wt, "ws")
-	put(t, filepath.Join(r.top, "a.txt"), "one\nbase\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "a.txt"), "one\nbase\nthree\n")
 	r.commit(t, r.top, "base")
 	p := r.preview(t, Squash)
 	if p.Clean || len(p.Conflicts) != 1 || p.Conflicts[0].Path != "a.txt" || p.BaseAhead != 1 {
@@ -48,10 +49,10 @@ func TestPreviewConflicting(t *testing.T) {
 
 func TestPreviewDirtyCheckout(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "b.txt"), "bee from the workspace\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "b.txt"), "bee from the workspace\n")
 	r.commit(t, r.wt, "b")
-	put(t, filepath.Join(r.top, "b.txt"), "the person's own edit\n")
-	put(t, filepath.Join(r.top, "notes.txt"), "untouched by the merge\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "b.txt"), "the person's own edit\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "notes.txt"), "untouched by the merge\n")
 	p := r.preview(t, Merge)
 	if !p.Clean || !strings.Contains(p.Refusal, "uncommitted changes the merge would overwrite in b.txt;") {
 		t.Fatalf("%+v", p)
@@ -69,9 +70,9 @@ func TestPreviewMissingBase(t *testing.T) {
 
 func TestPreviewBaseMovedAhead(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 	r.commit(t, r.wt, "a")
-	put(t, filepath.Join(r.top, "c.txt"), "sea, moved on\n")
+	gitcmdtest.Write(t, filepath.Join(r.top, "c.txt"), "sea, moved on\n")
 	r.commit(t, r.top, "c")
 	p := r.preview(t, Rebase)
 	if !p.Clean || p.Refusal != "" || p.BaseAhead != 1 || len(p.Notes) != 1 || !reflect.DeepEqual(p.Files, []string{"a.txt"}) {
@@ -93,7 +94,7 @@ func TestPreviewNothingToMerge(t *testing.T) {
 // A file above the run snapshots' size limit is work like any other.
 func TestPreviewTakesLargeFiles(t *testing.T) {
 	r := newRepo(t)
-	put(t, filepath.Join(r.wt, "big.bin"), strings.Repeat("x", 51<<20))
+	gitcmdtest.Write(t, filepath.Join(r.wt, "big.bin"), strings.Repeat("x", 51<<20))
 	p := r.preview(t, Squash)
 	if !reflect.DeepEqual(p.Files, []string{"big.bin"}) {
 		t.Fatalf("files %v", p.Files)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hermesdesk/hermesdesk/backend/gitcmd/gitcmdtest"
 )
 
 func TestPushToALocalBareRemote(t *testing.T) {
@@ -16,9 +18,9 @@ func TestPushToALocalBareRemote(t *testing.T) {
 	gitT(t, r.top, "remote", "add", "origin", bare)
 	// A receive hook the remote's config names: the push must not run it.
 	marker := filepath.Join(t.TempDir(), "ran")
-	put(t, filepath.Join(bare, "hooks", "pre-receive"), "#!/bin/sh\ntouch "+marker+"\n")
+	gitcmdtest.Write(t, filepath.Join(bare, "hooks", "pre-receive"), "#!/bin/sh\ntouch "+marker+"\n")
 	os.Chmod(filepath.Join(bare, "hooks", "pre-receive"), 0o755)
-	put(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
+	gitcmdtest.Write(t, filepath.Join(r.wt, "a.txt"), "one\nTWO\nthree\n")
 	head := r.commit(t, r.wt, "a")
 	got, err := Push(context.Background(), r.target)
 	if err != nil {
@@ -56,7 +58,7 @@ func TestPullRequestWithoutGH(t *testing.T) {
 	r := newRepo(t)
 	git := filepath.Dir(lookGit(t))
 	empty := t.TempDir()
-	put(t, filepath.Join(empty, "git"), "#!/bin/sh\nexec "+filepath.Join(git, "git")+" \"$@\"\n")
+	gitcmdtest.Write(t, filepath.Join(empty, "git"), "#!/bin/sh\nexec "+filepath.Join(git, "git")+" \"$@\"\n")
 	os.Chmod(filepath.Join(empty, "git"), 0o755)
 	t.Setenv("PATH", empty)
 	_, err := OpenPullRequest(context.Background(), r.target, "T", "B")

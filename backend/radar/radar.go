@@ -312,10 +312,10 @@ func (r *Radar) files(ctx context.Context, dir string, m gitcmd.MergeTree, sa, s
 		}
 		f := run.OverlapFile{Path: path}
 		if content, err := r.git.File(ctx, dir, m.Tree, path); err == nil {
-			f.Hunks = hunksOf(content)
+			hunks := gitcmd.ConflictHunks(content)
+			f.Hunks = hunksOf(hunks)
 			// A side without the file at this path (deleted, renamed) or
 			// past the size read gets no spans.
-			hunks := gitcmd.ConflictHunks(content)
 			if side, err := r.git.File(ctx, dir, sa, path); err == nil {
 				for i, sp := range sideSpans(content, side, hunks, true) {
 					if i < len(f.Hunks) {
@@ -336,10 +336,10 @@ func (r *Radar) files(ctx context.Context, dir string, m gitcmd.MergeTree, sa, s
 	return out
 }
 
-// hunksOf reads the conflicted regions of a merged file, bounded.
-func hunksOf(content string) []run.OverlapHunk {
+// hunksOf keeps the conflicted regions of a merged file, bounded.
+func hunksOf(hunks []gitcmd.ConflictHunk) []run.OverlapHunk {
 	var out []run.OverlapHunk
-	for _, h := range gitcmd.ConflictHunks(content) {
+	for _, h := range hunks {
 		if len(out) == maxHunksPerFile {
 			break
 		}

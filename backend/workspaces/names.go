@@ -115,7 +115,7 @@ func NamesFor(top, id, dataRoot string) (Names, error) {
 	}
 	return Names{
 		Slug:       slug,
-		Branch:     "hermesdesk/" + slug,
+		Branch:     BranchPrefix + slug,
 		Ref:        "refs/heads/hermesdesk/" + slug,
 		ArchiveRef: "refs/hermesdesk/archive/" + id,
 		LockReason: LockReason(id),

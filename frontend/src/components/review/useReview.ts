@@ -6,9 +6,8 @@ import { useCallback, useEffect, useState } from "react";
 import type { Review } from "../../contract/wire.gen";
 import type { WatchBus } from "../../store/bus";
 import type { ApiClient } from "../../transport/api";
+import { isTerminalStatus } from "../../transport/types";
 import { causeText } from "../common/bannerError";
-
-const ENDED = ["completed", "failed", "cancelled", "interrupted"];
 
 export function useReview(api: ApiClient, bus: WatchBus | undefined, workspaceId: string) {
   const [review, setReview] = useState<Review>();
@@ -22,7 +21,7 @@ export function useReview(api: ApiClient, bus: WatchBus | undefined, workspaceId
           (m.type === "review.changed" && m.review?.workspace_id === workspaceId) ||
           m.type === "checkpoint.changed" ||
           m.type === "snapshot" ||
-          (m.type === "run.changed" && !!m.run && ENDED.includes(m.run.status))
+          (m.type === "run.changed" && !!m.run && isTerminalStatus(m.run.status))
         )
           reload();
       }),

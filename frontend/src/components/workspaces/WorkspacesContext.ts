@@ -43,7 +43,11 @@ export function upsert(m: Record<string, Workspace[]>, w: Workspace): Record<str
  */
 export function useWorkspaces(api: ApiClient, bus: WatchBus | undefined, projects: Project[], host = ""): Workspaces {
   const [byProject, setByProject] = useState<Record<string, Workspace[]>>({});
-  const [details] = useState(() => new WorkspaceDetails((id) => api.workspace(id)));
+  // The details read through the api of the moment: a host session's
+  // transport is made anew (its label changed) and the cache stays.
+  const apiNow = useRef(api);
+  apiNow.current = api;
+  const [details] = useState(() => new WorkspaceDetails((id) => apiNow.current.workspace(id)));
   useEffect(() => bus?.subscribe((m) => details.heard(m)), [bus, details]);
   const current = useRef(byProject);
   current.current = byProject;
